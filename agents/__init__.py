@@ -1,0 +1,70 @@
+"""Agents: code agents and model-backed agents, built from spec strings."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from events.domain import GameConfig, SeatSpec
+
+AgentFactory = Callable[[SeatSpec, int, int, GameConfig], Agent]
+"""Builds the agent of a seat from (spec, seat, game seed, config)."""
+
+_FACTORIES: dict[str, AgentFactory] = {}
+
+
+class UnknownAgent(ValueError):
+    """An agent spec that names no known agent."""
+
+
+def register(name: str, factory: AgentFactory) -> None:
+    """Make `name` (the part of a spec before any ':') build agents with `factory`."""
+    _FACTORIES[name] = factory
+
+
+def known_agents() -> list[str]:
+    """Names accepted as the first part of an agent spec."""
+    return sorted(_FACTORIES)
+
+
+def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: GameConfig) -> Agent:
+    """Build the agent for one seat from its spec."""
+    if isinstance(spec, str):
+        spec = parse_spec(spec)
+    kind = spec.agent.split(":", 1)[0]
+    factory = _FACTORIES.get(kind)
+    if factory is None:
+        raise UnknownAgent(f"unknown agent {spec.agent!r}; known: {', '.join(known_agents())}")
+    return factory(spec, seat, seed, config)
+
+
+def parse_spec(text: str) -> SeatSpec:
+    """A seat spec from text such as "random" (options may be added by providers)."""
+    text = text.strip()
+    if not text:
+        raise UnknownAgent("empty agent spec")
+    kind = text.split(":", 1)[0]
+    if kind not in _FACTORIES:
+        raise UnknownAgent(f"unknown agent {text!r}; known: {', '.join(known_agents())}")
+    return SeatSpec(agent=text)
+
+
+def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: GameConfig) -> list[Agent]:
+    """Build every seat's agent."""
+    return [make_agent(s, i, seed, config) for i, s in enumerate(specs)]
+
+
+register("random", lambda spec, seat, seed, config: RandomAgent(seat, seed, config))
+
+__all__ = [
+    "Agent",
+    "AgentFactory",
+    "RandomAgent",
+    "UnknownAgent",
+    "known_agents",
+    "make_agent",
+    "make_agents",
+    "parse_spec",
+    "register",
+]

@@ -1,0 +1,52 @@
+"""The agent interface: map a seat's view and the pending decision to an action."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from engine.actions import AnyAction
+from engine.decisions import AnyDecision
+from events.domain import GameConfig
+from projections.observation import SeatView
+
+
+class Agent:
+    """Base of every agent.
+
+    Code agents override `act`; agents that wait on I/O (LLMs) override `aact` and set
+    `is_async`. The driver asks the seats of a simultaneous decision concurrently.
+    """
+
+    spec: str = "agent"
+    is_async: bool = False
+
+    def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
+        self.seat = seat
+        self.seed = seed
+        self.config = config
+        self._records: list[Any] = []
+
+    def act(self, view: SeatView, decision: AnyDecision) -> AnyAction:
+        """Choose an action for `decision` from what this seat may see."""
+        raise NotImplementedError
+
+    async def aact(self, view: SeatView, decision: AnyDecision) -> AnyAction:
+        """Asynchronous `act`; by default calls `act`."""
+        return self.act(view, decision)
+
+    def record(self, event: Any) -> None:
+        """Queue an agent-side event (e.g. a model exchange) to be stored with the game."""
+        self._records.append(event)
+
+    def drain(self) -> list[Any]:
+        """Events queued since the last call, in order."""
+        out, self._records = self._records, []
+        return out
+
+    async def after_turn(self, view: SeatView) -> None:
+        """Called after this seat's own turn ends (scratchpad updates hook in here)."""
+        return None
+
+    async def close(self) -> None:
+        """Release resources (network clients)."""
+        return None

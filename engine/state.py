@@ -1,0 +1,381 @@
+"""Game state and the fold: `evolve(state, event) -> state`, pure and total over the events.
+
+`evolve` trusts its input: the rules live in `engine.rules.decide`. The state is a frozen
+msgspec Struct; every change is a `replace`, so any earlier state stays valid.
+"""
+
+from __future__ import annotations
+
+from functools import reduce
+from typing import Any, Literal, assert_never
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.money import add, normalize, remove
+from events import agent as ae
+from events import game as ev
+from events.domain import GameConfig, SeatSpec, score_of
+
+Phase = Literal[
+    "new",  # nothing happened yet
+    "turn_start",  # between turns: the engine starts the next turn or ends the game
+    "choose",  # the active seat chooses auction or trade
+    "draw",  # the engine draws the top card
+    "payout",  # a donkey was drawn: the engine pays every seat
+    "open_auction",  # the engine opens the auction
+    "open_round",  # the engine opens the next bid round
+    "bidding",  # a bid round is open
+    "round_closed",  # a bid round closed: the engine opens the next or ends the auction
+    "sale",  # the auctioneer decides sell or buy-right
+    "settle",  # the engine settles the auction
+    "initiate",  # the active seat names a trade target and offer
+    "respond",  # the trade target accepts or counters
+    "tie",  # a trader places a new offer after a tie
+    "resolve",  # the engine resolves the trade
+    "ended",
+]
+
+
+class AuctionState(msgspec.Struct, frozen=True, kw_only=True):
+    """The auction in progress."""
+
+    number: int
+    animal: str
+    auctioneer: int
+    priority: tuple[int, ...]
+    bidders: tuple[int, ...]
+    """Seats still taking part (the auctioneer never bids)."""
+    round: int = -1
+    attempt: int = 0
+    attempt_start: int = 0
+    """First round of the current attempt (the confirmation rule counts from it)."""
+    confirmation: bool = False
+    price: int = 0
+    leader: int | None = None
+    round_had_bid: bool = False
+    caps: tuple[tuple[int, int], ...] = ()
+    asking: tuple[int, ...] = ()
+    """Seats asked in the open round."""
+    passes: tuple[int, ...] = ()
+    """Legacy mode: seats that passed since the last raise."""
+    cursor: int = -1
+    """Legacy mode: index in `order` of the seat asked last."""
+    order: tuple[int, ...] = ()
+    """Legacy mode: bidding order, from the auctioneer's left."""
+    decision: str | None = None
+
+
+class TradeState(msgspec.Struct, frozen=True, kw_only=True):
+    """The trade challenge in progress."""
+
+    number: int
+    initiator: int
+    target: int
+    animal: str
+    offer: tuple[int, ...] = ()
+    counter: tuple[int, ...] = ()
+    ties: int = 0
+    tied_value: int = 0
+    """Value both offers had at the last tie."""
+    tie_role: Literal["initiator", "target"] = "initiator"
+
+
+class GameState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the rules need, folded from the events (including engine-only facts)."""
+
+    config: GameConfig
+    seed: int = 0
+    seats: tuple[SeatSpec, ...] = ()
+    deck: tuple[str, ...] = ()
+    deck_pos: int = 0
+    money: tuple[tuple[int, ...], ...] = ()
+    animals: tuple[tuple[int, ...], ...] = ()
+    """Per seat, the count of each animal type, indexed like `config.animals`."""
+    sets: tuple[tuple[str, ...], ...] = ()
+    turn: int = 0
+    active: int = -1
+    phase: Phase = "new"
+    drawn: str | None = None
+    donkeys: int = 0
+    auctions: int = 0
+    trades: int = 0
+    auction: AuctionState | None = None
+    trade: TradeState | None = None
+    attempts: int = 0
+    """Rejected tries (with a retry) on the pending decision."""
+    end_reason: str | None = None
+    last_seq: int = -1
+    """Number of events folded, minus one."""
+
+    # ---- derived views -------------------------------------------------------------------
+
+    @property
+    def players(self) -> int:
+        """Number of seats."""
+        return self.config.players
+
+    @property
+    def deck_left(self) -> int:
+        """Cards still in the deck."""
+        return len(self.deck) - self.deck_pos
+
+    def index(self, animal: str) -> int:
+        """Position of an animal type in this game's animal list."""
+        return self.config.animals.index(animal)
+
+    def count(self, seat: int, animal: str) -> int:
+        """How many cards of `animal` a seat holds."""
+        return self.animals[seat][self.config.animals.index(animal)]
+
+    def wealth(self, seat: int) -> int:
+        """Total value of a seat's money cards."""
+        return sum(self.money[seat])
+
+    def targets(self, seat: int) -> tuple[tuple[int, str], ...]:
+        """Valid trade targets of a seat: (opponent, animal) pairs, by seat then animal order.
+
+        A pair is valid when both hold at least one card of the type; since a type has only
+        k cards, neither can then hold the complete set.
+        """
+        mine = self.animals[seat]
+        names = self.config.animals
+        out = []
+        for other in range(self.players):
+            if other == seat:
+                continue
+            theirs = self.animals[other]
+            for i, n in enumerate(mine):
+                if n and theirs[i]:
+                    out.append((other, names[i]))
+        return tuple(out)
+
+    def anyone_can_trade(self) -> bool:
+        """True if some seat has a valid trade target."""
+        holders = [0] * len(self.config.animals)
+        for hand in self.animals:
+            for i, n in enumerate(hand):
+                if n:
+                    holders[i] += 1
+        return any(h >= 2 for h in holders)
+
+    def scores(self) -> tuple[int, ...]:
+        """Current score of every seat."""
+        return tuple(score_of(s) for s in self.sets)
+
+
+def initial_state(config: GameConfig) -> GameState:
+    """The state before the first event of a game with this configuration."""
+    return GameState(config=config.validate())
+
+
+def _set_seat(rows: tuple[Any, ...], seat: int, value: Any) -> tuple[Any, ...]:
+    return (*rows[:seat], value, *rows[seat + 1 :])
+
+
+def _move_animals(
+    state: GameState, animal: str, count: int, giver: int | None, receiver: int
+) -> GameState:
+    i = state.config.animals.index(animal)
+    animals = state.animals
+    if giver is not None:
+        row = animals[giver]
+        animals = _set_seat(animals, giver, (*row[:i], row[i] - count, *row[i + 1 :]))
+    row = animals[receiver]
+    animals = _set_seat(animals, receiver, (*row[:i], row[i] + count, *row[i + 1 :]))
+    return replace(state, animals=animals)
+
+
+def evolve(state: GameState, event: Any) -> GameState:
+    """Apply one event to the state. Pure; assumes the event was produced by the rules."""
+    state = _evolve(state, event)
+    return replace(state, last_seq=state.last_seq + 1)
+
+
+def _evolve(s: GameState, e: Any) -> GameState:
+    if s.attempts and not isinstance(e, ev.ActionRejected):
+        s = replace(s, attempts=0)
+    match e:
+        case ev.GameStarted():
+            n = e.config.players
+            return replace(
+                s,
+                config=e.config,
+                seed=e.seed,
+                seats=e.seats,
+                money=((),) * n,
+                animals=((0,) * len(e.config.animals),) * n,
+                sets=((),) * n,
+            )
+        case ev.DeckShuffled():
+            return replace(s, deck=e.order, deck_pos=0)
+        case ev.HandsDealt():
+            names = s.config.animals
+            animals = tuple(tuple(hand.count(a) for a in names) for hand in e.animals)
+            return replace(
+                s,
+                money=(normalize(e.money),) * s.players,
+                animals=animals,
+                deck_pos=len(s.deck) - e.deck_left,
+                phase="turn_start",
+            )
+        case ev.TurnStarted():
+            return replace(s, turn=e.turn, active=e.seat, phase="choose")
+        case ev.TurnChosen():
+            return replace(s, phase="draw" if e.choice == "auction" else "initiate")
+        case ev.TurnSkipped():
+            return replace(s, phase="turn_start")
+        case ev.CardDrawn():
+            phase: Phase = "payout" if e.animal == "donkey" else "open_auction"
+            return replace(s, deck_pos=s.deck_pos + 1, drawn=e.animal, phase=phase)
+        case ev.DonkeyPayout():
+            money = tuple(add(hand, (e.amount,)) for hand in s.money)
+            return replace(s, money=money, donkeys=e.donkey, phase="open_auction")
+        case ev.AuctionOpened():
+            bidders = tuple(p for p in range(s.players) if p != e.auctioneer)
+            order = tuple((e.auctioneer + i) % s.players for i in range(1, s.players))
+            auction = AuctionState(
+                number=e.auction,
+                animal=e.animal,
+                auctioneer=e.auctioneer,
+                priority=e.priority,
+                bidders=bidders,
+                order=order,
+            )
+            return replace(s, auction=auction, auctions=e.auction, phase="open_round")
+        case ev.BidRoundOpened():
+            a = s.auction
+            assert a is not None
+            cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
+            a = replace(
+                a,
+                round=e.round,
+                confirmation=e.confirmation,
+                asking=e.bidders,
+                round_had_bid=False,
+                cursor=cursor,
+            )
+            return replace(s, auction=a, phase="bidding")
+        case ev.BidPlaced():
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=replace(a, round_had_bid=True, passes=()))
+        case ev.BidPassed():
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
+        case ev.BidRoundClosed():
+            a = s.auction
+            assert a is not None
+            a = replace(a, price=e.price, leader=e.leader, asking=())
+            return replace(s, auction=a, phase="round_closed")
+        case ev.OverbidRevealed():
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=a)
+        case ev.AuctionRestarted():
+            a = s.auction
+            assert a is not None
+            a = replace(
+                a,
+                attempt=e.attempt,
+                attempt_start=a.round + 1,
+                caps=e.caps,
+                price=0,
+                leader=None,
+                passes=(),
+                cursor=-1,
+            )
+            return replace(s, auction=a, phase="open_round")
+        case ev.BidderRemoved():
+            a = s.auction
+            assert a is not None
+            a = replace(
+                a,
+                bidders=tuple(b for b in a.bidders if b != e.seat),
+                passes=tuple(b for b in a.passes if b != e.seat),
+            )
+            return replace(s, auction=a)
+        case ev.AuctionWon():
+            return replace(s, phase="sale")
+        case ev.AuctionNoBid():
+            return replace(s, phase="settle")
+        case ev.AuctioneerDecided():
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=replace(a, decision=e.decision), phase="settle")
+        case ev.PaymentMade():
+            return s
+        case ev.PaymentCards():
+            money = _set_seat(s.money, e.payer, remove(s.money[e.payer], e.cards))
+            money = _set_seat(money, e.payee, add(money[e.payee], e.cards))
+            return replace(s, money=money)
+        case ev.AnimalMoved():
+            # Moving animals is the last step of an auction or a trade: the turn is over.
+            s = _move_animals(s, e.animal, e.count, e.giver, e.receiver)
+            return replace(s, auction=None, trade=None, drawn=None, phase="turn_start")
+        case ev.SetCompleted():
+            return replace(s, sets=_set_seat(s.sets, e.seat, (*s.sets[e.seat], e.animal)))
+        case ev.TradeInitiated():
+            trade = TradeState(
+                number=e.trade, initiator=e.initiator, target=e.target, animal=e.animal
+            )
+            return replace(s, trade=trade, trades=e.trade, phase="respond")
+        case ev.OfferCards():
+            t = s.trade
+            assert t is not None
+            if e.seat == t.initiator:
+                t = replace(t, offer=e.cards)
+            else:
+                t = replace(t, counter=e.cards)
+            return replace(s, trade=t)
+        case ev.TradeAccepted() | ev.TradeCountered():
+            return replace(s, phase="resolve")
+        case ev.OffersRevealed():
+            t = s.trade
+            assert t is not None
+            return replace(s, trade=replace(t, tied_value=sum(e.initiator_cards)), phase="resolve")
+        case ev.TieOfferMade():
+            t = s.trade
+            assert t is not None
+            if e.seat == t.initiator:
+                return replace(s, trade=replace(t, tie_role="target"))
+            return replace(s, phase="resolve")
+        case ev.TradeTied():
+            t = s.trade
+            assert t is not None
+            t = replace(t, ties=e.ties, offer=(), counter=(), tie_role="initiator")
+            return replace(s, trade=t, phase="tie")
+        case ev.OffersExchanged():
+            t = s.trade
+            assert t is not None
+            i, g = e.initiator, e.target
+            money = _set_seat(s.money, i, add(remove(s.money[i], t.offer), t.counter))
+            money = _set_seat(money, g, add(remove(money[g], t.counter), t.offer))
+            return replace(s, money=money)
+        case ev.TradeWon():
+            return s
+        case ev.ActionRejected():
+            return replace(s, attempts=s.attempts + 1) if e.retry else s
+        case ev.FallbackApplied():
+            return s
+        case ev.GameEnded():
+            return replace(s, phase="ended", end_reason=e.reason)
+        case ae.ScratchpadUpdated() | ae.AgentNote():
+            return s
+        case ev.Event():
+            # Agent-side event types (model exchanges, ...) are facts outside the rules.
+            return s
+        case _:
+            assert_never(e)
+
+
+def fold(events: Any, config: GameConfig | None = None) -> GameState:
+    """The state after all `events` (the first must be `GameStarted` unless `config` is given)."""
+    events = list(events)
+    if config is None:
+        first = events[0]
+        if not isinstance(first, ev.GameStarted):
+            raise ValueError("a game's first event must be game_started")
+        config = first.config
+    return reduce(evolve, events, initial_state(config))

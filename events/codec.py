@@ -1,0 +1,31 @@
+"""One shared encoder and decoder for every event (deterministic, byte-identical JSON)."""
+
+from __future__ import annotations
+
+from typing import Any, TypeAlias
+
+import msgspec
+
+from events.agent import AgentEvent
+from events.game import GameEvent
+
+AnyEvent: TypeAlias = GameEvent | AgentEvent  # type: ignore[valid-type]
+"""Every event a game log may hold."""
+
+_ENCODER = msgspec.json.Encoder(order="deterministic")
+_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyEvent)
+
+
+def encode(event: Any) -> bytes:
+    """Encode an event (or any msgspec value) to deterministic JSON bytes."""
+    return _ENCODER.encode(event)
+
+
+def decode(data: bytes | str) -> Any:
+    """Decode one event from JSON produced by `encode`."""
+    return _DECODER.decode(data)
+
+
+def to_builtins(event: Any) -> Any:
+    """The event as plain dicts and lists (with its "type" tag), for JSON views and snapshots."""
+    return msgspec.to_builtins(event, order="deterministic")
