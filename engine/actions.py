@@ -14,6 +14,11 @@ class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     seat: int
 
+    @property
+    def kind(self) -> str:
+        """The action's tag, e.g. "bid"."""
+        return str(type(self).__struct_config__.tag)
+
 
 class ChooseTurn(Action, frozen=True, kw_only=True, tag="choose_turn"):
     """Auction the top card, or start a trade challenge."""
@@ -92,7 +97,7 @@ Command = AnyAction | Simultaneous | StartGame
 """Anything `decide` accepts."""
 
 _ACTION_ENCODER = msgspec.json.Encoder(order="deterministic")
-_ACTION_DECODER: msgspec.json.Decoder[AnyAction] = msgspec.json.Decoder(AnyAction)  # type: ignore[arg-type]
+_ACTION_DECODER: msgspec.json.Decoder[AnyAction] = msgspec.json.Decoder(AnyAction)
 
 
 def action_json(action: msgspec.Struct) -> str:

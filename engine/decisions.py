@@ -15,6 +15,11 @@ class Decision(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
 
     seats: tuple[int, ...]
 
+    @property
+    def kind(self) -> str:
+        """The decision's tag, e.g. "bid"."""
+        return str(type(self).__struct_config__.tag)
+
 
 class TurnDecision(Decision, frozen=True, kw_only=True, tag="turn"):
     """The active seat chooses to auction or to trade (both are possible)."""

@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 
 from engine import actions as act
-from engine import decisions as dec
 from engine.rules import pending, step
 from engine.state import GameState, evolve, initial_state
 from events import game as ev
@@ -138,7 +137,7 @@ class Game:
                 agent = agents[seat]
                 action = agent.act(self.view(seat), d)
                 self._record(agent)
-                self._apply(_answer(d, action))
+                self._apply(action)
             if (
                 self.on_batch is not None
                 and self.turns[-1] != self.turns[self._flushed - 1 if self._flushed else 0]
@@ -162,28 +161,23 @@ class Game:
             seats = d.seats
             if len(seats) > 1:
                 views = [self.view(seat) for seat in seats]
-                bids = await asyncio.gather(
+                bids: list[Any] = await asyncio.gather(
                     *(agents[seat].aact(view, d) for seat, view in zip(seats, views, strict=True))
                 )
                 for seat in seats:
                     self._record(agents[seat])
-                self._apply(act.Simultaneous(actions=tuple(bids)))  # type: ignore[arg-type]
+                self._apply(act.Simultaneous(actions=tuple(bids)))
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = await agent.aact(self.view(seat), d)
                 self._record(agent)
-                self._apply(_answer(d, action))
+                self._apply(action)
         if active >= 0:
             await agents[active].after_turn(self.view(active))
             self._record(agents[active])
         self.flush()
         return self.record()
-
-
-def _answer(d: dec.AnyDecision, action: Any) -> act.Command:
-    # A lone bidder (legacy mode) answers like any single-seat decision.
-    return action  # type: ignore[no-any-return]
 
 
 def play(

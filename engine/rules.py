@@ -144,15 +144,15 @@ class _Run:
         match decision:
             case dec.TurnDecision():
                 if not isinstance(command, act.ChooseTurn):
-                    raise IllegalAction(f"expected choose_turn, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected choose_turn, got {command.kind}")
                 self._choose(decision, command)
             case dec.BidDecision():
                 if not isinstance(command, act.PlaceBid | act.Pass):
-                    raise IllegalAction(f"expected bid or pass, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected bid or pass, got {command.kind}")
                 self._bids(decision, (command,))
             case dec.SaleDecision():
                 if not isinstance(command, act.ChooseSale):
-                    raise IllegalAction(f"expected sale, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected sale, got {command.kind}")
                 self.emit(
                     ev.AuctioneerDecided(
                         auction=decision.auction, seat=command.seat, decision=command.decision
@@ -160,15 +160,15 @@ class _Run:
                 )
             case dec.TradeDecision():
                 if not isinstance(command, act.InitiateTrade):
-                    raise IllegalAction(f"expected initiate_trade, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected initiate_trade, got {command.kind}")
                 self._initiate(decision, command)
             case dec.ResponseDecision():
                 if not isinstance(command, act.AcceptTrade | act.CounterTrade):
-                    raise IllegalAction(f"expected accept or counter, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected accept or counter, got {command.kind}")
                 self._respond(decision, command)
             case dec.TieDecision():
                 if not isinstance(command, act.OfferAgain):
-                    raise IllegalAction(f"expected tie_offer, got {command.kind}")  # type: ignore[union-attr]
+                    raise IllegalAction(f"expected tie_offer, got {command.kind}")
                 self._tie_offer(decision, command)
 
     def _start(self, c: act.StartGame) -> None:
@@ -600,9 +600,10 @@ class _Run:
             return
         assert a.leader is not None
         if a.decision == "sell":
-            payer, payee, reason, receiver = a.leader, a.auctioneer, "sale", a.leader
+            payer, payee, receiver = a.leader, a.auctioneer, a.leader
         else:
-            payer, payee, reason, receiver = a.auctioneer, a.leader, "buy_right", a.auctioneer
+            payer, payee, receiver = a.auctioneer, a.leader, a.auctioneer
+        reason: Any = "sale" if a.decision == "sell" else "buy_right"
         cards = payment(s.money[payer], a.price)
         self.emit(
             ev.PaymentMade(

@@ -9,7 +9,7 @@ import msgspec
 from events.agent import AgentEvent
 from events.game import GameEvent
 
-AnyEvent: TypeAlias = GameEvent | AgentEvent  # type: ignore[valid-type]
+AnyEvent: TypeAlias = GameEvent | AgentEvent
 """Every event a game log may hold."""
 
 _ENCODER = msgspec.json.Encoder(order="deterministic")

@@ -439,4 +439,4 @@ GameEvent = (
 )
 """Every event of a Cattle Trade game."""
 
-GAME_EVENT_TYPES: tuple[type[Event], ...] = GameEvent.__args__  # type: ignore[attr-defined]
+GAME_EVENT_TYPES: tuple[type[Event], ...] = GameEvent.__args__

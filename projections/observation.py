@@ -79,6 +79,8 @@ class SeatView:
         self.ended = False
         self.scores: tuple[int, ...] | None = None
         self.recent: deque[Any] = deque(maxlen=recent)
+        self.history: list[Any] = []
+        """Every event this seat saw, in order (agents that track the game read it)."""
         self.seen = 0
         """How many events of the log this view has consumed (visible or not)."""
         # context of the auction / trade in progress, as this seat knows it
@@ -110,6 +112,7 @@ class SeatView:
         if handler is not None:
             handler(self, e)
         self.recent.append(e)
+        self.history.append(e)
 
     # ---- queries ---------------------------------------------------------------------------
 

@@ -1,0 +1,467 @@
+"""The `cattle` command: play, store, inspect, replay and query Cattle Trade games."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import logging
+import secrets
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import structlog
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from agents import UnknownAgent, known_agents
+from engine.presets import load_preset, preset_names
+from engine.rules import pending
+from events.domain import AUCTION_MODES, ConfigError
+from events.store import DEFAULT_DB, DuckStore, StoreError
+
+app = typer.Typer(
+    name="cattle",
+    help="Cattle Trade: a benchmark harness where LLMs and code agents play an auction-and-bluffing card game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+out = Console()
+err = Console(stderr=True)
+
+DbOption = Annotated[
+    Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
+]
+DEMO_AGENTS = "random,random,random,random"
+
+
+class UsageError(Exception):
+    """A command-line input the user must correct."""
+
+
+def configure_logging(verbose: bool, log_json: bool) -> None:
+    """structlog to stderr: warnings only by default, debug with -v, JSON lines with --log-json."""
+    level = logging.DEBUG if verbose else logging.WARNING
+    processors: list[Any] = [
+        structlog.processors.add_log_level,
+        structlog.processors.TimeStamper(fmt="iso"),
+    ]
+    renderer: Any = (
+        structlog.processors.JSONRenderer()
+        if log_json
+        else structlog.dev.ConsoleRenderer(colors=False)
+    )
+    structlog.configure(
+        processors=[*processors, renderer],
+        wrapper_class=structlog.make_filtering_bound_logger(level),
+        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        cache_logger_on_first_use=False,
+    )
+
+
+@app.callback()
+def main(
+    verbose: Annotated[
+        bool, typer.Option("-v", "--verbose", help="Log debug details to stderr.")
+    ] = False,
+    log_json: Annotated[bool, typer.Option("--log-json", help="Log as JSON lines.")] = False,
+) -> None:
+    """Play, store, inspect and replay Cattle Trade games."""
+    configure_logging(verbose, log_json)
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _open(db: Path, *, write: bool = False) -> DuckStore:
+    """The store at `db`, read-only unless `write`."""
+    return DuckStore(db, read_only=not write)
+
+
+def _config(preset: str, mode: str | None, max_turns: int | None = None) -> Any:
+    overrides: dict[str, Any] = {}
+    if mode is not None:
+        if mode not in AUCTION_MODES:
+            raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
+        overrides["auction_mode"] = mode
+    if max_turns is not None:
+        overrides["max_turns"] = max_turns
+    return load_preset(preset, **overrides)
+
+
+def _agents(text: str | None, players: int) -> list[str]:
+    if not text:
+        return ["random"] * players
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if len(specs) != players:
+        raise UsageError(
+            f"--agents needs {players} comma-separated agents for this preset, got {len(specs)}"
+        )
+    return specs
+
+
+def _score_table(game_id: str, record: Any) -> Table:
+    result = record.result
+    table = Table(title=f"Game {game_id} (seed {record.seed})")
+    table.add_column("rank", justify="right")
+    table.add_column("seat", justify="right")
+    table.add_column("agent")
+    table.add_column("score", justify="right")
+    table.add_column("complete sets")
+    order = sorted(range(len(result.scores)), key=lambda i: (result.ranks[i], i))
+    for i in order:
+        table.add_row(
+            str(result.ranks[i]),
+            str(i),
+            record.seats[i].agent,
+            f"{result.scores[i]:,}",
+            ", ".join(result.sets[i]) or "-",
+        )
+    table.caption = f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
+    return table
+
+
+def _play(
+    db: Path,
+    preset: str,
+    mode: str | None,
+    seed: int | None,
+    agents: str | None,
+    max_turns: int | None,
+) -> tuple[str, Any]:
+    from engine.session import play_and_store
+
+    config = _config(preset, mode, max_turns)
+    specs = _agents(agents, config.players)
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    with DuckStore(db) as store:
+        return play_and_store(store, config, seed, specs)
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+@app.command()
+def demo(
+    db: DbOption = DEFAULT_DB,
+    seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
+) -> None:
+    """Play one standard game, store it, and print the final table and the game id."""
+    with out.status("Playing a standard game..."):
+        game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
+    out.print(_score_table(game_id, record))
+    out.print(f"Stored in [bold]{db}[/]. Game id: [bold cyan]{game_id}[/]")
+    out.print(
+        f"Next: [green]cattle show {game_id}[/] or [green]cattle replay {game_id} --verify[/]"
+    )
+
+
+@app.command()
+def play(
+    preset: Annotated[str, typer.Option(help=f"Preset: {', '.join(preset_names())}.")] = "standard",
+    mode: Annotated[
+        str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated agent per seat (default: random everywhere)."),
+    ] = None,
+    max_turns: Annotated[int | None, typer.Option(help="Override the preset's turn cap.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Play one game and store it."""
+    game_id, record = _play(db, preset, mode, seed, agents, max_turns)
+    result = record.result
+    if as_json:
+        summary = {
+            "game_id": game_id,
+            "seed": record.seed,
+            "preset": record.config.name,
+            "mode": record.config.auction_mode,
+            "turns": result.turns,
+            "end_reason": result.reason,
+            "events": len(record.events),
+            "scores": [
+                {
+                    "seat": i,
+                    "agent": record.seats[i].agent,
+                    "score": result.scores[i],
+                    "rank": result.ranks[i],
+                    "sets": list(result.sets[i]),
+                }
+                for i in range(len(result.scores))
+            ],
+        }
+        print(json.dumps(summary))
+        return
+    out.print(_score_table(game_id, record))
+    out.print(f"Game id: [bold cyan]{game_id}[/]")
+
+
+@app.command()
+def games(
+    db: DbOption = DEFAULT_DB,
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    limit: Annotated[int, typer.Option(help="Show at most this many (newest).")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the stored games."""
+    with _open(db) as store:
+        rows = store.list_games(tournament)
+        scores: dict[str, dict[int, int]] = {}
+        if rows:
+            _, srows = store.query("SELECT game_id, seat, score FROM scores")
+            for gid, seat, score in srows:
+                scores.setdefault(gid, {})[seat] = score
+    shown = rows[-limit:] if limit > 0 else rows
+    if as_json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "game_id": r.game_id,
+                        "seed": r.seed,
+                        "preset": r.config.name,
+                        "mode": r.config.auction_mode,
+                        "agents": [s.agent for s in r.seats],
+                        "status": r.status,
+                        "end_reason": r.end_reason,
+                        "events": r.events,
+                        "tournament": r.tournament,
+                        "scores": [scores.get(r.game_id, {}).get(i) for i in range(len(r.seats))],
+                    }
+                    for r in shown
+                ]
+            )
+        )
+        return
+    table = Table(
+        title=f"{len(rows)} game(s) in {db}"
+        + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
+    )
+    for col in (
+        "game id",
+        "created",
+        "preset",
+        "mode",
+        "seed",
+        "agents",
+        "status",
+        "events",
+        "scores",
+    ):
+        table.add_column(col)
+    for r in shown:
+        sc = scores.get(r.game_id, {})
+        table.add_row(
+            r.game_id,
+            r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
+            r.config.name,
+            r.config.auction_mode,
+            str(r.seed),
+            ", ".join(s.agent for s in r.seats),
+            r.status if not r.tournament else f"{r.status} ({r.tournament})",
+            str(r.events),
+            " / ".join(str(sc.get(i, "-")) for i in range(len(r.seats))),
+        )
+    out.print(table)
+
+
+def _seat_arg(seat: int | None, players: int) -> None:
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat must be between 0 and {players - 1}")
+
+
+@app.command()
+def show(
+    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
+    seat: Annotated[int | None, typer.Option(help="Show the game as this seat saw it.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Print a game's timeline, complete or as one seat saw it."""
+    from projections.timeline import timeline
+
+    with _open(db) as store:
+        row = store.get_game(game_id)
+        events = store.load_events(row.game_id)
+    _seat_arg(seat, row.config.players)
+    who = "everything" if seat is None else f"as seen by seat {seat}"
+    out.print(f"[bold]Game {row.game_id}[/] ({who})")
+    for seq, _, text in timeline(events, seat):
+        out.print(f"{seq:>5}  {text}", highlight=False, markup=False)
+
+
+@app.command()
+def replay(
+    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Re-simulate and compare byte for byte.")
+    ] = False,
+    to: Annotated[int | None, typer.Option("--to", help="Stop after this event seq.")] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="Show this seat's observation instead of the full state.")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Show the state (or a seat's observation) at any point, or verify a stored game."""
+    from projections.replay import observation_at, state_at
+    from projections.replay import verify as verify_log
+
+    with _open(db) as store:
+        row = store.get_game(game_id)
+        events = store.load_events(row.game_id)
+    _seat_arg(seat, row.config.players)
+    if to is not None and not 0 <= to < len(events):
+        raise UsageError(f"--to must be between 0 and {len(events) - 1}")
+    if verify:
+        with out.status(f"Re-simulating {len(events)} events..."):
+            result = verify_log(events)
+        if as_json:
+            print(json.dumps(msgspec.to_builtins(result)))
+        elif result.ok:
+            out.print(
+                f"[green]verified[/]: {result.replayed} events re-simulated, identical to the stored log"
+            )
+        else:
+            err.print(f"[red]verification failed[/] for game {row.game_id}")
+            if result.error:
+                err.print(f"  {result.error}")
+            if result.mismatch is not None:
+                err.print(f"  first difference at seq {result.mismatch}")
+                err.print(f"  stored:   {result.expected}", markup=False)
+                err.print(f"  replayed: {result.got}", markup=False)
+        raise typer.Exit(0 if result.ok else 1)
+    if seat is not None:
+        obs = observation_at(events, seat, to)
+        data = msgspec.to_builtins(obs)
+        if as_json:
+            print(json.dumps(data))
+            return
+        _print_observation(data)
+        return
+    state = state_at(events, to)
+    data = msgspec.to_builtins(state)
+    data["pending"] = msgspec.to_builtins(pending(state))
+    data.pop("deck", None)
+    data["deck_left"] = state.deck_left
+    if as_json:
+        print(json.dumps(data))
+        return
+    _print_state(state, data, to if to is not None else len(events) - 1)
+
+
+def _print_state(state: Any, data: dict[str, Any], seq: int) -> None:
+    out.print(
+        f"[bold]State after event {seq}[/]: turn {state.turn}, phase {state.phase}, deck {state.deck_left} card(s) left"
+    )
+    table = Table()
+    for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
+        table.add_column(col)
+    scores = state.scores()
+    for i in range(state.players):
+        animals = ", ".join(
+            f"{n}x {a}" for a, n in zip(state.config.animals, state.animals[i], strict=True) if n
+        )
+        table.add_row(
+            str(i),
+            state.seats[i].agent if state.seats else "",
+            str(sum(state.money[i])),
+            ", ".join(map(str, state.money[i])),
+            animals or "-",
+            ", ".join(state.sets[i]) or "-",
+            str(scores[i]),
+        )
+    out.print(table)
+    if data.get("pending"):
+        out.print(f"Waiting for: {json.dumps(data['pending'])}", markup=False)
+
+
+def _print_observation(data: dict[str, Any]) -> None:
+    out.print(
+        f"[bold]Seat {data['seat']}[/] at turn {data['turn']} (active: {data['active']}, deck: {data['deck_left']})"
+    )
+    out.print(f"Money: {sum(data['money'])} in cards {data['money']}", markup=False)
+    out.print(f"Animals: {data['animals']}", markup=False)
+    table = Table(title="Players")
+    for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
+        table.add_column(col)
+    for p in data["players"]:
+        table.add_row(
+            str(p["seat"]),
+            ", ".join(f"{n}x {a}" for a, n in p["animals"].items()) or "-",
+            str(p["money_cards"]),
+            ", ".join(p["sets"]) or "-",
+            str(p["revealed_money"]) if p["revealed_money"] is not None else "-",
+        )
+    out.print(table)
+    if data["targets"]:
+        out.print("Trade targets: " + ", ".join(f"player {s} ({a})" for s, a in data["targets"]))
+    if data["pending"]:
+        out.print(f"Asked: {json.dumps(data['pending'])}", markup=False)
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Run a read-only SQL query over the store."""
+    if fmt not in ("table", "csv", "json"):
+        raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
+    import duckdb
+
+    with _open(db) as store:
+        try:
+            cols, rows = store.query(query)
+        except duckdb.Error as exc:
+            raise UsageError(f"SQL error: {str(exc).splitlines()[0]}") from None
+    if fmt == "json":
+        print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf)
+        w.writerow(cols)
+        w.writerows(rows)
+        sys.stdout.write(buf.getvalue())
+    else:
+        table = Table(caption=f"{len(rows)} row(s)")
+        for c in cols:
+            table.add_column(c)
+        for r in rows:
+            table.add_row(*("NULL" if v is None else str(v) for v in r))
+        out.print(table)
+
+
+@app.command()
+def agents() -> None:
+    """List the agent names accepted by --agents."""
+    for name in known_agents():
+        out.print(name)
+
+
+def run() -> None:
+    """Entry point: run the app, turning user errors into one clear line and exit code 2."""
+    try:
+        app()
+    except (UsageError, ConfigError, UnknownAgent) as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        sys.exit(2)
+    except StoreError as exc:
+        err.print(f"[red]error:[/] {exc}", highlight=False)
+        sys.exit(1)
+    except KeyboardInterrupt:
+        err.print("[yellow]interrupted[/]")
+        sys.exit(130)
+
+
+if __name__ == "__main__":
+    run()

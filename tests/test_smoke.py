@@ -1,0 +1,17 @@
+"""End-to-end smoke test: every preset and mode plays to the end and verifies."""
+
+import pytest
+
+from engine.presets import load_preset
+from engine.session import play_game
+from projections.replay import verify
+
+
+@pytest.mark.parametrize("preset", ["micro-duel", "standard", "marathon"])
+@pytest.mark.parametrize("mode", ["canonical", "fast", "legacy"])
+def test_random_game_completes_and_verifies(preset: str, mode: str) -> None:
+    config = load_preset(preset, auction_mode=mode)
+    record = play_game(config, 11, ["random"] * config.players)
+    assert record.result is not None
+    assert record.result.reason == "complete"
+    assert verify(record.events).ok
