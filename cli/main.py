@@ -463,5 +463,8 @@ def run() -> None:
         sys.exit(130)
 
 
+from cli import metrics as _metrics  # noqa: E402, F401
+from cli import report as _report  # noqa: E402, F401
+
 if __name__ == "__main__":
     run()

@@ -1,0 +1,139 @@
+"""`cattle metrics` and `cattle export`: behaviour metrics rebuilt from events, and data export."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+
+from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
+from events.store import DuckStore, StoreError
+
+GameOption = Annotated[
+    list[str] | None,
+    typer.Option("--game", help="Only this game (repeat for several)."),
+]
+TournamentOption = Annotated[
+    str | None, typer.Option("--tournament", "-t", help="Only games of this tournament.")
+]
+
+
+def open_for_metrics(db: Path) -> DuckStore:
+    """The store, opened for writing (derived tables are written next to the log)."""
+    return DuckStore(db, create=False)
+
+
+def _cell(est: Any, percent: bool) -> str:
+    if est is None or est.value is None:
+        return "-"
+    if percent:
+        text = f"{100 * est.value:.1f}%"
+        if est.lo is not None and est.hi is not None and est.lo != est.hi:
+            text += f" [{100 * est.lo:.1f}, {100 * est.hi:.1f}]"
+        return text
+    digits = 0 if abs(est.value) >= 100 else 2
+    text = f"{est.value:,.{digits}f}"
+    if est.lo is not None and est.hi is not None and est.lo != est.hi:
+        text += f" [{est.lo:,.{digits}f}, {est.hi:,.{digits}f}]"
+    return text
+
+
+@app.command()
+def metrics(
+    tournament: TournamentOption = None,
+    game: GameOption = None,
+    as_json: Annotated[
+        bool, typer.Option("--json", help="Print one JSON object per agent (in a list).")
+    ] = False,
+    rebuild: Annotated[
+        bool,
+        typer.Option("--rebuild", help="Drop and recompute every derived table from events."),
+    ] = False,
+    definitions: Annotated[
+        bool,
+        typer.Option("--definitions", help="List every metric with its version and definition."),
+    ] = False,
+    resamples: Annotated[
+        int, typer.Option(help="Bootstrap resamples per interval.", min=10)
+    ] = 1000,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Print the behaviour table (Table 3 columns, with 95% bootstrap intervals)."""
+    from projections.metrics import aggregate, build
+    from projections.metrics.registry import get
+    from projections.metrics.registry import metrics as all_metrics
+
+    if definitions:
+        for m in all_metrics():
+            out.print(f"[bold]{m.name}[/] v{m.version} ({m.agg}): {m.definition}", highlight=False)
+        return
+    with open_for_metrics(db) as store:
+        stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
+        if stats is not None:
+            msg = (
+                f"rebuilt derived tables: {stats.games} games, {stats.events:,} events,"
+                f" {stats.rows:,} metric rows in {stats.seconds:.2f}s"
+                f" ({stats.events_per_second:,.0f} events/s)"
+            )
+            err.print(msg, highlight=False)
+        sel = aggregate.Selection(tournament=tournament, games=tuple(game or ()))
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        profs = aggregate.profiles(
+            store.con, sel, keyed=("bid_aggressiveness_phase",), resamples=resamples
+        )
+    if as_json:
+        docs = []
+        for p in profs:
+            doc = aggregate.profile_json(p)
+            phase = doc.pop("bid_aggressiveness_phase", {})
+            doc["bid_aggressiveness_early"] = phase.get("early")
+            doc["bid_aggressiveness_late"] = phase.get("late")
+            docs.append(doc)
+        print(json.dumps(docs))
+        return
+    if not profs:
+        out.print("No finished games in this selection.")
+        return
+    table = Table(
+        title="Behaviour profile"
+        + (f" (tournament {tournament})" if tournament else "")
+        + ": point estimate [95% bootstrap interval]",
+        show_lines=False,
+    )
+    table.add_column("agent", style="bold")
+    table.add_column("games", justify="right")
+    for name in aggregate.TABLE_METRICS:
+        table.add_column(get(name).label, justify="right")
+    for p in profs:
+        table.add_row(
+            p.agent,
+            str(p.games),
+            *(_cell(p.metrics.get(n), get(n).percent) for n in aggregate.TABLE_METRICS),
+        )
+    table.caption = "games = seat-games; definitions: cattle metrics --definitions"
+    out.print(table)
+
+
+@app.command()
+def export(
+    out_dir: Annotated[Path, typer.Option("--out", help="Directory to write into.")],
+    fmt: Annotated[str, typer.Option("--format", help="parquet or jsonl.")] = "parquet",
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write games, events, every analysis view and the derived tables to files."""
+    if fmt not in ("parquet", "jsonl"):
+        raise UsageError(f"--format must be parquet or jsonl, got {fmt!r}")
+    from projections.metrics.export import export_store
+
+    with open_for_metrics(db) as store:
+        try:
+            written = export_store(store.con, out_dir, fmt)
+        except OSError as exc:
+            raise StoreError(f"cannot write to {out_dir}: {exc}") from None
+    for name, rows in written:
+        out.print(f"{name:<24} {rows:>10,} rows", highlight=False)
+    out.print(f"Wrote {len(written)} file(s) to [bold]{out_dir}[/]")

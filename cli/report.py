@@ -1,0 +1,58 @@
+"""`cattle report`: one self-contained HTML file with ratings, figures and behaviour tables."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
+from cli.metrics import GameOption, TournamentOption, open_for_metrics
+
+
+@app.command()
+def report(
+    out_path: Annotated[Path, typer.Option("--out", "-o", help="HTML file to write.")] = Path(
+        "report.html"
+    ),
+    tournament: TournamentOption = None,
+    game: GameOption = None,
+    title: Annotated[str | None, typer.Option(help="Page title.")] = None,
+    resamples: Annotated[
+        int, typer.Option(help="Bootstrap resamples per interval.", min=10)
+    ] = 1000,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Write the HTML report (ratings, figures, behaviour table) for a selection of games."""
+    from projections.metrics import build
+    from projections.metrics.aggregate import Selection
+    from projections.metrics.report import build_report
+
+    with open_for_metrics(db) as store:
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        with out.status("Rebuilding derived tables..."):
+            stats = build.ensure(store.con)
+        if stats is not None:
+            err.print(
+                f"rebuilt derived tables from {stats.events:,} events in {stats.seconds:.2f}s",
+                highlight=False,
+            )
+        sel = Selection(tournament=tournament, games=tuple(game or ()))
+        with out.status("Building the report..."):
+            page, rstats = build_report(
+                store.con,
+                sel,
+                title=title
+                or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
+                resamples=resamples,
+            )
+    if rstats.games == 0:
+        raise UsageError("no finished games in this selection")
+    out_path.parent.mkdir(parents=True, exist_ok=True)
+    out_path.write_text(page, encoding="utf-8")
+    out.print(
+        f"Wrote [bold]{out_path}[/] ({rstats.bytes / 1e6:.1f} MB): {rstats.games} games,"
+        f" {rstats.agents} agents, built in {rstats.seconds:.1f}s"
+    )

@@ -1,0 +1,1 @@
+"""Behaviour metrics: definitions, derived tables rebuilt from events, aggregation, report."""

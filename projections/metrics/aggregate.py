@@ -1,0 +1,216 @@
+"""Aggregate per-game metric values over a selection of games, with bootstrap intervals.
+
+Every per-agent estimate comes with a percentile bootstrap interval: the agent's per-game
+rows (one per seat it played in a game) are resampled with replacement and the metric is
+re-aggregated. The generator is seeded from the agent, metric and key (CRC-32, never the
+salted `hash()`), so the same store gives the same intervals on every run.
+"""
+
+from __future__ import annotations
+
+import math
+import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import numpy as np
+
+from projections.metrics.registry import Metric, get
+
+#: Resamples per bootstrap interval.
+RESAMPLES = 1000
+#: Two-sided coverage of the intervals.
+LEVEL = 0.95
+#: Bound on the size of one block of resampled indices (keeps memory flat for big selections).
+_BLOCK = 2_000_000
+
+#: Metrics of the behaviour table (the paper's Table 3 columns, then more), in display order.
+TABLE_METRICS: tuple[str, ...] = (
+    "bid_aggressiveness",
+    "buy_right_rate",
+    "tc_accept_rate",
+    "bluff_rate",
+    "self_bid_rate",
+    "eta",
+    "overbid_rate",
+    "tau",
+    "win_rate",
+    "sets_per_game",
+    "score",
+)
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A point estimate with its bootstrap interval; None where the metric is undefined."""
+
+    value: float | None
+    lo: float | None = None
+    hi: float | None = None
+    n: int = 0
+    """Per-game rows the estimate rests on."""
+
+    def as_list(self) -> list[float | None]:
+        """[lo, hi] for JSON."""
+        return [self.lo, self.hi]
+
+
+@dataclass
+class AgentProfile:
+    """One agent's metrics over a selection of games."""
+
+    agent: str
+    games: int
+    metrics: dict[str, Estimate] = field(default_factory=dict)
+    keyed: dict[str, dict[str, Estimate]] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Which games to aggregate over: all, one tournament, or a list of game ids."""
+
+    tournament: str | None = None
+    games: tuple[str, ...] = ()
+
+    def where(self, column: str = "game_id") -> tuple[str, list[Any]]:
+        """A SQL condition on `column` and its parameters."""
+        conds: list[str] = []
+        params: list[Any] = []
+        if self.tournament is not None:
+            conds.append(f"{column} IN (SELECT game_id FROM main.games WHERE tournament = ?)")
+            params.append(self.tournament)
+        if self.games:
+            conds.append(f"{column} IN (SELECT unnest(?::VARCHAR[]))")
+            params.append(list(self.games))
+        return (" AND ".join(conds) or "TRUE"), params
+
+
+def seed_for(*parts: str) -> int:
+    """A stable generator seed from text parts."""
+    return zlib.crc32("\x1f".join(parts).encode())
+
+
+def bootstrap(
+    agg: str,
+    num: np.ndarray,
+    den: np.ndarray,
+    seed: int,
+    resamples: int = RESAMPLES,
+    level: float = LEVEL,
+) -> Estimate:
+    """Point estimate and percentile interval of a metric from its per-game (num, den) rows."""
+    num = np.asarray(num, dtype=float)
+    den = np.asarray(den, dtype=float)
+    if agg == "median":
+        ok = den > 0
+        data = num[ok] / den[ok]
+        n = len(data)
+        if n == 0:
+            return Estimate(None, n=0)
+        point = float(np.median(data))
+    else:
+        n = len(num)
+        total = den.sum()
+        if n == 0 or total <= 0:
+            return Estimate(None, n=n)
+        point = float(num.sum() / total)
+    if n == 1:
+        return Estimate(point, point, point, n)
+    rng = np.random.default_rng(seed)
+    stats: list[np.ndarray] = []
+    block = max(1, _BLOCK // n)
+    done = 0
+    while done < resamples:
+        c = min(block, resamples - done)
+        idx = rng.integers(0, n, size=(c, n))
+        if agg == "median":
+            stats.append(np.median(data[idx], axis=1))
+        else:
+            sn = num[idx].sum(axis=1)
+            sd = den[idx].sum(axis=1)
+            stats.append(np.where(sd > 0, sn / np.where(sd > 0, sd, 1.0), np.nan))
+        done += c
+    s = np.concatenate(stats)
+    s = s[~np.isnan(s)]
+    if not len(s):
+        return Estimate(point, None, None, n)
+    tail = (1 - level) / 2 * 100
+    lo, hi = np.percentile(s, [tail, 100 - tail])
+    return Estimate(point, float(lo), float(hi), n)
+
+
+def _rows(
+    con: duckdb.DuckDBPyConnection, names: Sequence[str], sel: Selection
+) -> dict[tuple[str, str, str], tuple[np.ndarray, np.ndarray]]:
+    where, params = sel.where()
+    cur = con.execute(
+        f"SELECT agent, metric, key, list(num ORDER BY game_id, seat), list(den ORDER BY game_id, seat)"
+        f" FROM main.metric_values WHERE metric IN (SELECT unnest(?::VARCHAR[])) AND {where}"
+        f" GROUP BY ALL",
+        [list(names), *params],
+    )
+    out = {}
+    for agent, name, key, nums, dens in cur.fetchall():
+        out[(agent, name, key)] = (np.array(nums, dtype=float), np.array(dens, dtype=float))
+    return out
+
+
+def agent_games(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, int]:
+    """Seat-games per agent in the selection (finished games), most first."""
+    where, params = sel.where()
+    rows = con.execute(
+        f"SELECT agent, count(*) FROM main.metric_values WHERE metric = 'score' AND {where}"
+        " GROUP BY agent ORDER BY count(*) DESC, agent",
+        params,
+    ).fetchall()
+    return {a: int(n) for a, n in rows}
+
+
+def profiles(
+    con: duckdb.DuckDBPyConnection,
+    sel: Selection | None = None,
+    names: Sequence[str] = TABLE_METRICS,
+    keyed: Sequence[str] = (),
+    resamples: int = RESAMPLES,
+) -> list[AgentProfile]:
+    """Per-agent estimates (with intervals) of `names` and of the keyed metrics `keyed`."""
+    sel = sel or Selection()
+    games = agent_games(con, sel)
+    out = {a: AgentProfile(agent=a, games=n) for a, n in games.items()}
+    data = _rows(con, [*names, *keyed], sel)
+    for (agent, name, key), (num, den) in sorted(data.items()):
+        prof = out.get(agent)
+        if prof is None:
+            continue
+        m: Metric = get(name)
+        est = bootstrap(m.agg, num, den, seed_for(agent, name, key), resamples)
+        if m.keyed:
+            prof.keyed.setdefault(name, {})[key] = est
+        else:
+            prof.metrics[name] = est
+    for prof in out.values():
+        for name in names:
+            prof.metrics.setdefault(name, Estimate(None))
+    return list(out.values())
+
+
+def profile_json(p: AgentProfile) -> dict[str, Any]:
+    """One agent's profile as plain JSON (rates as fractions, intervals under "ci")."""
+    doc: dict[str, Any] = {"agent": p.agent, "games": p.games}
+    ci: dict[str, list[float | None]] = {}
+    for name, est in p.metrics.items():
+        doc[name] = _clean(est.value)
+        ci[name] = [_clean(est.lo), _clean(est.hi)]
+    for name, by_key in p.keyed.items():
+        doc[name] = {k: _clean(e.value) for k, e in by_key.items()}
+        ci[name] = {k: [_clean(e.lo), _clean(e.hi)] for k, e in by_key.items()}  # type: ignore[assignment]
+    doc["ci"] = ci
+    return doc
+
+
+def _clean(x: float | None) -> float | None:
+    if x is None or (isinstance(x, float) and math.isnan(x)):
+        return None
+    return round(x, 6)

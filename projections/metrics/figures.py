@@ -1,0 +1,546 @@
+"""Data and figures of the report, recomputed from the derived tables of the store.
+
+Every figure function takes plain data (built by the `*_data` helpers from the store) and
+returns a matplotlib Figure; the report embeds them as base64 PNG images.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+import duckdb
+import matplotlib
+
+matplotlib.use("Agg")
+
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+
+from projections.metrics.aggregate import AgentProfile, Selection, seed_for
+from projections.metrics.ratings import Rating
+
+INK = "#1f2430"
+MUTED = "#6b7280"
+GRID = "#e5e7eb"
+PALETTE = (
+    "#2563eb",
+    "#dc2626",
+    "#059669",
+    "#d97706",
+    "#7c3aed",
+    "#0891b2",
+    "#db2777",
+    "#65a30d",
+    "#9333ea",
+    "#475569",
+)
+
+plt.rcParams.update(
+    {
+        "font.size": 9.5,
+        "axes.titlesize": 11,
+        "axes.titleweight": "bold",
+        "axes.titlelocation": "left",
+        "axes.edgecolor": "#9ca3af",
+        "axes.labelcolor": INK,
+        "axes.spines.top": False,
+        "axes.spines.right": False,
+        "axes.grid": True,
+        "grid.color": GRID,
+        "grid.linewidth": 0.8,
+        "xtick.color": MUTED,
+        "ytick.color": MUTED,
+        "legend.frameon": False,
+        "legend.fontsize": 8.5,
+        "figure.dpi": 100,
+        "savefig.dpi": 110,
+    }
+)
+
+
+def colours(agents: Sequence[str]) -> dict[str, str]:
+    """A stable colour per agent, in display order."""
+    return {a: PALETTE[i % len(PALETTE)] for i, a in enumerate(agents)}
+
+
+def short(agent: str, width: int = 22) -> str:
+    """An agent label short enough for an axis."""
+    return agent if len(agent) <= width else agent[: width - 1] + "…"
+
+
+def _fig(w: float = 5.6, h: float = 3.6) -> tuple[Figure, plt.Axes]:
+    fig, ax = plt.subplots(figsize=(w, h), layout="constrained")
+    return fig, ax
+
+
+def _empty(fig: Figure, ax: plt.Axes, text: str) -> Figure:
+    ax.axis("off")
+    ax.text(0.5, 0.5, text, ha="center", va="center", color=MUTED, transform=ax.transAxes)
+    return fig
+
+
+# ---------------------------------------------------------------------------- data
+
+
+@dataclass
+class Band:
+    """Mean over games per turn with a bootstrap band."""
+
+    turns: np.ndarray
+    mean: np.ndarray
+    lo: np.ndarray
+    hi: np.ndarray
+    games: int
+
+
+def trajectory_bands(
+    con: duckdb.DuckDBPyConnection,
+    sel: Selection,
+    column: str,
+    agents: Sequence[str],
+    resamples: int = 200,
+) -> dict[str, Band]:
+    """Per agent, the mean of `column` (wealth, sets or score) over its games at every turn.
+
+    Sets and score are carried forward after a game ends (they cannot fall), so every game
+    counts at every turn; wealth is averaged only over the games still running at that turn.
+    """
+    where, params = sel.where()
+    rows = con.execute(
+        f"SELECT agent, game_id, seat, list({column} ORDER BY turn), max(turn)"
+        f" FROM main.trajectories WHERE {where} GROUP BY ALL ORDER BY agent, game_id, seat",
+        params,
+    ).fetchall()
+    if not rows:
+        return {}
+    horizon = max(int(r[4]) for r in rows) + 1
+    carry = column != "wealth"
+    series: dict[str, list[np.ndarray]] = {}
+    for agent, _, _, values, _ in rows:
+        v = np.full(horizon, np.nan)
+        arr = np.asarray(values, dtype=float)
+        v[: len(arr)] = arr
+        if carry and len(arr):
+            v[len(arr) :] = arr[-1]
+        series.setdefault(agent, []).append(v)
+    out = {}
+    for agent in agents:
+        if agent not in series:
+            continue
+        m = np.vstack(series[agent])
+        n = m.shape[0]
+        present = ~np.isnan(m)
+        filled = np.where(present, m, 0.0)
+        counts = present.sum(axis=0)
+        keep = counts >= max(1, min(5, n // 10))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            mean = filled.sum(axis=0) / counts
+        rng = np.random.default_rng(seed_for(agent, "trajectory", column))
+        stats = []
+        pvals = np.full(n, 1.0 / n)
+        for _ in range(0, resamples, 50):
+            w = rng.multinomial(n, pvals, size=50).astype(float)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                stats.append((w @ filled) / (w @ present))
+        s = np.vstack(stats)
+        lo, hi = np.nanpercentile(s, [2.5, 97.5], axis=0)
+        turns = np.arange(horizon)
+        out[agent] = Band(turns[keep], mean[keep], lo[keep], hi[keep], n)
+    return out
+
+
+def keyed_values(
+    con: duckdb.DuckDBPyConnection, sel: Selection, metric: str
+) -> dict[tuple[str, str], tuple[float | None, float]]:
+    """Pooled value sum(num)/sum(den) and sum(den) per (agent, key) of a keyed metric."""
+    where, params = sel.where()
+    rows = con.execute(
+        f"SELECT agent, key, sum(num), sum(den) FROM main.metric_values"
+        f" WHERE metric = ? AND {where} GROUP BY ALL",
+        [metric, *params],
+    ).fetchall()
+    return {(a, k): ((n / d) if d else None, float(d)) for a, k, n, d in rows}
+
+
+def per_game_values(
+    con: duckdb.DuckDBPyConnection, sel: Selection, metric: str
+) -> dict[str, np.ndarray]:
+    """Per agent, the defined per-game values of a metric."""
+    where, params = sel.where()
+    rows = con.execute(
+        f"SELECT agent, list(value ORDER BY game_id, seat) FROM main.metric_values"
+        f" WHERE metric = ? AND value IS NOT NULL AND {where} GROUP BY ALL",
+        [metric, *params],
+    ).fetchall()
+    return {a: np.asarray(v, dtype=float) for a, v in rows}
+
+
+def trade_nets(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, np.ndarray]:
+    """Per agent, the net coins of every trade it took part in (received minus given)."""
+    where, params = sel.where("t.game_id")
+    rows = con.execute(
+        f"""
+        SELECT s.agent, list(x.net) FROM (
+            SELECT t.game_id, t.initiator AS seat, t.initiator_net AS net FROM main.trades t
+            WHERE t.initiator_net IS NOT NULL AND {where}
+            UNION ALL
+            SELECT t.game_id, t.target, -t.initiator_net FROM main.trades t
+            WHERE t.initiator_net IS NOT NULL AND {where}) x
+        JOIN main.seats s ON s.game_id = x.game_id AND s.seat = x.seat
+        JOIN (SELECT game_id FROM main.games WHERE status = 'finished') g ON g.game_id = x.game_id
+        GROUP BY ALL""",
+        [*params, *params],
+    ).fetchall()
+    return {a: np.asarray(v, dtype=float) for a, v in rows}
+
+
+# ---------------------------------------------------------------------------- figures
+
+
+def fig_trueskill(ratings: Sequence[Rating], col: dict[str, str]) -> Figure:
+    """TrueSkill μ with ±3σ bars, best at the top."""
+    fig, ax = _fig(5.6, 0.5 + 0.42 * max(3, len(ratings)))
+    if not ratings:
+        return _empty(fig, ax, "no rated games")
+    order = list(reversed(ratings))
+    y = np.arange(len(order))
+    ax.barh(y, [r.mu for r in order], color=[col[r.agent] for r in order], alpha=0.85, height=0.6)
+    ax.errorbar(
+        [r.mu for r in order],
+        y,
+        xerr=[3 * r.sigma for r in order],
+        fmt="none",
+        ecolor=INK,
+        capsize=3,
+        lw=1,
+    )
+    ax.set_yticks(y, [short(r.agent) for r in order])
+    ax.set_xlabel("TrueSkill μ  (bars: ±3σ)")
+    ax.set_title("TrueSkill rating")
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def fig_win_rate(profs: Sequence[AgentProfile], col: dict[str, str], players: int) -> Figure:
+    """Win rate per agent with its bootstrap interval and the 1/players reference line."""
+    fig, ax = _fig(5.6, 0.5 + 0.42 * max(3, len(profs)))
+    order = list(reversed(profs))
+    y = np.arange(len(order))
+    vals = [100 * (p.metrics["win_rate"].value or 0) for p in order]
+    lo = [100 * (p.metrics["win_rate"].lo or 0) for p in order]
+    hi = [100 * (p.metrics["win_rate"].hi or 0) for p in order]
+    ax.barh(y, vals, color=[col[p.agent] for p in order], alpha=0.85, height=0.6)
+    ax.errorbar(
+        vals,
+        y,
+        xerr=[np.subtract(vals, lo), np.subtract(hi, vals)],
+        fmt="none",
+        ecolor=INK,
+        capsize=3,
+        lw=1,
+    )
+    if players:
+        ax.axvline(100 / players, color=MUTED, ls="--", lw=1)
+        ax.text(100 / players, len(order) - 0.4, " chance", color=MUTED, fontsize=8, va="bottom")
+    ax.set_yticks(y, [short(p.agent) for p in order])
+    ax.set_xlabel("games won (%)  (bars: 95% bootstrap interval)")
+    ax.set_title("Win rate")
+    ax.grid(axis="y", visible=False)
+    return fig
+
+
+def fig_bands(
+    bands: dict[str, Band], col: dict[str, str], title: str, ylabel: str, note: str
+) -> Figure:
+    """Mean per turn with bootstrap bands, one line per agent."""
+    fig, ax = _fig()
+    if not bands:
+        return _empty(fig, ax, "no finished games")
+    for agent, b in bands.items():
+        ax.plot(b.turns, b.mean, color=col[agent], lw=1.8, label=short(agent))
+        ax.fill_between(b.turns, b.lo, b.hi, color=col[agent], alpha=0.15, lw=0)
+    ax.set_xlabel("turn")
+    ax.set_ylabel(ylabel)
+    ax.set_title(title)
+    ax.text(0.0, -0.2, note, transform=ax.transAxes, color=MUTED, fontsize=7.5, va="top")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def fig_phase(
+    data: dict[tuple[str, str], tuple[float | None, float]],
+    agents: Sequence[str],
+    col: dict[str, str],
+) -> Figure:
+    """Bid aggressiveness by number of donkeys drawn, one line per agent."""
+    fig, ax = _fig()
+    keys = sorted({k for _, k in data}, key=int)
+    if not keys:
+        return _empty(fig, ax, "no bids")
+    for agent in agents:
+        xs, ys = [], []
+        for k in keys:
+            v = data.get((agent, k))
+            if v and v[0] is not None:
+                xs.append(int(k))
+                ys.append(v[0])
+        if xs:
+            ax.plot(xs, ys, marker="o", color=col[agent], lw=1.8, ms=4, label=short(agent))
+    ax.set_xticks([int(k) for k in keys])
+    ax.set_xlabel("donkeys drawn when the auction opened")
+    ax.set_ylabel("highest bid / set value")
+    ax.set_title("Bid aggressiveness by donkey phase")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def fig_economic(
+    eta: dict[str, np.ndarray],
+    tau: dict[str, np.ndarray],
+    profs: Sequence[AgentProfile],
+    col: dict[str, str],
+) -> Figure:
+    """Economic profile: median η against median τ with IQR bars; size by win rate."""
+    fig, ax = _fig(5.6, 4.2)
+    drawn = 0
+    for p in profs:
+        e, t = eta.get(p.agent), tau.get(p.agent)
+        if e is None or t is None or not len(e) or not len(t):
+            continue
+        ex = np.percentile(e, [25, 50, 75])
+        ty = np.percentile(t, [25, 50, 75])
+        win = p.metrics["win_rate"].value or 0
+        ax.errorbar(
+            ex[1],
+            ty[1],
+            xerr=[[ex[1] - ex[0]], [ex[2] - ex[1]]],
+            yerr=[[ty[1] - ty[0]], [ty[2] - ty[1]]],
+            fmt="none",
+            ecolor=col[p.agent],
+            alpha=0.5,
+            lw=1,
+        )
+        ax.scatter(ex[1], ty[1], s=60 + 900 * win, color=col[p.agent], edgecolor="white", zorder=3)
+        ax.annotate(
+            short(p.agent, 16),
+            (ex[1], ty[1]),
+            xytext=(6, 6),
+            textcoords="offset points",
+            fontsize=8,
+            color=INK,
+        )
+        drawn += 1
+    if not drawn:
+        return _empty(fig, ax, "no trade exchanges won yet")
+    ax.set_xlabel("capital efficiency η = score / gross outflow (median)")
+    ax.set_ylabel("TC tightness τ (median)")
+    ax.set_title("Economic profile")
+    ax.text(
+        0.99,
+        0.99,
+        "efficient and tight →",
+        transform=ax.transAxes,
+        ha="right",
+        va="top",
+        color=MUTED,
+        fontsize=8,
+    )
+    return fig
+
+
+RADAR_AXES = (
+    "strength\n(TrueSkill μ)",
+    "spending\nefficiency (η)",
+    "auction\ndiscipline",
+    "TC\nproficiency",
+    "phase\ntiming",
+    "set\nthroughput",
+)
+
+
+def radar_scores(
+    profs: Sequence[AgentProfile], ratings: dict[str, Rating]
+) -> dict[str, list[float]]:
+    """Raw values of the six radar axes per agent (None where undefined)."""
+    raw: dict[str, list[float]] = {}
+    for p in profs:
+        m = p.metrics
+
+        def v(name: str, m: dict = m) -> float:
+            x = m.get(name)
+            return float("nan") if x is None or x.value is None else float(x.value)
+
+        phase = p.keyed.get("bid_aggressiveness_phase", {})
+        early = phase.get("early")
+        late = phase.get("late")
+        timing = (
+            math.log(late.value / early.value)
+            if early and late and early.value and late.value
+            else float("nan")
+        )
+        r = ratings.get(p.agent)
+        raw[p.agent] = [
+            r.mu if r else float("nan"),
+            v("eta"),
+            1 - 0.5 * (v("overbid_rate") + v("self_bid_rate")),
+            v("challenger_win_rate"),
+            timing,
+            v("sets_per_game"),
+        ]
+    return raw
+
+
+def percentiles(raw: dict[str, list[float]]) -> dict[str, list[float]]:
+    """Each axis rank-normalised across agents to [0, 1] (ties share the mean rank)."""
+    agents = list(raw)
+    out = {a: [0.5] * len(RADAR_AXES) for a in agents}
+    for i in range(len(RADAR_AXES)):
+        vals = [(raw[a][i], a) for a in agents if not math.isnan(raw[a][i])]
+        if len(vals) < 2:
+            continue
+        for a in agents:
+            x = raw[a][i]
+            if math.isnan(x):
+                out[a][i] = 0.0
+                continue
+            below = sum(1 for y, _ in vals if y < x)
+            equal = sum(1 for y, _ in vals if y == x) - 1
+            out[a][i] = (below + equal / 2) / (len(vals) - 1)
+    return out
+
+
+def fig_radar(norm: dict[str, list[float]], col: dict[str, str]) -> Figure:
+    """Strategic radar: six percentile-normalised axes, outward is better."""
+    fig = plt.figure(figsize=(5.6, 4.6), layout="constrained")
+    ax = fig.add_subplot(projection="polar")
+    n = len(RADAR_AXES)
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False).tolist()
+    for agent, vals in norm.items():
+        ax.plot(ang + ang[:1], vals + vals[:1], color=col[agent], lw=1.8, label=short(agent))
+        ax.fill(ang + ang[:1], vals + vals[:1], color=col[agent], alpha=0.08)
+    ax.set_xticks(ang, RADAR_AXES, fontsize=8, color=INK)
+    ax.tick_params(axis="x", pad=10)
+    ax.set_yticks([0.25, 0.5, 0.75, 1.0], ["", "", "", ""])
+    ax.set_ylim(0, 1)
+    ax.spines["polar"].set_color(GRID)
+    ax.set_title("Strategic radar (percentile across agents)", pad=18)
+    fig.legend(loc="outside lower center", ncols=min(4, max(1, len(norm))))
+    return fig
+
+
+def fig_heatmap(
+    rows: Sequence[str],
+    cols: Sequence[str],
+    values: np.ndarray,
+    counts: np.ndarray | None,
+    title: str,
+    fmt: str,
+    cmap: str,
+    xlabel: str = "",
+    vmin: float | None = None,
+    vmax: float | None = None,
+    height: float | None = None,
+    width: float | None = None,
+) -> Figure:
+    """An annotated heat map; NaN cells are left blank."""
+    w = width or max(5.6, 1.6 + 0.62 * len(cols))
+    h = height or max(2.4, 1.3 + 0.5 * len(rows))
+    fig, ax = plt.subplots(figsize=(w, h), layout="constrained")
+    if not len(rows) or not len(cols):
+        return _empty(fig, ax, "no data")
+    masked = np.ma.masked_invalid(values)
+    im = ax.imshow(masked, cmap=cmap, aspect="auto", vmin=vmin, vmax=vmax)
+    ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right")
+    ax.set_yticks(range(len(rows)), [short(r) for r in rows])
+    ax.grid(False)
+    for s in ax.spines.values():
+        s.set_visible(False)
+    for i in range(len(rows)):
+        for j in range(len(cols)):
+            v = values[i, j]
+            if not np.isfinite(v):
+                continue
+            text = format(v, fmt)
+            if counts is not None:
+                text += f"\nn={int(counts[i, j])}"
+            r, g, b, _ = im.cmap(im.norm(v))
+            dark = 0.299 * r + 0.587 * g + 0.114 * b < 0.55
+            ax.text(
+                j,
+                i,
+                text,
+                ha="center",
+                va="center",
+                fontsize=7.5,
+                color="white" if dark else INK,
+            )
+    ax.set_title(title)
+    if xlabel:
+        ax.set_xlabel(xlabel)
+    fig.colorbar(im, ax=ax, shrink=0.8, pad=0.01)
+    return fig
+
+
+def fig_accept_by_size(
+    data: dict[tuple[str, str], tuple[float | None, float]],
+    agents: Sequence[str],
+    col: dict[str, str],
+) -> Figure:
+    """Accept rate by the number of face-down cards offered (sizes with few cases hidden)."""
+    fig, ax = _fig()
+    drawn = False
+    for agent in agents:
+        pts = sorted(
+            (int(k), v[0])
+            for (a, k), v in data.items()
+            if a == agent and v[0] is not None and v[1] >= 5
+        )
+        if pts:
+            ax.plot(
+                [p[0] for p in pts],
+                [100 * p[1] for p in pts],
+                marker="o",
+                ms=3.5,
+                lw=1.6,
+                color=col[agent],
+                label=short(agent),
+            )
+            drawn = True
+    if not drawn:
+        return _empty(fig, ax, "no trade challenges answered")
+    ax.set_xlabel("cards in the face-down offer")
+    ax.set_ylabel("accepted (%)")
+    ax.set_title("Accept rate by offer size")
+    ax.legend(loc="upper left")
+    return fig
+
+
+def fig_distributions(
+    data: dict[str, np.ndarray], agents: Sequence[str], col: dict[str, str], title: str, xlabel: str
+) -> Figure:
+    """Box plots of a per-agent distribution."""
+    present = [a for a in agents if a in data and len(data[a])]
+    fig, ax = _fig(5.6, 0.6 + 0.45 * max(3, len(present)))
+    if not present:
+        return _empty(fig, ax, "no data")
+    order = list(reversed(present))
+    bp = ax.boxplot(
+        [data[a] for a in order],
+        vert=False,
+        widths=0.55,
+        patch_artist=True,
+        showfliers=False,
+        medianprops={"color": INK},
+    )
+    for patch, a in zip(bp["boxes"], order, strict=True):
+        patch.set_facecolor(col[a])
+        patch.set_alpha(0.55)
+        patch.set_edgecolor(col[a])
+    ax.set_yticks(range(1, len(order) + 1), [short(a) for a in order])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="y", visible=False)
+    return fig
