@@ -19,6 +19,7 @@ from __future__ import annotations
 import datetime as dt
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 import duckdb
 import structlog
@@ -27,7 +28,7 @@ from projections.metrics.registry import Metric, metrics
 
 log = structlog.get_logger("cattle.metrics")
 
-#: Analysis views staged for the metric queries.
+#: Analysis views staged (as `stage.<name>`) for the metric queries.
 STAGED_VIEWS: tuple[str, ...] = (
     "seats",
     "scores",
@@ -42,6 +43,8 @@ STAGED_VIEWS: tuple[str, ...] = (
     "fallbacks",
     "llm_calls",
     "wealth_by_turn",
+    "donkey_payouts",
+    "money",
 )
 
 #: Version of the trajectory table's definition (wealth, sets and score at the end of a turn).
@@ -92,17 +95,23 @@ def _attach_stage(con: duckdb.DuckDBPyConnection) -> None:
     con.execute("ATTACH ':memory:' AS stage")
 
 
+STAGE_SQL = Path(__file__).with_name("stage.sql")
+
+
 def stage(con: duckdb.DuckDBPyConnection) -> None:
-    """Materialise the analysis views of every finished game into the `stage` catalog."""
+    """Stage the analysis tables of every finished game into the in-memory catalog `stage`.
+
+    stage.sql parses each needed event once and derives the same tables as the analysis
+    views (a test keeps the two equal); metric queries then read `stage.<view>`.
+    """
     _attach_stage(con)
     unfinished = _one(con, "SELECT count(*) FROM main.games WHERE status <> 'finished'")
-    for view in STAGED_VIEWS:
-        where = (
-            " WHERE game_id IN (SELECT game_id FROM main.games WHERE status = 'finished')"
-            if unfinished
-            else ""
-        )
-        con.execute(f"CREATE TABLE stage.{view} AS SELECT * FROM main.{view}{where}")
+    finished = (
+        "game_id IN (SELECT game_id FROM main.games WHERE status = 'finished')"
+        if unfinished
+        else "TRUE"
+    )
+    con.execute(STAGE_SQL.read_text().replace("{finished}", finished))
 
 
 def _metric_insert(m: Metric) -> str:
@@ -118,6 +127,7 @@ def _metric_insert(m: Metric) -> str:
 def rebuild(con: duckdb.DuckDBPyConnection, selected: list[Metric] | None = None) -> BuildStats:
     """Drop every derived table and recompute it from `events` (finished games only)."""
     t0 = time.perf_counter()
+    con.execute("SET enable_progress_bar = false")
     stage(con)
     t_stage = time.perf_counter() - t0
     chosen = selected if selected is not None else metrics()
