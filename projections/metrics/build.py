@@ -38,7 +38,6 @@ STAGED_VIEWS: tuple[str, ...] = (
     "trades",
     "trade_offers",
     "set_completions",
-    "turn_choices",
     "rejections",
     "fallbacks",
     "llm_calls",
@@ -180,9 +179,8 @@ def rebuild(con: duckdb.DuckDBPyConnection, selected: list[Metric] | None = None
 
 def _coverage(con: duckdb.DuckDBPyConnection) -> tuple[int, int]:
     rows = con.execute(
-        "SELECT count(*), coalesce(sum(n), 0) FROM (SELECT g.game_id, "
-        "(SELECT count(*) FROM main.events e WHERE e.game_id = g.game_id) AS n "
-        "FROM main.games g WHERE g.status = 'finished')"
+        "SELECT count(DISTINCT game_id), count(*) FROM main.events"
+        " WHERE game_id IN (SELECT game_id FROM main.games WHERE status = 'finished')"
     ).fetchall()
     return int(rows[0][0]), int(rows[0][1])
 

@@ -246,7 +246,7 @@ def head_to_head() -> str:
 _DECISIONS = """
     SELECT game_id, seat, count(*) AS n FROM stage.bids_detail GROUP BY ALL
     UNION ALL SELECT game_id, seat, passes FROM stage.bid_passes
-    UNION ALL SELECT game_id, seat, count(*) FROM stage.turn_choices WHERE NOT forced GROUP BY ALL
+    UNION ALL SELECT game_id, seat, count(*) FROM stage.e_chosen WHERE NOT forced GROUP BY ALL
     UNION ALL SELECT game_id, auctioneer, count(*) FROM stage.auctions WHERE buy_right_offered GROUP BY ALL
     UNION ALL SELECT game_id, initiator, count(*) FROM stage.trades GROUP BY ALL
     UNION ALL SELECT game_id, target, count(*) FROM stage.trades WHERE response IS NOT NULL GROUP BY ALL

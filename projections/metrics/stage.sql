@@ -1,68 +1,147 @@
 -- Fast staging of the analysis views for a rebuild (see build.py).
 --
 -- The views of events/views_analysis.sql each scan and parse the log on their own; a rebuild
--- over millions of events instead parses every needed event ONCE (json_transform into one
--- struct) and derives the same tables from that. tests/metrics/test_stage.py checks that
+-- over millions of events instead reads the log once, parses every needed payload once
+-- (into narrow per-type tables) and derives the same tables from those. tests/metrics/test_stage.py checks that
 -- every staged table equals its view, row for row, so the two cannot drift apart.
 -- Differences by design: stage.bids_detail holds placed bids only (passes are counted in
 -- stage.bid_passes), and money is read at the auction's opening (it cannot change during an
 -- auction: the donkey payout comes before the opening).
 -- `{finished}` is replaced by a condition on game_id selecting the games to stage.
 
-CREATE TABLE stage.ev AS
-SELECT game_id, seq, turn, type,
-       json_transform(payload, '{
-           "seat": "SMALLINT", "auction": "INTEGER", "round": "INTEGER", "amount": "INTEGER",
-           "leader": "SMALLINT", "price": "INTEGER", "confirmation": "BOOLEAN", "animal": "VARCHAR",
-           "auctioneer": "SMALLINT", "winner": "SMALLINT", "loser": "SMALLINT", "decision": "VARCHAR",
-           "offered": "BOOLEAN", "payer": "SMALLINT", "payee": "SMALLINT", "n_cards": "SMALLINT",
-           "reason": "VARCHAR", "cards": "INTEGER[]", "trade": "INTEGER", "initiator": "SMALLINT",
-           "target": "SMALLINT", "role": "VARCHAR", "initiator_cards": "INTEGER[]",
-           "target_cards": "INTEGER[]", "count": "SMALLINT", "ties": "INTEGER", "donkey": "SMALLINT",
-           "choice": "VARCHAR", "forced": "BOOLEAN", "scores": "INTEGER[]", "ranks": "INTEGER[]",
-           "sets": "VARCHAR[][]", "turns": "INTEGER",
-           "config": {"set_size": "SMALLINT", "start_money": "INTEGER[]"}
-       }') AS p
+-- The two most frequent kinds, parsed straight from the log.
+CREATE TABLE stage.e_placed AS
+SELECT game_id, seq, turn, actor AS seat, CAST(j[1] AS INTEGER) AS auction,
+       CAST(j[2] AS INTEGER) AS round, CAST(j[3] AS INTEGER) AS amount
+FROM (SELECT *, json_extract_string(payload, ['$.auction', '$.round', '$.amount']) AS j
+      FROM main.events WHERE type = 'bid_placed' AND {finished});
+
+CREATE TABLE stage.e_round AS
+SELECT game_id, seq, turn, CAST(j[1] AS INTEGER) AS auction, CAST(j[2] AS INTEGER) AS round,
+       CAST(j[3] AS SMALLINT) AS leader, CAST(j[4] AS INTEGER) AS standing,
+       CAST(j[5] AS BOOLEAN) AS confirmation
+FROM (SELECT *, json_extract_string(payload, ['$.auction', '$.round', '$.leader', '$.price', '$.confirmation']) AS j
+      FROM main.events WHERE type = 'bid_round_opened' AND {finished});
+
+-- Every other needed event in one read, then one narrow table per kind (each payload
+-- parsed once; the acting seat comes from the typed `actor` column).
+CREATE TABLE stage.raw AS
+SELECT game_id, seq, turn, actor, type, CAST(payload AS VARCHAR) AS payload
 FROM main.events
-WHERE type IN ('game_started', 'bid_placed', 'bid_round_opened', 'auction_opened', 'auction_won',
-               'auctioneer_decided', 'payment_made', 'payment_cards', 'donkey_payout',
-               'trade_initiated', 'trade_accepted', 'trade_countered', 'offer_cards',
-               'offers_revealed', 'trade_won', 'trade_tied', 'set_completed', 'game_ended',
-               'turn_chosen', 'auction_restarted')
+WHERE type IN ('game_started', 'auction_opened', 'auction_won', 'auctioneer_decided',
+               'payment_made', 'payment_cards', 'donkey_payout', 'trade_initiated',
+               'trade_accepted', 'trade_countered', 'offer_cards', 'offers_revealed', 'trade_won',
+               'trade_tied', 'set_completed', 'game_ended', 'turn_chosen', 'auction_restarted')
   AND {finished};
+
+CREATE TABLE stage.e_started AS
+SELECT game_id, CAST(j[1] AS SMALLINT) AS set_size, CAST(j[2] AS INTEGER[]) AS start_money
+FROM (SELECT *, json_extract_string(payload, ['$.config.set_size', '$.config.start_money']) AS j
+      FROM stage.raw WHERE type = 'game_started');
+
+CREATE TABLE stage.e_ended AS
+SELECT game_id, turn, j.scores, j.ranks, j.sets
+FROM (SELECT *, json_transform(payload, '{"scores": "INTEGER[]", "ranks": "INTEGER[]", "sets": "VARCHAR[][]"}') AS j
+      FROM stage.raw WHERE type = 'game_ended');
+
+CREATE TABLE stage.e_opened AS
+SELECT game_id, seq, turn, actor AS auctioneer, CAST(j[1] AS INTEGER) AS auction, j[2] AS animal
+FROM (SELECT *, json_extract_string(payload, ['$.auction', '$.animal']) AS j
+      FROM stage.raw WHERE type = 'auction_opened');
+
+CREATE TABLE stage.e_won AS
+SELECT game_id, turn, actor AS winner, CAST(j[1] AS INTEGER) AS auction, CAST(j[2] AS INTEGER) AS price
+FROM (SELECT *, json_extract_string(payload, ['$.auction', '$.price']) AS j
+      FROM stage.raw WHERE type = 'auction_won');
+
+CREATE TABLE stage.e_decided AS
+SELECT game_id, turn, CAST(j[1] AS INTEGER) AS auction, j[2] AS decision, CAST(j[3] AS BOOLEAN) AS offered
+FROM (SELECT *, json_extract_string(payload, ['$.auction', '$.decision', '$.offered']) AS j
+      FROM stage.raw WHERE type = 'auctioneer_decided');
+
+CREATE TABLE stage.e_restarted AS
+SELECT game_id, CAST(payload->>'auction' AS INTEGER) AS auction
+FROM stage.raw WHERE type = 'auction_restarted';
+
+CREATE TABLE stage.e_paid AS
+SELECT game_id, seq, turn, actor AS payer, CAST(j[1] AS SMALLINT) AS payee,
+       CAST(j[2] AS INTEGER) AS price, CAST(j[3] AS SMALLINT) AS n_cards, j[4] AS reason
+FROM (SELECT *, json_extract_string(payload, ['$.payee', '$.amount', '$.n_cards', '$.reason']) AS j
+      FROM stage.raw WHERE type = 'payment_made');
+
+CREATE TABLE stage.e_cards AS
+SELECT game_id, turn, CAST(json_extract(payload, '$.cards') AS INTEGER[]) AS cards
+FROM stage.raw WHERE type = 'payment_cards';
+
+CREATE TABLE stage.donkey_payouts AS
+SELECT game_id, seq, turn, CAST(j[1] AS SMALLINT) AS donkey, CAST(j[2] AS INTEGER) AS amount
+FROM (SELECT *, json_extract_string(payload, ['$.donkey', '$.amount']) AS j
+      FROM stage.raw WHERE type = 'donkey_payout');
+
+CREATE TABLE stage.e_initiated AS
+SELECT game_id, seq, turn, actor AS initiator, CAST(j[1] AS INTEGER) AS trade,
+       CAST(j[2] AS SMALLINT) AS target, j[3] AS animal, CAST(j[4] AS SMALLINT) AS offer_cards
+FROM (SELECT *, json_extract_string(payload, ['$.trade', '$.target', '$.animal', '$.n_cards']) AS j
+      FROM stage.raw WHERE type = 'trade_initiated');
+
+CREATE TABLE stage.e_trade AS
+SELECT game_id, type, actor, CAST(j[1] AS INTEGER) AS trade, j[2] AS a, j[3] AS b, j[4] AS c
+FROM (SELECT *, json_extract_string(payload, ['$.trade', '$.n_cards', '$.ties', '$.loser', '$.count', '$.reason']) AS j0,
+             [j0[1], coalesce(j0[2], j0[3], j0[4]), j0[5], j0[6]] AS j
+      FROM stage.raw WHERE type IN ('trade_accepted', 'trade_countered', 'trade_tied', 'trade_won'));
+
+CREATE TABLE stage.e_offer AS
+SELECT game_id, seq, turn, actor AS seat, CAST(j[1] AS INTEGER) AS trade, j[2] AS role,
+       CAST(j[3] AS INTEGER[]) AS cards
+FROM (SELECT *, json_extract_string(payload, ['$.trade', '$.role', '$.cards']) AS j
+      FROM stage.raw WHERE type = 'offer_cards');
+
+CREATE TABLE stage.e_revealed AS
+SELECT game_id, seq, turn, CAST(j[1] AS INTEGER) AS trade, CAST(j[2] AS SMALLINT) AS initiator,
+       CAST(j[3] AS SMALLINT) AS target, CAST(j[4] AS INTEGER[]) AS ic, CAST(j[5] AS INTEGER[]) AS tc
+FROM (SELECT *, json_extract_string(payload, ['$.trade', '$.initiator', '$.target', '$.initiator_cards', '$.target_cards']) AS j
+      FROM stage.raw WHERE type = 'offers_revealed');
+
+CREATE TABLE stage.e_set AS
+SELECT game_id, seq, turn, actor AS seat, payload->>'animal' AS animal
+FROM stage.raw WHERE type = 'set_completed';
+
+CREATE TABLE stage.e_chosen AS
+SELECT game_id, seq, turn, actor AS seat, j[1] AS choice, CAST(j[2] AS BOOLEAN) AS forced
+FROM (SELECT *, json_extract_string(payload, ['$.choice', '$.forced']) AS j
+      FROM stage.raw WHERE type = 'turn_chosen');
+
+DROP TABLE stage.raw;
 
 CREATE TABLE stage.bid_passes AS
 SELECT game_id, actor AS seat, count(*) AS passes
 FROM main.events WHERE type = 'bid_passed' AND {finished} GROUP BY ALL;
 
 CREATE TABLE stage.game AS
-SELECT s.game_id, s.p.config.set_size AS set_size,
-       CAST(coalesce(list_sum(s.p.config.start_money), 0) AS INTEGER) AS start_money,
+SELECT s.game_id, s.set_size, CAST(coalesce(list_sum(s.start_money), 0) AS INTEGER) AS start_money,
        e.turn AS last_turn
-FROM stage.ev s
-LEFT JOIN (SELECT game_id, turn FROM stage.ev WHERE type = 'game_ended') e USING (game_id)
-WHERE s.type = 'game_started';
+FROM stage.e_started s LEFT JOIN stage.e_ended e USING (game_id);
 
 CREATE TABLE stage.seats AS
 SELECT s.* FROM main.seats s SEMI JOIN stage.game g ON g.game_id = s.game_id;
 
-CREATE TABLE stage.donkey_payouts AS
-SELECT game_id, seq, turn, p.donkey AS donkey, CAST(p.amount AS INTEGER) AS amount
-FROM stage.ev WHERE type = 'donkey_payout';
-
--- The final (exchanged) offers of every trade: the last reveal of the trade.
+-- The final (exchanged) offers of every trade: its last reveal (every trade ends in one).
 CREATE TABLE stage.exchanges AS
-SELECT game_id, max(seq) + 1 AS seq, arg_max(turn, seq) AS turn, p.trade AS trade,
-       arg_max(p.initiator, seq) AS initiator, arg_max(p.target, seq) AS target,
-       arg_max(CAST(coalesce(list_sum(p.initiator_cards), 0) AS INTEGER), seq) AS initiator_paid,
-       arg_max(CAST(len(p.initiator_cards) AS SMALLINT), seq) AS initiator_paid_cards,
-       arg_max(CAST(coalesce(list_sum(p.target_cards), 0) AS INTEGER), seq) AS target_paid,
-       arg_max(CAST(len(p.target_cards) AS SMALLINT), seq) AS target_paid_cards
-FROM stage.ev WHERE type = 'offers_revealed' GROUP BY game_id, p.trade;
+SELECT game_id, max(seq) + 1 AS seq, arg_max(turn, seq) AS turn, trade,
+       arg_max(initiator, seq) AS initiator, arg_max(target, seq) AS target,
+       arg_max(CAST(coalesce(list_sum(ic), 0) AS INTEGER), seq) AS initiator_paid,
+       arg_max(CAST(len(ic) AS SMALLINT), seq) AS initiator_paid_cards,
+       arg_max(CAST(coalesce(list_sum(tc), 0) AS INTEGER), seq) AS target_paid,
+       arg_max(CAST(len(tc) AS SMALLINT), seq) AS target_paid_cards
+FROM stage.e_revealed GROUP BY game_id, trade;
 
-CREATE TABLE stage.payment_cards AS
-SELECT game_id, turn, p.cards AS cards, CAST(coalesce(list_sum(p.cards), 0) AS INTEGER) AS paid
-FROM stage.ev WHERE type = 'payment_cards';
+CREATE TABLE stage.payments AS
+SELECT m.game_id, m.seq, m.turn, o.auction, o.animal, m.payer, m.payee, m.reason, m.price,
+       m.n_cards, c.cards, CAST(coalesce(list_sum(c.cards), 0) AS INTEGER) AS paid,
+       CAST(coalesce(list_sum(c.cards), 0) - m.price AS INTEGER) AS overpay
+FROM stage.e_paid m
+LEFT JOIN stage.e_cards c USING (game_id, turn)
+LEFT JOIN stage.e_opened o USING (game_id, turn);
 
 CREATE TABLE stage.money_flows AS
 SELECT game_id, seq, turn, seat, delta FROM (
@@ -71,13 +150,9 @@ SELECT game_id, seq, turn, seat, delta FROM (
     UNION ALL
     SELECT d.game_id, d.seq, d.turn, s.seat, d.amount FROM stage.donkey_payouts d JOIN stage.seats s USING (game_id)
     UNION ALL
-    SELECT e.game_id, e.seq, e.turn, e.p.payer, -c.paid
-    FROM stage.ev e JOIN stage.payment_cards c ON c.game_id = e.game_id AND c.turn = e.turn
-    WHERE e.type = 'payment_made'
+    SELECT game_id, seq, turn, payer, -paid FROM stage.payments
     UNION ALL
-    SELECT e.game_id, e.seq, e.turn, e.p.payee, c.paid
-    FROM stage.ev e JOIN stage.payment_cards c ON c.game_id = e.game_id AND c.turn = e.turn
-    WHERE e.type = 'payment_made'
+    SELECT game_id, seq, turn, payee, paid FROM stage.payments
     UNION ALL
     SELECT game_id, seq, turn, initiator, target_paid - initiator_paid FROM stage.exchanges
     UNION ALL
@@ -90,70 +165,43 @@ SELECT game_id, seq, turn, seat,
                              ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS INTEGER) AS money
 FROM stage.money_flows;
 
-CREATE TABLE stage.payments AS
-WITH opened AS (
-    SELECT game_id, turn, p.auction AS auction, p.animal AS animal FROM stage.ev WHERE type = 'auction_opened'
-)
-SELECT e.game_id, e.seq, e.turn, o.auction, o.animal, e.p.payer AS payer, e.p.payee AS payee,
-       e.p.reason AS reason, CAST(e.p.amount AS INTEGER) AS price, e.p.n_cards AS n_cards, c.cards,
-       c.paid, CAST(c.paid - e.p.amount AS INTEGER) AS overpay
-FROM stage.ev e
-LEFT JOIN stage.payment_cards c ON c.game_id = e.game_id AND c.turn = e.turn
-LEFT JOIN opened o ON o.game_id = e.game_id AND o.turn = e.turn
-WHERE e.type = 'payment_made';
-
 CREATE TABLE stage.auctions AS
-WITH opened AS (
-    SELECT game_id, seq, turn, p.auction AS auction, p.auctioneer AS auctioneer, p.animal AS animal
-    FROM stage.ev WHERE type = 'auction_opened'
+WITH restarts AS (
+    SELECT game_id, auction, count(*) AS restarts FROM stage.e_restarted GROUP BY ALL
 ),
-per_auction AS (
-    SELECT game_id, p.auction AS auction,
-           count(*) FILTER (WHERE type = 'bid_round_opened') AS rounds,
-           count(*) FILTER (WHERE type = 'auction_restarted') AS restarts,
-           max(p.winner) FILTER (WHERE type = 'auction_won') AS winner,
-           max(CAST(p.price AS INTEGER)) FILTER (WHERE type = 'auction_won') AS price,
-           max(p.decision) FILTER (WHERE type = 'auctioneer_decided') AS decision,
-           bool_or(p.offered) FILTER (WHERE type = 'auctioneer_decided') AS buy_right_offered
-    FROM stage.ev
-    WHERE type IN ('bid_round_opened', 'auction_restarted', 'auction_won', 'auctioneer_decided')
-    GROUP BY ALL
+rounds AS (
+    SELECT game_id, auction, count(*) AS rounds FROM stage.e_round GROUP BY ALL
 ),
 phase AS (
     SELECT o.game_id, o.auction, coalesce(d.donkey, 0) AS donkeys_drawn
-    FROM opened o ASOF LEFT JOIN stage.donkey_payouts d ON o.game_id = d.game_id AND o.seq >= d.seq
+    FROM stage.e_opened o ASOF LEFT JOIN stage.donkey_payouts d ON o.game_id = d.game_id AND o.seq >= d.seq
 )
 SELECT o.game_id, o.seq, o.turn, o.auction, o.auctioneer, o.animal,
        CAST(animal_value(o.animal) AS INTEGER) AS set_value,
        CAST(ph.donkeys_drawn AS SMALLINT) AS donkeys_drawn,
        donkey_phase(ph.donkeys_drawn, g.set_size) AS phase,
-       CAST(coalesce(a.rounds, 0) AS INTEGER) AS rounds,
-       CAST(coalesce(a.restarts, 0) AS INTEGER) AS restarts,
-       a.winner, a.price,
-       CASE WHEN a.winner IS NULL THEN 'free' WHEN a.decision = 'buy_right' THEN 'buy_right'
+       CAST(coalesce(r.rounds, 0) AS INTEGER) AS rounds,
+       CAST(coalesce(x.restarts, 0) AS INTEGER) AS restarts,
+       w.winner, w.price,
+       CASE WHEN w.winner IS NULL THEN 'free' WHEN d.decision = 'buy_right' THEN 'buy_right'
             ELSE 'sold' END AS outcome,
-       a.buy_right_offered,
-       CAST(CASE WHEN a.decision = 'buy_right' OR a.winner IS NULL THEN o.auctioneer ELSE a.winner END
+       d.offered AS buy_right_offered,
+       CAST(CASE WHEN d.decision = 'buy_right' OR w.winner IS NULL THEN o.auctioneer ELSE w.winner END
             AS SMALLINT) AS buyer,
        p.payer, p.paid, p.overpay
-FROM opened o
+FROM stage.e_opened o
 JOIN stage.game g USING (game_id)
 LEFT JOIN phase ph USING (game_id, auction)
-LEFT JOIN per_auction a USING (game_id, auction)
+LEFT JOIN rounds r USING (game_id, auction)
+LEFT JOIN restarts x USING (game_id, auction)
+LEFT JOIN stage.e_won w USING (game_id, auction)
+LEFT JOIN stage.e_decided d USING (game_id, auction)
 LEFT JOIN stage.payments p USING (game_id, auction);
 
+-- Money cannot change during an auction, so a bidder's money at its bid is its money when
+-- the auction opened.
 CREATE TABLE stage.bids_detail AS
-WITH rounds AS (
-    SELECT game_id, p.auction AS auction, p.round AS round, p.leader AS leader,
-           CAST(p.price AS INTEGER) AS standing, p.confirmation AS confirmation
-    FROM stage.ev WHERE type = 'bid_round_opened'
-),
-placed AS (
-    SELECT game_id, seq, turn, p.auction AS auction, p.round AS round, p.seat AS seat,
-           CAST(p.amount AS INTEGER) AS amount
-    FROM stage.ev WHERE type = 'bid_placed'
-),
-opening_money AS (
+WITH opening_money AS (
     SELECT a.game_id, a.auction, s.seat, m.money
     FROM stage.auctions a JOIN stage.seats s USING (game_id)
     ASOF LEFT JOIN stage.money m ON a.game_id = m.game_id AND s.seat = m.seat AND a.seq >= m.seq
@@ -164,36 +212,29 @@ SELECT b.game_id, b.seq, b.turn, b.auction, b.round, b.seat, s.agent, b.amount,
        CAST(b.amount AS DOUBLE) / a.set_value AS aggressiveness,
        coalesce(r.leader = b.seat, false) AS self_bid,
        coalesce(b.amount > om.money, false) AS overbid
-FROM placed b
-JOIN rounds r USING (game_id, auction, round)
+FROM stage.e_placed b
+JOIN stage.e_round r USING (game_id, auction, round)
 JOIN stage.auctions a USING (game_id, auction)
 JOIN stage.seats s ON s.game_id = b.game_id AND s.seat = b.seat
 LEFT JOIN opening_money om ON om.game_id = b.game_id AND om.auction = b.auction AND om.seat = b.seat;
 
 CREATE TABLE stage.trade_offers AS
-SELECT game_id, seq, turn, p.trade AS trade, p.seat AS seat, p.role AS role, p.cards AS cards,
-       CAST(len(p.cards) AS SMALLINT) AS n_cards,
-       CAST(coalesce(list_sum(p.cards), 0) AS INTEGER) AS value,
-       len(p.cards) > 0 AND coalesce(list_max(p.cards), 0) = 0 AS bluff
-FROM stage.ev WHERE type = 'offer_cards';
+SELECT game_id, seq, turn, trade, seat, role, cards, CAST(len(cards) AS SMALLINT) AS n_cards,
+       CAST(coalesce(list_sum(cards), 0) AS INTEGER) AS value,
+       len(cards) > 0 AND coalesce(list_max(cards), 0) = 0 AS bluff
+FROM stage.e_offer;
 
 CREATE TABLE stage.trades AS
-WITH init AS (
-    SELECT game_id, seq, turn, p.trade AS trade, p.initiator AS initiator, p.target AS target,
-           p.animal AS animal, p.n_cards AS offer_cards
-    FROM stage.ev WHERE type = 'trade_initiated'
-),
-per_trade AS (
-    SELECT game_id, p.trade AS trade,
+WITH per_trade AS (
+    SELECT game_id, trade,
            max(CASE type WHEN 'trade_accepted' THEN 'accepted' WHEN 'trade_countered' THEN 'countered' END) AS response,
-           max(p.n_cards) FILTER (WHERE type = 'trade_countered') AS counter_cards,
-           max(p.ties) FILTER (WHERE type = 'trade_tied') AS ties,
-           max(p.winner) FILTER (WHERE type = 'trade_won') AS winner,
-           max(p.loser) FILTER (WHERE type = 'trade_won') AS loser,
-           max(p.count) FILTER (WHERE type = 'trade_won') AS animals_moved,
-           max(p.reason) FILTER (WHERE type = 'trade_won') AS win_reason
-    FROM stage.ev WHERE type IN ('trade_accepted', 'trade_countered', 'trade_tied', 'trade_won')
-    GROUP BY ALL
+           max(CAST(a AS SMALLINT)) FILTER (WHERE type = 'trade_countered') AS counter_cards,
+           max(CAST(a AS INTEGER)) FILTER (WHERE type = 'trade_tied') AS ties,
+           max(actor) FILTER (WHERE type = 'trade_won') AS winner,
+           max(CAST(a AS SMALLINT)) FILTER (WHERE type = 'trade_won') AS loser,
+           max(CAST(b AS SMALLINT)) FILTER (WHERE type = 'trade_won') AS animals_moved,
+           max(c) FILTER (WHERE type = 'trade_won') AS win_reason
+    FROM stage.e_trade GROUP BY ALL
 ),
 first_offers AS (
     SELECT game_id, trade,
@@ -210,63 +251,41 @@ SELECT i.game_id, i.seq, i.turn, i.trade, i.initiator, i.target, i.animal,
        x.initiator_paid, x.initiator_paid_cards, x.target_paid, x.target_paid_cards,
        CAST(x.target_paid - x.initiator_paid AS INTEGER) AS initiator_net,
        t.winner, t.loser, t.animals_moved, t.win_reason
-FROM init i
+FROM stage.e_initiated i
 LEFT JOIN per_trade t USING (game_id, trade)
 LEFT JOIN first_offers f USING (game_id, trade)
 LEFT JOIN stage.exchanges x USING (game_id, trade);
 
 CREATE TABLE stage.set_completions AS
-WITH c AS (
-    SELECT game_id, seq, turn, p.seat AS seat, p.animal AS animal FROM stage.ev WHERE type = 'set_completed'
-),
-r AS (
+WITH r AS (
     SELECT c.*, CAST(animal_value(animal) AS INTEGER) AS set_value,
            CAST(row_number() OVER w AS INTEGER) AS sets,
            CAST(sum(animal_value(animal)) OVER w AS INTEGER) AS set_values
-    FROM c WINDOW w AS (PARTITION BY game_id, seat ORDER BY seq)
+    FROM stage.e_set c WINDOW w AS (PARTITION BY game_id, seat ORDER BY seq)
 )
 SELECT game_id, seq, turn, seat, animal, set_value, sets, CAST(set_values * sets AS INTEGER) AS score
 FROM r;
 
 CREATE TABLE stage.scores AS
 SELECT s.game_id, s.seat, s.agent,
-       e.p.scores[s.seat + 1] AS score,
-       CAST(len(e.p.sets[s.seat + 1]) AS INTEGER) AS complete_sets,
-       e.p.ranks[s.seat + 1] AS rank
-FROM stage.seats s JOIN stage.ev e ON e.game_id = s.game_id AND e.type = 'game_ended';
+       e.scores[s.seat + 1] AS score,
+       CAST(len(e.sets[s.seat + 1]) AS INTEGER) AS complete_sets,
+       e.ranks[s.seat + 1] AS rank
+FROM stage.seats s JOIN stage.e_ended e USING (game_id);
 
-CREATE TABLE stage.turn_choices AS
-WITH c AS (
-    SELECT game_id, seq, turn, p.seat AS seat, p.choice AS choice, p.forced AS forced
-    FROM stage.ev WHERE type = 'turn_chosen'
-),
-d AS (
-    SELECT c.*, coalesce(p.donkey, 0) AS donkeys_drawn
-    FROM c ASOF LEFT JOIN stage.donkey_payouts p ON c.game_id = p.game_id AND c.seq >= p.seq
-)
-SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, d.choice, d.forced, m.money,
-       CAST(d.donkeys_drawn AS SMALLINT) AS donkeys_drawn,
-       donkey_phase(d.donkeys_drawn, g.set_size) AS phase
-FROM d
-JOIN stage.seats s ON s.game_id = d.game_id AND s.seat = d.seat
-JOIN stage.game g ON g.game_id = d.game_id
-ASOF LEFT JOIN stage.money m ON d.game_id = m.game_id AND d.seat = m.seat AND d.seq >= m.seq;
-
+-- Money at the end of every turn: the running sum of each seat's changes, turn by turn.
 CREATE TABLE stage.wealth_by_turn AS
 WITH per_turn AS (
-    SELECT game_id, seat, turn, max(money) FILTER (WHERE last) AS money FROM (
-        SELECT game_id, seat, turn, money,
-               seq = max(seq) OVER (PARTITION BY game_id, seat, turn) AS last
-        FROM stage.money)
-    GROUP BY ALL
+    SELECT game_id, seat, turn, sum(delta) AS delta FROM stage.money_flows GROUP BY ALL
 ),
 grid AS (
-    SELECT g.game_id, CAST(unnest(range(0, g.last_turn + 1)) AS INTEGER) AS turn
-    FROM stage.game g
+    SELECT g.game_id, s.seat, s.agent, CAST(unnest(range(0, g.last_turn + 1)) AS INTEGER) AS turn
+    FROM stage.game g JOIN stage.seats s USING (game_id)
 )
-SELECT gr.game_id, gr.turn, s.seat, s.agent, m.money
-FROM grid gr JOIN stage.seats s USING (game_id)
-ASOF LEFT JOIN per_turn m ON gr.game_id = m.game_id AND s.seat = m.seat AND gr.turn >= m.turn;
+SELECT gr.game_id, gr.turn, gr.seat, gr.agent,
+       CAST(sum(coalesce(p.delta, 0)) OVER (PARTITION BY gr.game_id, gr.seat ORDER BY gr.turn
+                                            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS INTEGER) AS money
+FROM grid gr LEFT JOIN per_turn p ON p.game_id = gr.game_id AND p.seat = gr.seat AND p.turn = gr.turn;
 
 CREATE TABLE stage.rejections AS SELECT * FROM main.rejections WHERE {finished};
 CREATE TABLE stage.fallbacks AS SELECT * FROM main.fallbacks WHERE {finished};
