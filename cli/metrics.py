@@ -10,20 +10,8 @@ import typer
 from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
-from events.store import DuckStore, StoreError
-
-GameOption = Annotated[
-    list[str] | None,
-    typer.Option("--game", help="Only this game (repeat for several)."),
-]
-TournamentOption = Annotated[
-    str | None, typer.Option("--tournament", "-t", help="Only games of this tournament.")
-]
-
-
-def open_for_metrics(db: Path) -> DuckStore:
-    """The store, opened for writing (derived tables are written next to the log)."""
-    return DuckStore(db, create=False)
+from cli.selection import GameOption, TournamentOption, open_for_metrics
+from events.store import StoreError
 
 
 def _cell(est: Any, percent: bool) -> str:

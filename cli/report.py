@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
-from cli.metrics import GameOption, TournamentOption, open_for_metrics
+from cli.selection import GameOption, TournamentOption, open_for_metrics
 
 
 @app.command()

@@ -529,7 +529,7 @@ def fig_distributions(
     order = list(reversed(present))
     bp = ax.boxplot(
         [data[a] for a in order],
-        vert=False,
+        orientation="horizontal",
         widths=0.55,
         patch_artist=True,
         showfliers=False,

@@ -247,8 +247,8 @@ def _llm_section(
         )
     body = []
     for agent, calls, games, pt, ct, cost, lat, repaired in rows:
-        p = by_agent.get(agent)
-        per_game = p.metrics.get("llm_tokens") if p else None
+        prof = by_agent.get(agent)
+        per_game = prof.metrics.get("llm_tokens") if prof else None
         body.append(
             f"<tr><td>{_agent_cell(agent, col) if agent in col else html.escape(agent)}</td>"
             f"<td>{calls:,}</td><td>{games}</td><td>{int(pt or 0):,}</td><td>{int(ct or 0):,}</td>"
@@ -562,6 +562,15 @@ def build_report(
 <dl class="defs">{defs}</dl></section>
 </main>
 <footer>Cattle Trade · report built from {summary["events"]:,} events</footer>
+<script>
+// Marks the page once every embedded figure has decoded (checked by the rendering test).
+window.addEventListener("load", function () {{
+  var ok = Array.prototype.filter.call(document.images, function (i) {{
+    return i.complete && i.naturalWidth > 0;
+  }});
+  document.body.setAttribute("data-figures-loaded", String(ok.length));
+}});
+</script>
 </body></html>
 """
     stats = ReportStats(

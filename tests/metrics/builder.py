@@ -72,7 +72,9 @@ class Log:
         self.auctions += 1
         a = self.auctions
         bidders = tuple(s for s in range(self.config.players) if s != auctioneer)
-        self.add(ev.AuctionOpened(auction=a, auctioneer=auctioneer, animal=animal, priority=bidders))
+        self.add(
+            ev.AuctionOpened(auction=a, auctioneer=auctioneer, animal=animal, priority=bidders)
+        )
         leader: int | None = None
         price = 0
         for i, bids in enumerate(rounds):
@@ -84,9 +86,7 @@ class Log:
                     self.add(ev.BidPassed(auction=a, round=i, seat=seat))
                 else:
                     self.add(ev.BidPlaced(auction=a, round=i, seat=seat, amount=amount))
-            best = max(
-                ((amt, s) for s, amt in bids.items() if amt is not None), default=None
-            )
+            best = max(((amt, s) for s, amt in bids.items() if amt is not None), default=None)
             if best is not None:
                 price, leader = best
             self.add(ev.BidRoundClosed(auction=a, round=i, leader=leader, price=price))
@@ -150,7 +150,11 @@ class Log:
             self.add(
                 ev.TradeAccepted(trade=t, target=target),
                 ev.OffersRevealed(
-                    trade=t, initiator=initiator, target=target, initiator_cards=offer, target_cards=()
+                    trade=t,
+                    initiator=initiator,
+                    target=target,
+                    initiator_cards=offer,
+                    target_cards=(),
                 ),
             )
             winner, loser, reason, final = initiator, target, "accepted", (offer, ())
@@ -196,7 +200,12 @@ class Log:
                 target_n=len(final[1]),
             ),
             ev.TradeWon(
-                trade=t, winner=winner, loser=loser, animal=animal, count=count, reason=reason  # type: ignore[arg-type]
+                trade=t,
+                winner=winner,
+                loser=loser,
+                animal=animal,
+                count=count,
+                reason=reason,  # type: ignore[arg-type]
             ),
             ev.AnimalMoved(animal=animal, count=count, giver=loser, receiver=winner),
         )
@@ -204,10 +213,14 @@ class Log:
     def set_completed(self, seat: int, animal: str) -> None:
         self.add(ev.SetCompleted(seat=seat, animal=animal))
 
-    def end(self, scores: tuple[int, ...], ranks: tuple[int, ...], sets: tuple[tuple[str, ...], ...]) -> None:
+    def end(
+        self, scores: tuple[int, ...], ranks: tuple[int, ...], sets: tuple[tuple[str, ...], ...]
+    ) -> None:
         self.turn += 1
         self.add(
-            ev.GameEnded(reason="complete", turns=self.turn - 1, scores=scores, ranks=ranks, sets=sets)
+            ev.GameEnded(
+                reason="complete", turns=self.turn - 1, scores=scores, ranks=ranks, sets=sets
+            )
         )
 
     def save(self, store: Store, game_id: str, tournament: str | None = None) -> None:

@@ -10,9 +10,9 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from builder import Log  # noqa: E402
+from builder import Log
 
-from events.store import DuckStore  # noqa: E402
+from events.store import DuckStore
 
 
 def game_one() -> Log:

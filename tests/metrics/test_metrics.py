@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
 from events.store import DuckStore
@@ -171,3 +173,38 @@ def test_trajectories(hand_store: DuckStore) -> None:
     assert by_turn[4] == (260, 1, 10)  # paid its 10 counter, completed chicken
     assert by_turn[6] == (860, 1, 10)  # +500 payout, then 600 received for 500 given
     assert {r[4] for r in rows} == {1}
+
+
+def test_model_call_metrics_and_report_section(hand_store: DuckStore) -> None:
+    """Model calls (engine-only `llm_call` events) feed the token, cost and latency metrics."""
+    from projections.metrics.report import build_report
+
+    con = hand_store.con
+    for seq, (pt, ct) in ((1000, (100, 20)), (1001, (300, 40))):
+        payload = json.dumps(
+            {
+                "type": "llm_call",
+                "seat": 0,
+                "model": "m-1",
+                "prompt_tokens": pt,
+                "completion_tokens": ct,
+                "latency_ms": 250.0,
+                "cost_usd": 0.002,
+                "parse_stage": "direct",
+            }
+        )
+        con.execute(
+            "INSERT INTO events VALUES ('g1', ?, 'llm_call', 1, 0, []::SMALLINT[], ?)",
+            [seq, payload],
+        )
+    rebuild(con)
+    got = values(hand_store)
+    assert got[("g1", "a", "llm_calls", "")] == 2
+    assert got[("g1", "a", "llm_tokens", "")] == 100 + 20 + 300 + 40
+    assert got[("g1", "a", "llm_completion_tokens", "")] == pytest.approx(30)
+    assert got[("g1", "a", "llm_cost", "")] == pytest.approx(0.004)
+    assert got[("g1", "a", "llm_latency", "")] == pytest.approx(250)
+    assert ("g1", "b", "llm_calls", "") not in got
+    page, _ = build_report(con, Selection(tournament="hand"), resamples=50)
+    assert 'id="llm-table"' in page and 'id="llm-empty"' not in page
+    assert "$0.0040" in page

@@ -31,7 +31,12 @@ def test_changed_definition_rebuilds_with_new_version(
         ).fetchall()
     )
     assert old == {"g1/b": 0.5, "g2/b": 0.0}
-    assert {v for (v,) in con.execute("SELECT DISTINCT version FROM metric_values WHERE metric = 'bluff_rate'").fetchall()} == {1}
+    assert {
+        v
+        for (v,) in con.execute(
+            "SELECT DISTINCT version FROM metric_values WHERE metric = 'bluff_rate'"
+        ).fetchall()
+    } == {1}
 
     # A new definition: an offer worth nothing is a bluff, even when it has no cards.
     v1 = get("bluff_rate")

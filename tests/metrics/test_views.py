@@ -21,7 +21,15 @@ def test_every_view_has_typed_columns(hand_store: DuckStore) -> None:
 
 def test_llm_calls_view_is_empty_with_its_columns(hand_store: DuckStore) -> None:
     cols = [r[0] for r in hand_store.con.execute("DESCRIBE llm_calls").fetchall()]
-    for c in ("seat", "model", "prompt_tokens", "completion_tokens", "latency_ms", "cost_usd", "parse_stage"):
+    for c in (
+        "seat",
+        "model",
+        "prompt_tokens",
+        "completion_tokens",
+        "latency_ms",
+        "cost_usd",
+        "parse_stage",
+    ):
         assert c in cols
     assert hand_store.con.execute("SELECT count(*) FROM llm_calls").fetchall() == [(0,)]
 
