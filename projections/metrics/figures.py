@@ -474,7 +474,7 @@ def fig_heatmap(
                 text,
                 ha="center",
                 va="center",
-                fontsize=7.5,
+                fontsize=8.5,
                 color="white" if dark else INK,
             )
     ax.set_title(title)
@@ -514,7 +514,8 @@ def fig_accept_by_size(
     ax.set_xlabel("cards in the face-down offer")
     ax.set_ylabel("accepted (%)")
     ax.set_title("Accept rate by offer size")
-    ax.legend(loc="upper left")
+    ax.set_ylim(0, 100)
+    ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.16))
     return fig
 
 

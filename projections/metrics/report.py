@@ -192,22 +192,43 @@ def _ratings_table(
     return f'<div class="scroll"><table id="ratings-table"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
-def _behaviour_table(profs: Sequence[AgentProfile], col: dict[str, str]) -> str:
-    names = [*TABLE_METRICS, "challenger_win_rate", "net_coins_per_trade"]
+#: The paper's Table 3 columns, then the other per-agent behaviour metrics.
+PAPER_COLUMNS = (
+    "bid_aggressiveness",
+    "buy_right_rate",
+    "tc_accept_rate",
+    "bluff_rate",
+    "self_bid_rate",
+    "eta",
+    "overbid_rate",
+)
+MORE_COLUMNS = ("tau", "challenger_win_rate", "net_coins_per_trade", "sets_per_game", "score")
+
+
+def _behaviour_table(
+    profs: Sequence[AgentProfile],
+    col: dict[str, str],
+    names: Sequence[str],
+    table_id: str,
+    phase: bool,
+) -> str:
     head = "<tr><th>agent</th><th>seat-games</th>" + "".join(
         f"<th title='{html.escape(get(n).definition)}'>{html.escape(get(n).label)}</th>"
         for n in names
     )
-    head += "<th>bid agg. early</th><th>bid agg. late</th></tr>"
+    if phase:
+        head += "<th>bid agg. early</th><th>bid agg. late</th>"
+    head += "</tr>"
     body = []
     for p in profs:
-        phase = p.keyed.get("bid_aggressiveness_phase", {})
         cells = "".join(f"<td>{_fmt(p.metrics.get(n), get(n).percent)}</td>" for n in names)
-        cells += (
-            f"<td>{_fmt(phase.get('early'), False)}</td><td>{_fmt(phase.get('late'), False)}</td>"
-        )
+        if phase:
+            by = p.keyed.get("bid_aggressiveness_phase", {})
+            cells += (
+                f"<td>{_fmt(by.get('early'), False)}</td><td>{_fmt(by.get('late'), False)}</td>"
+            )
         body.append(f"<tr><td>{_agent_cell(p.agent, col)}</td><td>{p.games}</td>{cells}</tr>")
-    return f'<div class="scroll"><table id="behaviour-table"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
+    return f'<div class="scroll"><table id="{table_id}"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
 
 
 def _llm_section(
@@ -543,8 +564,10 @@ def build_report(
 <p class="lead">Ratings, wins and how wealth, sets and score build up over a game.</p>
 <div class="grid">{f["fig-trueskill"]}{f["fig-win-rate"]}{f["fig-wealth"]}{f["fig-sets"]}{f["fig-score"]}{f["fig-phase"]}</div></section>
 <section id="behaviour"><h2>Behaviour profile</h2>
-<p class="lead">The strategic-behaviour table: point estimate with the 95% bootstrap interval below it. Hover a heading for its definition.</p>
-{_behaviour_table(profs_list, col)}</section>
+<p class="lead">The strategic-behaviour table (the columns of the paper's Table 3): point estimate with the 95% bootstrap interval below it. Hover a heading for its definition.</p>
+{_behaviour_table(profs_list, col, PAPER_COLUMNS, "behaviour-table", False)}
+<h3 style="font-size:14px;margin:18px 0 6px">More behaviour: bargaining, trades and phases</h3>
+{_behaviour_table(profs_list, col, MORE_COLUMNS, "behaviour-more-table", True)}</section>
 <section id="economics"><h2>Economic profile and strategy</h2>
 <p class="lead">Spending efficiency against bargaining tightness, and the six-axis strategic radar.</p>
 <div class="grid">{f["fig-economic"]}{f["fig-radar"]}{f["fig-eta-distribution"]}{f["fig-trade-net"]}</div></section>
