@@ -40,6 +40,12 @@ def report(
                 highlight=False,
             )
         sel = Selection(tournament=tournament, games=tuple(game or ()))
+        where, params = sel.where()
+        finished = store.con.execute(
+            f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
+        ).fetchall()[0][0]
+        if not finished:
+            raise UsageError("no finished games in this selection")
         with out.status("Building the report..."):
             page, rstats = build_report(
                 store.con,
@@ -48,8 +54,6 @@ def report(
                 or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
                 resamples=resamples,
             )
-    if rstats.games == 0:
-        raise UsageError("no finished games in this selection")
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(page, encoding="utf-8")
     out.print(
