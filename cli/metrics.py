@@ -20,12 +20,12 @@ def _cell(est: Any, percent: bool) -> str:
     if percent:
         text = f"{100 * est.value:.1f}%"
         if est.lo is not None and est.hi is not None and est.lo != est.hi:
-            text += f" [{100 * est.lo:.1f}, {100 * est.hi:.1f}]"
+            text += f"\n[dim]{100 * est.lo:.1f}–{100 * est.hi:.1f}[/]"
         return text
     digits = 0 if abs(est.value) >= 100 else 2
     text = f"{est.value:,.{digits}f}"
     if est.lo is not None and est.hi is not None and est.lo != est.hi:
-        text += f" [{est.lo:,.{digits}f}, {est.hi:,.{digits}f}]"
+        text += f"\n[dim]{est.lo:,.{digits}f}–{est.hi:,.{digits}f}[/]"
     return text
 
 
@@ -89,7 +89,7 @@ def metrics(
     table = Table(
         title="Behaviour profile"
         + (f" (tournament {tournament})" if tournament else "")
-        + ": point estimate [95% bootstrap interval]",
+        + ": point estimate, 95% bootstrap interval below",
         show_lines=False,
     )
     table.add_column("agent", style="bold")

@@ -135,7 +135,7 @@ def trajectory_bands(
         present = ~np.isnan(m)
         filled = np.where(present, m, 0.0)
         counts = present.sum(axis=0)
-        keep = counts >= max(1, min(5, n // 10))
+        keep = counts >= max(1, min(5, n), n // 20)
         with np.errstate(invalid="ignore", divide="ignore"):
             mean = filled.sum(axis=0) / counts
         rng = np.random.default_rng(seed_for(agent, "trajectory", column))
