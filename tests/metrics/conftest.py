@@ -10,7 +10,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from builder import Log
+from metrics_builder import Log
 
 from events.store import DuckStore
 

@@ -70,7 +70,7 @@ def test_changed_definition_rebuilds_with_new_version(
 
 
 def test_new_game_makes_tables_stale(hand_store: DuckStore) -> None:
-    from tests_support import extra_game
+    from metrics_support import extra_game
 
     build.rebuild(hand_store.con)
     extra_game(hand_store)

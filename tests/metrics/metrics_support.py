@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from builder import Log
+from metrics_builder import Log
 
 from events.store import DuckStore
 
