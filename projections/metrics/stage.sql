@@ -273,19 +273,21 @@ SELECT s.game_id, s.seat, s.agent,
        e.ranks[s.seat + 1] AS rank
 FROM stage.seats s JOIN stage.e_ended e USING (game_id);
 
--- Money at the end of every turn: the running sum of each seat's changes, turn by turn.
+-- Money at the end of every turn: the running sum of each seat's changes up to that turn.
 CREATE TABLE stage.wealth_by_turn AS
 WITH per_turn AS (
-    SELECT game_id, seat, turn, sum(delta) AS delta FROM stage.money_flows GROUP BY ALL
+    SELECT game_id, seat, turn,
+           sum(sum(delta)) OVER (PARTITION BY game_id, seat ORDER BY turn
+                                 ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS money
+    FROM stage.money_flows GROUP BY game_id, seat, turn
 ),
 grid AS (
     SELECT g.game_id, s.seat, s.agent, CAST(unnest(range(0, g.last_turn + 1)) AS INTEGER) AS turn
     FROM stage.game g JOIN stage.seats s USING (game_id)
 )
-SELECT gr.game_id, gr.turn, gr.seat, gr.agent,
-       CAST(sum(coalesce(p.delta, 0)) OVER (PARTITION BY gr.game_id, gr.seat ORDER BY gr.turn
-                                            ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW) AS INTEGER) AS money
-FROM grid gr LEFT JOIN per_turn p ON p.game_id = gr.game_id AND p.seat = gr.seat AND p.turn = gr.turn;
+SELECT gr.game_id, gr.turn, gr.seat, gr.agent, CAST(p.money AS INTEGER) AS money
+FROM grid gr
+ASOF LEFT JOIN per_turn p ON p.game_id = gr.game_id AND p.seat = gr.seat AND gr.turn >= p.turn;
 
 CREATE TABLE stage.rejections AS SELECT * FROM main.rejections WHERE {finished};
 CREATE TABLE stage.fallbacks AS SELECT * FROM main.fallbacks WHERE {finished};
