@@ -136,7 +136,9 @@ def auction_position(
     else:
         bidders = tuple(others)
     events.append(
-        ev.BidRoundOpened(auction=1, round=0, price=0, leader=None, bidders=bidders, confirmation=False)
+        ev.BidRoundOpened(
+            auction=1, round=0, price=0, leader=None, bidders=bidders, confirmation=False
+        )
     )
     return events
 

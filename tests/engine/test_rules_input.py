@@ -96,9 +96,7 @@ def test_a_valid_bid_is_recorded_without_rejection() -> None:
 
 
 def trade(**kw):
-    animals = kw.pop(
-        "animals", {0: ("cat", "cow"), 1: ("cow",), 2: ("cat", "dog")}
-    )
+    animals = kw.pop("animals", {0: ("cat", "cow"), 1: ("cow",), 2: ("cat", "dog")})
     s = state_of(position(config(), animals=animals, deck=("dog",), **kw))
     s, _ = run(s, act.ChooseTurn(seat=0, choice="trade"))
     assert pending(s) == dec.TradeDecision(seats=(0,), targets=((1, "cow"), (2, "cat")))
@@ -117,9 +115,7 @@ def test_offer_cards_not_in_hand_get_one_retry_then_the_cards_held() -> None:
     s, out = run(s, again)
     held = act.InitiateTrade(seat=0, target=1, animal="cow", cards=(50, 10))
     assert out == [
-        rejected(
-            0, "initiate_trade", f"cards [100, 50, 10, 7] are not all in hand {HAND}", again
-        ),
+        rejected(0, "initiate_trade", f"cards [100, 50, 10, 7] are not all in hand {HAND}", again),
         fallback(0, "initiate_trade", held, "first valid target; cards held"),
         ev.TradeInitiated(trade=1, initiator=0, target=1, animal="cow", n_cards=2),
         ev.OfferCards(trade=1, seat=0, cards=(50, 10), role="offer"),
@@ -176,7 +172,9 @@ def test_counter_and_tie_offers_with_cards_not_in_hand() -> None:
     s, _ = run(s, act.InitiateTrade(seat=0, target=1, animal="cow", cards=(10,)))
     bad = act.CounterTrade(seat=1, cards=(500, 10))
     s, out = run(s, bad)
-    assert out == [rejected(1, "respond_trade", f"cards [500, 10] are not all in hand {HAND}", bad, True)]
+    assert out == [
+        rejected(1, "respond_trade", f"cards [500, 10] are not all in hand {HAND}", bad, True)
+    ]
     assert pending(s).seats == (1,)
     s, out = run(s, bad)
     assert out[:4] == [

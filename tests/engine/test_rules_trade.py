@@ -49,7 +49,9 @@ def test_accept_takes_the_offer_unseen_and_gives_up_the_animals() -> None:
     s, out = run(s, act.AcceptTrade(seat=1))
     assert out[:7] == [
         ev.TradeAccepted(trade=1, target=1),
-        ev.OffersRevealed(trade=1, initiator=0, target=1, initiator_cards=(10, 10), target_cards=()),
+        ev.OffersRevealed(
+            trade=1, initiator=0, target=1, initiator_cards=(10, 10), target_cards=()
+        ),
         ev.OffersExchanged(trade=1, initiator=0, target=1, initiator_n=2, target_n=0),
         ev.TradeWon(trade=1, winner=0, loser=1, animal="cow", count=2, reason="accepted"),
         ev.AnimalMoved(animal="cow", count=2, giver=1, receiver=0),
@@ -126,7 +128,9 @@ def test_a_tie_returns_the_cards_and_asks_both_for_new_offers() -> None:
     assert out == [
         ev.TradeCountered(trade=1, target=1, n_cards=1),
         ev.OfferCards(trade=1, seat=1, cards=(10,), role="counter"),
-        ev.OffersRevealed(trade=1, initiator=0, target=1, initiator_cards=(10,), target_cards=(10,)),
+        ev.OffersRevealed(
+            trade=1, initiator=0, target=1, initiator_cards=(10,), target_cards=(10,)
+        ),
         ev.TradeTied(trade=1, ties=1),
     ]
     assert s.money[0] == START  # both took their cards back
@@ -151,7 +155,9 @@ def test_a_tie_returns_the_cards_and_asks_both_for_new_offers() -> None:
     assert out[:5] == [
         ev.OfferCards(trade=1, seat=1, cards=(10,), role="tie"),
         ev.TieOfferMade(trade=1, seat=1, n_cards=1),
-        ev.OffersRevealed(trade=1, initiator=0, target=1, initiator_cards=(50,), target_cards=(10,)),
+        ev.OffersRevealed(
+            trade=1, initiator=0, target=1, initiator_cards=(50,), target_cards=(10,)
+        ),
         ev.OffersExchanged(trade=1, initiator=0, target=1, initiator_n=1, target_n=1),
         ev.TradeWon(trade=1, winner=0, loser=1, animal="cow", count=2, reason="higher_offer"),
     ]

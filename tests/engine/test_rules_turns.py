@@ -142,7 +142,9 @@ def test_valid_targets_share_a_type_and_exclude_complete_sets() -> None:
 def test_nobody_can_trade_when_every_type_sits_in_one_hand() -> None:
     cfg = config(players=2, set_size=2, animals=("cat", "dog"))
     s = state_of(
-        position(cfg, animals={0: ("cat", "cat"), 1: ("dog", "dog")}, sets={0: ("cat",), 1: ("dog",)})
+        position(
+            cfg, animals={0: ("cat", "cat"), 1: ("dog", "dog")}, sets={0: ("cat",), 1: ("dog",)}
+        )
     )
     assert s.targets(0) == () and s.targets(1) == ()
     assert not s.anyone_can_trade()
