@@ -352,6 +352,11 @@ class DuckStore(Store):
 
     def end_game(self, game_id: str, status: str, end_reason: str | None) -> None:
         def go(con: duckdb.DuckDBPyConnection) -> None:
+            found = con.execute(
+                "SELECT count(*) FROM games WHERE game_id = ?", [game_id]
+            ).fetchone()
+            if not found or not found[0]:
+                raise GameNotFound(f"no game {game_id!r}")
             con.execute(
                 "UPDATE games SET status = ?, end_reason = ?, ended_at = ? WHERE game_id = ?",
                 [status, end_reason, _now(), game_id],
