@@ -64,7 +64,9 @@ class StoreContract:
 
     def test_save_games_lists_oldest_first_with_status(self, store: Store) -> None:
         a, b, c = record("micro-duel", 1), record("micro-duel", 2), record("micro-duel", 3)
-        store.save_games([(row_of("g-a", a), a.events, a.turns), (row_of("g-b", b), b.events, b.turns)])
+        store.save_games(
+            [(row_of("g-a", a), a.events, a.turns), (row_of("g-b", b), b.events, b.turns)]
+        )
         store.save_game(row_of("g-c", c), c.events, c.turns)
         rows = store.list_games()
         assert [r.game_id for r in rows] == ["g-a", "g-b", "g-c"]
@@ -95,7 +97,10 @@ class StoreContract:
         # a batch with one duplicate stores nothing at all
         with pytest.raises(StoreError):
             store.save_games(
-                [(row_of("g2", rec), rec.events, rec.turns), (row_of("g1", rec), rec.events, rec.turns)]
+                [
+                    (row_of("g2", rec), rec.events, rec.turns),
+                    (row_of("g1", rec), rec.events, rec.turns),
+                ]
             )
         assert [r.game_id for r in store.list_games()] == ["g1"]
         assert store.load_events("g1") == []
