@@ -9,6 +9,7 @@ from engine import actions as act
 from engine import decisions as dec
 from engine.rules import chance, pending
 from events import game as ev
+from projections.observation import observe
 
 START = (50, 10, 10, 10, 10, 0, 0)
 
@@ -466,3 +467,30 @@ def test_legacy_overbid_is_handled_as_in_canonical() -> None:
     assert [type(e) for e in out[:2]] == [ev.ActionRejected, ev.BidderRemoved]
     assert out[2] == ev.BidRoundClosed(auction=1, round=3, leader=None, price=0)
     assert out[3] == opened(4, 0, None, 3)
+
+
+def test_every_seat_sees_the_revealed_money_and_caps_accumulate() -> None:
+    cfg = config(players=4)
+    events = auction_position(
+        cfg, animal="cat", money={1: (10,), 2: (50, 0)}, animals={0: ("cow",), 1: ("cow",)}
+    )
+    s = state_of(events)
+    log = list(events)
+    for command in (
+        bids(bid(1, 50), pass_(2), pass_(3)),
+        bids(pass_(1), pass_(2), pass_(3)),  # seat 1 cannot pay 50: restart, cap 10
+        bids(pass_(1), bid(2, 100), pass_(3)),
+        bids(pass_(1), pass_(2), pass_(3)),  # seat 2 cannot pay 100: restart, caps 10 and 50
+    ):
+        s, out = run(s, command)
+        log += out
+    assert out[-3:-1] == [
+        ev.OverbidRevealed(auction=1, seat=2, bid=100, money=(50, 0)),
+        ev.AuctionRestarted(auction=1, attempt=2, caps=((1, 10), (2, 50))),
+    ]
+    assert pending(s).caps == ((1, 10), (2, 50))
+    for seat in range(4):
+        players = observe(log, seat).players
+        assert players[1].revealed_money == (10,)
+        assert players[2].revealed_money == (50, 0)
+        assert players[3].revealed_money is None

@@ -246,11 +246,11 @@ def configs(draw: st.DrawFn) -> GameConfig:
         auction_mode=draw(st.sampled_from(("canonical", "fast", "legacy"))),
         payouts=payouts,
         start_money=start_money,
-        max_turns=draw(st.integers(1, 60)),
+        max_turns=draw(st.integers(1, 120)),
     ).validate()
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(config=configs(), seed=st.integers(0, 2**32), chaos=st.booleans())
 def test_random_play_keeps_the_invariants(config: GameConfig, seed: int, chaos: bool) -> None:
     events = play(config, seed, chaos)
