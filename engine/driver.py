@@ -68,6 +68,7 @@ class Game:
         self.state: GameState = initial_state(config)
         self.log: list[Any] = []
         self.turns: list[int] = []
+        self.audiences: list[Any] = []
         self.views = [SeatView(i) for i in range(config.players)]
         self.on_batch = on_batch
         self._flushed = 0
@@ -78,10 +79,12 @@ class Game:
     def _append(self, events: Sequence[Any]) -> None:
         turn = self._turn
         turns = self.turns
+        audiences = self.audiences
         for e in events:
             if type(e) is ev.TurnStarted:
                 turn = e.turn
             turns.append(turn)
+            audiences.append(e.audience())
         self._turn = turn
         self.log.extend(events)
 
@@ -106,7 +109,7 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """The seat's view, brought up to date."""
-        return self.views[seat].sync(self.log)
+        return self.views[seat].sync(self.log, self.audiences)
 
     def record(self) -> GameRecord:
         """The game so far as a record."""

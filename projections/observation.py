@@ -95,15 +95,27 @@ class SeatView:
 
     # ---- feeding ---------------------------------------------------------------------------
 
-    def sync(self, log: Sequence[Any]) -> SeatView:
-        """Consume the events of `log` not seen yet (the log only ever grows)."""
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeatView:
+        """Consume the events of `log` not seen yet (the log only ever grows).
+
+        `audiences`, when given, holds each event's `audience()` (the driver computes them
+        once for all seats).
+        """
         seat = self.seat
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = e.audience()
-            if aud is None or seat in aud:
-                self.apply(e)
-        self.seen = len(log)
+        apply = self.apply
+        start, end = self.seen, len(log)
+        if audiences is None:
+            for i in range(start, end):
+                e = log[i]
+                aud = e.audience()
+                if aud is None or seat in aud:
+                    apply(e)
+        else:
+            for i in range(start, end):
+                aud = audiences[i]
+                if aud is None or seat in aud:
+                    apply(log[i])
+        self.seen = end
         return self
 
     def apply(self, e: Any) -> None:
