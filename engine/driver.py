@@ -88,8 +88,8 @@ class Game:
         self._turn = turn
         self.log.extend(events)
 
-    def _apply(self, command: act.Command) -> None:
-        self.state, events = step(self.state, command)
+    def _apply(self, command: act.Command, decision: Any = None) -> None:
+        self.state, events = step(self.state, command, decision)
         self._append(events)
 
     def _record(self, agent: Agent) -> None:
@@ -134,13 +134,13 @@ class Game:
                     bids.append(agents[seat].act(self.view(seat), d))
                 for seat in seats:
                     self._record(agents[seat])
-                self._apply(act.Simultaneous(actions=tuple(bids)))
+                self._apply(act.Simultaneous(actions=tuple(bids)), d)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = agent.act(self.view(seat), d)
                 self._record(agent)
-                self._apply(action)
+                self._apply(action, d)
             if (
                 self.on_batch is not None
                 and self.turns[-1] != self.turns[self._flushed - 1 if self._flushed else 0]

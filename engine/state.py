@@ -191,30 +191,32 @@ def evolve(s: GameState, e: Any) -> GameState:
     # Cases run in order of frequency: bid rounds make up most of a game's events.
     match e:
         case ev.BidPassed():
+            # Only legacy mode tracks who passed since the last raise.
+            if s.config.auction_mode != "legacy":
+                return s
             a = s.auction
             assert a is not None
             return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
         case ev.BidPlaced():
+            if s.config.auction_mode != "legacy":
+                return s
             a = s.auction
             assert a is not None
-            return replace(s, auction=replace(a, round_had_bid=True, passes=()))
+            return replace(s, auction=replace(a, passes=()))
         case ev.BidRoundOpened():
             a = s.auction
             assert a is not None
             cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
             a = replace(
-                a,
-                round=e.round,
-                confirmation=e.confirmation,
-                asking=e.bidders,
-                round_had_bid=False,
-                cursor=cursor,
+                a, round=e.round, confirmation=e.confirmation, asking=e.bidders, cursor=cursor
             )
             return replace(s, auction=a, phase="bidding")
         case ev.BidRoundClosed():
             a = s.auction
             assert a is not None
-            a = replace(a, price=e.price, leader=e.leader, asking=())
+            # A valid bid always raises the price, so a changed price means the round had one.
+            had_bid = e.price != a.price
+            a = replace(a, price=e.price, leader=e.leader, asking=(), round_had_bid=had_bid)
             return replace(s, auction=a, phase="round_closed")
         case ev.GameStarted():
             n = e.config.players
