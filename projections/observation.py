@@ -7,7 +7,6 @@ event outside the seat's audience is never applied.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -78,7 +77,7 @@ class SeatView:
         self.notes = ""
         self.ended = False
         self.scores: tuple[int, ...] | None = None
-        self.recent: deque[Any] = deque(maxlen=recent)
+        self.keep_recent = recent
         self.history: list[Any] = []
         """Every event this seat saw, in order (agents that track the game read it)."""
         self.seen = 0
@@ -103,7 +102,6 @@ class SeatView:
         """
         seat = self.seat
         handlers = _HANDLERS
-        recent = self.recent.append
         history = self.history.append
         start, end = self.seen, len(log)
         # The loop inlines `apply`: it runs once per event per seat, the driver's hottest path.
@@ -114,7 +112,6 @@ class SeatView:
                 handler = handlers.get(e.__class__)
                 if handler is not None:
                     handler(self, e)
-                recent(e)
                 history(e)
         self.seen = end
         return self
@@ -124,10 +121,15 @@ class SeatView:
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
-        self.recent.append(e)
         self.history.append(e)
 
     # ---- queries ---------------------------------------------------------------------------
+
+    @property
+    def recent(self) -> list[Any]:
+        """The last few events this seat saw (oldest first)."""
+        n = self.keep_recent
+        return self.history[-n:] if n > 0 else []
 
     @property
     def wealth(self) -> int:
