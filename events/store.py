@@ -9,6 +9,8 @@ and otherwise the seats that may see it. SQL views over `events` live in `events
 from __future__ import annotations
 
 import datetime as dt
+import os
+import tempfile
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -208,9 +210,15 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
-_INSERT_EVENTS = (
-    "INSERT INTO events SELECT unnest($1), unnest($2), unnest($3), unnest($4), unnest($5),"
-    " unnest($6), unnest($7)::JSON"
+# Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
+# several times faster than binding Python lists. The unit separator never occurs in the
+# fields (JSON escapes control characters).
+_SEP = "\x1f"
+_LOAD_EVENTS = (
+    "INSERT INTO events SELECT * FROM read_csv(?, delim = '\x1f', quote = '', escape = '',"
+    " header = false, auto_detect = false, columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
+    " 'type': 'VARCHAR', 'turn': 'INTEGER', 'actor': 'SMALLINT', 'visible_to': 'SMALLINT[]',"
+    " 'payload': 'JSON'})"
 )
 _INSERT_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _GAME_COLUMNS = (
@@ -219,21 +227,30 @@ _GAME_COLUMNS = (
 )
 
 
-def _event_columns(
+def _event_lines(
     game_id: str, first: int, events: Sequence[Any], turns: Sequence[int]
-) -> list[Any]:
-    n = len(events)
-    types = []
-    actors = []
-    vis = []
-    payloads = []
-    for e in events:
-        types.append(e.__struct_config__.tag)
-        actors.append(e.actor())
-        a = e.audience()
-        vis.append(None if a is None else list(a))
-        payloads.append(encode(e).decode())
-    return [[game_id] * n, list(range(first, first + n)), types, list(turns), actors, vis, payloads]
+) -> list[str]:
+    """One delimited line per event: game_id, seq, type, turn, actor, visible_to, payload."""
+    out = []
+    for i, (e, turn) in enumerate(zip(events, turns, strict=True)):
+        actor = e.actor()
+        aud = e.audience()
+        out.append(
+            f"{game_id}{_SEP}{first + i}{_SEP}{e.__struct_config__.tag}{_SEP}{turn}{_SEP}"
+            f"{'' if actor is None else actor}{_SEP}{'' if aud is None else list(aud)}{_SEP}"
+            f"{encode(e).decode()}\n"
+        )
+    return out
+
+
+def _load_lines(con: duckdb.DuckDBPyConnection, lines: list[str]) -> None:
+    fd, name = tempfile.mkstemp(prefix="cattle-events-", suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("".join(lines))
+        con.execute(_LOAD_EVENTS, [name])
+    finally:
+        os.unlink(name)
 
 
 def _game_values(row: GameRow) -> tuple[Any, ...]:
@@ -346,7 +363,7 @@ class DuckStore(Store):
             assert got is not None
             if not got[0]:
                 raise GameNotFound(f"no game {game_id!r}")
-            con.execute(_INSERT_EVENTS, _event_columns(game_id, int(got[1]), events, turns))
+            _load_lines(con, _event_lines(game_id, int(got[1]), events, turns))
 
         self._tx(go)
 
@@ -368,21 +385,18 @@ class DuckStore(Store):
         staged = list(games)
         if not staged:
             return
-        columns: list[list[Any]] = [[] for _ in range(7)]
+        lines: list[str] = []
         rows = []
         for row, events, turns in staged:
             rows.append(_game_values(_finished(row, events)))
-            for col, part in zip(
-                columns, _event_columns(row.game_id, 0, events, turns), strict=True
-            ):
-                col.extend(part)
+            lines.extend(_event_lines(row.game_id, 0, events, turns))
 
         def go(con: duckdb.DuckDBPyConnection) -> None:
             try:
                 con.executemany(_INSERT_GAME, rows)
             except duckdb.ConstraintException:
                 raise StoreError("a game in this batch is already stored") from None
-            con.execute(_INSERT_EVENTS, columns)
+            _load_lines(con, lines)
 
         self._tx(go)
 
