@@ -336,8 +336,14 @@ def replay(
                 err.print(f"  {result.error}")
             if result.mismatch is not None:
                 err.print(f"  first difference at seq {result.mismatch}")
-                err.print(f"  stored:   {result.expected}", markup=False)
-                err.print(f"  replayed: {result.got}", markup=False)
+                if result.expected is None or result.got is None:
+                    err.print(
+                        f"  the stored log has {result.stored} events, the replay produced"
+                        f" {result.replayed}"
+                    )
+                else:
+                    err.print(f"  stored:   {result.expected}", markup=False)
+                    err.print(f"  replayed: {result.got}", markup=False)
         raise typer.Exit(0 if result.ok else 1)
     if seat is not None:
         obs = observation_at(events, seat, to)
@@ -428,7 +434,7 @@ def sql(
         print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
     elif fmt == "csv":
         buf = io.StringIO()
-        w = csv.writer(buf)
+        w = csv.writer(buf, lineterminator="\n")
         w.writerow(cols)
         w.writerows(rows)
         sys.stdout.write(buf.getvalue())

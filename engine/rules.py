@@ -333,15 +333,19 @@ class _Run:
     def _initiate(self, d: dec.TradeDecision, c: act.InitiateTrade) -> None:
         problems = []
         target, animal = c.target, c.animal
+        fixes = []
         if (target, animal) not in d.targets:
             problems.append(f"player {target} is not a valid target for {animal}")
             target, animal = d.targets[0]
+            fixes.append("first valid target")
         cards = self._offer_cards(c.seat, "initiate_trade", c, c.cards, problems)
         if cards is None:
             return
         if self.events and isinstance(self.events[-1], ev.ActionRejected):
             fixed = act.InitiateTrade(seat=c.seat, target=target, animal=animal, cards=cards)
-            self._fallback(c.seat, "initiate_trade", fixed, "first valid target; cards held")
+            if cards != normalize(c.cards):
+                fixes.append("cards held")
+            self._fallback(c.seat, "initiate_trade", fixed, "; ".join(fixes))
         self.emit(
             ev.TradeInitiated(
                 trade=self.state.trades + 1,

@@ -116,7 +116,7 @@ def test_offer_cards_not_in_hand_get_one_retry_then_the_cards_held() -> None:
     held = act.InitiateTrade(seat=0, target=1, animal="cow", cards=(50, 10))
     assert out == [
         rejected(0, "initiate_trade", f"cards [100, 50, 10, 7] are not all in hand {HAND}", again),
-        fallback(0, "initiate_trade", held, "first valid target; cards held"),
+        fallback(0, "initiate_trade", held, "cards held"),
         ev.TradeInitiated(trade=1, initiator=0, target=1, animal="cow", n_cards=2),
         ev.OfferCards(trade=1, seat=0, cards=(50, 10), role="offer"),
     ]
@@ -142,7 +142,7 @@ def test_invalid_target_falls_back_to_the_first_valid_pair() -> None:
             rejected(
                 0, "initiate_trade", f"player {target} is not a valid target for {animal}", raw
             ),
-            fallback(0, "initiate_trade", fixed, "first valid target; cards held"),
+            fallback(0, "initiate_trade", fixed, "first valid target"),
             ev.TradeInitiated(trade=1, initiator=0, target=1, animal="cow", n_cards=1),
             ev.OfferCards(trade=1, seat=0, cards=(10,), role="offer"),
         ]
