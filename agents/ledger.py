@@ -51,13 +51,16 @@ class Ledger:
     def update(self, view: SeatView) -> None:
         """Process the events that reached the seat since the last call."""
         history = view.history
+        relevant = _RELEVANT
         for i in range(self.read, len(history)):
-            self._apply(history[i], view)
+            e = history[i]
+            if type(e) in relevant:  # most events (bid rounds, passes) change nothing here
+                self._apply(e)
         self.read = len(history)
         if self.money:
             self.money[self.seat] = view.wealth
 
-    def _apply(self, e: object, view: SeatView) -> None:
+    def _apply(self, e: object) -> None:
         t = type(e)
         if t is ev.GameStarted:
             assert isinstance(e, ev.GameStarted)
@@ -205,6 +208,26 @@ class Ledger:
         """How often the seat countered when challenged (0.5 before any evidence)."""
         n = self.challenged[seat]
         return (self.countered[seat] + 1) / (n + 2)
+
+
+_RELEVANT = frozenset(
+    {
+        ev.GameStarted,
+        ev.HandsDealt,
+        ev.DonkeyPayout,
+        ev.AuctionOpened,
+        ev.BidPlaced,
+        ev.OverbidRevealed,
+        ev.PaymentMade,
+        ev.PaymentCards,
+        ev.TradeInitiated,
+        ev.TradeCountered,
+        ev.OffersRevealed,
+        ev.OffersExchanged,
+        ev.TradeWon,
+        ev.TradeTied,
+    }
+)
 
 
 def score_sets(sets: list[str]) -> int:
