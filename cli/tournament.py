@@ -478,6 +478,7 @@ def ratings(
         "score std",
         "mean sets",
         "μ shuffle Δ",
+        "gap shuffle Δ",
     ):
         t.add_column(col, justify="left" if col == "agent" else "right")
     for r in table:
@@ -492,10 +493,11 @@ def ratings(
             f"{r.score_std:,.0f}",
             f"{r.mean_sets:.2f}",
             f"{r.mu_shuffle_spread:.2f}",
+            f"{r.relative_shuffle_spread:.2f}",
         )
     t.caption = (
-        "TrueSkill over games in id order; μ shuffle Δ: largest change of μ over"
-        f" {shuffles} reshuffled orders."
+        "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
+        f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
     )
     out.print(t)
 

@@ -7,7 +7,8 @@ it, so games are taken in a fixed order (by game id, which for a tournament is i
 order) and the report says how far each μ moves when that order is shuffled.
 
 When one agent holds several seats of a game (e.g. two trackers), every seat is rated as a
-copy of the agent's rating and the agent's new rating is the mean of its copies' results.
+copy of the agent's rating; the agent's μ moves by the sum of its copies' moves (so the
+ratings stay on one scale whatever the order) and its σ shrinks by each copy's factor.
 """
 
 from __future__ import annotations
@@ -58,6 +59,9 @@ class AgentRating(msgspec.Struct, kw_only=True):
     mean_sets: float
     mu_shuffle_spread: float = 0.0
     """Largest |μ − μ in the fixed order| over the reshuffled orders."""
+    relative_shuffle_spread: float = 0.0
+    """The same for μ measured from the mean μ of all agents: the whole scale can drift with
+    the order, the gaps between agents move much less."""
 
 
 def load_results(store: object, tournament: str | None = None) -> list[SeatResult]:
@@ -101,11 +105,15 @@ def trueskill_ratings(
         for agent, rs in copies.items():
             if len(rs) == 1:
                 ratings[agent] = rs[0]
-            else:
-                ratings[agent] = env.create_rating(
-                    mu=statistics.fmean(x.mu for x in rs),
-                    sigma=statistics.fmean(x.sigma for x in rs),
-                )
+                continue
+            # Several seats of one agent: add up their moves (TrueSkill's free-for-all moves
+            # sum to about zero, so the scale does not drift) and shrink σ by each copy's share.
+            old = ratings[agent]
+            mu = old.mu + sum(x.mu - old.mu for x in rs)
+            sigma = old.sigma
+            for x in rs:
+                sigma *= min(1.0, x.sigma / old.sigma)
+            ratings[agent] = env.create_rating(mu=mu, sigma=sigma)
     return ratings
 
 
@@ -115,11 +123,17 @@ def rate(results: Sequence[SeatResult], *, shuffles: int = 3, seed: int = 0) -> 
     games = group_games(results)
     base = trueskill_ratings(games, env)
     spread: dict[str, float] = dict.fromkeys(base, 0.0)
+    relative: dict[str, float] = dict.fromkeys(base, 0.0)
+    centre = statistics.fmean(r.mu for r in base.values()) if base else 0.0
     for k in range(shuffles):
         order = list(games)
         random.Random(f"ratings-shuffle:{seed}:{k}").shuffle(order)
-        for agent, rating in trueskill_ratings(order, env).items():
+        other = trueskill_ratings(order, env)
+        other_centre = statistics.fmean(r.mu for r in other.values())
+        for agent, rating in other.items():
             spread[agent] = max(spread[agent], abs(rating.mu - base[agent].mu))
+            moved = (rating.mu - other_centre) - (base[agent].mu - centre)
+            relative[agent] = max(relative[agent], abs(moved))
     by_agent: dict[str, list[SeatResult]] = defaultdict(list)
     for r in results:
         by_agent[r.agent].append(r)
@@ -141,6 +155,7 @@ def rate(results: Sequence[SeatResult], *, shuffles: int = 3, seed: int = 0) -> 
                 score_std=statistics.pstdev(scores) if len(scores) > 1 else 0.0,
                 mean_sets=statistics.fmean(r.complete_sets for r in rs),
                 mu_shuffle_spread=spread[agent],
+                relative_shuffle_spread=relative[agent],
             )
         )
     table.sort(key=lambda a: (-a.mu, a.agent))
