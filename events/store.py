@@ -208,9 +208,12 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
+# Rows travel as one JSON text parameter (an array of row arrays): DuckDB parses it natively,
+# which is several times faster than binding seven large Python lists.
 _INSERT_EVENTS = (
-    "INSERT INTO events SELECT unnest($1), unnest($2), unnest($3), unnest($4), unnest($5),"
-    " unnest($6), unnest($7)::JSON"
+    "INSERT INTO events SELECT r->>0, CAST(r->>1 AS INTEGER), r->>2, CAST(r->>3 AS INTEGER),"
+    " CAST(r->>4 AS SMALLINT), CAST(r->5 AS SMALLINT[]), r->6"
+    " FROM (SELECT unnest(CAST($1 AS JSON[])) AS r)"
 )
 _INSERT_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _GAME_COLUMNS = (
@@ -234,6 +237,15 @@ def _event_columns(
         vis.append(None if a is None else list(a))
         payloads.append(encode(e).decode())
     return [[game_id] * n, list(range(first, first + n)), types, list(turns), actors, vis, payloads]
+
+
+def _rows_param(columns: list[Any]) -> list[str]:
+    """The columns of `_event_columns` as the single JSON parameter of `_INSERT_EVENTS`."""
+    rows = [
+        (g, q, t, n, a, v, msgspec.Raw(p.encode()))
+        for g, q, t, n, a, v, p in zip(*columns, strict=True)
+    ]
+    return [msgspec.json.encode(rows).decode()]
 
 
 def _game_values(row: GameRow) -> tuple[Any, ...]:
@@ -346,7 +358,9 @@ class DuckStore(Store):
             assert got is not None
             if not got[0]:
                 raise GameNotFound(f"no game {game_id!r}")
-            con.execute(_INSERT_EVENTS, _event_columns(game_id, int(got[1]), events, turns))
+            con.execute(
+                _INSERT_EVENTS, _rows_param(_event_columns(game_id, int(got[1]), events, turns))
+            )
 
         self._tx(go)
 
@@ -377,7 +391,7 @@ class DuckStore(Store):
                 con.executemany(_INSERT_GAME, rows)
             except duckdb.ConstraintException:
                 raise StoreError("a game in this batch is already stored") from None
-            con.execute(_INSERT_EVENTS, columns)
+            con.execute(_INSERT_EVENTS, _rows_param(columns))
 
         self._tx(go)
 
