@@ -57,6 +57,21 @@ def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: GameConfig) 
 
 register("random", lambda spec, seat, seed, config: RandomAgent(seat, seed, config))
 
+
+def _register_code_agents() -> None:
+    from agents.economy import EconomyAgent
+    from agents.setrace import SetRaceAgent
+    from agents.tracker import TrackerAgent
+
+    def factory(cls: type[Agent]) -> AgentFactory:
+        return lambda spec, seat, seed, config: cls(seat, seed, config)
+
+    for cls in (TrackerAgent, SetRaceAgent, EconomyAgent):
+        register(cls.spec, factory(cls))
+
+
+_register_code_agents()
+
 __all__ = [
     "Agent",
     "AgentFactory",

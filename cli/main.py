@@ -469,5 +469,7 @@ def run() -> None:
         sys.exit(130)
 
 
+from cli import tournament as _tournament  # noqa: E402, F401
+
 if __name__ == "__main__":
     run()
