@@ -37,7 +37,7 @@ err = Console(stderr=True)
 DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
 ]
-DEMO_AGENTS = "random,random,random,random"
+DEMO_AGENTS = "tracker,setrace,economy,random"
 
 
 class UsageError(Exception):
@@ -151,7 +151,7 @@ def demo(
     db: DbOption = DEFAULT_DB,
     seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
 ) -> None:
-    """Play one standard game, store it, and print the final table and the game id."""
+    """Play one standard game (tracker, setrace, economy and random), store it, print the table."""
     with out.status("Playing a standard game..."):
         game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
     out.print(_score_table(game_id, record))
@@ -472,4 +472,7 @@ def run() -> None:
 from cli import tournament as _tournament  # noqa: E402, F401
 
 if __name__ == "__main__":
-    run()
+    # Run through the imported module, where every command module registered itself.
+    from cli.main import run as _run
+
+    _run()

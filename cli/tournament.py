@@ -41,9 +41,9 @@ from cli.main import DbOption, UsageError, _config, app, err, out
 from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
-from events.codec import AnyEvent, encode
+from events.codec import encode
 from events.domain import GameConfig, SeatSpec
-from events.store import DEFAULT_DB, DuckStore, GameRow, StoreError
+from events.store import DEFAULT_DB, DuckStore, GameRow, PreparedGame, StoreError, prepare_game
 
 log = structlog.get_logger("cattle.tournament")
 
@@ -76,8 +76,6 @@ BATCH_SECONDS = 1.0
 """A batch is also stored once its oldest game waited this long."""
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
 
-_EVENTS = msgspec.json.Decoder(list[AnyEvent])
-
 
 class GameTask(msgspec.Struct, frozen=True, kw_only=True):
     """What a worker needs to play one game."""
@@ -87,14 +85,23 @@ class GameTask(msgspec.Struct, frozen=True, kw_only=True):
     seed: int
     seats: tuple[str, ...]
     config: GameConfig
+    tournament: str
 
 
-def simulate(task: GameTask) -> tuple[int, str, bytes, list[int]]:
-    """Play one game (in a worker process) and return its events encoded, with their turns."""
+def simulate(task: GameTask) -> tuple[int, PreparedGame]:
+    """Play one game (in a worker process) and return it as rows ready for the writer."""
     from engine.session import play_game
 
     record = play_game(task.config, task.seed, list(task.seats))
-    return task.index, task.game_id, encode(record.events), record.turns
+    row = GameRow(
+        game_id=task.game_id,
+        seed=task.seed,
+        config=task.config,
+        seats=tuple(SeatSpec(agent=s) for s in task.seats),
+        engine_version=ENGINE_VERSION,
+        tournament=task.tournament,
+    )
+    return task.index, prepare_game(row, record.events, record.turns)
 
 
 # ---------------------------------------------------------------------------- storage
@@ -205,6 +212,7 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTas
                 seed=g["seed"],
                 seats=tuple(json.loads(g["seats"])),
                 config=config,
+                tournament=name,
             )
         )
     return config, tasks, done
@@ -223,9 +231,7 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} games/s")
 
 
-def _results(
-    tasks: Sequence[GameTask], workers: int
-) -> Iterator[tuple[int, str, bytes, list[int]]]:
+def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
     """Finished games as they come: in this process, or from a pool of workers."""
     if workers <= 1:
         for t in tasks:
@@ -260,15 +266,14 @@ def play_tournament(
 ) -> int:
     """Play `tasks` and store every finished game; return the number stored."""
     total = total if total is not None else already + len(tasks)
-    by_index = {t.index: t for t in tasks}
-    batch: list[tuple[GameRow, list[Any], list[int]]] = []
+    batch: list[PreparedGame] = []
     first = 0.0
     stored = 0
 
     def flush() -> None:
         nonlocal stored
         if batch:
-            store.save_games(batch)
+            store.save_prepared(batch)
             stored += len(batch)
             log.debug("tournament.saved", games=len(batch), stored=already + stored)
             batch.clear()
@@ -285,19 +290,10 @@ def play_tournament(
     )
     with Progress(*columns, console=err, disable=not show) as progress:
         bar = progress.add_task(name, total=total, completed=already)
-        for index, gid, blob, turns in _results(tasks, workers):
-            t = by_index[index]
-            row = GameRow(
-                game_id=gid,
-                seed=t.seed,
-                config=config,
-                seats=tuple(SeatSpec(agent=s) for s in t.seats),
-                engine_version=ENGINE_VERSION,
-                tournament=name,
-            )
+        for _index, prepared in _results(tasks, workers):
             if not batch:
                 first = time.monotonic()
-            batch.append((row, _EVENTS.decode(blob), turns))
+            batch.append(prepared)
             if len(batch) >= BATCH_GAMES or time.monotonic() - first >= BATCH_SECONDS:
                 flush()
             progress.advance(bar)

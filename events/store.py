@@ -253,6 +253,22 @@ def _load_lines(con: duckdb.DuckDBPyConnection, lines: list[str]) -> None:
         os.unlink(name)
 
 
+class PreparedGame(msgspec.Struct, frozen=True):
+    """A finished game as store rows: built where the game was played (a worker process),
+    so the single writer only inserts."""
+
+    row: tuple[Any, ...]
+    lines: str
+
+
+def prepare_game(row: GameRow, events: Sequence[Any], turns: Sequence[int]) -> PreparedGame:
+    """Turn a finished game into the rows `DuckStore.save_prepared` inserts."""
+    return PreparedGame(
+        row=_game_values(_finished(row, events)),
+        lines="".join(_event_lines(row.game_id, 0, events, turns)),
+    )
+
+
 def _game_values(row: GameRow) -> tuple[Any, ...]:
     return (
         row.game_id,
@@ -382,14 +398,14 @@ class DuckStore(Store):
         self._tx(go)
 
     def save_games(self, games: Iterable[tuple[GameRow, Sequence[Any], Sequence[int]]]) -> None:
-        staged = list(games)
-        if not staged:
+        self.save_prepared([prepare_game(row, events, turns) for row, events, turns in games])
+
+    def save_prepared(self, games: Sequence[PreparedGame]) -> None:
+        """Store games already turned into rows by `prepare_game` (in one transaction)."""
+        if not games:
             return
-        lines: list[str] = []
-        rows = []
-        for row, events, turns in staged:
-            rows.append(_game_values(_finished(row, events)))
-            lines.extend(_event_lines(row.game_id, 0, events, turns))
+        rows = [g.row for g in games]
+        lines = [g.lines for g in games]
 
         def go(con: duckdb.DuckDBPyConnection) -> None:
             try:
