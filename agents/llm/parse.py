@@ -177,16 +177,16 @@ def to_action(data: dict[str, Any], decision: dec.AnyDecision, seat: int) -> act
             raw = _pick(data, "action", "choice")
             if raw is None:
                 raise AnswerError('"action" is missing')
-            word = _word(raw, "action")
-            if word.startswith("auction") or word in ("a", "draw"):
+            turn = _word(raw, "action")
+            if turn.startswith("auction") or turn in ("a", "draw"):
                 return act.ChooseTurn(seat=seat, choice="auction")
-            if word in ("kuhhandel", "trade", "b", "cattle_trade", "challenge", "trade_challenge"):
+            if turn in ("kuhhandel", "trade", "b", "cattle_trade", "challenge", "trade_challenge"):
                 return act.ChooseTurn(seat=seat, choice="trade")
             raise AnswerError(f'"action" must be "auction" or "kuhhandel", got {raw!r}')
         case dec.BidDecision():
             raw = _pick(data, "action", "decision")
             amount = _pick(data, "amount", "bid")
-            word: str | None = _word(raw, "action") if isinstance(raw, str) else None
+            word = _word(raw, "action") if isinstance(raw, str) else None
             if word in _PASS:
                 return act.Pass(seat=seat)
             if word is not None and word not in _BID:
