@@ -365,6 +365,9 @@ class LoopbackServer:
         self.headers: list[dict[str, str]] = []
         """Headers of every request (as received)."""
         self._lock = threading.Lock()
+        self.inflight = 0
+        self.max_inflight = 0
+        """Most requests ever being answered at the same time."""
         server = self
 
         class Handler(BaseHTTPRequestHandler):
@@ -395,9 +398,18 @@ class LoopbackServer:
                     server.requests.append(req)
                     server.headers.append(dict(self.headers.items()))
                     ans = server.policy(req)
-                wait = server.delay + ans.delay
-                if wait > 0:
-                    time.sleep(wait)
+                    server.inflight += 1
+                    server.max_inflight = max(server.max_inflight, server.inflight)
+                try:
+                    wait = server.delay + ans.delay
+                    if wait > 0:
+                        time.sleep(wait)
+                    self._answer(req, ans, protocol)
+                finally:
+                    with server._lock:
+                        server.inflight -= 1
+
+            def _answer(self, req: Incoming, ans: Answer, protocol: str) -> None:
                 if ans.status != 200:
                     self._send(ans.status, json.loads(ans.text or "{}"), ans.headers)
                     return

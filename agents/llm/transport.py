@@ -167,6 +167,7 @@ class _SDKTransport:
 
     async def send(self, request: Request) -> Reply:
         sdk = self._sdk()
+        self.client()  # built outside the timed call
         async with limiter(self.provider, self.settings.concurrency):
             t0 = time.perf_counter()
             try:
