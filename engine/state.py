@@ -193,7 +193,9 @@ def evolve(state: GameState, event: Any) -> GameState:
 
 
 def _evolve(s: GameState, e: Any) -> GameState:
-    if s.attempts and not isinstance(e, ev.ActionRejected):
+    # Agent-side events (model exchanges recorded between a rejection and the retry) must
+    # not reset the retry count: only a game event ends the attempt.
+    if s.attempts and not isinstance(e, ev.ActionRejected) and not isinstance(e, ae.AgentEvent):
         s = replace(s, attempts=0)
     match e:
         case ev.GameStarted():
