@@ -340,8 +340,8 @@ def _bid(view: SeatView, d: dec.BidDecision) -> list[str]:
             )
         lines.append(
             "You may bid more than you can pay. If you win and cannot pay, all your money "
-            "cards are shown to everyone and the auction restarts from 0; paying fails a "
-            "second time and you are out of this auction."
+            "cards are shown to everyone and the auction restarts from 0; if paying fails a "
+            "second time, you are out of this auction."
         )
     lines += ["", "IMPORTANT: bids must be multiples of 10 coins.", *_respond("bid")]
     return lines
