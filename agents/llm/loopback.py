@@ -143,7 +143,9 @@ class LegalPolicy:
         self.notes = notes
 
     def rng(self, req: Incoming) -> random.Random:
-        return random.Random(zlib.crc32(req.prompt.encode()) ^ self.seed)
+        """A generator keyed on the prompt's numbers only, so rewording keeps games stable."""
+        digits = ",".join(re.findall(r"\d+", req.prompt))
+        return random.Random(zlib.crc32(digits.encode()) ^ self.seed)
 
     def decide(self, req: Incoming) -> dict[str, Any] | str:
         """The answer's fields for the request (a string for note updates)."""

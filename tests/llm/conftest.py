@@ -16,7 +16,7 @@ from events.store import DuckStore
 
 from .helpers import seat, set_env
 
-GOLDEN_STANDARD_SEED = 2
+GOLDEN_STANDARD_SEED = 4
 GOLDEN_DUEL_SEED = 1
 
 
