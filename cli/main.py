@@ -466,4 +466,8 @@ def run() -> None:
 from cli import llm as _llm  # noqa: E402, F401
 
 if __name__ == "__main__":
-    run()
+    # Run the imported module's app: commands that other modules register on `cli.main.app`
+    # would be missing from this `__main__` copy of it.
+    from cli.main import run as _run
+
+    _run()
