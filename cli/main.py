@@ -469,6 +469,7 @@ def run() -> None:
         sys.exit(130)
 
 
+from cli import llm as _llm  # noqa: E402, F401
 from cli import tournament as _tournament  # noqa: E402, F401
 
 if __name__ == "__main__":

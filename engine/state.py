@@ -186,7 +186,9 @@ def _move_animals(
 
 def evolve(s: GameState, e: Any) -> GameState:
     """Apply one event to the state. Pure; assumes the event was produced by the rules."""
-    if s.attempts and not isinstance(e, ev.ActionRejected):
+    # Agent-side events (model exchanges recorded between a rejection and the retry) must
+    # not reset the retry count: only a game event ends the attempt.
+    if s.attempts and not isinstance(e, ev.ActionRejected) and isinstance(e, ev.GAME_EVENT_TYPES):
         s = replace(s, attempts=0)
     # Cases run in order of frequency: bid rounds make up most of a game's events.
     match e:
