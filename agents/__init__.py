@@ -11,16 +11,25 @@ from events.domain import GameConfig, SeatSpec
 AgentFactory = Callable[[SeatSpec, int, int, GameConfig], Agent]
 """Builds the agent of a seat from (spec, seat, game seed, config)."""
 
+SpecParser = Callable[[str], SeatSpec]
+"""Turns a spec string (with any options it carries) into a SeatSpec."""
+
 _FACTORIES: dict[str, AgentFactory] = {}
+_PARSERS: dict[str, SpecParser] = {}
 
 
 class UnknownAgent(ValueError):
     """An agent spec that names no known agent."""
 
 
-def register(name: str, factory: AgentFactory) -> None:
-    """Make `name` (the part of a spec before any ':') build agents with `factory`."""
+def register(name: str, factory: AgentFactory, *, parse: SpecParser | None = None) -> None:
+    """Make `name` (the part of a spec before any ':') build agents with `factory`.
+
+    `parse`, if given, reads the provider's own spec syntax (model, base URL, options).
+    """
     _FACTORIES[name] = factory
+    if parse is not None:
+        _PARSERS[name] = parse
 
 
 def known_agents() -> list[str]:
@@ -47,7 +56,8 @@ def parse_spec(text: str) -> SeatSpec:
     kind = text.split(":", 1)[0]
     if kind not in _FACTORIES:
         raise UnknownAgent(f"unknown agent {text!r}; known: {', '.join(known_agents())}")
-    return SeatSpec(agent=text)
+    parser = _PARSERS.get(kind)
+    return parser(text) if parser is not None else SeatSpec(agent=text)
 
 
 def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: GameConfig) -> list[Agent]:
@@ -56,6 +66,24 @@ def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: GameConfig) 
 
 
 register("random", lambda spec, seat, seed, config: RandomAgent(seat, seed, config))
+
+
+def _register_code_agents() -> None:
+    from agents.economy import EconomyAgent
+    from agents.setrace import SetRaceAgent
+    from agents.tracker import TrackerAgent
+
+    def factory(cls: type[Agent]) -> AgentFactory:
+        return lambda spec, seat, seed, config: cls(seat, seed, config)
+
+    for cls in (TrackerAgent, SetRaceAgent, EconomyAgent):
+        register(cls.spec, factory(cls))
+
+
+_register_code_agents()
+
+# Model-backed agents register themselves ("openai", "anthropic").
+import agents.llm  # noqa: E402, F401
 
 __all__ = [
     "Agent",

@@ -37,7 +37,7 @@ err = Console(stderr=True)
 DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
 ]
-DEMO_AGENTS = "random,random,random,random"
+DEMO_AGENTS = "tracker,setrace,economy,random"
 
 
 class UsageError(Exception):
@@ -151,7 +151,7 @@ def demo(
     db: DbOption = DEFAULT_DB,
     seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
 ) -> None:
-    """Play one standard game, store it, and print the final table and the game id."""
+    """Play one standard game (tracker, setrace, economy and random), store it, print the table."""
     with out.status("Playing a standard game..."):
         game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
     out.print(_score_table(game_id, record))
@@ -336,8 +336,14 @@ def replay(
                 err.print(f"  {result.error}")
             if result.mismatch is not None:
                 err.print(f"  first difference at seq {result.mismatch}")
-                err.print(f"  stored:   {result.expected}", markup=False)
-                err.print(f"  replayed: {result.got}", markup=False)
+                if result.expected is None or result.got is None:
+                    err.print(
+                        f"  the stored log has {result.stored} events, the replay produced"
+                        f" {result.replayed}"
+                    )
+                else:
+                    err.print(f"  stored:   {result.expected}", markup=False)
+                    err.print(f"  replayed: {result.got}", markup=False)
         raise typer.Exit(0 if result.ok else 1)
     if seat is not None:
         obs = observation_at(events, seat, to)
@@ -428,7 +434,7 @@ def sql(
         print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
     elif fmt == "csv":
         buf = io.StringIO()
-        w = csv.writer(buf)
+        w = csv.writer(buf, lineterminator="\n")
         w.writerow(cols)
         w.writerows(rows)
         sys.stdout.write(buf.getvalue())
@@ -463,8 +469,13 @@ def run() -> None:
         sys.exit(130)
 
 
+from cli import llm as _llm  # noqa: E402, F401
 from cli import metrics as _metrics  # noqa: E402, F401
 from cli import report as _report  # noqa: E402, F401
+from cli import tournament as _tournament  # noqa: E402, F401
 
 if __name__ == "__main__":
-    run()
+    # Run through the imported module, where every command module registered itself.
+    from cli.main import run as _run
+
+    _run()

@@ -68,6 +68,7 @@ class Game:
         self.state: GameState = initial_state(config)
         self.log: list[Any] = []
         self.turns: list[int] = []
+        self.audiences: list[Any] = []
         self.views = [SeatView(i) for i in range(config.players)]
         self.on_batch = on_batch
         self._flushed = 0
@@ -78,15 +79,17 @@ class Game:
     def _append(self, events: Sequence[Any]) -> None:
         turn = self._turn
         turns = self.turns
+        audiences = self.audiences
         for e in events:
             if type(e) is ev.TurnStarted:
                 turn = e.turn
             turns.append(turn)
+            audiences.append(e.audience())
         self._turn = turn
         self.log.extend(events)
 
-    def _apply(self, command: act.Command) -> None:
-        self.state, events = step(self.state, command)
+    def _apply(self, command: act.Command, decision: Any = None) -> None:
+        self.state, events = step(self.state, command, decision)
         self._append(events)
 
     def _record(self, agent: Agent) -> None:
@@ -106,7 +109,7 @@ class Game:
 
     def view(self, seat: int) -> SeatView:
         """The seat's view, brought up to date."""
-        return self.views[seat].sync(self.log)
+        return self.views[seat].sync(self.log, self.audiences)
 
     def record(self) -> GameRecord:
         """The game so far as a record."""
@@ -131,13 +134,13 @@ class Game:
                     bids.append(agents[seat].act(self.view(seat), d))
                 for seat in seats:
                     self._record(agents[seat])
-                self._apply(act.Simultaneous(actions=tuple(bids)))
+                self._apply(act.Simultaneous(actions=tuple(bids)), d)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = agent.act(self.view(seat), d)
                 self._record(agent)
-                self._apply(action)
+                self._apply(action, d)
             if (
                 self.on_batch is not None
                 and self.turns[-1] != self.turns[self._flushed - 1 if self._flushed else 0]

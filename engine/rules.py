@@ -101,10 +101,15 @@ def decide(state: GameState, command: act.Command) -> tuple[Any, ...]:
     return tuple(step(state, command)[1])
 
 
-def step(state: GameState, command: act.Command) -> tuple[GameState, list[Any]]:
-    """Apply a command: its events and the state after them."""
+def step(
+    state: GameState, command: act.Command, decision: dec.AnyDecision | None = None
+) -> tuple[GameState, list[Any]]:
+    """Apply a command: its events and the state after them.
+
+    `decision` may pass `pending(state)` when the caller already has it.
+    """
     run = _Run(state)
-    run.command(command)
+    run.command(command, decision)
     run.advance()
     return run.state, run.events
 
@@ -124,14 +129,15 @@ class _Run:
 
     # ---- commands --------------------------------------------------------------------------
 
-    def command(self, command: act.Command) -> None:
+    def command(self, command: act.Command, decision: dec.AnyDecision | None = None) -> None:
         s = self.state
         if isinstance(command, act.StartGame):
             if s.phase != "new":
                 raise IllegalAction("the game has already started")
             self._start(command)
             return
-        decision = pending(s)
+        if decision is None:
+            decision = pending(s)
         if decision is None:
             raise IllegalAction("the game is not waiting for a decision")
         if isinstance(command, act.Simultaneous):
@@ -219,15 +225,19 @@ class _Run:
     # ---- bidding ---------------------------------------------------------------------------
 
     def _bids(self, d: dec.BidDecision, actions: tuple[act.PlaceBid | act.Pass, ...]) -> None:
-        seats = sorted(a.seat for a in actions)
-        if seats != sorted(d.seats):
-            raise IllegalAction(f"a bid round needs one action from each of {d.seats}, got {seats}")
+        seats = [a.seat for a in actions]
+        if seats != list(d.seats):
+            if sorted(seats) != sorted(d.seats):
+                raise IllegalAction(
+                    f"a bid round needs one action from each of {d.seats}, got {seats}"
+                )
+            actions = tuple(sorted(actions, key=lambda x: x.seat))
         s = self.state
         a = s.auction
         assert a is not None
         fast = d.mode == "fast"
         best: tuple[int, int, int] | None = None  # (amount, -priority rank, seat)
-        for action in sorted(actions, key=lambda x: x.seat):
+        for action in actions:
             seat = action.seat
             if isinstance(action, act.Pass):
                 self.emit(ev.BidPassed(auction=d.auction, round=d.round, seat=seat))
@@ -323,15 +333,19 @@ class _Run:
     def _initiate(self, d: dec.TradeDecision, c: act.InitiateTrade) -> None:
         problems = []
         target, animal = c.target, c.animal
+        fixes = []
         if (target, animal) not in d.targets:
             problems.append(f"player {target} is not a valid target for {animal}")
             target, animal = d.targets[0]
+            fixes.append("first valid target")
         cards = self._offer_cards(c.seat, "initiate_trade", c, c.cards, problems)
         if cards is None:
             return
         if self.events and isinstance(self.events[-1], ev.ActionRejected):
             fixed = act.InitiateTrade(seat=c.seat, target=target, animal=animal, cards=cards)
-            self._fallback(c.seat, "initiate_trade", fixed, "first valid target; cards held")
+            if cards != normalize(c.cards):
+                fixes.append("cards held")
+            self._fallback(c.seat, "initiate_trade", fixed, "; ".join(fixes))
         self.emit(
             ev.TradeInitiated(
                 trade=self.state.trades + 1,

@@ -105,8 +105,6 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
     attempts: int = 0
     """Rejected tries (with a retry) on the pending decision."""
     end_reason: str | None = None
-    last_seq: int = -1
-    """Number of events folded, minus one."""
 
     # ---- derived views -------------------------------------------------------------------
 
@@ -186,16 +184,42 @@ def _move_animals(
     return replace(state, animals=animals)
 
 
-def evolve(state: GameState, event: Any) -> GameState:
+def evolve(s: GameState, e: Any) -> GameState:
     """Apply one event to the state. Pure; assumes the event was produced by the rules."""
-    state = _evolve(state, event)
-    return replace(state, last_seq=state.last_seq + 1)
-
-
-def _evolve(s: GameState, e: Any) -> GameState:
-    if s.attempts and not isinstance(e, ev.ActionRejected):
+    # Agent-side events (model exchanges recorded between a rejection and the retry) must
+    # not reset the retry count: only a game event ends the attempt.
+    if s.attempts and not isinstance(e, ev.ActionRejected) and isinstance(e, ev.GAME_EVENT_TYPES):
         s = replace(s, attempts=0)
+    # Cases run in order of frequency: bid rounds make up most of a game's events.
     match e:
+        case ev.BidPassed():
+            # Only legacy mode tracks who passed since the last raise.
+            if s.config.auction_mode != "legacy":
+                return s
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
+        case ev.BidPlaced():
+            if s.config.auction_mode != "legacy":
+                return s
+            a = s.auction
+            assert a is not None
+            return replace(s, auction=replace(a, passes=()))
+        case ev.BidRoundOpened():
+            a = s.auction
+            assert a is not None
+            cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
+            a = replace(
+                a, round=e.round, confirmation=e.confirmation, asking=e.bidders, cursor=cursor
+            )
+            return replace(s, auction=a, phase="bidding")
+        case ev.BidRoundClosed():
+            a = s.auction
+            assert a is not None
+            # A valid bid always raises the price, so a changed price means the round had one.
+            had_bid = e.price != a.price
+            a = replace(a, price=e.price, leader=e.leader, asking=(), round_had_bid=had_bid)
+            return replace(s, auction=a, phase="round_closed")
         case ev.GameStarted():
             n = e.config.players
             return replace(
@@ -243,32 +267,6 @@ def _evolve(s: GameState, e: Any) -> GameState:
                 order=order,
             )
             return replace(s, auction=auction, auctions=e.auction, phase="open_round")
-        case ev.BidRoundOpened():
-            a = s.auction
-            assert a is not None
-            cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
-            a = replace(
-                a,
-                round=e.round,
-                confirmation=e.confirmation,
-                asking=e.bidders,
-                round_had_bid=False,
-                cursor=cursor,
-            )
-            return replace(s, auction=a, phase="bidding")
-        case ev.BidPlaced():
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=replace(a, round_had_bid=True, passes=()))
-        case ev.BidPassed():
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
-        case ev.BidRoundClosed():
-            a = s.auction
-            assert a is not None
-            a = replace(a, price=e.price, leader=e.leader, asking=())
-            return replace(s, auction=a, phase="round_closed")
         case ev.OverbidRevealed():
             a = s.auction
             assert a is not None

@@ -6,6 +6,8 @@ agent had, and so that a replay never has to call a model again.
 
 from __future__ import annotations
 
+import msgspec
+
 from events.game import ENGINE, Event, Seat
 
 
@@ -31,5 +33,66 @@ class AgentNote(Event, frozen=True, kw_only=True, tag="agent_note"):
         return ENGINE
 
 
-AgentEvent = ScratchpadUpdated | AgentNote
+class ChatMessage(msgspec.Struct, frozen=True, kw_only=True):
+    """One message of a model request: its role (system, user, assistant) and text."""
+
+    role: str
+    content: str
+
+
+class LLMCall(Event, frozen=True, kw_only=True, tag="llm_call"):
+    """One exchange with a language model, engine-only: the request, the answer and its cost.
+
+    `stage` says why the call was made (ask, card_retry, format_retry, truncation_retry,
+    scratchpad); `attempt` counts transport attempts of that stage (1 = first try).
+    `parse_stage` says how the answer was read (json, last_object, key_value, failed), or is
+    None when the call produced no answer or needs no parsing.
+    """
+
+    ACTOR = "seat"
+    seat: Seat
+    decision: str
+    stage: str
+    attempt: int
+    provider: str
+    model: str
+    base_url: str | None = None
+    temperature: float | None = None
+    max_tokens: int = 0
+    reasoning_effort: str | None = None
+    messages: tuple[ChatMessage, ...] = ()
+    response: str = ""
+    finish_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_ms: float = 0.0
+    status: int | None = None
+    """HTTP status of a failed call, if the server answered."""
+    retry_after: float | None = None
+    """Seconds the server asked to wait (Retry-After), if any."""
+    error: str | None = None
+    """Transport error (timeout, connection, rate_limited, server_error, ...), if any."""
+    parse_stage: str | None = None
+    parse_error: str | None = None
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+class ActionDefaulted(Event, frozen=True, kw_only=True, tag="action_defaulted"):
+    """An agent could not obtain a usable answer and played its documented default action."""
+
+    ACTOR = "seat"
+    seat: Seat
+    decision: str
+    action: str
+    """The default action, as JSON."""
+    reason: str
+
+    def audience(self) -> tuple[int, ...] | None:
+        return (self.seat,)
+
+
+AgentEvent = ScratchpadUpdated | AgentNote | LLMCall | ActionDefaulted
 """Every event an agent may add to a game's log."""

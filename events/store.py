@@ -9,6 +9,8 @@ and otherwise the seats that may see it. SQL views over `events` live in `events
 from __future__ import annotations
 
 import datetime as dt
+import os
+import tempfile
 import threading
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
@@ -208,9 +210,15 @@ CREATE TABLE IF NOT EXISTS events (
 );
 """
 
-_INSERT_EVENTS = (
-    "INSERT INTO events SELECT unnest($1), unnest($2), unnest($3), unnest($4), unnest($5),"
-    " unnest($6), unnest($7)::JSON"
+# Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
+# several times faster than binding Python lists. The unit separator never occurs in the
+# fields (JSON escapes control characters).
+_SEP = "\x1f"
+_LOAD_EVENTS = (
+    "INSERT INTO events SELECT * FROM read_csv(?, delim = '\x1f', quote = '', escape = '',"
+    " header = false, auto_detect = false, columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
+    " 'type': 'VARCHAR', 'turn': 'INTEGER', 'actor': 'SMALLINT', 'visible_to': 'SMALLINT[]',"
+    " 'payload': 'JSON'})"
 )
 _INSERT_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _GAME_COLUMNS = (
@@ -219,21 +227,46 @@ _GAME_COLUMNS = (
 )
 
 
-def _event_columns(
+def _event_lines(
     game_id: str, first: int, events: Sequence[Any], turns: Sequence[int]
-) -> list[Any]:
-    n = len(events)
-    types = []
-    actors = []
-    vis = []
-    payloads = []
-    for e in events:
-        types.append(e.__struct_config__.tag)
-        actors.append(e.actor())
-        a = e.audience()
-        vis.append(None if a is None else list(a))
-        payloads.append(encode(e).decode())
-    return [[game_id] * n, list(range(first, first + n)), types, list(turns), actors, vis, payloads]
+) -> list[str]:
+    """One delimited line per event: game_id, seq, type, turn, actor, visible_to, payload."""
+    out = []
+    for i, (e, turn) in enumerate(zip(events, turns, strict=True)):
+        actor = e.actor()
+        aud = e.audience()
+        out.append(
+            f"{game_id}{_SEP}{first + i}{_SEP}{e.__struct_config__.tag}{_SEP}{turn}{_SEP}"
+            f"{'' if actor is None else actor}{_SEP}{'' if aud is None else list(aud)}{_SEP}"
+            f"{encode(e).decode()}\n"
+        )
+    return out
+
+
+def _load_lines(con: duckdb.DuckDBPyConnection, lines: list[str]) -> None:
+    fd, name = tempfile.mkstemp(prefix="cattle-events-", suffix=".csv")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write("".join(lines))
+        con.execute(_LOAD_EVENTS, [name])
+    finally:
+        os.unlink(name)
+
+
+class PreparedGame(msgspec.Struct, frozen=True):
+    """A finished game as store rows: built where the game was played (a worker process),
+    so the single writer only inserts."""
+
+    row: tuple[Any, ...]
+    lines: str
+
+
+def prepare_game(row: GameRow, events: Sequence[Any], turns: Sequence[int]) -> PreparedGame:
+    """Turn a finished game into the rows `DuckStore.save_prepared` inserts."""
+    return PreparedGame(
+        row=_game_values(_finished(row, events)),
+        lines="".join(_event_lines(row.game_id, 0, events, turns)),
+    )
 
 
 def _game_values(row: GameRow) -> tuple[Any, ...]:
@@ -346,12 +379,17 @@ class DuckStore(Store):
             assert got is not None
             if not got[0]:
                 raise GameNotFound(f"no game {game_id!r}")
-            con.execute(_INSERT_EVENTS, _event_columns(game_id, int(got[1]), events, turns))
+            _load_lines(con, _event_lines(game_id, int(got[1]), events, turns))
 
         self._tx(go)
 
     def end_game(self, game_id: str, status: str, end_reason: str | None) -> None:
         def go(con: duckdb.DuckDBPyConnection) -> None:
+            found = con.execute(
+                "SELECT count(*) FROM games WHERE game_id = ?", [game_id]
+            ).fetchone()
+            if not found or not found[0]:
+                raise GameNotFound(f"no game {game_id!r}")
             con.execute(
                 "UPDATE games SET status = ?, end_reason = ?, ended_at = ? WHERE game_id = ?",
                 [status, end_reason, _now(), game_id],
@@ -360,24 +398,21 @@ class DuckStore(Store):
         self._tx(go)
 
     def save_games(self, games: Iterable[tuple[GameRow, Sequence[Any], Sequence[int]]]) -> None:
-        staged = list(games)
-        if not staged:
+        self.save_prepared([prepare_game(row, events, turns) for row, events, turns in games])
+
+    def save_prepared(self, games: Sequence[PreparedGame]) -> None:
+        """Store games already turned into rows by `prepare_game` (in one transaction)."""
+        if not games:
             return
-        columns: list[list[Any]] = [[] for _ in range(7)]
-        rows = []
-        for row, events, turns in staged:
-            rows.append(_game_values(_finished(row, events)))
-            for col, part in zip(
-                columns, _event_columns(row.game_id, 0, events, turns), strict=True
-            ):
-                col.extend(part)
+        rows = [g.row for g in games]
+        lines = [g.lines for g in games]
 
         def go(con: duckdb.DuckDBPyConnection) -> None:
             try:
                 con.executemany(_INSERT_GAME, rows)
             except duckdb.ConstraintException:
                 raise StoreError("a game in this batch is already stored") from None
-            con.execute(_INSERT_EVENTS, columns)
+            _load_lines(con, lines)
 
         self._tx(go)
 

@@ -284,25 +284,12 @@ SELECT game_id, seq, turn, CAST(payload->>'seat' AS SMALLINT) AS seat, payload->
        payload->>'reason' AS reason, payload->>'raw' AS raw, CAST(payload->>'retry' AS BOOLEAN) AS retry
 FROM events WHERE type = 'action_rejected';
 
--- Every fallback action that replaced a rejected one.
+-- Every action played in place of the seat's own: the engine's fallback after a rejected action
+-- (kind "engine") or the agent's documented default when it got no usable answer ("default").
 CREATE OR REPLACE VIEW fallbacks AS
-SELECT game_id, seq, turn, CAST(payload->>'seat' AS SMALLINT) AS seat, payload->>'decision' AS decision,
-       payload->>'action' AS action, payload->>'reason' AS reason
-FROM events WHERE type = 'fallback_applied';
+SELECT game_id, seq, turn, CAST(payload->>'seat' AS SMALLINT) AS seat,
+       CASE type WHEN 'fallback_applied' THEN 'engine' ELSE 'default' END AS kind,
+       payload->>'decision' AS decision, payload->>'action' AS action, payload->>'reason' AS reason
+FROM events WHERE type IN ('fallback_applied', 'action_defaulted');
 
--- Every model call recorded by a model-backed seat (engine-only `llm_call` events). Field names
--- are read leniently so older and newer logs both fill the columns; no rows without such events.
-CREATE OR REPLACE VIEW llm_calls AS
-SELECT game_id, seq, turn,
-       CAST(coalesce(payload->>'seat', CAST(actor AS VARCHAR)) AS SMALLINT) AS seat,
-       payload->>'decision' AS decision,
-       coalesce(payload->>'provider', '') AS provider,
-       payload->>'model' AS model,
-       TRY_CAST(coalesce(payload->>'prompt_tokens', payload->>'input_tokens') AS BIGINT) AS prompt_tokens,
-       TRY_CAST(coalesce(payload->>'completion_tokens', payload->>'output_tokens') AS BIGINT) AS completion_tokens,
-       TRY_CAST(coalesce(payload->>'latency_ms', CAST(TRY_CAST(payload->>'latency_s' AS DOUBLE) * 1000 AS VARCHAR)) AS DOUBLE) AS latency_ms,
-       TRY_CAST(coalesce(payload->>'cost_usd', payload->>'cost') AS DOUBLE) AS cost_usd,
-       coalesce(payload->>'parse_stage', payload->>'stage') AS parse_stage,
-       payload->>'finish_reason' AS finish_reason,
-       payload->>'error' AS error
-FROM events WHERE type = 'llm_call';
+-- Model calls: the `llm_calls` and `llm_usage` views live in events/views_llm.sql.

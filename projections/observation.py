@@ -7,7 +7,6 @@ event outside the seat's audience is never applied.
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Callable, Iterable, Sequence
 from typing import Any
 
@@ -78,7 +77,7 @@ class SeatView:
         self.notes = ""
         self.ended = False
         self.scores: tuple[int, ...] | None = None
-        self.recent: deque[Any] = deque(maxlen=recent)
+        self.keep_recent = recent
         self.history: list[Any] = []
         """Every event this seat saw, in order (agents that track the game read it)."""
         self.seen = 0
@@ -95,15 +94,26 @@ class SeatView:
 
     # ---- feeding ---------------------------------------------------------------------------
 
-    def sync(self, log: Sequence[Any]) -> SeatView:
-        """Consume the events of `log` not seen yet (the log only ever grows)."""
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeatView:
+        """Consume the events of `log` not seen yet (the log only ever grows).
+
+        `audiences`, when given, holds each event's `audience()` (the driver computes them
+        once for all seats).
+        """
         seat = self.seat
-        for i in range(self.seen, len(log)):
+        handlers = _HANDLERS
+        history = self.history.append
+        start, end = self.seen, len(log)
+        # The loop inlines `apply`: it runs once per event per seat, the driver's hottest path.
+        for i in range(start, end):
             e = log[i]
-            aud = e.audience()
+            aud = audiences[i] if audiences is not None else e.audience()
             if aud is None or seat in aud:
-                self.apply(e)
-        self.seen = len(log)
+                handler = handlers.get(e.__class__)
+                if handler is not None:
+                    handler(self, e)
+                history(e)
+        self.seen = end
         return self
 
     def apply(self, e: Any) -> None:
@@ -111,10 +121,15 @@ class SeatView:
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
-        self.recent.append(e)
         self.history.append(e)
 
     # ---- queries ---------------------------------------------------------------------------
+
+    @property
+    def recent(self) -> list[Any]:
+        """The last few events this seat saw (oldest first)."""
+        n = self.keep_recent
+        return self.history[-n:] if n > 0 else []
 
     @property
     def wealth(self) -> int:

@@ -1,15 +1,17 @@
 """Replay and verification: state at any point, and exact re-simulation of a stored game.
 
 `verify` rebuilds a game from its seed and the actions recorded in its own log (plus any
-events its agents recorded, such as model exchanges) and checks that the engine produces
-the same events, byte for byte. No agent code and no network is involved.
+events its agents recorded) and checks that the engine produces the same events, byte for
+byte. Code-agent seats are answered from the log. Seat kinds that registered a *replayer*
+(model seats) run their real agent code again, prompts and answer parsing included, fed
+with the model answers the log recorded: no network is involved either way.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextlib
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import msgspec
@@ -22,7 +24,7 @@ from engine.rules import pending
 from engine.state import GameState, fold
 from events import game as ev
 from events.codec import encode
-from events.domain import GameConfig
+from events.domain import GameConfig, SeatSpec
 from projections.observation import Observation, SeatView, observe
 
 
@@ -40,6 +42,31 @@ def observation_at(events: Sequence[Any], seat: int, seq: int | None = None) -> 
 
 class ReplayError(ValueError):
     """A stored log does not contain the action a replay needs."""
+
+
+Replayer = Callable[[SeatSpec, int, int, GameConfig, Sequence[Any]], Agent]
+"""Builds a seat's agent for a replay from (spec, seat, seed, config, stored log)."""
+
+_REPLAYERS: dict[str, Replayer] = {}
+
+
+def register_replayer(kind: str, replayer: Replayer) -> None:
+    """Replay seats of agent kind `kind` (spec prefix) with `replayer` instead of the log."""
+    _REPLAYERS[kind] = replayer
+
+
+def replay_agents(events: Sequence[Any], *, rerun: bool = True) -> list[Agent]:
+    """One agent per seat for re-simulating `events` (`rerun`: use registered replayers)."""
+    start = events[0]
+    config = start.config
+    agents: list[Agent] = []
+    for i, spec in enumerate(start.seats):
+        replayer = _REPLAYERS.get(spec.agent.split(":", 1)[0]) if rerun else None
+        if replayer is not None:
+            agents.append(replayer(spec, i, start.seed, config, events))
+        else:
+            agents.append(RecordedAgent(i, start.seed, config, events))
+    return agents
 
 
 def _is_game_event(e: Any) -> bool:
@@ -117,24 +144,35 @@ class Verification(msgspec.Struct, kw_only=True):
     error: str | None = None
 
 
-def resimulate(events: Sequence[Any]) -> list[Any]:
-    """Play the stored game again from its seed and recorded actions; return the new log."""
-    start = events[0]
-    if not isinstance(start, ev.GameStarted):
+def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
+    """Play the stored game again from its seed and recorded actions; return the new log.
+
+    With `rerun`, seats whose kind registered a replayer run their own code again.
+    """
+    if not events or not isinstance(events[0], ev.GameStarted):
         raise ReplayError("the log does not start with game_started")
+    start = events[0]
     config = start.config
-    agents = [RecordedAgent(i, start.seed, config, events) for i in range(config.players)]
+    agents = replay_agents(events, rerun=rerun)
     game = Game(config, start.seed, agents, start.seats)
     # A replay that runs out of recorded actions stops; the comparison reports where.
-    with contextlib.suppress(ReplayError):
-        asyncio.run(game.run_async())
+    with contextlib.suppress(ReplayError, LookupError):
+        asyncio.run(_run(game))
     return game.log
 
 
-def verify(events: Sequence[Any]) -> Verification:
+async def _run(game: Game) -> None:
+    try:
+        await game.run_async()
+    finally:
+        for a in game.agents:
+            await a.close()
+
+
+def verify(events: Sequence[Any], *, rerun: bool = True) -> Verification:
     """Re-simulate `events` and compare the result with them byte for byte."""
     try:
-        replayed = resimulate(events)
+        replayed = resimulate(events, rerun=rerun)
     except Exception as exc:  # a corrupt log must produce a report, not a crash
         return Verification(
             ok=False, stored=len(events), replayed=0, error=f"{type(exc).__name__}: {exc}"

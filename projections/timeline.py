@@ -141,6 +141,15 @@ def describe(e: Any, viewer: int | None = None) -> str:
             return f"{p(e.seat)} updates notes: {e.notes[:100]}"
         case ae.AgentNote():
             return f"{p(e.seat)} note: {e.note[:100]}"
+        case ae.LLMCall():
+            what = e.error or f"{e.finish_reason}, parsed: {e.parse_stage}"
+            return (
+                f"  [{e.provider}:{e.model}] {p(e.seat)} {e.decision}/{e.stage} "
+                f"attempt {e.attempt}: {what} ({e.input_tokens}+{e.output_tokens} tokens, "
+                f"{e.latency_ms:.0f} ms)"
+            )
+        case ae.ActionDefaulted():
+            return f"! {p(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     tag = getattr(type(e), "__struct_config__", None)
     return f"{tag.tag if tag else type(e).__name__}"
 

@@ -10,8 +10,8 @@ Tables (in the store's database):
   computed with.
 * `derived_meta(key, value)`: the games and events the tables cover.
 
-A rebuild first stages the analysis views of the finished games into an in-memory catalog
-`stage` (one scan of the log per view), then runs every metric's SQL over the staged tables.
+A rebuild first stages the analysis tables of the finished games into an in-memory catalog
+`stage` (stage.sql: each needed event parsed once), then runs every metric's SQL over them.
 """
 
 from __future__ import annotations
@@ -111,6 +111,17 @@ def stage(con: duckdb.DuckDBPyConnection) -> None:
         else "TRUE"
     )
     con.execute(STAGE_SQL.read_text().replace("{finished}", finished))
+    _stage_prices(con)
+
+
+def _stage_prices(con: duckdb.DuckDBPyConnection) -> None:
+    """The model price table (USD per million tokens) as `stage.prices`, for the cost metric."""
+    from agents.llm.costs import load_prices
+
+    con.execute("CREATE TABLE stage.prices (key VARCHAR, input_usd DOUBLE, output_usd DOUBLE)")
+    rows = [(k, i, o) for k, (i, o) in load_prices().items()]
+    if rows:
+        con.executemany("INSERT INTO stage.prices VALUES (?, ?, ?)", rows)
 
 
 def _metric_insert(m: Metric) -> str:

@@ -268,7 +268,8 @@ def format_error_rate() -> str:
 
 @metric("fallback_rate", version=1, label="Fallbacks", percent=True)
 def fallback_rate() -> str:
-    """Fallback rate: decisions in which the documented fallback replaced the seat's action,
+    """Fallback rate: decisions in which another action replaced the seat's own (the engine's
+    fallback after a rejected action, or the agent's default when it got no usable answer),
     per decision the seat was asked for (counted as for the rejected-action rate)."""
     return f"""
     WITH d AS (SELECT game_id, seat, sum(n) AS n FROM ({_DECISIONS}) GROUP BY ALL),
@@ -279,35 +280,47 @@ def fallback_rate() -> str:
 
 @metric("llm_calls", version=1, label="Model calls/game")
 def llm_calls() -> str:
-    """Model calls per game: how many model requests the seat made in a game; only seats that
-    made at least one have a value."""
+    """Model calls per game: how many model requests the seat made in a game (first tries,
+    retries and scratchpad updates); only seats that made at least one have a value."""
     return """
     SELECT game_id, seat, '' AS key, count(*) AS num, 1 AS den FROM stage.llm_calls GROUP BY ALL"""
 
 
 @metric("llm_tokens", version=1, label="Tokens/game")
 def llm_tokens() -> str:
-    """Tokens per game: prompt plus completion tokens of the seat's model calls in a game."""
+    """Tokens per game: input plus output tokens of all of the seat's model calls in a game."""
     return """
     SELECT game_id, seat, '' AS key,
-           coalesce(sum(prompt_tokens), 0) + coalesce(sum(completion_tokens), 0) AS num, 1 AS den
+           coalesce(sum(input_tokens), 0) + coalesce(sum(output_tokens), 0) AS num, 1 AS den
     FROM stage.llm_calls GROUP BY ALL"""
 
 
-@metric("llm_completion_tokens", version=1, label="Completion tokens/call")
-def llm_completion_tokens() -> str:
-    """Completion tokens per call: the mean number of completion tokens of the seat's calls."""
+@metric("llm_output_tokens", version=1, label="Output tokens/call")
+def llm_output_tokens() -> str:
+    """Output tokens per call: the mean number of output (completion) tokens of the seat's
+    model calls."""
     return """
-    SELECT game_id, seat, '' AS key, coalesce(sum(completion_tokens), 0) AS num, count(*) AS den
+    SELECT game_id, seat, '' AS key, coalesce(sum(output_tokens), 0) AS num, count(*) AS den
     FROM stage.llm_calls GROUP BY ALL"""
 
 
 @metric("llm_cost", version=1, label="Cost/game (USD)")
 def llm_cost() -> str:
-    """Cost per game: the summed cost in US dollars of the seat's model calls in a game."""
+    """Cost per game: the seat's input and output tokens in a game priced with the price table
+    (data/prices.json, or $CATTLE_PRICES; the longest matching provider:model prefix), in US
+    dollars. Calls of unpriced models add nothing; a game with no priced call has no value."""
     return """
-    SELECT game_id, seat, '' AS key, coalesce(sum(cost_usd), 0) AS num, 1 AS den
-    FROM stage.llm_calls GROUP BY ALL"""
+    WITH priced AS (
+        SELECT l.game_id, l.seq, any_value(l.seat) AS seat,
+               any_value(l.input_tokens) AS input_tokens, any_value(l.output_tokens) AS output_tokens,
+               arg_max(p.input_usd, length(p.key)) AS pin, arg_max(p.output_usd, length(p.key)) AS pout
+        FROM stage.llm_calls l
+        LEFT JOIN stage.prices p ON starts_with(l.provider || ':' || l.model, p.key)
+        GROUP BY l.game_id, l.seq)
+    SELECT game_id, seat, '' AS key,
+           sum((coalesce(input_tokens, 0) * pin + coalesce(output_tokens, 0) * pout) / 1e6) AS num,
+           1 AS den
+    FROM priced GROUP BY ALL"""
 
 
 @metric("llm_latency", version=1, label="Latency/call (ms)")
@@ -315,4 +328,14 @@ def llm_latency() -> str:
     """Latency per call: the mean wall-clock time of the seat's model calls, in milliseconds."""
     return """
     SELECT game_id, seat, '' AS key, sum(latency_ms) AS num, count(latency_ms) AS den
+    FROM stage.llm_calls GROUP BY ALL"""
+
+
+@metric("llm_format_error_rate", version=1, label="Format errors", percent=True)
+def llm_format_error_rate() -> str:
+    """Format error rate: model answers that could not be read as an action (a parse error
+    was recorded) per decision asked of the model (first tries of the "ask" stage)."""
+    return """
+    SELECT game_id, seat, '' AS key, count(*) FILTER (WHERE parse_error IS NOT NULL) AS num,
+           count(*) FILTER (WHERE stage = 'ask' AND attempt = 1) AS den
     FROM stage.llm_calls GROUP BY ALL"""

@@ -7,6 +7,7 @@ returns a matplotlib Figure; the report embeds them as base64 PNG images.
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -146,7 +147,10 @@ def trajectory_bands(
             with np.errstate(invalid="ignore", divide="ignore"):
                 stats.append((w @ filled) / (w @ present))
         s = np.vstack(stats)
-        lo, hi = np.nanpercentile(s, [2.5, 97.5], axis=0)
+        with warnings.catch_warnings():
+            # Turns no resample reaches give NaN bands; they are dropped by `keep` below.
+            warnings.simplefilter("ignore", RuntimeWarning)
+            lo, hi = np.nanpercentile(s, [2.5, 97.5], axis=0)
         turns = np.arange(horizon)
         out[agent] = Band(turns[keep], mean[keep], lo[keep], hi[keep], n)
     return out

@@ -1,21 +1,18 @@
-"""TrueSkill ratings per agent for the report, computed from the stored final ranks.
+"""TrueSkill ratings per agent for the report, from projections.ratings over a selection.
 
-`ratings()` is the one place the report gets ratings from: when the tournament module's
-`projections.ratings` provides `agent_ratings(con, game_ids)` it is used; otherwise the
-ratings are fitted here with the `trueskill` package, games in the order they were stored.
+`ratings()` is the one place the report gets its ratings from. It feeds the selected finished
+games to `projections.ratings.rate` in the same fixed order as `cattle ratings` (by game id),
+so the report and the ratings command agree.
 """
 
 from __future__ import annotations
 
-import importlib
-from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import duckdb
-import trueskill
 
 from projections.metrics.aggregate import Selection
+from projections.ratings import SeatResult, rate
 
 
 @dataclass(frozen=True)
@@ -33,54 +30,14 @@ class Rating:
         return self.mu - 3 * self.sigma
 
 
-def _fit(games: Sequence[tuple[Sequence[str], Sequence[int]]]) -> list[Rating]:
-    env = trueskill.TrueSkill(draw_probability=0.02)
-    current: dict[str, trueskill.Rating] = {}
-    played: dict[str, int] = {}
-    for agents, ranks in games:
-        if len(agents) < 2:
-            continue
-        groups = [(current.get(a, env.create_rating()),) for a in agents]
-        new = env.rate(groups, ranks=[r - 1 for r in ranks])
-        # An agent in several seats of one game gets the mean of its seats' updates.
-        merged: dict[str, list[trueskill.Rating]] = {}
-        for a, (r,) in zip(agents, new, strict=True):
-            merged.setdefault(a, []).append(r)
-        for a, rs in merged.items():
-            current[a] = env.create_rating(
-                mu=sum(r.mu for r in rs) / len(rs), sigma=sum(r.sigma for r in rs) / len(rs)
-            )
-            played[a] = played.get(a, 0) + 1
-    out = [Rating(a, r.mu, r.sigma, played[a]) for a, r in current.items()]
-    return sorted(out, key=lambda r: (-r.mu, r.agent))
-
-
 def ratings(con: duckdb.DuckDBPyConnection, sel: Selection) -> list[Rating]:
     """TrueSkill μ and σ per agent over the selected finished games, best first."""
-    where, params = sel.where("g.game_id")
-    ids = [
-        r[0]
-        for r in con.execute(
-            f"SELECT g.game_id FROM main.games g WHERE g.status = 'finished' AND {where}"
-            " ORDER BY g.created_at, g.game_id",
-            params,
-        ).fetchall()
-    ]
-    external = _external()
-    if external is not None:
-        return [Rating(**r) if isinstance(r, dict) else r for r in external(con, ids)]
+    where, params = sel.where("s.game_id")
     rows = con.execute(
-        "SELECT game_id, list(agent ORDER BY seat), list(rank ORDER BY seat) FROM main.scores"
-        " WHERE game_id IN (SELECT unnest(?::VARCHAR[])) GROUP BY game_id",
-        [ids],
+        "SELECT s.game_id, s.seat, s.agent, s.score, s.rank, s.complete_sets"
+        " FROM main.scores s JOIN main.games g USING (game_id)"
+        f" WHERE g.status = 'finished' AND {where} ORDER BY s.game_id, s.seat",
+        params,
     ).fetchall()
-    by_id = {g: (a, r) for g, a, r in rows}
-    return _fit([by_id[g] for g in ids if g in by_id])
-
-
-def _external() -> Any:
-    try:
-        module = importlib.import_module("projections.ratings")
-    except ImportError:
-        return None
-    return getattr(module, "agent_ratings", None)
+    table = rate([SeatResult(*r) for r in rows], shuffles=0)
+    return [Rating(r.agent, r.mu, r.sigma, r.games) for r in table]

@@ -51,9 +51,10 @@ _EXTRA = (
     "fallback_rate",
     "llm_calls",
     "llm_tokens",
-    "llm_completion_tokens",
+    "llm_output_tokens",
     "llm_cost",
     "llm_latency",
+    "llm_format_error_rate",
 )
 
 CSS = """
@@ -239,10 +240,13 @@ def _llm_section(
 ) -> str:
     where, params = sel.where("c.game_id")
     rows = con.execute(
-        f"""SELECT s.agent, count(*), count(DISTINCT c.game_id), sum(c.prompt_tokens),
-                   sum(c.completion_tokens), sum(c.cost_usd), avg(c.latency_ms),
-                   count(*) FILTER (WHERE c.parse_stage IS NOT NULL AND c.parse_stage NOT IN ('direct', 'json', 'ok'))
+        f"""SELECT s.agent, count(*), count(DISTINCT c.game_id), sum(c.input_tokens),
+                   sum(c.output_tokens), string_agg(DISTINCT c.model, ', '),
+                   count(*) FILTER (WHERE c.parse_stage IN ('last_object', 'key_value')),
+                   count(*) FILTER (WHERE c.parse_stage = 'truncated'),
+                   count(*) FILTER (WHERE c.error IS NOT NULL)
             FROM main.llm_calls c JOIN main.seats s ON s.game_id = c.game_id AND s.seat = c.seat
+            JOIN main.games g ON g.game_id = c.game_id AND g.status = 'finished'
             WHERE {where} GROUP BY s.agent ORDER BY s.agent""",
         params,
     ).fetchall()
@@ -267,19 +271,29 @@ def _llm_section(
             " by a code agent, so there are no tokens, costs or latencies to report.</p>" + errors
         )
     body = []
-    for agent, calls, games, pt, ct, cost, lat, repaired in rows:
+    for agent, calls, games, tin, tout, models, repaired, truncated, transport in rows:
         prof = by_agent.get(agent)
-        per_game = prof.metrics.get("llm_tokens") if prof else None
+        m = prof.metrics if prof else {}
+        cost = m.get("llm_cost")
+        cost_text = (
+            "–"
+            if cost is None or cost.value is None
+            else f"${cost.value:,.4f}<span class='ci'>${cost.lo or 0:,.4f} – ${cost.hi or 0:,.4f}</span>"
+        )
         body.append(
-            f"<tr><td>{_agent_cell(agent, col) if agent in col else html.escape(agent)}</td>"
-            f"<td>{calls:,}</td><td>{games}</td><td>{int(pt or 0):,}</td><td>{int(ct or 0):,}</td>"
-            f"<td>{_fmt(per_game, False)}</td><td>{'' if cost is None else f'${cost:,.4f}'}</td>"
-            f"<td>{'' if lat is None else f'{lat:,.0f}'}</td><td>{repaired:,}</td></tr>"
+            f"<tr><td>{_agent_cell(agent, col) if agent in col else html.escape(agent)}"
+            f"<span class='ci'>{html.escape(models or '')}</span></td>"
+            f"<td>{calls:,}</td><td>{games}</td><td>{int(tin or 0):,}</td><td>{int(tout or 0):,}</td>"
+            f"<td>{_fmt(m.get('llm_tokens'), False)}</td><td>{_fmt(m.get('llm_output_tokens'), False)}</td>"
+            f"<td>{cost_text}</td><td>{_fmt(m.get('llm_latency'), False)}</td>"
+            f"<td>{_fmt(m.get('llm_format_error_rate'), True)}</td>"
+            f"<td>{repaired:,} / {truncated:,} / {transport:,}</td></tr>"
         )
     head = (
-        "<tr><th>agent</th><th>calls</th><th>games</th><th>prompt tokens</th>"
-        "<th>completion tokens</th><th>tokens / game</th><th>cost</th><th>mean latency (ms)</th>"
-        "<th>repaired parses</th></tr>"
+        "<tr><th>agent</th><th>calls</th><th>games</th><th>input tokens</th>"
+        "<th>output tokens</th><th>tokens / game</th><th>output tokens / call</th>"
+        "<th>cost / game</th><th>latency / call (ms)</th><th>format errors / decision</th>"
+        "<th>repaired / truncated / transport errors</th></tr>"
     )
     return (
         f'<div class="scroll"><table id="llm-table"><thead>{head}</thead><tbody>{"".join(body)}'

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 
@@ -175,36 +176,55 @@ def test_trajectories(hand_store: DuckStore) -> None:
     assert {r[4] for r in rows} == {1}
 
 
-def test_model_call_metrics_and_report_section(hand_store: DuckStore) -> None:
+def test_model_call_metrics_and_report_section(
+    hand_store: DuckStore, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """Model calls (engine-only `llm_call` events) feed the token, cost and latency metrics."""
+    from metrics_builder import Log
+
+    from events.agent import ActionDefaulted, LLMCall
     from projections.metrics.report import build_report
 
+    prices = tmp_path / "prices.json"
+    prices.write_text(json.dumps({"openai:gpt-test": {"input": 1.0, "output": 10.0}}))
+    monkeypatch.setenv("CATTLE_PRICES", str(prices))
+
+    def call(tokens: tuple[int, int], latency: float, error: str | None) -> LLMCall:
+        return LLMCall(
+            seat=0,
+            decision="bid",
+            stage="ask",
+            attempt=1,
+            provider="openai",
+            model="gpt-test",
+            input_tokens=tokens[0],
+            output_tokens=tokens[1],
+            latency_ms=latency,
+            parse_stage="failed" if error else "json",
+            parse_error=error,
+        )
+
+    # Seat 0 ("m") is asked twice (two passes in b's auction); one answer cannot be read and
+    # the seat plays its default once.
+    g = Log(("m", "b"))
+    g.auction(1, "cat", [{0: None}, {0: None}])
+    g.add(call((100, 20), 200.0, None), call((300, 40), 300.0, "no JSON object"))
+    g.add(ActionDefaulted(seat=0, decision="bid", action='{"pass": true}', reason="unreadable"))
+    g.end((0, 0), (1, 1), ((), ()))
+    g.save(hand_store, "g4", tournament="hand")
+
     con = hand_store.con
-    for seq, (pt, ct) in ((1000, (100, 20)), (1001, (300, 40))):
-        payload = json.dumps(
-            {
-                "type": "llm_call",
-                "seat": 0,
-                "model": "m-1",
-                "prompt_tokens": pt,
-                "completion_tokens": ct,
-                "latency_ms": 250.0,
-                "cost_usd": 0.002,
-                "parse_stage": "direct",
-            }
-        )
-        con.execute(
-            "INSERT INTO events VALUES ('g1', ?, 'llm_call', 1, 0, []::SMALLINT[], ?)",
-            [seq, payload],
-        )
     rebuild(con)
     got = values(hand_store)
-    assert got[("g1", "a", "llm_calls", "")] == 2
-    assert got[("g1", "a", "llm_tokens", "")] == 100 + 20 + 300 + 40
-    assert got[("g1", "a", "llm_completion_tokens", "")] == pytest.approx(30)
-    assert got[("g1", "a", "llm_cost", "")] == pytest.approx(0.004)
-    assert got[("g1", "a", "llm_latency", "")] == pytest.approx(250)
-    assert ("g1", "b", "llm_calls", "") not in got
+    assert got[("g4", "m", "llm_calls", "")] == 2
+    assert got[("g4", "m", "llm_tokens", "")] == 100 + 20 + 300 + 40
+    assert got[("g4", "m", "llm_output_tokens", "")] == pytest.approx(30)
+    # (400 input tokens x $1 + 60 output tokens x $10) per million.
+    assert got[("g4", "m", "llm_cost", "")] == pytest.approx(0.001)
+    assert got[("g4", "m", "llm_latency", "")] == pytest.approx(250)
+    assert got[("g4", "m", "llm_format_error_rate", "")] == pytest.approx(0.5)
+    assert got[("g4", "m", "fallback_rate", "")] == pytest.approx(0.5)
+    assert ("g4", "b", "llm_calls", "") not in got
     page, _ = build_report(con, Selection(tournament="hand"), resamples=50)
     assert 'id="llm-table"' in page and 'id="llm-empty"' not in page
-    assert "$0.0040" in page
+    assert "gpt-test" in page and "$0.0010" in page

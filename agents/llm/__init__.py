@@ -1,0 +1,45 @@
+"""Model-backed seats: ``openai:MODEL`` and ``anthropic:MODEL`` (see agents.llm.spec)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from agents import register
+from agents.llm.agent import LLMAgent
+from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
+from agents.llm.transport import RecordedTransport, live_transport
+from events.agent import LLMCall
+from events.domain import GameConfig, SeatSpec
+from projections.replay import register_replayer
+
+
+def make_llm_agent(spec: SeatSpec, seat: int, seed: int, config: GameConfig) -> LLMAgent:
+    """A live model seat (reads keys and URLs from the environment or the config file)."""
+    options = resolve(spec)
+    settings = provider_settings(options.provider)
+    return LLMAgent(
+        seat,
+        seed,
+        config,
+        options,
+        live_transport(options, settings),
+        backoff=settings.backoff,
+        spec=spec.agent,
+    )
+
+
+def replay_llm_agent(
+    spec: SeatSpec, seat: int, seed: int, config: GameConfig, log: Sequence[Any]
+) -> LLMAgent:
+    """A model seat that re-reads the answers its game recorded: prompts and parsing run
+    again, the network is never touched."""
+    calls = [e for e in log if isinstance(e, LLMCall) and e.seat == seat]
+    return LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
+
+
+for _provider in PROVIDERS:
+    register(_provider, make_llm_agent, parse=parse_model_spec)
+    register_replayer(_provider, replay_llm_agent)
+
+__all__ = ["LLMAgent", "make_llm_agent", "replay_llm_agent"]

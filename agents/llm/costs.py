@@ -1,0 +1,151 @@
+"""Tokens, cost and answer quality of model seats, from the stored `llm_call` events."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+PRICES = Path(__file__).resolve().parents[2] / "data" / "prices.json"
+"""The shipped price table (USD per million tokens)."""
+PRICES_ENV = "CATTLE_PRICES"
+
+Price = tuple[float, float]
+
+
+def load_prices(path: Path | None = None) -> dict[str, Price]:
+    """The price table: `path`, else $CATTLE_PRICES, else the shipped data/prices.json.
+
+    An override file may hold only some models: it is laid over the shipped table.
+    """
+    table: dict[str, Price] = {}
+    sources = [PRICES]
+    override = path or (Path(os.environ[PRICES_ENV]) if os.environ.get(PRICES_ENV) else None)
+    if override is not None:
+        sources.append(override)
+    for src in sources:
+        data = json.loads(Path(src).read_text())
+        for key, value in data.items():
+            if key.startswith("_") or not isinstance(value, dict):
+                continue
+            table[key] = (float(value["input"]), float(value["output"]))
+    return table
+
+
+def price_for(provider: str, model: str, table: dict[str, Price]) -> Price | None:
+    """The price of a model: the longest `provider:model` prefix in the table, if any."""
+    name = f"{provider}:{model}"
+    best = None
+    for key in table:
+        if name.startswith(key) and (best is None or len(key) > len(best)):
+            best = key
+    return table[best] if best is not None else None
+
+
+def cost(input_tokens: int, output_tokens: int, price: Price | None) -> float | None:
+    """USD for these tokens (None when the model has no price)."""
+    if price is None:
+        return None
+    return (input_tokens * price[0] + output_tokens * price[1]) / 1_000_000
+
+
+GROUPS = {"agent": ("agent",), "seat": ("game_id", "seat", "agent"), "game": ("game_id",)}
+
+
+def usage(
+    con: Any,
+    *,
+    by: str = "agent",
+    tournament: str | None = None,
+    game_id: str | None = None,
+    prices: dict[str, Price] | None = None,
+) -> list[dict[str, Any]]:
+    """Calls, tokens, cost, format-error and fallback rates, grouped by agent, seat or game."""
+    prices = prices if prices is not None else load_prices()
+    where, params = [], []
+    if tournament is not None:
+        where.append("u.tournament = ?")
+        params.append(tournament)
+    if game_id is not None:
+        where.append("u.game_id = ?")
+        params.append(game_id)
+    sql = f"""
+        SELECT u.game_id, u.seat, u.agent, u.provider, u.model, u.calls, u.decisions,
+               u.input_tokens, u.output_tokens, u.reasoning_tokens, u.model_seconds,
+               u.transport_errors, u.truncated, u.format_errors, u.repaired, u.parsed,
+               f.rejections, f.engine_fallbacks, f.defaults
+        FROM llm_usage u JOIN llm_fallbacks f USING (game_id, seat)
+        {"WHERE " + " AND ".join(where) if where else ""}
+        ORDER BY u.game_id, u.seat
+    """
+    rows = con.execute(sql, params).fetchall()
+    cols = [d[0] for d in con.description]
+    keys = GROUPS[by]
+    groups: dict[tuple[Any, ...], dict[str, Any]] = {}
+    for raw in rows:
+        r = dict(zip(cols, raw, strict=True))
+        c = cost(
+            r["input_tokens"], r["output_tokens"], price_for(r["provider"], r["model"], prices)
+        )
+        g = groups.setdefault(
+            tuple(r[k] for k in keys),
+            {
+                **{k: r[k] for k in keys},
+                "games": set(),
+                "seats": 0,
+                "calls": 0,
+                "decisions": 0,
+                "input_tokens": 0,
+                "output_tokens": 0,
+                "reasoning_tokens": 0,
+                "model_seconds": 0.0,
+                "transport_errors": 0,
+                "truncated": 0,
+                "format_errors": 0,
+                "repaired": 0,
+                "parsed": 0,
+                "rejections": 0,
+                "engine_fallbacks": 0,
+                "defaults": 0,
+                "cost_usd": 0.0,
+                "unpriced": 0,
+            },
+        )
+        g["games"].add(r["game_id"])
+        g["seats"] += 1
+        for k in (
+            "calls",
+            "decisions",
+            "input_tokens",
+            "output_tokens",
+            "reasoning_tokens",
+            "model_seconds",
+            "transport_errors",
+            "truncated",
+            "format_errors",
+            "repaired",
+            "parsed",
+            "rejections",
+            "engine_fallbacks",
+            "defaults",
+        ):
+            g[k] += r[k] or 0
+        if c is None:
+            g["unpriced"] += 1
+        else:
+            g["cost_usd"] += c
+    out = []
+    for g in groups.values():
+        n = len(g.pop("games"))
+        g["games"] = n
+        g["calls_per_game"] = g["calls"] / n if n else 0.0
+        g["tokens_per_game"] = (g["input_tokens"] + g["output_tokens"]) / n if n else 0.0
+        g["cost_per_game"] = g["cost_usd"] / n if n and not g["unpriced"] else None
+        if g["unpriced"]:
+            g["cost_usd"] = None
+        g["format_error_rate"] = g["format_errors"] / g["parsed"] if g["parsed"] else 0.0
+        fallbacks = g["defaults"] + g["engine_fallbacks"]
+        g["fallback_rate"] = fallbacks / g["decisions"] if g["decisions"] else 0.0
+        out.append(g)
+    return out

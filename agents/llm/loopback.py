@@ -1,0 +1,493 @@
+"""A loopback model server for tests, benchmarks and trying the harness without a key.
+
+It speaks the OpenAI chat-completions protocol (``POST {url}/v1/chat/completions``) and the
+Anthropic messages protocol (``POST {url}/v1/messages``) on 127.0.0.1 and answers from a
+scriptable *policy*: a function from the incoming request to an `Answer` (text, finish
+reason, HTTP status, headers, delay). `LegalPolicy` reads the prompt and plays legal moves;
+`FaultPolicy` wraps a policy and injects scripted faults.
+
+Run it alone: ``python -m agents.llm.loopback --port 8765 --delay 0.2``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import threading
+import time
+import zlib
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from typing import Any
+
+# ---------------------------------------------------------------------------- requests / answers
+
+
+@dataclass
+class Incoming:
+    """One request as the policy sees it."""
+
+    protocol: str
+    """openai or anthropic."""
+    body: dict[str, Any]
+    n: int
+    """0-based index of the request on this server."""
+
+    @property
+    def messages(self) -> list[dict[str, Any]]:
+        """The chat messages, system prompt first (both protocols)."""
+        msgs = list(self.body.get("messages", []))
+        if self.protocol == "anthropic" and self.body.get("system"):
+            msgs.insert(0, {"role": "system", "content": self.body["system"]})
+        return msgs
+
+    def _users(self) -> list[str]:
+        return [str(m.get("content", "")) for m in self.messages if m.get("role") == "user"]
+
+    @property
+    def prompt(self) -> str:
+        """The first user message (the decision prompt)."""
+        users = self._users()
+        return users[0] if users else ""
+
+    @property
+    def last(self) -> str:
+        """The last user message."""
+        users = self._users()
+        return users[-1] if users else ""
+
+    @property
+    def kind(self) -> str:
+        """The decision asked for, read from the prompt."""
+        return prompt_kind(self.prompt)
+
+    @property
+    def stage(self) -> str:
+        """ask, format_retry or truncation_retry, read from the messages."""
+        if self.last.startswith("Your answer could not be used"):
+            return "format_retry"
+        if "cut off by the length limit" in self.last:
+            return "truncation_retry"
+        return "ask"
+
+
+@dataclass
+class Answer:
+    """What the server sends back."""
+
+    text: str = ""
+    finish: str = "stop"
+    """stop or length (mapped to end_turn / max_tokens for Anthropic)."""
+    status: int = 200
+    headers: dict[str, str] = field(default_factory=dict)
+    delay: float = 0.0
+    """Seconds to wait before answering (a hang when longer than the client's timeout)."""
+
+
+Policy = Callable[[Incoming], Answer]
+
+_KINDS = (
+    ("Update your private game notes", "scratchpad"),
+    ("It's your turn. Choose ONE action", "turn"),
+    ("BUY-RIGHT DECISION", "sale"),
+    ("KUHHANDEL - choose a target", "initiate_trade"),
+    ("KUHHANDEL - you are being challenged", "respond_trade"),
+    ("KUHHANDEL TIE", "tie_offer"),
+    ("Minimum bid:", "bid"),
+)
+
+
+def prompt_kind(prompt: str) -> str:
+    """The decision kind a prompt asks for (scratchpad for note updates, unknown otherwise)."""
+    for marker, kind in _KINDS:
+        if marker in prompt:
+            return kind
+    return "unknown"
+
+
+# ---------------------------------------------------------------------------- reading prompts
+
+
+def _num(rx: str, text: str, default: int = 0) -> int:
+    m = re.search(rx, text)
+    return int(m.group(1)) if m else default
+
+
+def prompt_cards(prompt: str) -> list[int]:
+    """The seat's money cards, read from the prompt."""
+    m = re.search(r"Your available card values: \[([^\]]*)\]", prompt)
+    if not m:
+        m = re.search(r"Money cards: ([^\n]*)", prompt)
+    if not m:
+        return []
+    return [int(x) for x in re.findall(r"\d+", m.group(1))]
+
+
+def prompt_targets(prompt: str) -> list[tuple[int, str]]:
+    """Valid trade targets listed in the prompt."""
+    return [(int(p), a) for p, a in re.findall(r"Player (\d+): (\w+) \(you have", prompt)]
+
+
+class LegalPolicy:
+    """Plays legal, varied moves read from the prompt; deterministic given the prompts.
+
+    `trade_bias` is the chance of choosing a trade challenge on a turn when one is possible.
+    """
+
+    def __init__(self, seed: int = 0, *, trade_bias: float = 0.3, notes: bool = True) -> None:
+        self.seed = seed
+        self.trade_bias = trade_bias
+        self.notes = notes
+
+    def rng(self, req: Incoming) -> random.Random:
+        """A generator keyed on the prompt's numbers only, so rewording keeps games stable."""
+        digits = ",".join(re.findall(r"\d+", req.prompt))
+        return random.Random(zlib.crc32(digits.encode()) ^ self.seed)
+
+    def decide(self, req: Incoming) -> dict[str, Any] | str:
+        """The answer's fields for the request (a string for note updates)."""
+        p = req.prompt
+        rng = self.rng(req)
+        kind = req.kind
+        cards = prompt_cards(p)
+
+        def subset() -> list[int]:
+            return [c for c in cards if rng.random() < 0.5]
+
+        if kind == "scratchpad":
+            return f"Seen {p.count(chr(10))} lines so far; keep bidding low."
+        if kind == "turn":
+            trade = prompt_targets(p) and rng.random() < self.trade_bias
+            return {"reasoning": "ok", "action": "kuhhandel" if trade else "auction"}
+        if kind == "bid":
+            low = _num(r"Minimum bid: (\d+)", p)
+            money = _num(r"Your money: (\d+)", p)
+            cap = _num(r"you may bid at most (\d+)", p, money)
+            if low <= min(cap, money * 0.6) and rng.random() < 0.5:
+                return {"reasoning": "cheap", "action": "bid", "amount": low}
+            return {"reasoning": "no", "action": "pass"}
+        if kind == "sale":
+            return {"reasoning": "ok", "decision": "buy_right" if rng.random() < 0.3 else "sell"}
+        if kind == "initiate_trade":
+            head = p.split("KUHHANDEL - choose a target", 1)[1]
+            targets = prompt_targets(head)
+            t, a = rng.choice(targets) if targets else (0, "cow")
+            return {"reasoning": "try", "target_player": t, "animal": a, "offer_cards": subset()}
+        if kind == "respond_trade":
+            if rng.random() < 0.4:
+                return {"reasoning": "fine", "action": "accept"}
+            return {"reasoning": "fight", "action": "counter", "counter_cards": subset()}
+        if kind == "tie_offer":
+            return {"reasoning": "again", "offer_cards": subset()}
+        return {"reasoning": "unknown prompt", "action": "pass"}
+
+    def __call__(self, req: Incoming) -> Answer:
+        fields = self.decide(req)
+        return Answer(text=fields if isinstance(fields, str) else json.dumps(fields))
+
+
+# ---------------------------------------------------------------------------- faults
+
+
+def _prose(text: str) -> str:
+    return f"Let me think about the position.\nMy move:\n{text}\nGood luck to everyone."
+
+
+def _fence(text: str) -> str:
+    return f"Here is my answer:\n```json\n{text}\n```"
+
+
+def _broken(text: str) -> str:
+    return text.rstrip("}").rstrip() + ","  # unterminated object
+
+
+def _wrong_types(fields: dict[str, Any]) -> str:
+    out = {}
+    for k, v in fields.items():
+        if isinstance(v, int) and not isinstance(v, bool):
+            out[k] = f"{v} coins"
+        elif isinstance(v, list):
+            out[k] = ", ".join(map(str, v))
+        else:
+            out[k] = v
+    if "target_player" in fields:
+        out["target_player"] = f"Player {fields['target_player']}"
+    return json.dumps(out)
+
+
+FAULTS = (
+    "prose",
+    "fence",
+    "broken",
+    "missing_keys",
+    "wrong_types",
+    "truncated",
+    "cards_not_in_hand",
+    "invalid_target",
+    "rate_limit",
+    "server_error",
+    "hang",
+    "garbage",
+)
+"""Faults `FaultPolicy` can inject."""
+
+
+class FaultPolicy:
+    """Wraps a policy; each scripted (kind, fault) spoils the next matching request.
+
+    A kind of "any" matches every request except note updates. `hang` waits `hang_for`
+    seconds before answering; `rate_limit` answers 429 with Retry-After `retry_after`.
+    """
+
+    def __init__(
+        self,
+        base: LegalPolicy,
+        script: list[tuple[str, str]],
+        *,
+        hang_for: float = 2.0,
+        retry_after: float = 0.01,
+    ) -> None:
+        self.base = base
+        self.script = list(script)
+        self.hang_for = hang_for
+        self.retry_after = retry_after
+        self.applied: list[tuple[int, str, str]] = []
+        """(request index, kind, fault) for every fault injected."""
+
+    def _take(self, req: Incoming) -> str | None:
+        kind = req.kind
+        for i, (k, fault) in enumerate(self.script):
+            if k == kind or (k == "any" and kind != "scratchpad"):
+                del self.script[i]
+                self.applied.append((req.n, kind, fault))
+                return fault
+        return None
+
+    def __call__(self, req: Incoming) -> Answer:
+        fault = self._take(req)
+        if fault is None:
+            return self.base(req)
+        fields = self.base.decide(req)
+        if isinstance(fields, str):
+            fields = {"notes": fields}
+        text = json.dumps(fields)
+        match fault:
+            case "prose":
+                return Answer(text=_prose(text))
+            case "fence":
+                return Answer(text=_fence(text))
+            case "broken":
+                return Answer(text=_broken(text))
+            case "missing_keys":
+                return Answer(text=json.dumps({"reasoning": "I forgot the rest"}))
+            case "wrong_types":
+                return Answer(text=_wrong_types(fields))
+            case "truncated":
+                return Answer(text='{"reasoning": "First I will consider every', finish="length")
+            case "cards_not_in_hand":
+                key = "counter_cards" if req.kind == "respond_trade" else "offer_cards"
+                return Answer(text=json.dumps({**fields, "action": "counter", key: [500, 500]}))
+            case "invalid_target":
+                return Answer(text=json.dumps({**fields, "target_player": 99}))
+            case "rate_limit":
+                return Answer(
+                    status=429,
+                    headers={"retry-after": str(self.retry_after)},
+                    text=json.dumps({"error": {"message": "slow down", "type": "rate_limit"}}),
+                )
+            case "server_error":
+                return Answer(
+                    status=500, text=json.dumps({"error": {"message": "boom", "type": "server"}})
+                )
+            case "hang":
+                return Answer(text=text, delay=self.hang_for)
+            case "garbage":
+                return Answer(text="I would rather not say.")
+        raise ValueError(f"unknown fault {fault!r}")
+
+
+# ---------------------------------------------------------------------------- server
+
+
+def _tokens(text: str) -> int:
+    return max(1, len(text) // 4)
+
+
+def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
+    """A chat-completions response."""
+    prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
+    out = _tokens(ans.text)
+    return {
+        "id": f"chatcmpl-{req.n}",
+        "object": "chat.completion",
+        "created": 0,
+        "model": req.body.get("model", "loopback"),
+        "choices": [
+            {
+                "index": 0,
+                "message": {"role": "assistant", "content": ans.text},
+                "finish_reason": ans.finish,
+            }
+        ],
+        "usage": {
+            "prompt_tokens": prompt,
+            "completion_tokens": out,
+            "total_tokens": prompt + out,
+            "completion_tokens_details": {"reasoning_tokens": 0},
+        },
+    }
+
+
+def anthropic_body(req: Incoming, ans: Answer) -> dict[str, Any]:
+    """A messages response."""
+    prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
+    return {
+        "id": f"msg_{req.n}",
+        "type": "message",
+        "role": "assistant",
+        "model": req.body.get("model", "loopback"),
+        "content": [{"type": "text", "text": ans.text}],
+        "stop_reason": "max_tokens" if ans.finish == "length" else "end_turn",
+        "stop_sequence": None,
+        "usage": {"input_tokens": prompt, "output_tokens": _tokens(ans.text)},
+    }
+
+
+class LoopbackServer:
+    """A threaded HTTP server on 127.0.0.1 answering both protocols from a policy."""
+
+    def __init__(self, policy: Policy | None = None, *, port: int = 0, delay: float = 0.0) -> None:
+        self.policy: Policy = policy or LegalPolicy()
+        self.delay = delay
+        self.requests: list[Incoming] = []
+        """Every request received, in arrival order."""
+        self.headers: list[dict[str, str]] = []
+        """Headers of every request (as received)."""
+        self._lock = threading.Lock()
+        self.inflight = 0
+        self.max_inflight = 0
+        """Most requests ever being answered at the same time."""
+        server = self
+
+        class Handler(BaseHTTPRequestHandler):
+            protocol_version = "HTTP/1.1"
+            disable_nagle_algorithm = True
+
+            def log_message(self, format: str, *args: Any) -> None:
+                return None
+
+            def do_POST(self) -> None:
+                length = int(self.headers.get("content-length") or 0)
+                raw = self.rfile.read(length)
+                path = self.path.split("?", 1)[0]
+                if path.endswith("/chat/completions"):
+                    protocol = "openai"
+                elif path.endswith("/messages"):
+                    protocol = "anthropic"
+                else:
+                    self._send(404, {"error": {"message": f"no route {path}"}}, {})
+                    return
+                try:
+                    body = json.loads(raw or b"{}")
+                except ValueError:
+                    self._send(400, {"error": {"message": "bad json"}}, {})
+                    return
+                with server._lock:
+                    req = Incoming(protocol=protocol, body=body, n=len(server.requests))
+                    server.requests.append(req)
+                    server.headers.append(dict(self.headers.items()))
+                    ans = server.policy(req)
+                    server.inflight += 1
+                    server.max_inflight = max(server.max_inflight, server.inflight)
+                try:
+                    wait = server.delay + ans.delay
+                    if wait > 0:
+                        time.sleep(wait)
+                    self._answer(req, ans, protocol)
+                finally:
+                    with server._lock:
+                        server.inflight -= 1
+
+            def _answer(self, req: Incoming, ans: Answer, protocol: str) -> None:
+                if ans.status != 200:
+                    self._send(ans.status, json.loads(ans.text or "{}"), ans.headers)
+                    return
+                payload = (
+                    openai_body(req, ans) if protocol == "openai" else anthropic_body(req, ans)
+                )
+                self._send(200, payload, ans.headers)
+
+            def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:
+                data = json.dumps(payload).encode()
+                try:
+                    self.send_response(status)
+                    self.send_header("content-type", "application/json")
+                    self.send_header("content-length", str(len(data)))
+                    for k, v in headers.items():
+                        self.send_header(k, v)
+                    self.end_headers()
+                    self.wfile.write(data)
+                except (BrokenPipeError, ConnectionResetError):
+                    pass  # the client gave up (timeout): nothing to answer
+
+        class Server(ThreadingHTTPServer):
+            daemon_threads = True
+            request_queue_size = 256
+
+            def handle_error(self, request: Any, client_address: Any) -> None:
+                return None  # dropped connections are expected (timeouts)
+
+        self._server = Server(("127.0.0.1", port), Handler)
+        self.port = self._server.server_address[1]
+        self._thread: threading.Thread | None = None
+
+    @property
+    def url(self) -> str:
+        """Base URL for the Anthropic SDK (it appends /v1/messages)."""
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def openai_url(self) -> str:
+        """Base URL for the OpenAI SDK (it appends /chat/completions)."""
+        return f"http://127.0.0.1:{self.port}/v1"
+
+    def start(self) -> LoopbackServer:
+        """Serve in a background thread."""
+        self._thread = threading.Thread(target=self._server.serve_forever, daemon=True)
+        self._thread.start()
+        return self
+
+    def stop(self) -> None:
+        """Stop serving and close the listening socket."""
+        self._server.shutdown()
+        self._server.server_close()
+
+    def __enter__(self) -> LoopbackServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+
+def main() -> None:
+    """Serve until interrupted."""
+    ap = argparse.ArgumentParser(description="Loopback model server (OpenAI and Anthropic).")
+    ap.add_argument("--port", type=int, default=8765)
+    ap.add_argument("--delay", type=float, default=0.0, help="seconds before every answer")
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    server = LoopbackServer(LegalPolicy(args.seed), port=args.port, delay=args.delay)
+    print(f"openai: {server.openai_url}  anthropic: {server.url}", flush=True)
+    try:
+        server._server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._server.server_close()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,240 @@
+"""Model seat specs and provider settings.
+
+A seat spec reads ``PROVIDER:MODEL[@BASE_URL][?option=value&...]``, for example
+``openai:gpt-4o-mini``, ``anthropic:claude-haiku-4-5?memory=recent`` or
+``openai:qwen3@http://localhost:8000/v1?temperature=0.3``. The base URL may not contain a
+``?``. The parsed `SeatSpec` keeps the model's identity in ``agent`` (provider, model and
+the options that change how it plays) and every resolved option, including the base URL, in
+``options``. Keys never appear in either: they come from the environment or a config file.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit, urlunsplit
+
+from events.domain import ConfigError, SeatSpec
+
+PROVIDERS = ("openai", "anthropic")
+MEMORY_MODES = ("none", "recent", "full")
+EFFORTS = ("minimal", "low", "medium", "high")
+
+DEFAULTS: dict[str, Any] = {
+    "temperature": 0.1,
+    "max_tokens": 4096,
+    "memory": "full",
+    "character": "optimal",
+    "attempts": 4,
+    "timeout": 120.0,
+}
+"""Option defaults; every seat's resolved options are stored with its game."""
+
+IDENTITY = ("temperature", "max_tokens", "reasoning_effort", "memory", "character")
+"""Options that change how a seat plays; non-default ones are part of the agent name."""
+
+_ALIASES = {
+    "reasoning": "reasoning_effort",
+    "effort": "reasoning_effort",
+    "max_output_tokens": "max_tokens",
+    "tokens": "max_tokens",
+}
+
+
+class SpecError(ConfigError):
+    """A model seat spec that cannot be read."""
+
+
+def _clean_url(url: str) -> str:
+    """The base URL without credentials or query (those could hold secrets)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        raise SpecError(f"base URL must be http(s)://host[:port]/path, got {url!r}")
+    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
+
+
+def _coerce(key: str, value: str) -> Any:
+    v = value.strip()
+    if key == "temperature":
+        if v.lower() in ("none", "default", ""):
+            return None
+        t = float(v)
+        if not 0.0 <= t <= 2.0:
+            raise SpecError(f"temperature must be within 0..2, got {v}")
+        return t
+    if key in ("max_tokens", "attempts"):
+        n = int(v)
+        if n < 1:
+            raise SpecError(f"{key} must be at least 1, got {v}")
+        return n
+    if key == "timeout":
+        t = float(v)
+        if t <= 0:
+            raise SpecError(f"timeout must be positive, got {v}")
+        return t
+    if key == "reasoning_effort":
+        if v.lower() in ("none", "off", ""):
+            return None
+        if v not in EFFORTS:
+            raise SpecError(f"reasoning effort must be one of {', '.join(EFFORTS)}, got {v!r}")
+        return v
+    if key == "memory":
+        if v not in MEMORY_MODES:
+            raise SpecError(f"memory must be one of {', '.join(MEMORY_MODES)}, got {v!r}")
+        return v
+    if key == "character":
+        from projections.prompts import CHARACTERS
+
+        if v not in CHARACTERS:
+            raise SpecError(f"character must be one of {', '.join(CHARACTERS)}, got {v!r}")
+        return v
+    raise SpecError(f"unknown option {key!r}; known: {', '.join([*DEFAULTS, 'reasoning_effort'])}")
+
+
+def parse_model_spec(text: str) -> SeatSpec:
+    """Read ``PROVIDER:MODEL[@BASE_URL][?options]`` into a SeatSpec with resolved options."""
+    text = text.strip()
+    head, sep, query = text.partition("?")
+    provider, colon, rest = head.partition(":")
+    if provider not in PROVIDERS or not colon:
+        raise SpecError(f"model spec must look like openai:MODEL or anthropic:MODEL, got {text!r}")
+    model, base_url = rest, None
+    m = re.search(r"@(https?://.*)$", rest)
+    if m:
+        model, base_url = rest[: m.start()], _clean_url(m.group(1))
+    if not model:
+        raise SpecError(f"model name missing in {text!r}")
+    options: dict[str, Any] = dict(DEFAULTS)
+    if sep:
+        for item in filter(None, query.split("&")):
+            key, eq, value = item.partition("=")
+            key = _ALIASES.get(key.strip(), key.strip())
+            if not eq:
+                raise SpecError(f"option {item!r} needs a value (key=value)")
+            try:
+                options[key] = _coerce(key, value)
+            except ValueError as exc:
+                if isinstance(exc, SpecError):
+                    raise
+                raise SpecError(f"bad value for {key}: {value!r}") from None
+    return make_spec(provider, model, options, base_url)
+
+
+def make_spec(
+    provider: str, model: str, options: dict[str, Any], base_url: str | None = None
+) -> SeatSpec:
+    """A SeatSpec from resolved parts: identity in ``agent``, everything in ``options``."""
+    opts = {k: v for k, v in options.items() if v is not None and k != "base_url"}
+    if "temperature" in options and options["temperature"] is None:
+        opts["temperature"] = "none"  # omitted from requests (models that reject it)
+    if base_url:
+        opts["base_url"] = base_url
+    opts["model"] = model
+    shown = [
+        f"{k}={options[k]}"
+        for k in IDENTITY
+        if k in options and options[k] != DEFAULTS.get(k) and options[k] is not None
+    ]
+    if "temperature" in options and options["temperature"] is None:
+        shown.append("temperature=none")
+    agent = f"{provider}:{model}" + ("?" + "&".join(sorted(shown)) if shown else "")
+    return SeatSpec(agent=agent, options=opts)
+
+
+@dataclass(frozen=True)
+class SeatOptions:
+    """Every setting of one model seat."""
+
+    provider: str
+    model: str
+    base_url: str | None
+    temperature: float | None
+    max_tokens: int
+    reasoning_effort: str | None
+    memory: str
+    character: str
+    attempts: int
+    timeout: float
+
+
+def resolve(spec: SeatSpec) -> SeatOptions:
+    """The settings of a stored or freshly parsed model seat."""
+    parsed = parse_model_spec(spec.agent)
+    opts: dict[str, Any] = {**parsed.options, **spec.options}
+    temp = opts.get("temperature")
+    provider, _, _ = spec.agent.partition(":")
+    return SeatOptions(
+        provider=provider,
+        model=str(opts["model"]),
+        base_url=opts.get("base_url"),
+        temperature=None if temp in (None, "none") else float(temp),
+        max_tokens=int(opts["max_tokens"]),
+        reasoning_effort=opts.get("reasoning_effort"),
+        memory=str(opts["memory"]),
+        character=str(opts["character"]),
+        attempts=int(opts["attempts"]),
+        timeout=float(opts["timeout"]),
+    )
+
+
+# ---------------------------------------------------------------------------- provider settings
+
+
+@dataclass(frozen=True)
+class ProviderSettings:
+    """Where and how to reach one provider (the key is held in memory only)."""
+
+    api_key: str | None
+    base_url: str | None
+    concurrency: int
+    backoff: float
+    """Base of the exponential backoff between attempts, in seconds (1, 2, 4, ...)."""
+
+    def __repr__(self) -> str:  # never show the key
+        return (
+            f"ProviderSettings(base_url={self.base_url!r}, concurrency={self.concurrency}, "
+            f"backoff={self.backoff}, api_key={'set' if self.api_key else 'unset'})"
+        )
+
+
+CONFIG_ENV = "CATTLE_LLM_CONFIG"
+DEFAULT_CONFIG = Path("~/.config/cattle/llm.toml")
+DEFAULT_CONCURRENCY = 32
+
+
+def config_file() -> dict[str, Any]:
+    """The optional TOML config file (``$CATTLE_LLM_CONFIG`` or ~/.config/cattle/llm.toml)."""
+    path = Path(os.environ.get(CONFIG_ENV) or DEFAULT_CONFIG).expanduser()
+    if not path.is_file():
+        if os.environ.get(CONFIG_ENV):
+            raise ConfigError(f"{CONFIG_ENV} points to a missing file: {path}")
+        return {}
+    try:
+        with path.open("rb") as f:
+            return tomllib.load(f)
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"cannot read {path}: {exc}") from None
+
+
+def provider_settings(provider: str) -> ProviderSettings:
+    """Key, base URL, concurrency and backoff for a provider: environment, then config file."""
+    env = provider.upper()
+    cfg = config_file()
+    section: dict[str, Any] = cfg.get(provider, {}) if isinstance(cfg.get(provider), dict) else {}
+    key = os.environ.get(f"{env}_API_KEY") or section.get("api_key")
+    if not key and section.get("api_key_env"):
+        key = os.environ.get(str(section["api_key_env"]))
+    base = os.environ.get(f"{env}_BASE_URL") or section.get("base_url")
+    conc = os.environ.get(f"CATTLE_{env}_CONCURRENCY") or section.get("concurrency")
+    backoff = os.environ.get("CATTLE_LLM_BACKOFF") or cfg.get("backoff", 1.0)
+    return ProviderSettings(
+        api_key=key or None,
+        base_url=_clean_url(base) if base else None,
+        concurrency=int(conc) if conc else DEFAULT_CONCURRENCY,
+        backoff=float(backoff),
+    )

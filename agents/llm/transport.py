@@ -1,0 +1,353 @@
+"""Talking to models: the official async SDKs live, or recorded answers during a replay.
+
+A transport sends one request and returns one `Reply`, never raising for a failure the
+agent can retry (timeouts, connection errors, 429, 5xx): those come back as a reply with
+`error` set. Requests the provider refuses outright (bad key, unknown model, malformed
+request) raise `ModelRefused`, since retrying cannot help. The SDKs' own retries are off so
+that every attempt is the agent's, and is recorded.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import re
+import time
+import weakref
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from agents.llm.spec import ProviderSettings, SeatOptions
+from events.agent import ChatMessage, LLMCall
+from events.domain import ConfigError
+
+TRUNCATED = ("length", "max_tokens")
+"""Finish reasons that mean the answer was cut off by the token limit."""
+THINKING_BUDGET = {"minimal": 1024, "low": 1024, "medium": 4096, "high": 16384}
+"""Anthropic extended-thinking budget per reasoning effort."""
+
+
+class ModelRefused(ConfigError):
+    """The provider refused the request itself (key, model, parameters): retrying cannot help."""
+
+
+@dataclass(frozen=True)
+class Request:
+    """One request to a model."""
+
+    model: str
+    messages: tuple[ChatMessage, ...]
+    temperature: float | None
+    max_tokens: int
+    reasoning_effort: str | None
+
+
+@dataclass(frozen=True)
+class Reply:
+    """What came back from one attempt (an answer, or an error the agent may retry)."""
+
+    text: str = ""
+    finish_reason: str | None = None
+    input_tokens: int = 0
+    output_tokens: int = 0
+    reasoning_tokens: int = 0
+    latency_ms: float = 0.0
+    status: int | None = None
+    retry_after: float | None = None
+    error: str | None = None
+
+    @property
+    def truncated(self) -> bool:
+        """True when the answer was cut off by the token limit."""
+        return self.finish_reason in TRUNCATED
+
+
+class Transport(Protocol):
+    """Sends requests for one seat."""
+
+    replaying: bool
+
+    async def send(self, request: Request) -> Reply:
+        """One attempt."""
+        ...
+
+    async def close(self) -> None:
+        """Release connections."""
+        ...
+
+
+_SECRET = re.compile(r"(sk-[A-Za-z0-9_\-\*]{3,}|Bearer\s+\S+|key[=:]\s*\S+)", re.IGNORECASE)
+
+
+def redact(text: str, *secrets: str | None) -> str:
+    """`text` without any key: the given secrets and anything shaped like one."""
+    for s in secrets:
+        if s:
+            text = text.replace(s, "***")
+    return _SECRET.sub("***", text)
+
+
+# ---------------------------------------------------------------------------- concurrency
+
+_LIMITS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = (
+    weakref.WeakKeyDictionary()
+)
+
+
+def limiter(provider: str, size: int) -> asyncio.Semaphore:
+    """The running loop's shared limit on concurrent calls to `provider`."""
+    loop = asyncio.get_running_loop()
+    per_loop = _LIMITS.setdefault(loop, {})
+    sem = per_loop.get(provider)
+    if sem is None:
+        sem = per_loop[provider] = asyncio.Semaphore(size)
+    return sem
+
+
+def _retry_after(headers: Any) -> float | None:
+    if headers is None:
+        return None
+    for name, scale in (("retry-after-ms", 0.001), ("retry-after", 1.0)):
+        raw = headers.get(name)
+        if raw is None:
+            continue
+        try:
+            return round(max(0.0, float(raw) * scale), 3)
+        except ValueError:
+            continue  # an HTTP date: fall back to the backoff
+    return None
+
+
+def _status_reply(status: int, headers: Any, latency: float, message: str) -> Reply:
+    kind = "rate_limited" if status == 429 else "server_error"
+    return Reply(
+        status=status,
+        retry_after=_retry_after(headers),
+        latency_ms=latency,
+        error=f"{kind} ({status})",
+    )
+
+
+def _ms(t0: float) -> float:
+    return round((time.perf_counter() - t0) * 1000, 1)
+
+
+class _SDKTransport:
+    """Shared parts of the live transports: client per event loop, limit, error mapping."""
+
+    replaying = False
+    provider = ""
+
+    def __init__(self, settings: ProviderSettings, options: SeatOptions) -> None:
+        self.settings = settings
+        self.options = options
+        self.base_url = options.base_url or settings.base_url
+        self.api_key = settings.api_key or ("EMPTY" if self.base_url else None)
+        if not self.api_key:
+            env = self.provider.upper()
+            raise ConfigError(
+                f"no API key for {self.provider}: set {env}_API_KEY (or {env}_BASE_URL / a "
+                f"per-seat @URL for a server without keys), or use the config file"
+            )
+        self._client: Any = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+
+    def _make_client(self) -> Any:
+        raise NotImplementedError
+
+    def client(self) -> Any:
+        loop = asyncio.get_running_loop()
+        if self._client is None or self._loop is not loop:
+            self._client = self._make_client()
+            self._loop = loop
+        return self._client
+
+    async def _call(self, request: Request) -> Reply:
+        raise NotImplementedError
+
+    async def send(self, request: Request) -> Reply:
+        sdk = self._sdk()
+        self.client()  # built outside the timed call
+        async with limiter(self.provider, self.settings.concurrency):
+            t0 = time.perf_counter()
+            try:
+                return await asyncio.wait_for(self._call(request), self.options.timeout + 5.0)
+            except (sdk.APITimeoutError, TimeoutError):
+                return Reply(latency_ms=_ms(t0), error="timeout")
+            except sdk.APIConnectionError as exc:
+                return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
+            except sdk.APIStatusError as exc:
+                status = exc.status_code
+                if status in (408, 409, 429) or status >= 500:
+                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+                raise ModelRefused(
+                    f"{self.provider} refused the request ({status}): "
+                    + redact(str(exc), self.api_key)[:300]
+                ) from None
+
+    def _sdk(self) -> Any:
+        raise NotImplementedError
+
+    async def close(self) -> None:
+        client, self._client = self._client, None
+        if client is not None:
+            # RuntimeError: its event loop is gone, and the connections went with it.
+            with contextlib.suppress(RuntimeError):
+                await client.close()
+
+
+class OpenAITransport(_SDKTransport):
+    """Chat completions through `openai.AsyncOpenAI` (OpenAI or any compatible server)."""
+
+    provider = "openai"
+
+    def _sdk(self) -> Any:
+        import openai
+
+        return openai
+
+    def _make_client(self) -> Any:
+        import openai
+
+        return openai.AsyncOpenAI(
+            api_key=self.api_key,
+            base_url=self.base_url,
+            max_retries=0,
+            timeout=self.options.timeout,
+        )
+
+    def payload(self, request: Request) -> dict[str, Any]:
+        """The keyword arguments of `chat.completions.create`."""
+        body: dict[str, Any] = {
+            "model": request.model,
+            "messages": [{"role": m.role, "content": m.content} for m in request.messages],
+        }
+        official = self.base_url is None or "api.openai.com" in self.base_url
+        # The official API wants max_completion_tokens (reasoning models refuse max_tokens);
+        # compatible servers widely accept only max_tokens.
+        body["max_completion_tokens" if official else "max_tokens"] = request.max_tokens
+        if request.temperature is not None:
+            body["temperature"] = request.temperature
+        if request.reasoning_effort is not None:
+            body["reasoning_effort"] = request.reasoning_effort
+        return body
+
+    async def _call(self, request: Request) -> Reply:
+        t0 = time.perf_counter()
+        resp = await self.client().chat.completions.create(**self.payload(request))
+        latency = _ms(t0)
+        choice = resp.choices[0] if resp.choices else None
+        usage = resp.usage
+        details = getattr(usage, "completion_tokens_details", None) if usage else None
+        return Reply(
+            text=(choice.message.content or "") if choice and choice.message else "",
+            finish_reason=choice.finish_reason if choice else None,
+            input_tokens=(usage.prompt_tokens or 0) if usage else 0,
+            output_tokens=(usage.completion_tokens or 0) if usage else 0,
+            reasoning_tokens=(getattr(details, "reasoning_tokens", 0) or 0) if details else 0,
+            latency_ms=latency,
+        )
+
+
+class AnthropicTransport(_SDKTransport):
+    """Messages through `anthropic.AsyncAnthropic`."""
+
+    provider = "anthropic"
+
+    def _sdk(self) -> Any:
+        import anthropic
+
+        return anthropic
+
+    def _make_client(self) -> Any:
+        import anthropic
+
+        return anthropic.AsyncAnthropic(
+            api_key=self.api_key,
+            base_url=self.base_url,
+            max_retries=0,
+            timeout=self.options.timeout,
+        )
+
+    def payload(self, request: Request) -> dict[str, Any]:
+        """The keyword arguments of `messages.create`."""
+        system = "\n\n".join(m.content for m in request.messages if m.role == "system")
+        body: dict[str, Any] = {
+            "model": request.model,
+            "max_tokens": request.max_tokens,
+            "messages": [
+                {"role": m.role, "content": m.content}
+                for m in request.messages
+                if m.role != "system"
+            ],
+        }
+        if system:
+            body["system"] = system
+        budget = THINKING_BUDGET.get(request.reasoning_effort or "")
+        if budget is not None and request.max_tokens > budget + 256:
+            # Extended thinking requires the default temperature.
+            body["thinking"] = {"type": "enabled", "budget_tokens": budget}
+        elif request.temperature is not None:
+            body["temperature"] = request.temperature
+        return body
+
+    async def _call(self, request: Request) -> Reply:
+        t0 = time.perf_counter()
+        body = self.payload(request)
+        # This SDK release has no `temperature` argument; the API still takes the field.
+        if "temperature" in body:
+            body["extra_body"] = {"temperature": body.pop("temperature")}
+        resp = await self.client().messages.create(**body)
+        latency = _ms(t0)
+        text = "".join(
+            getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text"
+        )
+        usage = resp.usage
+        return Reply(
+            text=text,
+            finish_reason=resp.stop_reason,
+            input_tokens=(usage.input_tokens or 0) if usage else 0,
+            output_tokens=(usage.output_tokens or 0) if usage else 0,
+            latency_ms=latency,
+        )
+
+
+def live_transport(options: SeatOptions, settings: ProviderSettings) -> Transport:
+    """The SDK transport of a seat's provider."""
+    if options.provider == "anthropic":
+        return AnthropicTransport(settings, options)
+    return OpenAITransport(settings, options)
+
+
+class ReplayExhausted(LookupError):
+    """A replayed seat asked for more model calls than its game recorded."""
+
+
+class RecordedTransport:
+    """Answers with the replies a stored game recorded for one seat, in order; no network."""
+
+    replaying = True
+
+    def __init__(self, calls: list[LLMCall]) -> None:
+        self.calls = calls
+        self.pos = 0
+
+    async def send(self, request: Request) -> Reply:
+        if self.pos >= len(self.calls):
+            raise ReplayExhausted(f"the log holds only {len(self.calls)} model call(s)")
+        c = self.calls[self.pos]
+        self.pos += 1
+        return Reply(
+            text=c.response,
+            finish_reason=c.finish_reason,
+            input_tokens=c.input_tokens,
+            output_tokens=c.output_tokens,
+            reasoning_tokens=c.reasoning_tokens,
+            latency_ms=c.latency_ms,
+            status=c.status,
+            retry_after=c.retry_after,
+            error=c.error,
+        )
+
+    async def close(self) -> None:
+        return None

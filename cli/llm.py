@@ -1,0 +1,139 @@
+"""Commands for model seats: what games cost, reruns with another model, a loopback server."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from cli.main import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
+
+
+@app.command()
+def costs(
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    game: Annotated[str | None, typer.Option(help="Only this game (id or unique prefix).")] = None,
+    by: Annotated[str, typer.Option(help="Group by agent, seat or game.")] = "agent",
+    prices: Annotated[
+        Path | None,
+        typer.Option(help="Price table JSON laid over data/prices.json (or $CATTLE_PRICES)."),
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Model calls, tokens, cost, format-error and fallback rates of the stored games."""
+    from agents.llm.costs import GROUPS, load_prices, usage
+
+    if by not in GROUPS:
+        raise UsageError(f"--by must be one of {', '.join(GROUPS)}, got {by!r}")
+    if prices is not None and not prices.is_file():
+        raise UsageError(f"--prices: no such file {prices}")
+    table_prices = load_prices(prices)
+    with _open(db) as store:
+        game_id = store.get_game(game).game_id if game else None
+        rows = usage(store.con, by=by, tournament=tournament, game_id=game_id, prices=table_prices)
+    if as_json:
+        print(json.dumps(rows, default=str))
+        return
+    if not rows:
+        out.print("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
+        return
+    t = Table(title=f"Model usage by {by}")
+    cols = [
+        *GROUPS[by],
+        "games",
+        "calls",
+        "calls/game",
+        "input tok",
+        "output tok",
+        "reasoning tok",
+        "tokens/game",
+        "cost $",
+        "$/game",
+        "format err",
+        "fallbacks",
+        "transport err",
+    ]
+    for c in cols:
+        t.add_column(c, justify="left" if c in ("agent", "game_id") else "right")
+    for r in rows:
+        cost = "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}"
+        per = "n/a" if r["cost_per_game"] is None else f"{r['cost_per_game']:.4f}"
+        t.add_row(
+            *(str(r[k]) for k in GROUPS[by]),
+            str(r["games"]),
+            f"{r['calls']:,}",
+            f"{r['calls_per_game']:.0f}",
+            f"{r['input_tokens']:,}",
+            f"{r['output_tokens']:,}",
+            f"{r['reasoning_tokens']:,}",
+            f"{r['tokens_per_game']:,.0f}",
+            cost,
+            per,
+            f"{r['format_error_rate']:.2%}",
+            f"{r['fallback_rate']:.2%}",
+            str(r["transport_errors"]),
+        )
+    t.caption = "cost n/a: model missing from the price table (add it with --prices)"
+    out.print(t)
+
+
+@app.command()
+def rerun(
+    game_id: Annotated[str, typer.Argument(help="Stored game to rerun (id or unique prefix).")],
+    seat: Annotated[int, typer.Option(help="Seat whose agent changes.")],
+    agent: Annotated[str, typer.Option(help="New agent spec for that seat.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Play a stored game's seed and configuration again (same deck) with one seat changed."""
+    from engine.session import play_and_store, seat_specs
+
+    with _open(db, write=True) as store:
+        row = store.get_game(game_id)
+        if not 0 <= seat < len(row.seats):
+            raise UsageError(f"--seat must be between 0 and {len(row.seats) - 1}")
+        seats = list(row.seats)
+        seats[seat] = seat_specs([agent])[0]
+        new_id, record = play_and_store(store, row.config, row.seed, seats)
+    if as_json:
+        result = record.result
+        print(
+            json.dumps(
+                {
+                    "game_id": new_id,
+                    "rerun_of": row.game_id,
+                    "seed": row.seed,
+                    "agents": [s.agent for s in seats],
+                    "scores": list(result.scores) if result else None,
+                }
+            )
+        )
+        return
+    out.print(_score_table(new_id, record))
+    out.print(f"Rerun of {row.game_id} (seed {row.seed}); new game id: [bold cyan]{new_id}[/]")
+
+
+@app.command()
+def loopback(
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8765,
+    delay: Annotated[float, typer.Option(help="Seconds before every answer.")] = 0.0,
+) -> None:
+    """Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves."""
+    from agents.llm.loopback import LegalPolicy, LoopbackServer
+
+    server = LoopbackServer(LegalPolicy(), port=port, delay=delay)
+    out.print(
+        f"Serving on 127.0.0.1:{server.port}. Try:\n"
+        f"  cattle play --preset micro-duel --agents "
+        f"openai:loop@{server.openai_url},anthropic:loop@{server.url}"
+    )
+    try:
+        server._server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server._server.server_close()

@@ -1,0 +1,501 @@
+"""`cattle tournament` and `cattle ratings`: scheduled, resumable, parallel tournaments.
+
+The schedule (every game's seed and seats) is written to the database before the first game
+is played, in the tables `tournaments` and `tournament_games`. Worker processes only
+simulate: each returns a finished game's encoded events, and this process, the only writer,
+stores finished games in batches (one transaction per batch), so a crash loses at most the
+unsaved batch and never leaves half a game. `--resume NAME` plays what is missing: games that
+ended are kept; a game left unfinished (status running) is marked abandoned, its events kept,
+and the game is played again under a new id.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import secrets
+import time
+from collections.abc import Iterator, Sequence
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import structlog
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    ProgressColumn,
+    Task,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+from rich.text import Text
+
+from agents import parse_spec
+from cli.main import DbOption, UsageError, _config, app, err, out
+from engine.presets import preset_names
+from engine.rules import ENGINE_VERSION
+from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
+from events.codec import encode
+from events.domain import GameConfig, SeatSpec
+from events.store import DEFAULT_DB, DuckStore, GameRow, PreparedGame, StoreError, prepare_game
+
+log = structlog.get_logger("cattle.tournament")
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS tournaments (
+    name VARCHAR PRIMARY KEY,
+    format VARCHAR NOT NULL,
+    agents JSON NOT NULL,
+    games INTEGER NOT NULL,
+    seed BIGINT NOT NULL,
+    config JSON NOT NULL,
+    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
+);
+CREATE TABLE IF NOT EXISTS tournament_games (
+    tournament VARCHAR NOT NULL,
+    idx INTEGER NOT NULL,
+    game_id VARCHAR NOT NULL,
+    seed BIGINT NOT NULL,
+    seats JSON NOT NULL,
+    lineup VARCHAR NOT NULL,
+    rotation INTEGER NOT NULL,
+    attempt INTEGER NOT NULL DEFAULT 0,
+    PRIMARY KEY (tournament, idx)
+);
+"""
+
+BATCH_GAMES = 16
+"""Finished games stored per transaction (at most)."""
+BATCH_SECONDS = 1.0
+"""A batch is also stored once its oldest game waited this long."""
+NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+
+
+class GameTask(msgspec.Struct, frozen=True, kw_only=True):
+    """What a worker needs to play one game."""
+
+    index: int
+    game_id: str
+    seed: int
+    seats: tuple[str, ...]
+    config: GameConfig
+    tournament: str
+
+
+def simulate(task: GameTask) -> tuple[int, PreparedGame]:
+    """Play one game (in a worker process) and return it as rows ready for the writer."""
+    from engine.session import play_game
+
+    record = play_game(task.config, task.seed, list(task.seats))
+    row = GameRow(
+        game_id=task.game_id,
+        seed=task.seed,
+        config=task.config,
+        seats=tuple(SeatSpec(agent=s) for s in task.seats),
+        engine_version=ENGINE_VERSION,
+        tournament=task.tournament,
+    )
+    return task.index, prepare_game(row, record.events, record.turns)
+
+
+# ---------------------------------------------------------------------------- storage
+
+
+def ensure_schema(store: DuckStore) -> None:
+    """Create the tournament tables if this database has none yet."""
+    store.con.execute(SCHEMA)
+
+
+def tournament_exists(store: DuckStore, name: str) -> bool:
+    """True if a tournament of this name is stored."""
+    _, rows = store.query("SELECT count(*) FROM tournaments WHERE name = ?", [name])
+    return bool(rows[0][0])
+
+
+def create(
+    store: DuckStore,
+    name: str,
+    fmt: str,
+    agents: tuple[str, ...],
+    games: int,
+    seed: int,
+    config: GameConfig,
+) -> list[PlannedGame]:
+    """Plan a tournament and store its schedule (one transaction)."""
+    plan = schedule(fmt, agents, games, seed, config.players)
+    con = store.con
+    con.execute("BEGIN")
+    try:
+        con.execute(
+            "INSERT INTO tournaments (name, format, agents, games, seed, config)"
+            " VALUES (?, ?, ?, ?, ?, ?)",
+            [name, fmt, json.dumps(list(agents)), games, seed, encode(config).decode()],
+        )
+        con.executemany(
+            "INSERT INTO tournament_games (tournament, idx, game_id, seed, seats, lineup, rotation)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [
+                [
+                    name,
+                    g.index,
+                    game_id(name, g.index),
+                    g.seed,
+                    json.dumps(list(g.seats)),
+                    g.lineup,
+                    g.rotation,
+                ]
+                for g in plan
+            ],
+        )
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+    return plan
+
+
+def game_id(name: str, index: int, attempt: int = 0) -> str:
+    """The id of a tournament's game (a replayed game gets a new attempt number)."""
+    base = f"{name}.{index:05d}"
+    return base if attempt == 0 else f"{base}.r{attempt}"
+
+
+def load(store: DuckStore, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A stored tournament and its games with their current status (None: not stored yet)."""
+    cols, rows = store.query("SELECT * FROM tournaments WHERE name = ?", [name])
+    if not rows:
+        raise UsageError(f"no tournament named {name!r} in {store.path}")
+    meta = dict(zip(cols, rows[0], strict=True))
+    cols, rows = store.query(
+        "SELECT t.idx, t.game_id, t.seed, t.seats, t.lineup, t.rotation, t.attempt, g.status"
+        " FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
+        " WHERE t.tournament = ? ORDER BY t.idx",
+        [name],
+    )
+    return meta, [dict(zip(cols, r, strict=True)) for r in rows]
+
+
+def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTask], int]:
+    """The games still to play (restarting unfinished ones under new ids) and how many ended."""
+    meta, games = load(store, name)
+    config = msgspec.json.decode(meta["config"], type=GameConfig)
+    tasks = []
+    done = 0
+    for g in games:
+        status = g["status"]
+        gid = g["game_id"]
+        if status == "finished":
+            done += 1
+            continue
+        if status is not None:
+            # A game that started but never ended: keep its events, play it again afresh.
+            if status != "abandoned":
+                store.end_game(gid, "abandoned", None)
+            attempt = g["attempt"] + 1
+            gid = game_id(name, g["idx"], attempt)
+            store.con.execute(
+                "UPDATE tournament_games SET game_id = ?, attempt = ?"
+                " WHERE tournament = ? AND idx = ?",
+                [gid, attempt, name, g["idx"]],
+            )
+            log.info("tournament.restart", game=g["game_id"], new=gid, status=status)
+        tasks.append(
+            GameTask(
+                index=g["idx"],
+                game_id=gid,
+                seed=g["seed"],
+                seats=tuple(json.loads(g["seats"])),
+                config=config,
+                tournament=name,
+            )
+        )
+    return config, tasks, done
+
+
+# ---------------------------------------------------------------------------- running
+
+
+class RateColumn(ProgressColumn):
+    """Games per second since the start."""
+
+    def render(self, task: Task) -> Text:
+        if not task.elapsed or not task.completed:
+            return Text("- games/s")
+        speed = task.completed / task.elapsed
+        return Text(f"{speed:.1f} games/s")
+
+
+def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
+    """Finished games as they come: in this process, or from a pool of workers."""
+    if workers <= 1:
+        for t in tasks:
+            yield simulate(t)
+        return
+    with ProcessPoolExecutor(max_workers=workers) as pool:
+        todo = iter(tasks)
+        running: set[Future[Any]] = set()
+        for t in todo:
+            running.add(pool.submit(simulate, t))
+            if len(running) >= 4 * workers:
+                break
+        while running:
+            done, running = wait(running, return_when=FIRST_COMPLETED)
+            for f in done:
+                yield f.result()
+                nxt = next(todo, None)
+                if nxt is not None:
+                    running.add(pool.submit(simulate, nxt))
+
+
+def play_tournament(
+    store: DuckStore,
+    name: str,
+    config: GameConfig,
+    tasks: Sequence[GameTask],
+    *,
+    workers: int = 1,
+    already: int = 0,
+    total: int | None = None,
+    show: bool = True,
+) -> int:
+    """Play `tasks` and store every finished game; return the number stored."""
+    total = total if total is not None else already + len(tasks)
+    batch: list[PreparedGame] = []
+    first = 0.0
+    stored = 0
+
+    def flush() -> None:
+        nonlocal stored
+        if batch:
+            store.save_prepared(batch)
+            stored += len(batch)
+            log.debug("tournament.saved", games=len(batch), stored=already + stored)
+            batch.clear()
+
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        RateColumn(),
+        TextColumn("elapsed"),
+        TimeElapsedColumn(),
+        TextColumn("eta"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, disable=not show) as progress:
+        bar = progress.add_task(name, total=total, completed=already)
+        for _index, prepared in _results(tasks, workers):
+            if not batch:
+                first = time.monotonic()
+            batch.append(prepared)
+            if len(batch) >= BATCH_GAMES or time.monotonic() - first >= BATCH_SECONDS:
+                flush()
+            progress.advance(bar)
+        flush()
+    return stored
+
+
+# ---------------------------------------------------------------------------- commands
+
+
+def _split(text: str) -> tuple[str, ...]:
+    return tuple(s.strip() for s in text.split(",") if s.strip())
+
+
+@app.command()
+def tournament(
+    fmt: Annotated[
+        str | None, typer.Option("--format", help=f"Format: {', '.join(FORMATS)}.")
+    ] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated agents: those under test (mixed) or the pool."),
+    ] = None,
+    games: Annotated[int | None, typer.Option(help="Number of games.")] = None,
+    seed: Annotated[int | None, typer.Option(help="Tournament seed (default: random).")] = None,
+    workers: Annotated[int, typer.Option(help="Processes that simulate games.")] = 1,
+    name: Annotated[
+        str | None, typer.Option(help="Tournament name (default: FORMAT-SEED-GAMES).")
+    ] = None,
+    preset: Annotated[str, typer.Option(help=f"Preset: {', '.join(preset_names())}.")] = "standard",
+    mode: Annotated[
+        str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
+    ] = None,
+    resume: Annotated[
+        str | None, typer.Option(help="Finish the interrupted tournament of this name.")
+    ] = None,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Run (or resume) a scheduled tournament and store every game.
+
+    Mixed compositions: C1 tracker+setrace+economy, C2 2x tracker+economy, C3 2x
+    economy+setrace, C4 2x setrace+tracker, C5 2x setrace+economy, C6 2x economy+tracker,
+    C7 2x tracker+setrace.
+    """
+    if workers < 1:
+        raise UsageError("--workers must be at least 1")
+    if resume is not None:
+        given = [
+            flag
+            for flag, value in (
+                ("--format", fmt),
+                ("--agents", agents),
+                ("--games", games),
+                ("--seed", seed),
+                ("--name", name),
+                ("--mode", mode),
+            )
+            if value is not None
+        ]
+        if given:
+            raise UsageError(
+                f"--resume takes the schedule from the database; drop {', '.join(given)}"
+            )
+        if not Path(db).exists():
+            raise UsageError(f"no database at {db}: nothing to resume")
+        with DuckStore(db) as store:
+            ensure_schema(store)
+            config, tasks, done = pending_tasks(store, resume)
+            _, planned = load(store, resume)
+            if not tasks:
+                out.print(f"Tournament [bold]{resume}[/] is already complete ({done} games).")
+            else:
+                out.print(f"Resuming [bold]{resume}[/]: {done} game(s) kept, {len(tasks)} to play.")
+                play_tournament(
+                    store,
+                    resume,
+                    config,
+                    tasks,
+                    workers=workers,
+                    already=done,
+                    total=len(planned),
+                    show=not quiet,
+                )
+            _summary(store, resume)
+        return
+    fmt = fmt or "mixed"
+    if fmt not in FORMATS:
+        raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if not agents:
+        raise UsageError("--agents is required (e.g. --agents tracker,setrace,economy,random)")
+    pool = _split(agents)
+    for a in pool:
+        parse_spec(a)
+    if fmt == "mixed":
+        for comp in COMPOSITIONS.values():
+            for a in comp:
+                parse_spec(a)
+    games = 100 if games is None else games
+    if games < 1:
+        raise UsageError("--games must be at least 1")
+    seed = secrets.randbelow(2**31) if seed is None else seed
+    config = _config(preset, mode)
+    name = name or f"{fmt}-{seed}-{games}"
+    if not NAME_RE.match(name):
+        raise UsageError(
+            "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
+        )
+    try:
+        schedule(fmt, pool, games, seed, config.players)
+    except ScheduleError as exc:
+        raise UsageError(str(exc)) from None
+    with DuckStore(db) as store:
+        ensure_schema(store)
+        if tournament_exists(store, name):
+            raise UsageError(
+                f"a tournament named {name!r} already exists in {db}; pick another --name"
+                f" or finish it with --resume {name}"
+            )
+        plan = create(store, name, fmt, pool, games, seed, config)
+        out.print(
+            f"Tournament [bold]{name}[/]: {fmt}, {len(plan)} {config.name} game(s)"
+            f" ({config.auction_mode}), seed {seed}, {workers} worker(s)."
+        )
+        _, tasks, _ = pending_tasks(store, name)
+        play_tournament(store, name, config, tasks, workers=workers, show=not quiet)
+        _summary(store, name)
+
+
+def _summary(store: DuckStore, name: str) -> None:
+    _, rows = store.query(
+        "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*) FROM tournament_games t"
+        " LEFT JOIN games g ON g.game_id = t.game_id WHERE t.tournament = ?",
+        [name],
+    )
+    done, total = rows[0]
+    out.print(
+        f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {name}[/]"
+    )
+
+
+@app.command()
+def ratings(
+    tournament: Annotated[
+        str | None, typer.Option(help="Only the games of this tournament.")
+    ] = None,
+    shuffles: Annotated[
+        int, typer.Option(help="Reshuffled game orders used to measure how much μ moves.")
+    ] = 3,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """TrueSkill ratings and score statistics per agent, recomputed from the stored games."""
+    from projections.ratings import load_results, rate
+
+    if shuffles < 0:
+        raise UsageError("--shuffles must be 0 or more")
+    with DuckStore(db, read_only=True) as store:
+        if tournament is not None:
+            _, rows = store.query("SELECT count(*) FROM games WHERE tournament = ?", [tournament])
+            if not rows[0][0]:
+                raise UsageError(f"no games of tournament {tournament!r} in {db}")
+        results = load_results(store, tournament)
+    table = rate(results, shuffles=shuffles)
+    if as_json:
+        print(json.dumps([msgspec.to_builtins(r) for r in table]))
+        return
+    n_games = len({r.game_id for r in results})
+    t = Table(title=f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+    for col in (
+        "agent",
+        "μ",
+        "σ",
+        "μ−3σ",
+        "seats",
+        "win rate",
+        "median score",
+        "score std",
+        "mean sets",
+        "μ shuffle Δ",
+        "gap shuffle Δ",
+    ):
+        t.add_column(col, justify="left" if col == "agent" else "right")
+    for r in table:
+        t.add_row(
+            r.agent,
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            f"{r.conservative:.2f}",
+            str(r.games),
+            f"{100 * r.win_rate:.1f}%",
+            f"{r.median_score:,.0f}",
+            f"{r.score_std:,.0f}",
+            f"{r.mean_sets:.2f}",
+            f"{r.mu_shuffle_spread:.2f}",
+            f"{r.relative_shuffle_spread:.2f}",
+        )
+    t.caption = (
+        "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
+        f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
+    )
+    out.print(t)
+
+
+__all__ = ["StoreError", "ratings", "simulate", "tournament"]

@@ -1,0 +1,134 @@
+"""Tournament schedules: which agents sit where in every game, and every game's seed.
+
+A schedule is a pure function of (format, agents, number of games, tournament seed, seats
+per game), so a stored tournament can always be re-planned and checked. Formats:
+
+* `mixed`: each agent under test plays against three code agents, cycling through the seven
+  fixed opponent compositions C1..C7 and every seat rotation. The agents under test share
+  each deal: game i of every agent under test in the same composition and rotation uses the
+  same seed, so deck luck hits them alike.
+* `round-robin`: every combination of `players` agents from the pool (each pair meets equally
+  often over a full cycle), with every seat rotation.
+* `duplicate`: like round-robin, but every deal (seed) is played once per seat rotation, so
+  each agent of a lineup gets each seat of the same deck.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+import msgspec
+
+from engine.rules import chance
+
+FORMATS = ("mixed", "round-robin", "duplicate")
+
+COMPOSITIONS: dict[str, tuple[str, str, str]] = {
+    "C1": ("tracker", "setrace", "economy"),
+    "C2": ("tracker", "tracker", "economy"),
+    "C3": ("economy", "economy", "setrace"),
+    "C4": ("setrace", "setrace", "tracker"),
+    "C5": ("setrace", "setrace", "economy"),
+    "C6": ("economy", "economy", "tracker"),
+    "C7": ("tracker", "tracker", "setrace"),
+}
+"""The opponents of an agent under test in the mixed format (every mix of the three code
+agents except a single agent three times)."""
+
+
+class ScheduleError(ValueError):
+    """A tournament that cannot be scheduled as asked."""
+
+
+class PlannedGame(msgspec.Struct, frozen=True, kw_only=True):
+    """One game of a tournament's schedule."""
+
+    index: int
+    seed: int
+    seats: tuple[str, ...]
+    """Agent spec of every seat."""
+    lineup: str
+    """The composition (mixed) or the combination of agents, before rotation."""
+    rotation: int
+    """How far the lineup was rotated around the table."""
+
+
+def game_seed(tournament_seed: int, deal: int) -> int:
+    """The seed of deal number `deal` of a tournament."""
+    return chance(tournament_seed, "tournament", deal).randrange(2**31)
+
+
+def rotate(lineup: tuple[str, ...], r: int) -> tuple[str, ...]:
+    """The lineup moved `r` seats to the right (seat r gets the lineup's first agent)."""
+    n = len(lineup)
+    return tuple(lineup[(j - r) % n] for j in range(n))
+
+
+def opponents(composition: str, players: int) -> tuple[str, ...]:
+    """The `players - 1` opponents of a composition (cycled if the table is not four)."""
+    comp = COMPOSITIONS[composition]
+    return tuple(comp[j % len(comp)] for j in range(players - 1))
+
+
+def schedule(
+    fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int
+) -> list[PlannedGame]:
+    """Every game of a tournament, in playing order."""
+    if fmt not in FORMATS:
+        raise ScheduleError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if games < 1:
+        raise ScheduleError("a tournament needs at least one game")
+    if not agents:
+        raise ScheduleError("a tournament needs at least one agent")
+    if len(set(agents)) != len(agents):
+        raise ScheduleError("each agent may be listed only once")
+    out: list[PlannedGame] = []
+    if fmt == "mixed":
+        a = len(agents)
+        comps = tuple(COMPOSITIONS)
+        for i in range(games):
+            x = agents[i % a]
+            deal = i // a
+            comp = comps[deal % len(comps)]
+            r = (deal // len(comps)) % players
+            seats = rotate((x, *opponents(comp, players)), r)
+            out.append(
+                PlannedGame(
+                    index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
+                )
+            )
+        return out
+    if len(agents) < players:
+        raise ScheduleError(f"{fmt} needs at least {players} agents for {players}-seat games")
+    combos = list(itertools.combinations(agents, players))
+    if fmt == "round-robin":
+        for i in range(games):
+            combo = combos[i % len(combos)]
+            r = (i // len(combos)) % players
+            out.append(
+                PlannedGame(
+                    index=i,
+                    seed=game_seed(seed, i),
+                    seats=rotate(combo, r),
+                    lineup="+".join(combo),
+                    rotation=r,
+                )
+            )
+        return out
+    if games % players:
+        raise ScheduleError(
+            f"duplicate plays every deal once per seat rotation: --games must be a multiple of {players}"
+        )
+    for i in range(games):
+        deal, r = divmod(i, players)
+        combo = combos[deal % len(combos)]
+        out.append(
+            PlannedGame(
+                index=i,
+                seed=game_seed(seed, deal),
+                seats=rotate(combo, r),
+                lineup="+".join(combo),
+                rotation=r,
+            )
+        )
+    return out

@@ -1,0 +1,62 @@
+-- Model exchanges (engine-only `llm_call` events) with typed columns, and per-seat summaries.
+
+-- One row per model call (every attempt, retry and scratchpad update).
+CREATE OR REPLACE VIEW llm_calls AS
+SELECT e.game_id, e.seq, e.turn,
+       CAST(e.payload->>'seat' AS SMALLINT) AS seat,
+       s.agent,
+       s.tournament,
+       e.payload->>'decision' AS decision,
+       e.payload->>'stage' AS stage,
+       CAST(e.payload->>'attempt' AS INTEGER) AS attempt,
+       e.payload->>'provider' AS provider,
+       e.payload->>'model' AS model,
+       e.payload->>'base_url' AS base_url,
+       CAST(e.payload->>'temperature' AS DOUBLE) AS temperature,
+       CAST(e.payload->>'max_tokens' AS INTEGER) AS max_tokens,
+       e.payload->>'reasoning_effort' AS reasoning_effort,
+       CAST(e.payload->>'input_tokens' AS BIGINT) AS input_tokens,
+       CAST(e.payload->>'output_tokens' AS BIGINT) AS output_tokens,
+       CAST(e.payload->>'reasoning_tokens' AS BIGINT) AS reasoning_tokens,
+       CAST(e.payload->>'latency_ms' AS DOUBLE) AS latency_ms,
+       e.payload->>'finish_reason' AS finish_reason,
+       CAST(e.payload->>'status' AS INTEGER) AS status,
+       CAST(e.payload->>'retry_after' AS DOUBLE) AS retry_after,
+       e.payload->>'error' AS error,
+       e.payload->>'parse_stage' AS parse_stage,
+       e.payload->>'parse_error' AS parse_error,
+       e.payload->>'response' AS response
+FROM events e
+LEFT JOIN seats s ON s.game_id = e.game_id AND s.seat = CAST(e.payload->>'seat' AS SMALLINT)
+WHERE e.type = 'llm_call';
+
+-- Per game and seat: calls, tokens, latency, and how often answers needed repair or retries.
+CREATE OR REPLACE VIEW llm_usage AS
+SELECT game_id, seat, any_value(agent) AS agent, any_value(tournament) AS tournament,
+       any_value(provider) AS provider, any_value(model) AS model,
+       count(*) AS calls,
+       count(*) FILTER (WHERE stage = 'ask' AND attempt = 1) AS decisions,
+       count(*) FILTER (WHERE stage = 'scratchpad' AND error IS NULL) AS note_updates,
+       sum(input_tokens) AS input_tokens,
+       sum(output_tokens) AS output_tokens,
+       sum(reasoning_tokens) AS reasoning_tokens,
+       sum(latency_ms) / 1000.0 AS model_seconds,
+       count(*) FILTER (WHERE error IS NOT NULL) AS transport_errors,
+       count(*) FILTER (WHERE parse_stage = 'truncated') AS truncated,
+       count(*) FILTER (WHERE parse_error IS NOT NULL) AS format_errors,
+       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value')) AS repaired,
+       count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed
+FROM llm_calls
+GROUP BY game_id, seat;
+
+-- Per game and seat: decisions that ended in a rejection, an engine fallback or a default.
+CREATE OR REPLACE VIEW llm_fallbacks AS
+SELECT u.game_id, u.seat, u.agent, u.tournament, u.decisions,
+       count(*) FILTER (WHERE e.type = 'action_rejected') AS rejections,
+       count(*) FILTER (WHERE e.type = 'fallback_applied') AS engine_fallbacks,
+       count(*) FILTER (WHERE e.type = 'action_defaulted') AS defaults
+FROM llm_usage u
+LEFT JOIN events e
+       ON e.game_id = u.game_id AND e.actor = u.seat
+      AND e.type IN ('action_rejected', 'fallback_applied', 'action_defaulted')
+GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;

@@ -1,0 +1,162 @@
+"""Ratings: TrueSkill and score statistics per agent, recomputed from stored games on demand.
+
+Nothing here is stored: the table is a projection of the `scores` view (one row per seat of
+every finished game). Each game is a free-for-all between its seats ranked by final score,
+with equal scores sharing a rank. TrueSkill depends on the order in which games are fed to
+it, so games are taken in a fixed order (by game id, which for a tournament is its schedule
+order) and the report says how far each μ moves when that order is shuffled.
+
+When one agent holds several seats of a game (e.g. two trackers), every seat is rated as a
+copy of the agent's rating; the agent's μ moves by the sum of its copies' moves (so the
+ratings stay on one scale whatever the order) and its σ shrinks by each copy's factor.
+"""
+
+from __future__ import annotations
+
+import random
+import statistics
+from collections import defaultdict
+from collections.abc import Sequence
+
+import msgspec
+import trueskill
+
+DRAW_PROBABILITY = 0.01
+"""Chance that two seats end with equal scores (measured: mostly two seats at 0 points)."""
+
+
+def environment() -> trueskill.TrueSkill:
+    """The TrueSkill environment used for every rating (default μ 25, σ 25/3)."""
+    return trueskill.TrueSkill(draw_probability=DRAW_PROBABILITY)
+
+
+class SeatResult(msgspec.Struct, frozen=True):
+    """One seat of one finished game."""
+
+    game_id: str
+    seat: int
+    agent: str
+    score: int
+    rank: int
+    complete_sets: int
+
+
+class AgentRating(msgspec.Struct, kw_only=True):
+    """One agent's line of the ratings table."""
+
+    agent: str
+    mu: float
+    sigma: float
+    conservative: float
+    """μ − 3σ."""
+    games: int
+    """Seats played (an agent holding two seats of one game counts twice)."""
+    wins: int
+    win_rate: float
+    """Share of its seats that finished first (shared first places count)."""
+    median_score: float
+    score_std: float
+    mean_sets: float
+    mu_shuffle_spread: float = 0.0
+    """Largest |μ − μ in the fixed order| over the reshuffled orders."""
+    relative_shuffle_spread: float = 0.0
+    """The same for μ measured from the mean μ of all agents: the whole scale can drift with
+    the order, the gaps between agents move much less."""
+
+
+def load_results(store: object, tournament: str | None = None) -> list[SeatResult]:
+    """Seat results of the finished games (of one tournament, or all), in the fixed order."""
+    sql = (
+        "SELECT s.game_id, s.seat, s.agent, s.score, s.rank, s.complete_sets"
+        " FROM scores s JOIN games g USING (game_id) WHERE g.status = 'finished'"
+    )
+    params: list[object] = []
+    if tournament is not None:
+        sql += " AND g.tournament = ?"
+        params.append(tournament)
+    sql += " ORDER BY s.game_id, s.seat"
+    _, rows = store.query(sql, params)  # type: ignore[attr-defined]
+    return [SeatResult(*r) for r in rows]
+
+
+def group_games(results: Sequence[SeatResult]) -> list[list[SeatResult]]:
+    """Seat results grouped by game, keeping the order of first appearance."""
+    games: dict[str, list[SeatResult]] = {}
+    for r in results:
+        games.setdefault(r.game_id, []).append(r)
+    return list(games.values())
+
+
+def trueskill_ratings(
+    games: Sequence[Sequence[SeatResult]], env: trueskill.TrueSkill | None = None
+) -> dict[str, trueskill.Rating]:
+    """TrueSkill of every agent after feeding `games` in order."""
+    env = env or environment()
+    ratings: dict[str, trueskill.Rating] = {}
+    for game in games:
+        if len(game) < 2:
+            continue
+        groups = [(ratings.setdefault(r.agent, env.create_rating()),) for r in game]
+        ranks = [r.rank - 1 for r in game]
+        new = env.rate(groups, ranks=ranks)
+        copies: dict[str, list[trueskill.Rating]] = defaultdict(list)
+        for r, (rating,) in zip(game, new, strict=True):
+            copies[r.agent].append(rating)
+        for agent, rs in copies.items():
+            if len(rs) == 1:
+                ratings[agent] = rs[0]
+                continue
+            # Several seats of one agent: add up their moves (TrueSkill's free-for-all moves
+            # sum to about zero, so the scale does not drift) and shrink σ by each copy's share.
+            old = ratings[agent]
+            mu = old.mu + sum(x.mu - old.mu for x in rs)
+            sigma = old.sigma
+            for x in rs:
+                sigma *= min(1.0, x.sigma / old.sigma)
+            ratings[agent] = env.create_rating(mu=mu, sigma=sigma)
+    return ratings
+
+
+def rate(results: Sequence[SeatResult], *, shuffles: int = 3, seed: int = 0) -> list[AgentRating]:
+    """The ratings table, best μ first; `shuffles` reshuffled orders measure order effects."""
+    env = environment()
+    games = group_games(results)
+    base = trueskill_ratings(games, env)
+    spread: dict[str, float] = dict.fromkeys(base, 0.0)
+    relative: dict[str, float] = dict.fromkeys(base, 0.0)
+    centre = statistics.fmean(r.mu for r in base.values()) if base else 0.0
+    for k in range(shuffles):
+        order = list(games)
+        random.Random(f"ratings-shuffle:{seed}:{k}").shuffle(order)
+        other = trueskill_ratings(order, env)
+        other_centre = statistics.fmean(r.mu for r in other.values())
+        for agent, rating in other.items():
+            spread[agent] = max(spread[agent], abs(rating.mu - base[agent].mu))
+            moved = (rating.mu - other_centre) - (base[agent].mu - centre)
+            relative[agent] = max(relative[agent], abs(moved))
+    by_agent: dict[str, list[SeatResult]] = defaultdict(list)
+    for r in results:
+        by_agent[r.agent].append(r)
+    table = []
+    for agent, rating in base.items():
+        rs = by_agent[agent]
+        scores = [r.score for r in rs]
+        wins = sum(r.rank == 1 for r in rs)
+        table.append(
+            AgentRating(
+                agent=agent,
+                mu=rating.mu,
+                sigma=rating.sigma,
+                conservative=rating.mu - 3 * rating.sigma,
+                games=len(rs),
+                wins=wins,
+                win_rate=wins / len(rs),
+                median_score=float(statistics.median(scores)),
+                score_std=statistics.pstdev(scores) if len(scores) > 1 else 0.0,
+                mean_sets=statistics.fmean(r.complete_sets for r in rs),
+                mu_shuffle_spread=spread[agent],
+                relative_shuffle_spread=relative[agent],
+            )
+        )
+    table.sort(key=lambda a: (-a.mu, a.agent))
+    return table

@@ -1,0 +1,56 @@
+"""Run the `cattle` command in real subprocesses."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from collections.abc import Iterator, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+ENV = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
+ENV.update({"COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"})
+
+
+def cattle(*args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
+    """Run `python -m cli.main ARGS` from the project root."""
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *map(str, args)],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def cattle_many(runs: Sequence[Sequence[str | Path]]) -> list[subprocess.CompletedProcess[str]]:
+    """Run several independent commands concurrently; results in the same order."""
+    with ThreadPoolExecutor(max_workers=4) as pool:
+        return list(pool.map(lambda a: cattle(*a), runs))
+
+
+HOLD = (
+    "import duckdb, sys, time\n"
+    "con = duckdb.connect(sys.argv[1])\n"
+    "print('ready', flush=True)\n"
+    "time.sleep(120)\n"
+)
+
+
+@contextmanager
+def held_open(path: Path) -> Iterator[None]:
+    """Another process keeps `path` open for writing until the block ends."""
+    proc = subprocess.Popen(
+        [sys.executable, "-c", HOLD, str(path)], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert proc.stdout is not None
+        assert proc.stdout.readline().strip() == "ready"
+        yield
+    finally:
+        proc.kill()
+        proc.wait()
