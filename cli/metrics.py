@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
+from rich.console import Console
 from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
@@ -103,7 +104,9 @@ def metrics(
             *(_cell(p.metrics.get(n), get(n).percent) for n in aggregate.TABLE_METRICS),
         )
     table.caption = "games = seat-games; definitions: cattle metrics --definitions"
-    out.print(table)
+    # The table needs about 170 columns; piped output would otherwise be cut to 80.
+    wide = out if out.width >= 170 else Console(width=170)
+    wide.print(table)
 
 
 @app.command()

@@ -1,4 +1,4 @@
-"""`cattle metrics`, `cattle report` and `cattle export` as real subprocesses on a sample store."""
+"""`cattle metrics`, `cattle report` and `cattle export` as real subprocesses on a tournament store."""
 
 from __future__ import annotations
 
@@ -15,7 +15,8 @@ import pytest
 from projections.metrics.report import FIGURE_IDS
 from projections.metrics.sample import sample_store
 
-GAMES = 30
+GAMES = 24
+SAMPLE = 12
 JSON_KEYS = (
     "agent",
     "games",
@@ -48,17 +49,33 @@ def cattle(*args: str, check: bool = True) -> subprocess.CompletedProcess[str]:
 
 @pytest.fixture(scope="module")
 def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """A store with a 30-game tournament "sample" and 4 other games."""
+    """A store with a 24-game round-robin tournament "rr" of the code agents and a random
+    seat (played by `cattle tournament`), and 12 games of three random styles ("sample")."""
     path = tmp_path_factory.mktemp("cli") / "games.duckdb"
-    sample_store(path, GAMES, tournament="sample")
-    sample_store(path, 4, tournament="other", first_seed=1000)
+    cattle(
+        "tournament",
+        "--format",
+        "round-robin",
+        "--agents",
+        "tracker,setrace,economy,random",
+        "--games",
+        str(GAMES),
+        "--seed",
+        "7",
+        "--name",
+        "rr",
+        "--quiet",
+        "--db",
+        str(path),
+    )
+    sample_store(path, SAMPLE, tournament="sample")
     return path
 
 
 def test_metrics_json(db: Path) -> None:
-    proc = cattle("metrics", "--db", str(db), "--tournament", "sample", "--json")
+    proc = cattle("metrics", "--db", str(db), "--tournament", "rr", "--json")
     docs = json.loads(proc.stdout)
-    assert sorted(d["agent"] for d in docs) == ["random", "random-bold", "random-shy"]
+    assert sorted(d["agent"] for d in docs) == ["economy", "random", "setrace", "tracker"]
     for d in docs:
         for key in JSON_KEYS:
             assert key in d, key
@@ -69,24 +86,28 @@ def test_metrics_json(db: Path) -> None:
     # Seat-games add up to the seats of the tournament, and exactly one win per game.
     assert sum(d["games"] for d in docs) == 4 * GAMES
     assert sum(d["win_rate"] * d["games"] for d in docs) == pytest.approx(GAMES)
+
+
+def test_styles_show_through(db: Path) -> None:
+    docs = json.loads(cattle("metrics", "--db", str(db), "-t", "sample", "--json").stdout)
     bold = next(d for d in docs if d["agent"] == "random-bold")
     shy = next(d for d in docs if d["agent"] == "random-shy")
-    # The styles show through: the shy variant accepts more and never overbids.
+    # The shy variant accepts more offers and never bids above its money; the bold one does.
     assert shy["tc_accept_rate"] > bold["tc_accept_rate"]
     assert shy["overbid_rate"] == 0 < bold["overbid_rate"]
 
 
 def test_metrics_selection_and_rebuild(db: Path) -> None:
     everything = json.loads(cattle("metrics", "--db", str(db), "--json").stdout)
-    assert sum(d["games"] for d in everything) == 4 * (GAMES + 4)
+    assert sum(d["games"] for d in everything) == 4 * (GAMES + SAMPLE)
     proc = cattle("metrics", "--db", str(db), "--rebuild", "--json")
     assert "rebuilt derived tables" in proc.stderr
     assert json.loads(proc.stdout) == everything, "a rebuild from events gives the same values"
 
 
 def test_metrics_table(db: Path) -> None:
-    proc = cattle("metrics", "--db", str(db), "--tournament", "sample")
-    for text in ("random-bold", "random-shy", "Bid agg.", "Self-bid", "η", "Overbid"):
+    proc = cattle("metrics", "--db", str(db), "--tournament", "rr")
+    for text in ("tracker", "setrace", "economy", "Bid agg.", "Self-bid", "η", "Overbid"):
         assert text in proc.stdout
     defs = cattle("metrics", "--definitions", "--db", str(db)).stdout
     assert "bluff_rate v1" in defs
@@ -100,9 +121,7 @@ def test_unknown_tournament_is_a_usage_error(db: Path) -> None:
 
 def test_report_and_render_in_chromium(db: Path, tmp_path: Path) -> None:
     out = tmp_path / "report.html"
-    cattle(
-        "report", "--db", str(db), "--tournament", "sample", "--out", str(out), "--resamples", "200"
-    )
+    cattle("report", "--db", str(db), "--tournament", "rr", "--out", str(out), "--resamples", "200")
     page = out.read_text()
     assert "<script src" not in page and "http" not in page.split("<body>")[0]
     for fig in FIGURE_IDS:
