@@ -62,6 +62,15 @@ class CodeAgent(Agent):
         """Bid or pass."""
         raise NotImplementedError
 
+    def bid_up_to(self, d: dec.BidDecision, limit: float) -> ax.AnyAction:
+        """Bid toward `limit`: all of it in a sealed (fast) round, else the minimum raise while
+        the minimum stays within it; pass otherwise."""
+        if d.mode == "fast":
+            return ax.PlaceBid(seat=self.seat, amount=round_down(limit))
+        if d.min_bid <= limit:
+            return ax.PlaceBid(seat=self.seat, amount=d.min_bid)
+        return ax.Pass(seat=self.seat)
+
     def sale(self, view: SeatView, d: dec.SaleDecision) -> ax.AnyAction:
         """Sell or use the buy-right."""
         raise NotImplementedError

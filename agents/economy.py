@@ -59,11 +59,7 @@ class EconomyAgent(CodeAgent):
         if d.leader == self.seat and d.mode != "fast":
             return act.Pass(seat=self.seat)
         limit = min(self.value(view, d.animal), self.budget(view))
-        if d.mode == "fast":
-            return act.PlaceBid(seat=self.seat, amount=round_down(limit))
-        if d.min_bid <= limit:
-            return act.PlaceBid(seat=self.seat, amount=d.min_bid)
-        return act.Pass(seat=self.seat)
+        return self.bid_up_to(d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         leader = self.ledger.leader(view)

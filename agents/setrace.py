@@ -69,11 +69,7 @@ class SetRaceAgent(CodeAgent):
         if d.leader == self.seat and d.mode != "fast":
             return act.Pass(seat=self.seat)
         limit = self.value(view, d.animal)
-        if d.mode == "fast":
-            return act.PlaceBid(seat=self.seat, amount=round_down(limit))
-        if d.min_bid <= limit:
-            return act.PlaceBid(seat=self.seat, amount=d.min_bid)
-        return act.Pass(seat=self.seat)
+        return self.bid_up_to(d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         keep = self.value(view, d.animal) >= d.price and d.price <= view.wealth

@@ -80,11 +80,7 @@ class TrackerAgent(CodeAgent):
         bidders = [p for p in rivals if p != d.auctioneer]
         ceiling = max((self.beat(p) for p in bidders), default=10)
         limit = min(limit, ceiling)
-        if d.mode == "fast":
-            return act.PlaceBid(seat=self.seat, amount=round_down(limit))
-        if d.min_bid <= limit:
-            return act.PlaceBid(seat=self.seat, amount=d.min_bid)
-        return act.Pass(seat=self.seat)
+        return self.bid_up_to(d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         completes = view.animals[self.seat][d.animal] == self.ledger.set_size - 1
