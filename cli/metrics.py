@@ -118,9 +118,12 @@ def export(
     """Write games, events, every analysis view and the derived tables to files."""
     if fmt not in ("parquet", "jsonl"):
         raise UsageError(f"--format must be parquet or jsonl, got {fmt!r}")
+    from projections.metrics import build
     from projections.metrics.export import export_store
 
     with open_for_metrics(db) as store:
+        # The derived tables go out too, so bring them up to date with the log first.
+        build.ensure(store.con)
         try:
             written = export_store(store.con, out_dir, fmt)
         except OSError as exc:

@@ -26,8 +26,8 @@ LEVEL = 0.95
 #: Bound on the size of one block of resampled indices (keeps memory flat for big selections).
 _BLOCK = 2_000_000
 
-#: Metrics of the behaviour table (the paper's Table 3 columns, then more), in display order.
-TABLE_METRICS: tuple[str, ...] = (
+#: The paper's Table 3 columns, in its order.
+PAPER_METRICS: tuple[str, ...] = (
     "bid_aggressiveness",
     "buy_right_rate",
     "tc_accept_rate",
@@ -35,6 +35,11 @@ TABLE_METRICS: tuple[str, ...] = (
     "self_bid_rate",
     "eta",
     "overbid_rate",
+)
+
+#: Metrics of the behaviour table (the paper's Table 3 columns, then more), in display order.
+TABLE_METRICS: tuple[str, ...] = (
+    *PAPER_METRICS,
     "tau",
     "win_rate",
     "sets_per_game",

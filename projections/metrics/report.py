@@ -20,7 +20,14 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from projections.metrics import figures as F
-from projections.metrics.aggregate import TABLE_METRICS, AgentProfile, Estimate, Selection, profiles
+from projections.metrics.aggregate import (
+    PAPER_METRICS,
+    TABLE_METRICS,
+    AgentProfile,
+    Estimate,
+    Selection,
+    profiles,
+)
 from projections.metrics.ratings import Rating, ratings
 from projections.metrics.registry import get, metrics
 
@@ -194,15 +201,7 @@ def _ratings_table(
 
 
 #: The paper's Table 3 columns, then the other per-agent behaviour metrics.
-PAPER_COLUMNS = (
-    "bid_aggressiveness",
-    "buy_right_rate",
-    "tc_accept_rate",
-    "bluff_rate",
-    "self_bid_rate",
-    "eta",
-    "overbid_rate",
-)
+PAPER_COLUMNS = PAPER_METRICS
 MORE_COLUMNS = ("tau", "challenger_win_rate", "net_coins_per_trade", "sets_per_game", "score")
 
 
