@@ -22,6 +22,7 @@ import msgspec
 
 from events.codec import decode, encode
 from events.domain import GameConfig, SeatSpec
+from events.game import GameEnded
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("data/cattle.duckdb")
@@ -119,7 +120,7 @@ def _now() -> dt.datetime:
 
 def _finished(row: GameRow, events: Sequence[Any]) -> GameRow:
     last = events[-1] if events else None
-    reason = getattr(last, "reason", None) if type(last).__name__ == "GameEnded" else None
+    reason = last.reason if isinstance(last, GameEnded) else None
     return msgspec.structs.replace(
         row,
         status="finished" if reason else row.status,
