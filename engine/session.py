@@ -58,7 +58,9 @@ def play_and_store(
     """Play one game and store it; return its id and record.
 
     Games of code agents are written in one transaction at the end. Games with agents that
-    wait on I/O (LLMs) are written turn by turn, so a crash loses at most the current turn.
+    wait on I/O (LLMs) are written turn by turn; if such a game fails (an agent raises, the
+    process is interrupted), every event played so far is written and the game is marked
+    "abandoned" before the error propagates.
     """
     seats = seat_specs(specs)
     game_id = game_id or new_game_id()
@@ -86,7 +88,15 @@ def play_and_store(
             seats,
             on_batch=lambda evs, turns: store.append(game_id, evs, turns),
         )
-        record = asyncio.run(_run_async(game))
+        try:
+            record = asyncio.run(_run_async(game))
+        except BaseException as exc:
+            # Keep every event played so far (the log is a valid prefix) and say the game
+            # did not finish; the caller sees the error.
+            game.flush()
+            store.end_game(game_id, "abandoned", None)
+            log.warning("game.abandoned", game_id=game_id, events=len(game.log), error=repr(exc))
+            raise
         result = record.result
         store.end_game(
             game_id, "finished" if result else "abandoned", result.reason if result else None

@@ -1,0 +1,63 @@
+"""A game with an I/O agent that fails keeps every event played so far, marked abandoned."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from agents import register
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from engine import decisions as dec
+from engine.actions import AnyAction
+from engine.presets import load_preset
+from engine.session import play_and_store
+from engine.state import fold
+from events import game as ev
+from events.domain import GameConfig
+from events.store import DuckStore
+from projections.observation import SeatView
+
+
+class Boom(RuntimeError):
+    """The failure the test agent raises."""
+
+
+class FailingAgent(Agent):
+    """Plays like the random agent, asynchronously, then fails at its 40th decision."""
+
+    spec = "failing"
+    is_async = True
+
+    def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
+        super().__init__(seat, seed, config)
+        self.inner = RandomAgent(seat, seed, config)
+        self.calls = 0
+
+    async def aact(self, view: SeatView, decision: dec.AnyDecision) -> AnyAction:
+        self.calls += 1
+        if self.calls == 40:
+            raise Boom("the model went away")
+        return self.inner.act(view, decision)
+
+
+register("failing", lambda spec, seat, seed, config: FailingAgent(seat, seed, config))
+
+
+def test_a_failed_game_keeps_its_events_and_is_marked_abandoned(tmp_path: Path) -> None:
+    config = load_preset("standard")
+    with DuckStore(tmp_path / "g.duckdb") as store:
+        with pytest.raises(Boom):
+            play_and_store(
+                store, config, 3, ["failing", "random", "random", "random"], game_id="g1"
+            )
+        row = store.get_game("g1")
+        events = store.load_events("g1")
+    assert row.status == "abandoned"
+    assert row.end_reason is None
+    assert len(events) > 20
+    assert not any(isinstance(e, ev.GameEnded) for e in events)
+    # The stored events are a consistent prefix: they fold without error and replay the turns.
+    state = fold(events)
+    assert state.turn >= 1
