@@ -8,18 +8,15 @@ from __future__ import annotations
 
 import msgspec
 
-from events.game import ENGINE, Event, Seat
+from events.game import ENGINE, Event, Seat, SeatPrivate
 
 
-class ScratchpadUpdated(Event, frozen=True, kw_only=True, tag="scratchpad_updated"):
+class ScratchpadUpdated(SeatPrivate, frozen=True, kw_only=True, tag="scratchpad_updated"):
     """A seat rewrote its private notes."""
 
     ACTOR = "seat"
     seat: Seat
     notes: str
-
-    def audience(self) -> tuple[int, ...] | None:
-        return (self.seat,)
 
 
 class AgentNote(Event, frozen=True, kw_only=True, tag="agent_note"):
@@ -80,7 +77,7 @@ class LLMCall(Event, frozen=True, kw_only=True, tag="llm_call"):
         return ENGINE
 
 
-class ActionDefaulted(Event, frozen=True, kw_only=True, tag="action_defaulted"):
+class ActionDefaulted(SeatPrivate, frozen=True, kw_only=True, tag="action_defaulted"):
     """An agent could not obtain a usable answer and played its documented default action."""
 
     ACTOR = "seat"
@@ -89,9 +86,6 @@ class ActionDefaulted(Event, frozen=True, kw_only=True, tag="action_defaulted"):
     action: str
     """The default action, as JSON."""
     reason: str
-
-    def audience(self) -> tuple[int, ...] | None:
-        return (self.seat,)
 
 
 AgentEvent = ScratchpadUpdated | AgentNote | LLMCall | ActionDefaulted

@@ -38,6 +38,15 @@ class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
         return getattr(self, self.ACTOR) if self.ACTOR else None
 
 
+class SeatPrivate(Event, frozen=True, kw_only=True):
+    """Base of events that only the seat they concern may see (its `actor`)."""
+
+    def audience(self) -> tuple[int, ...] | None:
+        seat = self.actor()
+        assert seat is not None, "a seat-private event names its seat"
+        return (seat,)
+
+
 # --------------------------------------------------------------------------- game set-up
 
 
@@ -275,7 +284,7 @@ class TradeInitiated(Event, frozen=True, kw_only=True, tag="trade_initiated"):
     n_cards: int
 
 
-class OfferCards(Event, frozen=True, kw_only=True, tag="offer_cards"):
+class OfferCards(SeatPrivate, frozen=True, kw_only=True, tag="offer_cards"):
     """Private part of an offer: the card values, seen only by the seat that placed it."""
 
     ACTOR = "seat"
@@ -283,9 +292,6 @@ class OfferCards(Event, frozen=True, kw_only=True, tag="offer_cards"):
     seat: Seat
     cards: Cards
     role: Literal["offer", "counter", "tie"]
-
-    def audience(self) -> tuple[int, ...] | None:
-        return (self.seat,)
 
 
 class TradeAccepted(Event, frozen=True, kw_only=True, tag="trade_accepted"):
@@ -359,7 +365,7 @@ class TradeWon(Event, frozen=True, kw_only=True, tag="trade_won"):
 # --------------------------------------------------------------------------- bad input
 
 
-class ActionRejected(Event, frozen=True, kw_only=True, tag="action_rejected"):
+class ActionRejected(SeatPrivate, frozen=True, kw_only=True, tag="action_rejected"):
     """An action that could not apply as given; `raw` is the input exactly as received."""
 
     ACTOR = "seat"
@@ -370,11 +376,8 @@ class ActionRejected(Event, frozen=True, kw_only=True, tag="action_rejected"):
     retry: bool = False
     """True when the seat is asked again; False when a fallback follows."""
 
-    def audience(self) -> tuple[int, ...] | None:
-        return (self.seat,)
 
-
-class FallbackApplied(Event, frozen=True, kw_only=True, tag="fallback_applied"):
+class FallbackApplied(SeatPrivate, frozen=True, kw_only=True, tag="fallback_applied"):
     """The documented fallback replaced a rejected action with `action` (JSON)."""
 
     ACTOR = "seat"
@@ -382,9 +385,6 @@ class FallbackApplied(Event, frozen=True, kw_only=True, tag="fallback_applied"):
     decision: str
     action: str
     reason: str
-
-    def audience(self) -> tuple[int, ...] | None:
-        return (self.seat,)
 
 
 # --------------------------------------------------------------------------- the end
