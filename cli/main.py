@@ -6,7 +6,9 @@ import csv
 import io
 import json
 import logging
+import os
 import secrets
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -16,12 +18,13 @@ import structlog
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from agents import UnknownAgent, known_agents
 from engine.presets import load_preset, preset_names
 from engine.rules import pending
 from events.domain import AUCTION_MODES, ConfigError
-from events.store import DEFAULT_DB, DuckStore, StoreError
+from events.store import DEFAULT_DB, DuckStore, StoreError, describe_error
 
 app = typer.Typer(
     name="cattle",
@@ -42,6 +45,28 @@ DEMO_AGENTS = "tracker,setrace,economy,random"
 
 class UsageError(Exception):
     """A command-line input the user must correct."""
+
+
+class Interrupted(KeyboardInterrupt):
+    """The process received SIGTERM or SIGHUP; handled like Ctrl-C (SIGINT)."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+
+
+def _on_signal(signum: int, _frame: object) -> None:
+    # Raising here unwinds the running command exactly as Ctrl-C does: games with model seats
+    # write what they played and are marked abandoned, tournaments stop after their last batch.
+    raise Interrupted(signum)
+
+
+def install_signal_handlers() -> None:
+    """Treat SIGTERM (sent by `timeout`, `kill`, container stops) and SIGHUP like SIGINT."""
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            signal.signal(sig, _on_signal)
 
 
 def configure_logging(verbose: bool, log_json: bool) -> None:
@@ -78,9 +103,18 @@ def main(
 # ---------------------------------------------------------------------------- helpers
 
 
-def _open(db: Path, *, write: bool = False) -> DuckStore:
-    """The store at `db`, read-only unless `write`."""
-    return DuckStore(db, read_only=not write)
+def _open(db: Path, *, write: bool = False, init: bool = False) -> DuckStore:
+    """The store at `db`, read-only unless `write` (`init`: adopt a foreign DuckDB file)."""
+    return DuckStore(db, read_only=not write, init=init)
+
+
+InitOption = Annotated[
+    bool,
+    typer.Option(
+        "--init",
+        help="Add the game tables to a DuckDB file that already holds other tables.",
+    ),
+]
 
 
 def _config(preset: str, mode: str | None, max_turns: int | None = None) -> Any:
@@ -133,13 +167,14 @@ def _play(
     seed: int | None,
     agents: str | None,
     max_turns: int | None,
+    init: bool = False,
 ) -> tuple[str, Any]:
     from engine.session import play_and_store
 
     config = _config(preset, mode, max_turns)
     specs = _agents(agents, config.players)
     seed = secrets.randbelow(2**31) if seed is None else seed
-    with DuckStore(db) as store:
+    with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)
 
 
@@ -174,10 +209,11 @@ def play(
     ] = None,
     max_turns: Annotated[int | None, typer.Option(help="Override the preset's turn cap.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    init: InitOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play one game and store it."""
-    game_id, record = _play(db, preset, mode, seed, agents, max_turns)
+    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init)
     result = record.result
     if as_json:
         summary = {
@@ -454,16 +490,39 @@ def agents() -> None:
         out.print(name)
 
 
+def _fail(exc: BaseException | str, code: int) -> None:
+    err.print("[red]error:[/] ", Text(str(exc)), sep="", highlight=False)
+    sys.exit(code)
+
+
+def _db_arg() -> str:
+    """The --db the command was given (for messages about the file)."""
+    args = sys.argv[1:]
+    for i, a in enumerate(args):
+        if a == "--db" and i + 1 < len(args):
+            return args[i + 1]
+        if a.startswith("--db="):
+            return a[5:]
+    return os.environ.get("CATTLE_DB") or str(DEFAULT_DB)
+
+
 def run() -> None:
     """Entry point: run the app, turning user errors into one clear line and exit code 2."""
+    import duckdb
+
+    install_signal_handlers()
     try:
         app()
     except (UsageError, ConfigError, UnknownAgent) as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
-        sys.exit(2)
+        _fail(exc, 2)
     except StoreError as exc:
-        err.print(f"[red]error:[/] {exc}", highlight=False)
-        sys.exit(1)
+        _fail(exc, 1)
+    except duckdb.Error as exc:
+        # A damaged file can open fine and fail on the first page it reads.
+        _fail(describe_error(_db_arg(), exc), 1)
+    except Interrupted as exc:
+        err.print(f"[yellow]stopped by {exc}[/]")
+        sys.exit(128 + exc.signum)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]")
         sys.exit(130)

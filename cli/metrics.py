@@ -41,6 +41,14 @@ def metrics(
         bool,
         typer.Option("--rebuild", help="Drop and recompute every derived table from events."),
     ] = False,
+    save: Annotated[
+        bool,
+        typer.Option(
+            "--save",
+            help="Store the derived tables in the database (for SQL); otherwise they are"
+            " built in memory when stale and the database is only read.",
+        ),
+    ] = False,
     definitions: Annotated[
         bool,
         typer.Option("--definitions", help="List every metric with its version and definition."),
@@ -59,7 +67,7 @@ def metrics(
         for m in all_metrics():
             out.print(f"[bold]{m.name}[/] v{m.version} ({m.agg}): {m.definition}", highlight=False)
         return
-    with open_for_metrics(db) as store:
+    with open_for_metrics(db, save=save) as store:
         stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
         if stats is not None:
             msg = (

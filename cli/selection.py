@@ -18,6 +18,8 @@ TournamentOption = Annotated[
 ]
 
 
-def open_for_metrics(db: Path) -> DuckStore:
-    """The store, opened for writing (derived tables are written next to the log)."""
-    return DuckStore(db, create=False)
+def open_for_metrics(db: Path, *, save: bool = False) -> DuckStore:
+    """The store for analysis, read-only: derived tables stored in the file are used while they
+    are fresh, otherwise they are built in memory for this command. With `save`, the store is
+    opened for writing and the rebuilt tables are stored in it (for `cattle sql`)."""
+    return DuckStore(db, read_only=not save, create=False)

@@ -8,10 +8,13 @@ and otherwise the seats that may see it. SQL views over `events` live in `events
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import os
+import socket
 import tempfile
 import threading
+import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from pathlib import Path
@@ -48,6 +51,151 @@ class StoreLocked(StoreError):
 
 class GameNotFound(StoreError):
     """No game with this id is stored."""
+
+
+class StoreDamaged(StoreError):
+    """The file is not a readable Cattle Trade database (truncated, corrupted, not DuckDB)."""
+
+
+class ForeignDatabase(StoreError):
+    """A DuckDB file that holds other tables and no Cattle Trade schema."""
+
+
+LOCK_WAIT_ENV = "CATTLE_LOCK_WAIT"
+"""Environment variable: seconds a command waits for another process's lock (default below)."""
+READ_WAIT = 10.0
+"""Default seconds a reader waits while a writer holds the file."""
+WRITE_WAIT = 600.0
+"""Default seconds a writer waits while readers or another writer hold the file."""
+
+
+def lock_wait(default: float) -> float:
+    """Seconds to wait for a lock: $CATTLE_LOCK_WAIT if set, else `default`."""
+    text = os.environ.get(LOCK_WAIT_ENV)
+    if text is None or not text.strip():
+        return default
+    try:
+        value = float(text)
+    except ValueError:
+        raise StoreError(f"{LOCK_WAIT_ENV} must be a number of seconds, got {text!r}") from None
+    if not value >= 0:
+        raise StoreError(f"{LOCK_WAIT_ENV} must be 0 or more, got {text!r}")
+    return value
+
+
+_DAMAGE_MARKS = (
+    "not a valid duckdb database",
+    "corrupt",
+    "checksum",
+    "could not read enough bytes",
+    "serialization error",
+    "failed to read",
+)
+
+
+def describe_error(path: str, exc: BaseException) -> StoreError:
+    """A `StoreError` with one clear line for a DuckDB failure on the file at `path`."""
+    first = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+    low = first.lower()
+    if any(m in low for m in _DAMAGE_MARKS):
+        return StoreDamaged(
+            f"the database {path} is damaged or is not a DuckDB file ({first}); restore it from"
+            " a copy or point --db at another file"
+        )
+    if "read-only file system" in low or "permission denied" in low:
+        return StoreError(f"cannot write to {path}: {first}")
+    return StoreError(f"database error in {path}: {first}")
+
+
+def _is_lock_error(exc: BaseException) -> bool:
+    text = str(exc).lower()
+    return "lock" in text and ("conflicting" in text or "could not set" in text)
+
+
+def connect(
+    path: str, *, read_only: bool, wait: float, config: dict[str, Any] | None = None
+) -> duckdb.DuckDBPyConnection:
+    """Open `path`, retrying while another process holds its lock, for up to `wait` seconds.
+
+    DuckDB lets one process write a file, or several read it, never both at once; writers here
+    keep the file only for the length of a transaction, so a short wait is usually enough.
+    """
+    deadline = time.monotonic() + wait
+    delay = 0.005
+    while True:
+        try:
+            return duckdb.connect(path, read_only=read_only, config=config or {})
+        except duckdb.IOException as exc:
+            if not _is_lock_error(exc):
+                raise describe_error(path, exc) from None
+            left = deadline - time.monotonic()
+            if left <= 0:
+                holder = _lock_holder(str(exc))
+                raise StoreLocked(
+                    f"the database {path} is in use by another process{holder} and stayed"
+                    f" locked for {wait:g}s; wait for it to finish, set {LOCK_WAIT_ENV} to wait"
+                    " longer, or use another --db"
+                ) from None
+            time.sleep(min(delay, left))
+            delay = min(delay * 1.6, 0.05)
+        except duckdb.Error as exc:
+            raise describe_error(path, exc) from None
+
+
+def _lock_holder(message: str) -> str:
+    marker = "(PID "
+    at = message.find(marker)
+    if at < 0:
+        return ""
+    end = message.find(")", at)
+    return f" (pid {message[at + len(marker) : end]})" if end > at else ""
+
+
+# ---- who is writing ---------------------------------------------------------------------------
+
+
+def _process_start(pid: int) -> str | None:
+    """When process `pid` started, in clock ticks since boot (Linux), to tell reused pids apart."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except OSError:
+        return None
+    # The command name (field 2) may hold spaces; the fields after its closing ')' are fixed.
+    fields = stat[stat.rfind(")") + 2 :].split()
+    return fields[19] if len(fields) > 19 else None
+
+
+class Writer(msgspec.Struct, frozen=True, kw_only=True):
+    """The process that writes a game or runs a tournament."""
+
+    host: str
+    pid: int
+    started: str | None
+    """Process start time (Linux clock ticks since boot), or None where unknown."""
+
+    @classmethod
+    def me(cls) -> Writer:
+        """This process."""
+        return cls(host=socket.gethostname(), pid=os.getpid(), started=_process_start(os.getpid()))
+
+    def alive(self) -> bool | None:
+        """True if the process still runs, False if it is gone, None if it is on another host."""
+        if self.host != socket.gethostname():
+            return None
+        if self.pid == os.getpid():
+            return True
+        try:
+            os.kill(self.pid, 0)
+        except ProcessLookupError:
+            return False
+        except PermissionError:
+            pass  # alive, owned by someone else
+        now = _process_start(self.pid)
+        return self.started is None or now is None or now == self.started
+
+    def describe(self) -> str:
+        """Where the writer runs, for messages."""
+        return f"pid {self.pid} on {self.host}"
 
 
 class GameRow(msgspec.Struct, kw_only=True):
@@ -209,7 +357,16 @@ CREATE TABLE IF NOT EXISTS events (
     payload JSON NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS writers (
+    key VARCHAR PRIMARY KEY,
+    host VARCHAR NOT NULL,
+    pid INTEGER NOT NULL,
+    started VARCHAR,
+    since TIMESTAMP NOT NULL,
+    heartbeat TIMESTAMP NOT NULL
+);
 """
+_OUR_TABLES = frozenset({"meta", "games", "events", "writers"})
 
 # Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
 # several times faster than binding Python lists. The unit separator never occurs in the
@@ -244,14 +401,44 @@ def _event_lines(
     return out
 
 
+_TEMP_PREFIX = "cattle-events-"
+
+
 def _load_lines(con: duckdb.DuckDBPyConnection, lines: list[str]) -> None:
-    fd, name = tempfile.mkstemp(prefix="cattle-events-", suffix=".csv")
+    # The writer's pid is in the name so that a later process can remove the file if this one
+    # is killed before its `finally` runs (see `sweep_temp_files`).
+    fd, name = tempfile.mkstemp(prefix=f"{_TEMP_PREFIX}{os.getpid()}-", suffix=".csv")
     try:
         with os.fdopen(fd, "w", encoding="utf-8") as f:
             f.write("".join(lines))
         con.execute(_LOAD_EVENTS, [name])
     finally:
-        os.unlink(name)
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(name)
+
+
+def sweep_temp_files(directory: str | None = None) -> list[Path]:
+    """Remove bulk-load files left behind by writers that died; return the removed paths."""
+    removed = []
+    root = Path(directory or tempfile.gettempdir())
+    for f in root.glob(f"{_TEMP_PREFIX}*.csv"):
+        pid_text = f.name[len(_TEMP_PREFIX) :].split("-", 1)[0]
+        if not pid_text.isdigit():
+            continue
+        pid = int(pid_text)
+        if pid == os.getpid():
+            continue
+        try:
+            os.kill(pid, 0)
+            continue  # its writer still runs
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            continue
+        with contextlib.suppress(OSError):
+            f.unlink()
+            removed.append(f)
+    return removed
 
 
 class PreparedGame(msgspec.Struct, frozen=True):
@@ -287,74 +474,192 @@ def _game_values(row: GameRow) -> tuple[Any, ...]:
 
 
 class DuckStore(Store):
-    """The game log in one DuckDB file (or ":memory:")."""
+    """The game log in one DuckDB file (or ":memory:").
+
+    A read-only store keeps the file open (shared with other readers) until closed. A writable
+    store holds the file only while it writes: each transaction opens it, commits and lets it
+    go, so readers get in between writes (DuckDB allows one writing process per file, and no
+    reader while it writes). Opening waits for other processes' locks (`lock_wait`).
+    """
 
     def __init__(
-        self, path: str | Path = DEFAULT_DB, *, read_only: bool = False, create: bool = True
+        self,
+        path: str | Path = DEFAULT_DB,
+        *,
+        read_only: bool = False,
+        create: bool = True,
+        init: bool = False,
+        hold: bool = False,
     ):
         self.path = str(path)
+        self.read_only = read_only
+        self.hold = hold or self.path == ":memory:"
+        """Keep the file open between writes (tests, in-memory stores, one-shot writes)."""
+        self._lock = threading.RLock()
+        self._con: duckdb.DuckDBPyConnection | None = None
         if self.path != ":memory:":
             p = Path(self.path)
+            if p.is_dir():
+                raise StoreError(f"{p} is a directory; --db takes a database file")
             if not p.exists():
                 if read_only or not create:
                     raise StoreMissing(f"no database at {p} (play a game first, or pass --db)")
-                p.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            self.con = duckdb.connect(self.path, read_only=read_only)
-        except duckdb.IOException as exc:
-            msg = str(exc)
-            if "lock" in msg.lower():
-                raise StoreLocked(
-                    f"the database {self.path} is in use by another process; wait for it to"
-                    " finish or use another --db"
-                ) from None
-            raise StoreError(f"cannot open {self.path}: {msg}") from None
-        except duckdb.Error as exc:
-            raise StoreError(f"cannot open {self.path}: {exc}") from None
-        self.read_only = read_only
-        self._lock = threading.Lock()
-        if not read_only:
-            self._migrate()
-        else:
+                _make_parent(p)
+            sweep_temp_files()
+        wait = lock_wait(READ_WAIT if read_only else WRITE_WAIT)
+        self._wait = wait
+        _ = self.con  # open now: a missing, damaged or foreign file is reported at once
+        if read_only:
             self._check_version()
+        else:
+            self._migrate(init)
+        if not self.hold:
+            self.release()
+
+    @property
+    def con(self) -> duckdb.DuckDBPyConnection:
+        """The open connection (reopened, waiting for other processes' locks, if released)."""
+        if self._con is None:
+            self._con = connect(self.path, read_only=self.read_only, wait=self._wait)
+        return self._con
+
+    def release(self) -> None:
+        """Let the file go until the next use (readers and other writers may open it)."""
+        with self._lock:
+            if self._con is not None and not self.hold:
+                self._con.close()
+                self._con = None
 
     # ---- schema ----------------------------------------------------------------------------
 
-    def _check_version(self) -> None:
+    def _tables(self) -> set[str]:
+        return {
+            r[0]
+            for r in self.con.execute(
+                "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+                " AND schema_name = 'main'"
+            ).fetchall()
+        }
+
+    def _schema_version(self) -> int | None:
+        """The stored schema version; None for an empty file."""
+        tables = self._tables()
+        if "meta" not in tables:
+            if tables:
+                raise ForeignDatabase(
+                    f"{self.path} is a DuckDB database with other tables"
+                    f" ({', '.join(sorted(tables)[:5])}) and no Cattle Trade schema; use another"
+                    " --db, or pass --init to add the Cattle Trade tables to it"
+                )
+            return None
+        got = self.con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        if got is None:
+            raise ForeignDatabase(
+                f"{self.path} has a meta table but no Cattle Trade schema version"
+            )
         try:
-            got = self.con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        except duckdb.CatalogException:
-            raise StoreError(f"{self.path} is not a Cattle Trade database") from None
-        if got is None or int(got[0]) != SCHEMA_VERSION:
+            return int(got[0])
+        except (TypeError, ValueError):
+            raise StoreDamaged(
+                f"{self.path} has an unreadable schema version {got[0]!r}; this version reads"
+                f" {SCHEMA_VERSION}"
+            ) from None
+
+    def _check_version(self) -> None:
+        version = self._schema_version()
+        if version is None:
+            raise StoreError(f"{self.path} is an empty database: no games stored yet")
+        if version != SCHEMA_VERSION:
             raise StoreError(
-                f"{self.path} has schema version {got and got[0]}, this version reads {SCHEMA_VERSION}"
+                f"{self.path} has schema version {version}, this version reads {SCHEMA_VERSION}"
             )
 
-    def _migrate(self) -> None:
+    def _migrate(self, init: bool) -> None:
+        try:
+            version = self._schema_version()
+        except ForeignDatabase:
+            if not init:
+                raise
+            version = None
+        if version is not None and version != SCHEMA_VERSION:
+            raise StoreError(f"{self.path} has schema version {version}, expected {SCHEMA_VERSION}")
         con = self.con
         con.execute("BEGIN")
-        con.execute(_SCHEMA)
-        got = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
-        if got is None:
-            con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-        elif int(got[0]) != SCHEMA_VERSION:
+        try:
+            con.execute(_SCHEMA)
+            if version is None:
+                con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
+            for path in view_files():
+                con.execute(path.read_text())
+        except BaseException:
             con.execute("ROLLBACK")
-            raise StoreError(f"{self.path} has schema version {got[0]}, expected {SCHEMA_VERSION}")
-        for path in view_files():
-            con.execute(path.read_text())
+            raise
         con.execute("COMMIT")
+
+    # ---- writers ---------------------------------------------------------------------------
+
+    def claim(self, key: str) -> None:
+        """Record this process as the writer of `key` (a game id or "tournament:NAME").
+
+        Raises `StoreError` if another live process on this host holds it.
+        """
+        me = Writer.me()
+
+        def go(con: duckdb.DuckDBPyConnection) -> None:
+            current = _writer_of(con, key)
+            if current is not None and current != me and current.alive() is True:
+                raise StoreError(f"{key} is being written by {current.describe()}")
+            con.execute("DELETE FROM writers WHERE key = ?", [key])
+            now = _now()
+            con.execute(
+                "INSERT INTO writers VALUES (?, ?, ?, ?, ?, ?)",
+                [key, me.host, me.pid, me.started, now, now],
+            )
+
+        self._tx(go)
+
+    def writer(self, key: str) -> tuple[Writer, dt.datetime] | None:
+        """Who last claimed `key`, and their last heartbeat (None if no one did)."""
+        if "writers" not in self._tables():
+            return None
+        rows = self.con.execute(
+            "SELECT host, pid, started, heartbeat FROM writers WHERE key = ?", [key]
+        ).fetchall()
+        if not rows:
+            return None
+        host, pid, started, beat = rows[0]
+        return Writer(host=host, pid=pid, started=started), beat
+
+    def orphaned(self, game_id: str, stale_after: float = 3600.0) -> bool:
+        """True if the unfinished game `game_id` has no live writer.
+
+        On this host the writer's process is checked; a writer on another host counts as gone
+        once its heartbeat is older than `stale_after` seconds.
+        """
+        found = self.writer(game_id)
+        if found is None:
+            return True  # written by a version that did not record writers
+        w, beat = found
+        alive = w.alive()
+        if alive is None:
+            return (_now() - beat).total_seconds() > stale_after
+        return not alive
 
     # ---- writing ---------------------------------------------------------------------------
 
     def _tx(self, fn: Any) -> None:
+        """Run `fn(con)` in one transaction, then let the file go (unless held)."""
         with self._lock:
-            self.con.execute("BEGIN")
+            con = self.con
+            con.execute("BEGIN")
             try:
-                fn(self.con)
+                fn(con)
             except BaseException:
-                self.con.execute("ROLLBACK")
+                con.execute("ROLLBACK")
+                self.release()
                 raise
-            self.con.execute("COMMIT")
+            con.execute("COMMIT")
+            self.release()
 
     def begin_game(self, row: GameRow) -> None:
         row = msgspec.structs.replace(row, status="running", created_at=row.created_at or _now())
@@ -364,6 +669,7 @@ class DuckStore(Store):
                 con.execute(_INSERT_GAME, _game_values(row))
             except duckdb.ConstraintException:
                 raise StoreError(f"game {row.game_id} is already stored") from None
+            _set_writer(con, row.game_id)
 
         self._tx(go)
 
@@ -381,6 +687,7 @@ class DuckStore(Store):
             if not got[0]:
                 raise GameNotFound(f"no game {game_id!r}")
             _load_lines(con, _event_lines(game_id, int(got[1]), events, turns))
+            con.execute("UPDATE writers SET heartbeat = ? WHERE key = ?", [_now(), game_id])
 
         self._tx(go)
 
@@ -477,4 +784,39 @@ class DuckStore(Store):
         return cols, cur.fetchall()
 
     def close(self) -> None:
-        self.con.close()
+        with self._lock:
+            if self._con is not None:
+                self._con.close()
+                self._con = None
+
+
+def _make_parent(p: Path) -> None:
+    """Create the folder of a new database file, or say clearly why it cannot be."""
+    parent = p.parent
+    for up in (parent, *parent.parents):
+        if up.exists() and not up.is_dir():
+            raise StoreError(f"cannot create {p}: {up} is a file, not a folder")
+    try:
+        parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise StoreError(f"cannot create the folder {parent} for {p}: {exc.strerror}") from None
+    if not os.access(parent, os.W_OK):
+        raise StoreError(f"cannot create {p}: the folder {parent} is not writable")
+
+
+def _writer_of(con: duckdb.DuckDBPyConnection, key: str) -> Writer | None:
+    rows = con.execute("SELECT host, pid, started FROM writers WHERE key = ?", [key]).fetchall()
+    if not rows:
+        return None
+    host, pid, started = rows[0]
+    return Writer(host=host, pid=pid, started=started)
+
+
+def _set_writer(con: duckdb.DuckDBPyConnection, key: str) -> None:
+    me = Writer.me()
+    now = _now()
+    con.execute("DELETE FROM writers WHERE key = ?", [key])
+    con.execute(
+        "INSERT INTO writers VALUES (?, ?, ?, ?, ?, ?)",
+        [key, me.host, me.pid, me.started, now, now],
+    )

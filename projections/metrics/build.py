@@ -91,7 +91,7 @@ def _attach_stage(con: duckdb.DuckDBPyConnection) -> None:
     }
     if "stage" in attached:
         con.execute("DETACH stage")
-    con.execute("ATTACH ':memory:' AS stage")
+    con.execute("ATTACH ':memory:' AS stage (READ_WRITE)")
 
 
 STAGE_SQL = Path(__file__).with_name("stage.sql")
@@ -124,9 +124,9 @@ def _stage_prices(con: duckdb.DuckDBPyConnection) -> None:
         con.executemany("INSERT INTO stage.prices VALUES (?, ?, ?)", rows)
 
 
-def _metric_insert(m: Metric) -> str:
+def _metric_insert(m: Metric, into: str = "main") -> str:
     return f"""
-    INSERT INTO metric_values
+    INSERT INTO {into}.metric_values
     SELECT q.game_id, CAST(q.seat AS SMALLINT), s.agent, '{m.name}', {m.version}, CAST(q.key AS VARCHAR),
            CAST(q.num AS DOUBLE), CAST(q.den AS DOUBLE),
            CASE WHEN q.den > 0 THEN CAST(q.num AS DOUBLE) / q.den END
@@ -134,9 +134,24 @@ def _metric_insert(m: Metric) -> str:
     """
 
 
+def _catalog(con: duckdb.DuckDBPyConnection) -> str:
+    """Where derived tables go: the store itself, or this connection's in-memory `temp`
+    catalog when the store is open read-only (the file is never written by a reader)."""
+    rows = con.execute(
+        "SELECT readonly FROM duckdb_databases() WHERE database_name = current_database()"
+    ).fetchall()
+    return "temp" if rows and rows[0][0] else "main"
+
+
 def rebuild(con: duckdb.DuckDBPyConnection, selected: list[Metric] | None = None) -> BuildStats:
-    """Drop every derived table and recompute it from `events` (finished games only)."""
+    """Drop every derived table and recompute it from `events` (finished games only).
+
+    On a read-only store the tables are built in memory for this connection; they shadow any
+    older copy stored in the file.
+    """
     t0 = time.perf_counter()
+    into = _catalog(con)
+    create = "CREATE TEMP TABLE " if into == "temp" else "CREATE TABLE main."
     con.execute("SET enable_progress_bar = false")
     stage(con)
     t_stage = time.perf_counter() - t0
@@ -144,33 +159,34 @@ def rebuild(con: duckdb.DuckDBPyConnection, selected: list[Metric] | None = None
     con.execute("BEGIN")
     try:
         for table in DERIVED_TABLES:
-            con.execute(f"DROP TABLE IF EXISTS main.{table}")
+            con.execute(f"DROP TABLE IF EXISTS {into}.{table}")
         con.execute(
-            "CREATE TABLE main.metric_values (game_id VARCHAR, seat SMALLINT, agent VARCHAR,"
+            f"{create}metric_values (game_id VARCHAR, seat SMALLINT, agent VARCHAR,"
             " metric VARCHAR, version INTEGER, key VARCHAR, num DOUBLE, den DOUBLE, value DOUBLE)"
         )
         for m in chosen:
-            con.execute(_metric_insert(m))
+            con.execute(_metric_insert(m, into))
         con.execute(
-            "CREATE TABLE main.trajectories AS " + _TRAJECTORIES.format(version=TRAJECTORY_VERSION)
+            f"{create}trajectories AS "
+            + _TRAJECTORIES.format(version=TRAJECTORY_VERSION)
         )
         con.execute(
-            "CREATE TABLE main.metric_defs (metric VARCHAR, version INTEGER, agg VARCHAR,"
+            f"{create}metric_defs (metric VARCHAR, version INTEGER, agg VARCHAR,"
             " label VARCHAR, definition VARCHAR, built_at TIMESTAMP)"
         )
         now = dt.datetime.now(dt.UTC).replace(tzinfo=None)
         con.executemany(
-            "INSERT INTO main.metric_defs VALUES (?, ?, ?, ?, ?, ?)",
+            f"INSERT INTO {into}.metric_defs VALUES (?, ?, ?, ?, ?, ?)",
             [(m.name, m.version, m.agg, m.label, m.definition, now) for m in chosen]
             + [("trajectory", TRAJECTORY_VERSION, "", "Trajectories", "", now)],
         )
         games, events = _coverage(con)
-        con.execute("CREATE TABLE main.derived_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
+        con.execute(f"{create}derived_meta (key VARCHAR PRIMARY KEY, value VARCHAR)")
         con.executemany(
-            "INSERT INTO main.derived_meta VALUES (?, ?)",
+            f"INSERT INTO {into}.derived_meta VALUES (?, ?)",
             [("games", str(games)), ("events", str(events)), ("built_at", now.isoformat())],
         )
-        rows = int(_one(con, "SELECT count(*) FROM main.metric_values") or 0)  # type: ignore[call-overload]
+        rows = int(_one(con, f"SELECT count(*) FROM {into}.metric_values") or 0)  # type: ignore[call-overload]
         con.execute("COMMIT")
     except BaseException:
         con.execute("ROLLBACK")

@@ -21,7 +21,8 @@ def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
     tables = {
         r[0]
         for r in con.execute(
-            "SELECT table_name FROM duckdb_tables() WHERE database_name = current_database()"
+            "SELECT table_name FROM duckdb_tables()"
+            " WHERE database_name IN (current_database(), 'temp')"
         ).fetchall()
     }
     return ["games", "events", *views, *(t for t in DERIVED_TABLES if t in tables)]

@@ -15,22 +15,26 @@ ENV = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
 ENV.update({"COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"})
 
 
-def cattle(*args: str | Path, timeout: float = 180) -> subprocess.CompletedProcess[str]:
-    """Run `python -m cli.main ARGS` from the project root."""
+def cattle(
+    *args: str | Path, timeout: float = 180, env: dict[str, str] | None = None
+) -> subprocess.CompletedProcess[str]:
+    """Run `python -m cli.main ARGS` from the project root (`env` adds variables)."""
     return subprocess.run(
         [sys.executable, "-m", "cli.main", *map(str, args)],
         cwd=ROOT,
-        env=ENV,
+        env={**ENV, **(env or {})},
         capture_output=True,
         text=True,
         timeout=timeout,
     )
 
 
-def cattle_many(runs: Sequence[Sequence[str | Path]]) -> list[subprocess.CompletedProcess[str]]:
+def cattle_many(
+    runs: Sequence[Sequence[str | Path]], env: dict[str, str] | None = None
+) -> list[subprocess.CompletedProcess[str]]:
     """Run several independent commands concurrently; results in the same order."""
     with ThreadPoolExecutor(max_workers=4) as pool:
-        return list(pool.map(lambda a: cattle(*a), runs))
+        return list(pool.map(lambda a: cattle(*a, env=env), runs))
 
 
 HOLD = (

@@ -48,7 +48,8 @@ def test_errors_are_reported_cleanly_and_a_locked_database_too(tmp_path: Path) -
                 ("games", "--db", db),
                 ("play", "--preset", "micro-duel", "--db", db),
                 ("show", gid, "--db", db),
-            ]
+            ],
+            env={"CATTLE_LOCK_WAIT": "0.5"},
         )
     for r in locked:
         check(r, 1, "in use by another process")

@@ -43,7 +43,10 @@ def test_missing_file_is_reported_and_not_created(tmp_path: Path) -> None:
     assert path.exists()
 
 
-def test_a_file_held_by_another_process_is_reported_as_locked(tmp_path: Path) -> None:
+def test_a_file_held_by_another_process_is_reported_as_locked(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("CATTLE_LOCK_WAIT", "0.3")
     path = tmp_path / "games.duckdb"
     rec = record()
     with DuckStore(path) as store:
