@@ -43,6 +43,12 @@ class Agent:
         out, self._records = self._records, []
         return out
 
+    def resume(self, log: list[Any]) -> None:
+        """Prepare to play a game again from its start up to the end of `log` (its stored
+        events) without side effects, then go on live. Code agents are deterministic and need
+        nothing; agents with side effects (model calls) answer from `log` first."""
+        return None
+
     async def after_turn(self, view: SeatView) -> None:
         """Called after this seat's own turn ends (scratchpad updates hook in here)."""
         return None

@@ -8,6 +8,7 @@ every event an agent records (model exchanges, notes), lands in the log in order
 from __future__ import annotations
 
 import asyncio
+import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -55,6 +56,7 @@ class Game:
         seats: Sequence[SeatSpec] | None = None,
         *,
         on_batch: Batch | None = None,
+        flush_interval: float | None = None,
     ) -> None:
         config.validate()
         if len(agents) != config.players:
@@ -71,7 +73,11 @@ class Game:
         self.audiences: list[Any] = []
         self.views = [SeatView(i) for i in range(config.players)]
         self.on_batch = on_batch
+        self.flush_interval = flush_interval
+        """With `on_batch`: also hand events over after any decision once this many seconds
+        passed since the last hand-over (not only at the end of a turn)."""
         self._flushed = 0
+        self._flushed_at = time.monotonic()
         self._turn = 0
 
     # ---- plumbing --------------------------------------------------------------------------
@@ -106,6 +112,15 @@ class Game:
         if self.on_batch is not None and self._flushed < len(self.log):
             self.on_batch(self.log[self._flushed :], self.turns[self._flushed :])
             self._flushed = len(self.log)
+            self._flushed_at = time.monotonic()
+
+    def _maybe_flush(self) -> None:
+        # Timing only decides when finished events are written, never what they are.
+        if (
+            self.flush_interval is not None
+            and time.monotonic() - self._flushed_at >= self.flush_interval
+        ):
+            self.flush()
 
     def view(self, seat: int) -> SeatView:
         """The seat's view, brought up to date."""
@@ -176,6 +191,7 @@ class Game:
                 action = await agent.aact(self.view(seat), d)
                 self._record(agent)
                 self._apply(action)
+            self._maybe_flush()
         if active >= 0:
             await agents[active].after_turn(self.view(active))
             self._record(agents[active])

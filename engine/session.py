@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import uuid
 from collections.abc import Sequence
+from typing import Any
 
 import structlog
 
-from agents import make_agents, parse_spec
+from agents import Agent, make_agents, parse_spec
 from engine.driver import Game, GameRecord
 from engine.rules import ENGINE_VERSION
+from events.codec import encode
 from events.domain import GameConfig, SeatSpec
-from events.store import GameRow, Store
+from events.store import GameRow, Store, StoreError
 
 log = structlog.get_logger("cattle.session")
 
@@ -24,6 +26,11 @@ def new_game_id() -> str:
 def seat_specs(specs: Sequence[SeatSpec | str]) -> tuple[SeatSpec, ...]:
     """Seat specs from strings or specs."""
     return tuple(s if isinstance(s, SeatSpec) else parse_spec(s) for s in specs)
+
+
+def needs_io(config: GameConfig, seed: int, specs: Sequence[SeatSpec | str]) -> bool:
+    """True if any seat's agent waits on I/O (model seats): such games are written as they run."""
+    return any(a.is_async for a in make_agents(seat_specs(specs), seed, config))
 
 
 def play_game(config: GameConfig, seed: int, specs: Sequence[SeatSpec | str]) -> GameRecord:
@@ -46,6 +53,118 @@ async def _run_async(game: Game) -> GameRecord:
             await a.close()
 
 
+FLUSH_INTERVAL = 0.25
+"""Seconds between writes of a game with model seats: events are written after any decision
+once this long has passed since the last write, and at the end of every turn."""
+
+
+class ContinueError(StoreError):
+    """A stored game cannot be continued: replaying its log gave different events."""
+
+
+class _Sink:
+    """Receives a game's final events and appends those the store does not have yet.
+
+    When a game is continued, the driver plays it again from the start; the events it makes
+    again are checked, byte for byte, against the stored ones instead of being written.
+    """
+
+    def __init__(self, store: Store, game_id: str, stored: Sequence[Any]) -> None:
+        self.store = store
+        self.game_id = game_id
+        self.stored = [encode(e) for e in stored]
+        self.seen = 0
+
+    def __call__(self, events: list[Any], turns: list[int]) -> None:
+        skip = 0
+        for e in events:
+            if self.seen + skip >= len(self.stored):
+                break
+            if encode(e) != self.stored[self.seen + skip]:
+                raise ContinueError(
+                    f"game {self.game_id} cannot be continued: playing it again from its log"
+                    f" gave a different event at seq {self.seen + skip}"
+                )
+            skip += 1
+        self.seen += len(events)
+        if skip < len(events):
+            self.store.append(self.game_id, events[skip:], turns[skip:])
+
+    @property
+    def caught_up(self) -> bool:
+        """True once every stored event was played again."""
+        return self.seen >= len(self.stored)
+
+
+async def play_stored(
+    store: Store,
+    config: GameConfig,
+    seed: int,
+    specs: Sequence[SeatSpec | str],
+    *,
+    game_id: str,
+    tournament: str | None = None,
+    resume: bool = False,
+    agents: Sequence[Agent] | None = None,
+) -> GameRecord:
+    """Play a game with model seats, writing its events while it runs.
+
+    With `resume`, the stored game `game_id` is continued: it is played again from its seed,
+    every decision its log holds answered from the log (no model is asked again), and play
+    goes on live from where the log ends. If the game fails or is interrupted, every event
+    played so far is written and the game is marked "abandoned" (it can be continued later).
+    """
+    seats = seat_specs(specs)
+    if agents is None:
+        agents = make_agents(seats, seed, config)
+    stored: list[Any] = []
+    if resume:
+        store.reopen_game(game_id)
+        stored = store.load_events(game_id)
+        for a in agents:
+            a.resume(stored)
+        log.info("game.continue", game_id=game_id, stored=len(stored))
+    else:
+        store.begin_game(
+            GameRow(
+                game_id=game_id,
+                seed=seed,
+                config=config,
+                seats=seats,
+                engine_version=ENGINE_VERSION,
+                tournament=tournament,
+            )
+        )
+    sink = _Sink(store, game_id, stored)
+    game = Game(config, seed, agents, seats, on_batch=sink, flush_interval=FLUSH_INTERVAL)
+    try:
+        try:
+            record = await game.run_async()
+        finally:
+            for a in game.agents:
+                await a.close()
+    except BaseException as exc:
+        # Keep every event played so far (the log stays a valid prefix) and say the game did
+        # not finish; the caller sees the error.
+        try:
+            if not isinstance(exc, ContinueError):
+                game.flush()
+        finally:
+            store.end_game(game_id, "abandoned", None)
+            log.warning("game.abandoned", game_id=game_id, events=len(game.log), error=repr(exc))
+        raise
+    if not sink.caught_up:
+        store.end_game(game_id, "abandoned", None)
+        raise ContinueError(
+            f"game {game_id} cannot be continued: its stored log is longer than the replayed game"
+        )
+    result = record.result
+    store.end_game(
+        game_id, "finished" if result else "abandoned", result.reason if result else None
+    )
+    return record
+
+
 def play_and_store(
     store: Store,
     config: GameConfig,
@@ -58,48 +177,30 @@ def play_and_store(
     """Play one game and store it; return its id and record.
 
     Games of code agents are written in one transaction at the end. Games with agents that
-    wait on I/O (LLMs) are written turn by turn; if such a game fails (an agent raises, the
-    process is interrupted), every event played so far is written and the game is marked
-    "abandoned" before the error propagates.
+    wait on I/O (model seats) are written while they run (`play_stored`).
     """
     seats = seat_specs(specs)
     game_id = game_id or new_game_id()
-    agents = make_agents(seats, seed, config)
-    row = GameRow(
-        game_id=game_id,
-        seed=seed,
-        config=config,
-        seats=seats,
-        engine_version=ENGINE_VERSION,
-        tournament=tournament,
-    )
     log.debug("game.start", game_id=game_id, seed=seed, seats=[s.agent for s in seats])
+    agents = make_agents(seats, seed, config)
     if not any(a.is_async for a in agents):
         record = Game(config, seed, agents, seats).run()
+        row = GameRow(
+            game_id=game_id,
+            seed=seed,
+            config=config,
+            seats=seats,
+            engine_version=ENGINE_VERSION,
+            tournament=tournament,
+        )
         store.save_game(row, record.events, record.turns)
     else:
         import asyncio
 
-        store.begin_game(row)
-        game = Game(
-            config,
-            seed,
-            agents,
-            seats,
-            on_batch=lambda evs, turns: store.append(game_id, evs, turns),
-        )
-        try:
-            record = asyncio.run(_run_async(game))
-        except BaseException as exc:
-            # Keep every event played so far (the log is a valid prefix) and say the game
-            # did not finish; the caller sees the error.
-            game.flush()
-            store.end_game(game_id, "abandoned", None)
-            log.warning("game.abandoned", game_id=game_id, events=len(game.log), error=repr(exc))
-            raise
-        result = record.result
-        store.end_game(
-            game_id, "finished" if result else "abandoned", result.reason if result else None
+        record = asyncio.run(
+            play_stored(
+                store, config, seed, seats, game_id=game_id, tournament=tournament, agents=agents
+            )
         )
     result = record.result
     log.debug(

@@ -232,6 +232,10 @@ class Store(ABC):
         """Mark a game finished (or abandoned)."""
 
     @abstractmethod
+    def reopen_game(self, game_id: str) -> None:
+        """Mark an unfinished game running again, written by this process (to continue it)."""
+
+    @abstractmethod
     def load_events(self, game_id: str, upto: int | None = None) -> list[Any]:
         """A game's events in order, up to and including seq `upto`."""
 
@@ -300,6 +304,14 @@ class MemoryStore(Store):
         row = self.get_game(game_id)
         self._games[game_id] = msgspec.structs.replace(
             row, status=status, end_reason=end_reason, ended_at=_now()
+        )
+
+    def reopen_game(self, game_id: str) -> None:
+        row = self.get_game(game_id)
+        if row.status == "finished":
+            raise StoreError(f"game {game_id} is finished; there is nothing to continue")
+        self._games[game_id] = msgspec.structs.replace(
+            row, status="running", end_reason=None, ended_at=None
         )
 
     def load_events(self, game_id: str, upto: int | None = None) -> list[Any]:
@@ -702,6 +714,25 @@ class DuckStore(Store):
                 "UPDATE games SET status = ?, end_reason = ?, ended_at = ? WHERE game_id = ?",
                 [status, end_reason, _now(), game_id],
             )
+
+        self._tx(go)
+
+    def reopen_game(self, game_id: str) -> None:
+        def go(con: duckdb.DuckDBPyConnection) -> None:
+            got = con.execute("SELECT status FROM games WHERE game_id = ?", [game_id]).fetchone()
+            if got is None:
+                raise GameNotFound(f"no game {game_id!r}")
+            if got[0] == "finished":
+                raise StoreError(f"game {game_id} is finished; there is nothing to continue")
+            current = _writer_of(con, game_id)
+            if current is not None and current != Writer.me() and current.alive() is True:
+                raise StoreError(f"game {game_id} is being played by {current.describe()}")
+            con.execute(
+                "UPDATE games SET status = 'running', end_reason = NULL, ended_at = NULL"
+                " WHERE game_id = ?",
+                [game_id],
+            )
+            _set_writer(con, game_id)
 
         self._tx(go)
 

@@ -17,13 +17,14 @@ Per decision (see docs/llm.md for the table):
 from __future__ import annotations
 
 import asyncio
+from typing import Any
 
 import structlog
 
 from agents.base import Agent
 from agents.llm.parse import default_action, parse_answer
 from agents.llm.spec import SeatOptions
-from agents.llm.transport import Reply, Request, Transport
+from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from engine import actions as act
 from engine import decisions as dec
 from engine.actions import action_json
@@ -64,6 +65,10 @@ class LLMAgent(Agent):
         self.spec = spec or f"{options.provider}:{options.model}"
         self.system = prompts.system_prompt(config, options.character)
         self._notes_seen = 0
+
+    def resume(self, log: list[Any]) -> None:
+        calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
+        self.transport = ResumingTransport(calls, self.transport)
 
     # ---- calls -----------------------------------------------------------------------------
 

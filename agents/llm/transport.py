@@ -65,7 +65,10 @@ class Reply:
 class Transport(Protocol):
     """Sends requests for one seat."""
 
-    replaying: bool
+    @property
+    def replaying(self) -> bool:
+        """True when answers come from a stored log (no waiting between retries)."""
+        ...
 
     async def send(self, request: Request) -> Reply:
         """One attempt."""
@@ -351,3 +354,28 @@ class RecordedTransport:
 
     async def close(self) -> None:
         return None
+
+
+class ResumingTransport:
+    """Answers with a seat's recorded replies while they last, then asks the live model.
+
+    Used to continue an interrupted game: the decisions its log already holds are answered
+    from the log (no request is sent, nothing is paid twice), the rest go to `live`.
+    """
+
+    def __init__(self, calls: list[LLMCall], live: Transport) -> None:
+        self.recorded = RecordedTransport(calls)
+        self.live = live
+
+    @property
+    def replaying(self) -> bool:
+        """True while recorded replies remain (no backoff waits between recorded retries)."""
+        return self.recorded.pos < len(self.recorded.calls)
+
+    async def send(self, request: Request) -> Reply:
+        if self.replaying:
+            return await self.recorded.send(request)
+        return await self.live.send(request)
+
+    async def close(self) -> None:
+        await self.live.close()

@@ -166,10 +166,7 @@ def rebuild(con: duckdb.DuckDBPyConnection, selected: list[Metric] | None = None
         )
         for m in chosen:
             con.execute(_metric_insert(m, into))
-        con.execute(
-            f"{create}trajectories AS "
-            + _TRAJECTORIES.format(version=TRAJECTORY_VERSION)
-        )
+        con.execute(f"{create}trajectories AS " + _TRAJECTORIES.format(version=TRAJECTORY_VERSION))
         con.execute(
             f"{create}metric_defs (metric VARCHAR, version INTEGER, agg VARCHAR,"
             " label VARCHAR, definition VARCHAR, built_at TIMESTAMP)"
