@@ -55,9 +55,14 @@ class Interrupted(KeyboardInterrupt):
         self.signum = signum
 
 
+_received: list[int] = []
+
+
 def _on_signal(signum: int, _frame: object) -> None:
     # Raising here unwinds the running command exactly as Ctrl-C does: games with model seats
     # write what they played and are marked abandoned, tournaments stop after their last batch.
+    # asyncio may turn the exception into a cancellation, so the signal is also noted here.
+    _received.append(signum)
     raise Interrupted(signum)
 
 
@@ -512,7 +517,13 @@ def run() -> None:
 
     install_signal_handlers()
     try:
-        app()
+        try:
+            app()
+        except SystemExit as exc:
+            # typer turns an interruption into exit code 130; report which signal it was.
+            if exc.code == 130 and _received:
+                raise KeyboardInterrupt from None
+            raise
     except (UsageError, ConfigError, UnknownAgent) as exc:
         _fail(exc, 2)
     except StoreError as exc:
@@ -520,16 +531,17 @@ def run() -> None:
     except duckdb.Error as exc:
         # A damaged file can open fine and fail on the first page it reads.
         _fail(describe_error(_db_arg(), exc), 1)
-    except Interrupted as exc:
-        err.print(f"[yellow]stopped by {exc}[/]")
-        sys.exit(128 + exc.signum)
     except KeyboardInterrupt:
+        if _received:
+            err.print(f"[yellow]stopped by {signal.Signals(_received[0]).name}[/]")
+            sys.exit(128 + _received[0])
         err.print("[yellow]interrupted[/]")
         sys.exit(130)
 
 
 from cli import llm as _llm  # noqa: E402, F401
 from cli import metrics as _metrics  # noqa: E402, F401
+from cli import recover as _recover  # noqa: E402, F401
 from cli import report as _report  # noqa: E402, F401
 from cli import tournament as _tournament  # noqa: E402, F401
 

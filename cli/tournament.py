@@ -4,18 +4,24 @@ The schedule (every game's seed and seats) is written to the database before the
 is played, in the tables `tournaments` and `tournament_games`. Worker processes only
 simulate: each returns a finished game's encoded events, and this process, the only writer,
 stores finished games in batches (one transaction per batch), so a crash loses at most the
-unsaved batch and never leaves half a game. `--resume NAME` plays what is missing: games that
-ended are kept; a game left unfinished (status running) is marked abandoned, its events kept,
-and the game is played again under a new id.
+unsaved batch and never leaves half a game.
+
+Games with model seats are played in this process instead (several at once with asyncio) and
+written while they run, decision by decision, so that an interruption loses at most the model
+calls in flight. `--resume NAME` plays what is missing: games that ended are kept; an
+unfinished game with model seats is continued from its stored events (answers already
+recorded are reused, no model is asked for them again); an unfinished code-agent game is
+marked abandoned, its events kept, and played again under a new id (it costs nothing).
 """
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 import secrets
 import time
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Annotated, Any
@@ -86,6 +92,10 @@ class GameTask(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[str, ...]
     config: GameConfig
     tournament: str
+    io: bool = False
+    """Some seat waits on I/O (a model): played in the writer process, written as it runs."""
+    resume: bool = False
+    """Continue the stored unfinished game `game_id` instead of starting it."""
 
 
 def simulate(task: GameTask) -> tuple[int, PreparedGame]:
@@ -182,16 +192,39 @@ def load(store: DuckStore, name: str) -> tuple[dict[str, Any], list[dict[str, An
 
 
 def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTask], int]:
-    """The games still to play (restarting unfinished ones under new ids) and how many ended."""
+    """The games still to play and how many ended: unfinished games with model seats are
+    continued, unfinished code-agent games restart under new ids."""
+    from engine.session import needs_io
+
     meta, games = load(store, name)
     config = msgspec.json.decode(meta["config"], type=GameConfig)
     tasks = []
     done = 0
+    io_of: dict[str, bool] = {}
     for g in games:
         status = g["status"]
         gid = g["game_id"]
         if status == "finished":
             done += 1
+            continue
+        seats = tuple(json.loads(g["seats"]))
+        key = g["seats"]
+        if key not in io_of:
+            io_of[key] = needs_io(config, g["seed"], seats)
+        io = io_of[key]
+        if io and status is not None:
+            tasks.append(
+                GameTask(
+                    index=g["idx"],
+                    game_id=gid,
+                    seed=g["seed"],
+                    seats=seats,
+                    config=config,
+                    tournament=name,
+                    io=True,
+                    resume=True,
+                )
+            )
             continue
         if status is not None:
             # A game that started but never ended: keep its events, play it again afresh.
@@ -210,9 +243,10 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTas
                 index=g["idx"],
                 game_id=gid,
                 seed=g["seed"],
-                seats=tuple(json.loads(g["seats"])),
+                seats=seats,
                 config=config,
                 tournament=name,
+                io=io,
             )
         )
     return config, tasks, done
@@ -265,6 +299,7 @@ def play_tournament(
     show: bool = True,
 ) -> int:
     """Play `tasks` and store every finished game; return the number stored."""
+    store.release()  # readers may open the file until the first batch is written
     total = total if total is not None else already + len(tasks)
     batch: list[PreparedGame] = []
     first = 0.0
@@ -288,9 +323,11 @@ def play_tournament(
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
+    code = [t for t in tasks if not t.io]
+    io = [t for t in tasks if t.io]
     with Progress(*columns, console=err, disable=not show) as progress:
         bar = progress.add_task(name, total=total, completed=already)
-        for _index, prepared in _results(tasks, workers):
+        for _index, prepared in _results(code, workers):
             if not batch:
                 first = time.monotonic()
             batch.append(prepared)
@@ -298,7 +335,34 @@ def play_tournament(
                 flush()
             progress.advance(bar)
         flush()
+        if io:
+            asyncio.run(_play_io(store, io, workers, lambda: progress.advance(bar)))
+            stored += len(io)
     return stored
+
+
+async def _play_io(
+    store: DuckStore, tasks: Sequence[GameTask], concurrency: int, done: Callable[[], None]
+) -> None:
+    """Play games with model seats here, `concurrency` at a time, each written as it runs."""
+    from engine.session import play_stored
+
+    gate = asyncio.Semaphore(max(1, concurrency))
+
+    async def one(t: GameTask) -> None:
+        async with gate:
+            await play_stored(
+                store,
+                t.config,
+                t.seed,
+                t.seats,
+                game_id=t.game_id,
+                tournament=t.tournament,
+                resume=t.resume,
+            )
+            done()
+
+    await asyncio.gather(*(one(t) for t in tasks))
 
 
 # ---------------------------------------------------------------------------- commands
@@ -362,6 +426,8 @@ def tournament(
             raise UsageError(f"no database at {db}: nothing to resume")
         with DuckStore(db) as store:
             ensure_schema(store)
+            load(store, resume)
+            store.claim(f"tournament:{resume}")
             config, tasks, done = pending_tasks(store, resume)
             _, planned = load(store, resume)
             if not tasks:
@@ -414,6 +480,7 @@ def tournament(
                 f" or finish it with --resume {name}"
             )
         plan = create(store, name, fmt, pool, games, seed, config)
+        store.claim(f"tournament:{name}")
         out.print(
             f"Tournament [bold]{name}[/]: {fmt}, {len(plan)} {config.name} game(s)"
             f" ({config.auction_mode}), seed {seed}, {workers} worker(s)."

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import uuid
 from collections.abc import Sequence
 from typing import Any
@@ -56,6 +57,22 @@ async def _run_async(game: Game) -> GameRecord:
 FLUSH_INTERVAL = 0.25
 """Seconds between writes of a game with model seats: events are written after any decision
 once this long has passed since the last write, and at the end of every turn."""
+FLUSH_ENV = "CATTLE_WRITE_INTERVAL"
+"""Environment variable overriding `FLUSH_INTERVAL` (0: write after every decision)."""
+
+
+def flush_interval() -> float:
+    """Seconds between writes of a game with model seats ($CATTLE_WRITE_INTERVAL or default)."""
+    text = os.environ.get(FLUSH_ENV, "").strip()
+    if not text:
+        return FLUSH_INTERVAL
+    try:
+        value = float(text)
+    except ValueError:
+        raise StoreError(f"{FLUSH_ENV} must be a number of seconds, got {text!r}") from None
+    if not value >= 0:
+        raise StoreError(f"{FLUSH_ENV} must be 0 or more, got {text!r}")
+    return value
 
 
 class ContinueError(StoreError):
@@ -136,7 +153,7 @@ async def play_stored(
             )
         )
     sink = _Sink(store, game_id, stored)
-    game = Game(config, seed, agents, seats, on_batch=sink, flush_interval=FLUSH_INTERVAL)
+    game = Game(config, seed, agents, seats, on_batch=sink, flush_interval=flush_interval())
     try:
         try:
             record = await game.run_async()

@@ -1,0 +1,254 @@
+"""Model-seat games survive kills: what was answered is stored, and resuming pays only for the rest.
+
+Every test runs the real `cattle` command in a subprocess against a loopback model server that
+counts the requests it receives, and stops it with real signals.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.llm.loopback import LegalPolicy, LoopbackServer
+from events.store import connect
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """Fake keys, no config file, fast backoff, a write after every decision."""
+    cfg = tmp_path / "llm.toml"
+    cfg.write_text("")
+    base = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
+    base.update(
+        {
+            "OPENAI_API_KEY": "sk-test-kill",
+            "ANTHROPIC_API_KEY": "sk-ant-test-kill",
+            "CATTLE_LLM_CONFIG": str(cfg),
+            "CATTLE_LLM_BACKOFF": "0.001",
+            "CATTLE_WRITE_INTERVAL": "0",
+            "COLUMNS": "200",
+            "NO_COLOR": "1",
+        }
+    )
+    return base
+
+
+@pytest.fixture
+def server() -> Iterator[LoopbackServer]:
+    """A model that answers legal moves after 30 ms (so a game lasts a few seconds)."""
+    with LoopbackServer(LegalPolicy(), delay=0.03) as s:
+        yield s
+
+
+def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+    return subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def run(args: list[str], env: dict[str, str]) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
+def wait_for_requests(srv: LoopbackServer, n: int, proc: subprocess.Popen[str]) -> None:
+    deadline = time.monotonic() + 120
+    while len(srv.requests) < n:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the game never reached the model"
+        time.sleep(0.01)
+
+
+def games(db: Path) -> dict[str, tuple[str, list[str]]]:
+    """Each game's status and its event payloads (waiting while a writer holds the file)."""
+    con = connect(str(db), read_only=True, wait=30)
+    try:
+        status = dict(con.execute("SELECT game_id, status FROM games").fetchall())
+        out: dict[str, tuple[str, list[str]]] = {g: (s, []) for g, s in status.items()}
+        for gid, payload in con.execute(
+            "SELECT game_id, payload FROM events ORDER BY game_id, seq"
+        ).fetchall():
+            out[gid][1].append(payload)
+        return out
+    finally:
+        con.close()
+
+
+def timeless(events: list[str]) -> list[str]:
+    """Event payloads without the measured latency of model calls (the one thing a rerun of
+    the same answers cannot repeat)."""
+    out = []
+    for e in events:
+        doc = json.loads(e)
+        doc.pop("latency_ms", None)
+        out.append(json.dumps(doc, sort_keys=True))
+    return out
+
+
+def tournament_args(srv: LoopbackServer, db: Path) -> list[str]:
+    model = f"openai:loop@{srv.openai_url}"
+    return [
+        "tournament",
+        "--format",
+        "round-robin",
+        "--preset",
+        "micro-duel",
+        "--agents",
+        f"{model},random",
+        "--games",
+        "4",
+        "--seed",
+        "11",
+        "--name",
+        "kill",
+        "--workers",
+        "2",
+        "--quiet",
+        "--db",
+        str(db),
+    ]
+
+
+def test_a_killed_model_tournament_resumes_without_asking_again(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer
+) -> None:
+    # The same tournament played without interruption: what it costs and what it stores.
+    ref_db = tmp_path / "ref.duckdb"
+    ref = run(tournament_args(server, ref_db), env)
+    assert ref.returncode == 0, ref.stderr
+    full = len(server.requests)
+    reference = games(ref_db)
+    assert full > 20 and all(s == "finished" for s, _ in reference.values())
+
+    db = tmp_path / "killed.duckdb"
+    before = len(server.requests)
+    proc = start(tournament_args(server, db), env)
+    wait_for_requests(server, before + full // 3, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    paid = len(server.requests) - before
+
+    kept = games(db)
+    unfinished = {g: evs for g, (s, evs) in kept.items() if s != "finished"}
+    assert unfinished, "the kill came after the tournament ended; slow the server down"
+    assert sum(len(evs) for evs in unfinished.values()) > 0, "nothing was stored before the kill"
+    stored_calls = sum(
+        1 for _, evs in kept.values() for e in evs if json.loads(e)["type"] == "llm_call"
+    )
+    # Every answered call of the killed run is in the store, except the ones in flight: at most
+    # one per game being played (two at a time, one model seat each).
+    assert paid - stored_calls <= 2, (paid, stored_calls)
+
+    mid = len(server.requests)
+    resumed = run(["tournament", "--resume", "kill", "--quiet", "--db", str(db)], env)
+    assert resumed.returncode == 0, resumed.stderr
+    again = len(server.requests) - mid
+    # The resumed run asks only for what was not stored: the total is the uninterrupted cost
+    # plus the calls lost in flight.
+    assert again < full
+    assert full <= paid + again <= full + 2, (full, paid, again)
+
+    # And the games are exactly those of the uninterrupted tournament (model latencies aside).
+    final = games(db)
+    assert set(final) == set(reference)
+    for gid, (status, events) in reference.items():
+        assert final[gid][0] == status == "finished"
+        assert timeless(final[gid][1]) == timeless(events), gid
+
+
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+def test_a_signal_stops_a_model_game_cleanly(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer, sig: signal.Signals
+) -> None:
+    db = tmp_path / "sig.duckdb"
+    agents = f"openai:loop@{server.openai_url},random,random,random"
+    proc = start(
+        ["play", "--preset", "standard", "--seed", "5", "--agents", agents, "--db", str(db)], env
+    )
+    wait_for_requests(server, 15, proc)
+    proc.send_signal(sig)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + sig, stderr
+    assert "Traceback" not in stderr
+    ((gid, (status, events)),) = games(db).items()
+    assert status == "abandoned"
+    calls = [e for e in events if json.loads(e)["type"] == "llm_call"]
+    assert len(server.requests) - len(calls) <= 1  # only the call in flight is lost
+
+    # The game can be continued from where it stopped, without asking for those calls again.
+    mid = len(server.requests)
+    cont = run(["resume", gid, "--db", str(db)], env)
+    assert cont.returncode == 0, cont.stderr
+    ((status, events2),) = games(db).values()
+    assert status == "finished"
+    assert events2[: len(events)] == events
+    new_calls = [e for e in events2 if json.loads(e)["type"] == "llm_call"][len(calls) :]
+    assert len(server.requests) - mid == len(new_calls)
+
+
+def test_a_game_whose_process_was_killed_is_recovered(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer
+) -> None:
+    db = tmp_path / "orphan.duckdb"
+    agents = f"openai:loop@{server.openai_url},random,random,random"
+    proc = start(
+        ["play", "--preset", "standard", "--seed", "6", "--agents", agents, "--db", str(db)], env
+    )
+    wait_for_requests(server, 10, proc)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    ((gid, (status, events)),) = games(db).items()
+    assert status == "running" and events  # nothing could mark it
+
+    listed = run(["recover", "--dry-run", "--json", "--db", str(db)], env)
+    assert listed.returncode == 0, listed.stderr
+    assert [g["game_id"] for g in json.loads(listed.stdout)] == [gid]
+    assert games(db)[gid][0] == "running"  # a dry run changes nothing
+
+    fixed = run(["recover", "--db", str(db)], env)
+    assert fixed.returncode == 0, fixed.stderr
+    assert gid in fixed.stdout and "abandoned" in fixed.stdout
+    assert games(db)[gid] == ("abandoned", events)
+    again = run(["recover", "--db", str(db)], env)
+    assert "No game was left behind" in again.stdout
+
+
+def test_a_live_game_is_not_taken_over(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer
+) -> None:
+    db = tmp_path / "live.duckdb"
+    agents = f"openai:loop@{server.openai_url},random,random,random"
+    proc = start(
+        ["play", "--preset", "standard", "--seed", "7", "--agents", agents, "--db", str(db)], env
+    )
+    try:
+        wait_for_requests(server, 10, proc)
+        gid = next(iter(games(db)))
+        rec = run(["recover", "--db", str(db)], env)
+        assert rec.returncode == 0 and "No game was left behind" in rec.stdout
+        res = run(["resume", gid, "--db", str(db)], env)
+        assert res.returncode == 2 and "still being played" in res.stderr
+    finally:
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
