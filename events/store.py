@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import hashlib
 import os
 import socket
 import tempfile
@@ -30,6 +31,14 @@ from events.game import GameEnded
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("data/cattle.duckdb")
 VIEWS_DIR = Path(__file__).parent
+
+
+def _schema_digest() -> str:
+    """A fingerprint of the tables and views this version creates."""
+    h = hashlib.sha256(_SCHEMA.encode())
+    for path in view_files():
+        h.update(path.read_bytes())
+    return h.hexdigest()
 
 
 def view_files() -> list[Path]:
@@ -520,8 +529,14 @@ class DuckStore(Store):
             sweep_temp_files()
         wait = lock_wait(READ_WAIT if read_only else WRITE_WAIT)
         self._wait = wait
+        if not read_only and self.path != ":memory:" and Path(self.path).exists():
+            # Opening for writing can rewrite parts of a damaged file (DuckDB extends a
+            # truncated one); look at it read-only first and leave it untouched if it is bad.
+            _probe(self.path, wait)
         _ = self.con  # open now: a missing, damaged or foreign file is reported at once
         if read_only:
+            if self.path != ":memory:":
+                _check_size(self.con, self.path)
             self._check_version()
         else:
             self._migrate(init)
@@ -596,6 +611,11 @@ class DuckStore(Store):
         if version is not None and version != SCHEMA_VERSION:
             raise StoreError(f"{self.path} has schema version {version}, expected {SCHEMA_VERSION}")
         con = self.con
+        digest = _schema_digest()
+        if version is not None:
+            got = con.execute("SELECT value FROM meta WHERE key = 'schema_digest'").fetchone()
+            if got is not None and got[0] == digest:
+                return  # tables and views are current: opening changes nothing in the file
         con.execute("BEGIN")
         try:
             con.execute(_SCHEMA)
@@ -603,6 +623,8 @@ class DuckStore(Store):
                 con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
             for path in view_files():
                 con.execute(path.read_text())
+            con.execute("DELETE FROM meta WHERE key = 'schema_digest'")
+            con.execute("INSERT INTO meta VALUES ('schema_digest', ?)", [digest])
         except BaseException:
             con.execute("ROLLBACK")
             raise
@@ -819,6 +841,32 @@ class DuckStore(Store):
             if self._con is not None:
                 self._con.close()
                 self._con = None
+
+
+def _probe(path: str, wait: float) -> None:
+    """Raise `StoreDamaged` if the file is visibly damaged (looked at read-only)."""
+    con = connect(path, read_only=True, wait=wait)
+    try:
+        _check_size(con, path)
+    finally:
+        con.close()
+
+
+def _check_size(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """Raise `StoreDamaged` if the file is shorter than the blocks it says it uses."""
+    try:
+        got = con.execute("SELECT block_size, used_blocks FROM pragma_database_size()").fetchone()
+    except duckdb.Error as exc:
+        raise describe_error(path, exc) from None
+    if got is not None:
+        block_size, used = int(got[0]), int(got[1])
+        size = Path(path).stat().st_size
+        if size < block_size * used:
+            raise StoreDamaged(
+                f"the database {path} is damaged: it holds {size:,} bytes but uses"
+                f" {used} blocks of {block_size:,}; restore it from a copy or point --db at"
+                " another file"
+            )
 
 
 def _make_parent(p: Path) -> None:
