@@ -345,9 +345,10 @@ async def _play_io(
     store: DuckStore, tasks: Sequence[GameTask], concurrency: int, done: Callable[[], None]
 ) -> None:
     """Play games with model seats here, `concurrency` at a time, each written as it runs."""
-    from engine.session import play_stored
+    from engine.session import play_stored, watch_readers
 
     gate = asyncio.Semaphore(max(1, concurrency))
+    watcher = asyncio.create_task(watch_readers(store))
 
     async def one(t: GameTask) -> None:
         async with gate:
@@ -359,10 +360,14 @@ async def _play_io(
                 game_id=t.game_id,
                 tournament=t.tournament,
                 resume=t.resume,
+                watch=False,
             )
             done()
 
-    await asyncio.gather(*(one(t) for t in tasks))
+    try:
+        await asyncio.gather(*(one(t) for t in tasks))
+    finally:
+        watcher.cancel()
 
 
 # ---------------------------------------------------------------------------- commands

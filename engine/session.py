@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import os
 import uuid
 from collections.abc import Sequence
@@ -40,8 +41,6 @@ def play_game(config: GameConfig, seed: int, specs: Sequence[SeatSpec | str]) ->
     agents = make_agents(seats, seed, config)
     game = Game(config, seed, agents, seats)
     if any(a.is_async for a in agents):
-        import asyncio
-
         return asyncio.run(_run_async(game))
     return game.run()
 
@@ -113,6 +112,17 @@ class _Sink:
         return self.seen >= len(self.stored)
 
 
+async def watch_readers(store: Store, every: float = 0.1) -> None:
+    """Until cancelled, let the store's file go whenever another process waits to read it.
+
+    Games with model seats spend most of their time waiting for answers while the writer
+    keeps the file; this lets `cattle games`, `show`, `sql` ... in between.
+    """
+    while True:
+        await asyncio.sleep(every)
+        store.yield_to_readers()
+
+
 async def play_stored(
     store: Store,
     config: GameConfig,
@@ -123,6 +133,7 @@ async def play_stored(
     tournament: str | None = None,
     resume: bool = False,
     agents: Sequence[Agent] | None = None,
+    watch: bool = True,
 ) -> GameRecord:
     """Play a game with model seats, writing its events while it runs.
 
@@ -130,7 +141,27 @@ async def play_stored(
     every decision its log holds answered from the log (no model is asked again), and play
     goes on live from where the log ends. If the game fails or is interrupted, every event
     played so far is written and the game is marked "abandoned" (it can be continued later).
+    With `watch`, readers waiting for the file are let in while the game runs (pass False when
+    a caller playing several games at once runs one `watch_readers` for all).
     """
+    watcher = asyncio.create_task(watch_readers(store)) if watch else None
+    try:
+        return await _play_stored(store, config, seed, specs, game_id, tournament, resume, agents)
+    finally:
+        if watcher is not None:
+            watcher.cancel()
+
+
+async def _play_stored(
+    store: Store,
+    config: GameConfig,
+    seed: int,
+    specs: Sequence[SeatSpec | str],
+    game_id: str,
+    tournament: str | None,
+    resume: bool,
+    agents: Sequence[Agent] | None,
+) -> GameRecord:
     seats = seat_specs(specs)
     if agents is None:
         agents = make_agents(seats, seed, config)
@@ -212,8 +243,6 @@ def play_and_store(
         )
         store.save_game(row, record.events, record.turns)
     else:
-        import asyncio
-
         record = asyncio.run(
             play_stored(
                 store, config, seed, seats, game_id=game_id, tournament=tournament, agents=agents

@@ -11,6 +11,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import hashlib
+import itertools
 import os
 import socket
 import tempfile
@@ -76,6 +77,8 @@ READ_WAIT = 10.0
 """Default seconds a reader waits while a writer holds the file."""
 WRITE_WAIT = 600.0
 """Default seconds a writer waits while readers or another writer hold the file."""
+READER_GRACE = 2.0
+"""Longest a writer holds back from reopening the file while readers say they wait for it."""
 
 
 def lock_wait(default: float) -> float:
@@ -126,29 +129,89 @@ def connect(
 ) -> duckdb.DuckDBPyConnection:
     """Open `path`, retrying while another process holds its lock, for up to `wait` seconds.
 
-    DuckDB lets one process write a file, or several read it, never both at once; writers here
-    keep the file only for the length of a transaction, so a short wait is usually enough.
+    DuckDB lets one process write a file, or several read it, never both at once. A reader
+    that finds the file locked leaves a note (`readers_waiting`); writers here let the file go
+    after their current transaction when they see one, so a reader waits about one batch.
     """
     deadline = time.monotonic() + wait
     delay = 0.005
-    while True:
-        try:
-            return duckdb.connect(path, read_only=read_only, config=config or {})
-        except duckdb.IOException as exc:
-            if not _is_lock_error(exc):
+    note: Path | None = None
+    try:
+        while True:
+            try:
+                return duckdb.connect(path, read_only=read_only, config=config or {})
+            except duckdb.IOException as exc:
+                if not _is_lock_error(exc):
+                    raise describe_error(path, exc) from None
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    holder = _lock_holder(str(exc))
+                    raise StoreLocked(
+                        f"the database {path} is in use by another process{holder} and stayed"
+                        f" locked for {wait:g}s; wait for it to finish, set {LOCK_WAIT_ENV} to"
+                        " wait longer, or use another --db"
+                    ) from None
+                if read_only and note is None:
+                    note = _knock(path)
+                time.sleep(min(delay, left))
+                delay = min(delay * 1.6, 0.05)
+            except duckdb.Error as exc:
                 raise describe_error(path, exc) from None
-            left = deadline - time.monotonic()
-            if left <= 0:
-                holder = _lock_holder(str(exc))
-                raise StoreLocked(
-                    f"the database {path} is in use by another process{holder} and stayed"
-                    f" locked for {wait:g}s; wait for it to finish, set {LOCK_WAIT_ENV} to wait"
-                    " longer, or use another --db"
-                ) from None
-            time.sleep(min(delay, left))
-            delay = min(delay * 1.6, 0.05)
-        except duckdb.Error as exc:
-            raise describe_error(path, exc) from None
+    finally:
+        if note is not None:
+            with contextlib.suppress(OSError):
+                note.unlink()
+
+
+def _knock_dir(path: str) -> Path:
+    """Where readers of `path` leave notes for its writer (same host, any file system)."""
+    real = os.path.realpath(path)
+    tag = hashlib.sha256(real.encode()).hexdigest()[:16]
+    return Path(tempfile.gettempdir()) / f"cattle-readers-{tag}"
+
+
+_knocks = itertools.count()
+
+
+def _knock(path: str) -> Path | None:
+    """Leave a note that this process waits to read `path`; None if no note can be left."""
+    folder = _knock_dir(path)
+    try:
+        folder.mkdir(exist_ok=True)
+        note = folder / f"{os.getpid()}-{next(_knocks)}"
+        note.touch()
+    except OSError:
+        return None
+    return note
+
+
+def readers_waiting(path: str) -> bool:
+    """True if a live process waits to read `path` (notes of dead readers are removed)."""
+    folder = _knock_dir(path)
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return False
+    waiting = False
+    for name in names:
+        pid_text = name.split("-", 1)[0]
+        alive = pid_text.isdigit() and _pid_alive(int(pid_text))
+        if alive:
+            waiting = True
+        else:
+            with contextlib.suppress(OSError):
+                (folder / name).unlink()
+    return waiting
+
+
+def _pid_alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
 
 
 def _lock_holder(message: str) -> str:
@@ -263,6 +326,14 @@ class Store(ABC):
     @abstractmethod
     def save_games(self, games: Iterable[tuple[GameRow, Sequence[Any], Sequence[int]]]) -> None:
         """Store several finished games in one transaction."""
+
+    def release(self) -> None:
+        """Let other processes use the underlying file until the next call (if it has one)."""
+        return None
+
+    def yield_to_readers(self) -> None:
+        """Let the underlying file go if another process waits to read it."""
+        return None
 
     def close(self) -> None:
         """Release the store."""
@@ -497,10 +568,11 @@ def _game_values(row: GameRow) -> tuple[Any, ...]:
 class DuckStore(Store):
     """The game log in one DuckDB file (or ":memory:").
 
-    A read-only store keeps the file open (shared with other readers) until closed. A writable
-    store holds the file only while it writes: each transaction opens it, commits and lets it
-    go, so readers get in between writes (DuckDB allows one writing process per file, and no
-    reader while it writes). Opening waits for other processes' locks (`lock_wait`).
+    DuckDB allows one writing process per file, and no reader while it writes. A read-only
+    store keeps the file open (shared with other readers) until closed. A writable store keeps
+    it between transactions too, but lets it go after a transaction as soon as a reader waits
+    (`readers_waiting`), or when told to (`release`); the next write opens it again once the
+    readers are done. Opening waits for other processes' locks (`lock_wait`).
     """
 
     def __init__(
@@ -515,7 +587,8 @@ class DuckStore(Store):
         self.path = str(path)
         self.read_only = read_only
         self.hold = hold or self.path == ":memory:"
-        """Keep the file open between writes (tests, in-memory stores, one-shot writes)."""
+        """Never let the file go before `close` (in-memory stores; tests)."""
+        self._reopen = False
         self._lock = threading.RLock()
         self._con: duckdb.DuckDBPyConnection | None = None
         if self.path != ":memory:":
@@ -540,14 +613,18 @@ class DuckStore(Store):
             self._check_version()
         else:
             self._migrate(init)
-        if not self.hold:
-            self.release()
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:
         """The open connection (reopened, waiting for other processes' locks, if released)."""
         if self._con is None:
+            if self._reopen and not self.read_only:
+                # Let readers that asked for the file have it before taking it back.
+                grace = time.monotonic() + READER_GRACE
+                while readers_waiting(self.path) and time.monotonic() < grace:
+                    time.sleep(0.01)
             self._con = connect(self.path, read_only=self.read_only, wait=self._wait)
+            self._reopen = True
         return self._con
 
     def release(self) -> None:
@@ -556,6 +633,11 @@ class DuckStore(Store):
             if self._con is not None and not self.hold:
                 self._con.close()
                 self._con = None
+
+    def yield_to_readers(self) -> None:
+        with self._lock:
+            if not self.read_only and self._con is not None and readers_waiting(self.path):
+                self.release()
 
     # ---- schema ----------------------------------------------------------------------------
 
@@ -682,7 +764,7 @@ class DuckStore(Store):
     # ---- writing ---------------------------------------------------------------------------
 
     def _tx(self, fn: Any) -> None:
-        """Run `fn(con)` in one transaction, then let the file go (unless held)."""
+        """Run `fn(con)` in one transaction, then let the file go if a reader waits."""
         with self._lock:
             con = self.con
             con.execute("BEGIN")
@@ -693,7 +775,7 @@ class DuckStore(Store):
                 self.release()
                 raise
             con.execute("COMMIT")
-            self.release()
+            self.yield_to_readers()
 
     def begin_game(self, row: GameRow) -> None:
         row = msgspec.structs.replace(row, status="running", created_at=row.created_at or _now())

@@ -234,21 +234,22 @@ def test_a_game_whose_process_was_killed_is_recovered(
     assert "No game was left behind" in again.stdout
 
 
-def test_a_live_game_is_not_taken_over(
-    tmp_path: Path, env: dict[str, str], server: LoopbackServer
-) -> None:
+def test_a_live_game_is_not_taken_over(tmp_path: Path, env: dict[str, str]) -> None:
     db = tmp_path / "live.duckdb"
-    agents = f"openai:loop@{server.openai_url},random,random,random"
-    proc = start(
-        ["play", "--preset", "standard", "--seed", "7", "--agents", agents, "--db", str(db)], env
-    )
-    try:
-        wait_for_requests(server, 10, proc)
-        gid = next(iter(games(db)))
-        rec = run(["recover", "--db", str(db)], env)
-        assert rec.returncode == 0 and "No game was left behind" in rec.stdout
-        res = run(["resume", gid, "--db", str(db)], env)
-        assert res.returncode == 2 and "still being played" in res.stderr
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        proc.communicate(timeout=60)
+    with LoopbackServer(LegalPolicy(), delay=0.3) as slow:
+        agents = f"openai:loop@{slow.openai_url},random,random,random"
+        proc = start(
+            ["play", "--preset", "standard", "--seed", "7", "--agents", agents, "--db", str(db)],
+            env,
+        )
+        try:
+            wait_for_requests(slow, 3, proc)
+            gid = next(iter(games(db)))
+            rec = run(["recover", "--db", str(db)], env)
+            assert rec.returncode == 0 and "No game was left behind" in rec.stdout
+            res = run(["resume", gid, "--db", str(db)], env)
+            assert res.returncode == 2 and "still being played" in res.stderr
+            assert proc.poll() is None, "the game ended before the checks; slow the server"
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=60)
