@@ -102,7 +102,10 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Base]:
             )
             ensure_schema(store)
             duel = load_preset("micro-duel")
-            create(store, "cup", "round-robin", ("tracker", "setrace"), 2, 8, duel)
+            # Tournament games with a model seat: the games row must name the seats the game
+            # recorded (with the model's options), as the log does.
+            model_seat = f"openai:loop@{srv.openai_url}"
+            create(store, "cup", "round-robin", ("tracker", model_seat), 2, 8, duel)
             _, tasks, _ = pending_tasks(store, "cup")
             play_tournament(store, "cup", duel, tasks, show=False)
             cup = [g.game_id for g in store.list_games("cup")]
