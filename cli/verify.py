@@ -34,7 +34,7 @@ from rich.text import Text
 
 from agents import parse_spec
 from cli.main import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
-from events.store import DuckStore, GameNotFound, StoredGame
+from events.store import DuckStore, GameNotFound, StoreError
 from projections.verify import GameCheck, Problem, ScheduledGame, check_game
 
 EXIT_FAILED = 1
@@ -47,13 +47,37 @@ MAX_WORKERS_PER_CPU = 4
 class Job(NamedTuple):
     """One game to check, with the schedule rows that name it (None: no tournament tables)."""
 
-    stored: StoredGame
+    game_id: str
     schedule: list[ScheduledGame] | None
 
 
-def run_job(job: Job) -> GameCheck:
-    """Check one game (in this process or a worker)."""
-    return check_game(job.stored, job.schedule, parse_seat=parse_spec)
+def check_stored(store: DuckStore, job: Job) -> GameCheck:
+    """Read one game's rows from `store` and check them."""
+    return check_game(store.load_rows(job.game_id), job.schedule, parse_seat=parse_spec)
+
+
+def verify_stored(store: DuckStore, game_id: str) -> GameCheck:
+    """The full check of one stored game (by its exact id)."""
+    return check_stored(store, next(jobs(store, [game_id])))
+
+
+_reader: DuckStore | None = None
+"""A worker process's own read-only connection (DuckDB connections do not cross a fork)."""
+_reader_error: str | None = None
+
+
+def _start_worker(db: str) -> None:
+    global _reader, _reader_error
+    try:
+        _reader = DuckStore(db, read_only=True)
+    except StoreError as exc:
+        _reader_error = str(exc)
+
+
+def _check_in_worker(job: Job) -> GameCheck:
+    if _reader is None:
+        raise StoreError(_reader_error or "the worker has no connection to the store")
+    return check_stored(_reader, job)
 
 
 # ---------------------------------------------------------------------------- selection
@@ -130,28 +154,31 @@ def _select(
 
 
 def jobs(store: DuckStore, ids: Sequence[str]) -> Iterator[Job]:
-    """The games `ids` read from the store, each with its schedule rows, one at a time."""
+    """The games `ids`, each with the tournament schedule rows that name it."""
     schedules = _schedules(store)
     for gid in ids:
-        schedule = None if schedules is None else schedules.get(gid, [])
-        yield Job(store.load_rows(gid), schedule)
+        yield Job(gid, None if schedules is None else schedules.get(gid, []))
 
 
 # ---------------------------------------------------------------------------- checking
 
 
-def _checks(jobs: Iterator[Job], workers: int) -> Generator[GameCheck, None, None]:
-    """Checks in the order of `jobs`: here, or in a pool of `workers` processes."""
+def _checks(
+    store: DuckStore, todo: Iterator[Job], workers: int
+) -> Generator[GameCheck, None, None]:
+    """Checks in the order of `todo`: here, or in a pool of `workers` processes, each of
+    which reads its games through its own read-only connection."""
     if workers <= 1:
-        for job in jobs:
-            yield run_job(job)
+        for job in todo:
+            yield check_stored(store, job)
         return
-    pool = ProcessPoolExecutor(max_workers=workers)
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(store.path,)
+    )
     try:
         queued: deque[Future[GameCheck]] = deque()
-        for job in jobs:
-            queued.append(pool.submit(run_job, job))
-            # Keep every worker busy while this process reads the next games.
+        for job in todo:
+            queued.append(pool.submit(_check_in_worker, job))
             if len(queued) >= 4 * workers:
                 yield queued.popleft().result()
         while queued:
@@ -256,7 +283,7 @@ def verify_command(
         start = time.perf_counter()
         with Progress(*columns, console=err) as progress:
             bar = progress.add_task("verify", total=total)
-            results = _checks(jobs(store, ids), workers)
+            results = _checks(store, jobs(store, ids), workers)
             try:
                 for check in results:
                     checks.append(check)
@@ -347,11 +374,9 @@ def _report(
 
 def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool) -> int:
     """`replay --verify`: the full check of one game, printed; returns the exit code."""
-    with _open(db) as store:
+    with _open(db) as store, out.status("Checking the game..."):
         gid = _resolve(store, game_id)
-        job = next(jobs(store, [gid]))
-    with out.status(f"Checking {len(job.stored.events)} events..."):
-        check = run_job(job)
+        check = verify_stored(store, gid)
     code = exit_code([check], allow_unfinished)
     if as_json:
         print(msgspec.json.encode(_as_json(check)).decode())

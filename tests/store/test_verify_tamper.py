@@ -26,7 +26,7 @@ from agents.base import Agent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from agents.random_agent import RandomAgent
 from cli.tournament import create, ensure_schema, pending_tasks, play_tournament
-from cli.verify import jobs, run_job
+from cli.verify import verify_stored
 from engine import decisions as dec
 from engine.actions import AnyAction
 from engine.presets import load_preset
@@ -133,8 +133,7 @@ def base(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Base]:
 def check(path: Path, game_id: str) -> GameCheck:
     """What `cattle verify` says about one game."""
     with DuckStore(path, read_only=True) as store:
-        job = next(jobs(store, [game_id]))
-    return run_job(job)
+        return verify_stored(store, game_id)
 
 
 def first_seq(con: duckdb.DuckDBPyConnection, gid: str, kind: str, nth: int = 0) -> int:
