@@ -148,8 +148,9 @@ def _select(
                     problem=Problem(check="unfinished", seq=None, detail=detail),
                 )
             )
-    if tournament is not None and not chosen and not missing:
-        raise UsageError(f"no games of tournament {tournament!r} in {store.path}")
+    if not chosen and not missing:
+        which = "stored" if every else f"of tournament {tournament!r}"
+        raise UsageError(f"no games {which} in {store.path}")
     return chosen, missing
 
 
@@ -211,7 +212,7 @@ class RateColumn(ProgressColumn):
         return Text(f"{task.completed / task.elapsed:.1f} games/s")
 
 
-def where(problem: Problem) -> str:
+def describe(problem: Problem) -> str:
     """The problem as one line: check, seq and detail."""
     at = f" at seq {problem.seq}" if problem.seq is not None else ""
     return f"{problem.check}{at}: {problem.detail}"
@@ -395,7 +396,7 @@ def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool)
     else:
         err.print(Text.assemble(("verification failed", "red"), f" for game {gid}"))
         if p is not None:
-            err.print(f"  {where(p)}", markup=False, highlight=False)
+            err.print(f"  {describe(p)}", markup=False, highlight=False)
             if p.stored is not None:
                 err.print(f"  stored:   {p.stored}", markup=False, highlight=False)
                 err.print(f"  replayed: {p.replayed}", markup=False, highlight=False)

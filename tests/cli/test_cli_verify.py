@@ -213,3 +213,11 @@ def test_bad_input_is_one_clear_line(
     assert message in res.stderr
     assert len(res.stderr.strip().splitlines()) == 1
     no_traceback(res)
+
+
+def test_an_empty_store_has_nothing_to_verify(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.duckdb"
+    DuckStore(empty).close()
+    res = cattle("verify", "--all", "--db", empty)
+    assert res.returncode == 2 and "no games stored" in res.stderr
+    assert len(res.stderr.strip().splitlines()) == 1
