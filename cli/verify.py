@@ -2,9 +2,9 @@
 
 Each game gets the full check of `projections.verify` (every column against its payload,
 the games row and the tournament schedule against the log, completeness, then an exact
-re-simulation). This process reads the store; with `--workers N` a pool of processes runs
-the checks, and results are taken in the order the games were listed, so "the first bad
-game" means the same with any number of workers.
+re-simulation). With `--workers N` a pool of processes reads and checks the games, each
+through its own read-only connection; results are taken in the order the games were
+listed, so "the first bad game" means the same with any number of workers.
 """
 
 from __future__ import annotations
@@ -247,7 +247,7 @@ def verify_command(
             help="Accept running or abandoned games whose events are a consistent prefix.",
         ),
     ] = False,
-    workers: Annotated[int, typer.Option(help="Processes that re-simulate games.")] = 1,
+    workers: Annotated[int, typer.Option(help="Processes that read and check games.")] = 1,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
