@@ -48,7 +48,7 @@ from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
 from events.codec import encode
-from events.domain import GameConfig, SeatSpec
+from events.domain import GameConfig
 from events.store import DEFAULT_DB, DuckStore, GameRow, PreparedGame, StoreError, prepare_game
 
 log = structlog.get_logger("cattle.tournament")
@@ -107,7 +107,7 @@ def simulate(task: GameTask) -> tuple[int, PreparedGame]:
         game_id=task.game_id,
         seed=task.seed,
         config=task.config,
-        seats=tuple(SeatSpec(agent=s) for s in task.seats),
+        seats=record.seats,
         engine_version=ENGINE_VERSION,
         tournament=task.tournament,
     )

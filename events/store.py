@@ -20,7 +20,7 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Sequence
 from pathlib import Path
-from typing import Any, Self
+from typing import Any, NamedTuple, Self
 
 import duckdb
 import msgspec
@@ -924,6 +924,25 @@ class DuckStore(Store):
                 self._con.close()
                 self._con = None
 
+    # ---- raw rows --------------------------------------------------------------------------
+
+    def load_rows(self, game_id: str) -> StoredGame:
+        """One game's `games` row and `events` rows exactly as stored, nothing decoded
+        (events in seq order); raises `GameNotFound`. Verification compares them."""
+        got = self.con.execute(
+            "SELECT game_id, game, seed, config, seats, engine_version, status, end_reason,"
+            " tournament FROM games WHERE game_id = ?",
+            [game_id],
+        ).fetchone()
+        if got is None:
+            raise GameNotFound(f"no game {game_id!r} in {self.path}")
+        rows = self.con.execute(
+            "SELECT seq, type, turn, actor, visible_to, payload FROM events WHERE game_id = ?"
+            " ORDER BY seq",
+            [game_id],
+        ).fetchall()
+        return StoredGame._make((*got, [StoredEvent._make(r) for r in rows]))
+
 
 def _probe(path: str, wait: float) -> None:
     """Raise `StoreDamaged` if the file is visibly damaged (looked at read-only)."""
@@ -981,3 +1000,29 @@ def _set_writer(con: duckdb.DuckDBPyConnection, key: str) -> None:
         "INSERT INTO writers VALUES (?, ?, ?, ?, ?, ?)",
         [key, me.host, me.pid, me.started, now, now],
     )
+
+
+class StoredEvent(NamedTuple):
+    """One `events` row as stored (without its game id)."""
+
+    seq: int
+    type: str
+    turn: int
+    actor: int | None
+    visible_to: list[int] | None
+    payload: str
+
+
+class StoredGame(NamedTuple):
+    """One `games` row as stored (config and seats as JSON text), with its event rows."""
+
+    game_id: str
+    game: str
+    seed: int
+    config: str
+    seats: str
+    engine_version: str
+    status: str
+    end_reason: str | None
+    tournament: str | None
+    events: list[StoredEvent]

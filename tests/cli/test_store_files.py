@@ -46,6 +46,7 @@ READS = [
     ("sql", "SELECT count(*) FROM events"),
     ("ratings",),
     ("metrics",),
+    ("verify", "--all"),
 ]
 
 
@@ -178,6 +179,7 @@ def test_every_read_command_works_on_a_read_only_file(stored: Path, tmp_path: Pa
         ("costs",),
         ("report", "--out", tmp_path / "r.html", "--resamples", "20"),
         ("export", "--out", tmp_path / "export", "--format", "jsonl"),
+        ("verify", "--all"),
         ("recover", "--dry-run"),
     ):
         result = cattle(*args, "--db", db)

@@ -1,0 +1,365 @@
+"""Full verification of one stored game: is the store exactly what was played?
+
+A game passes when, in this order:
+
+1. its event rows are numbered 0, 1, 2, ... without a gap, every payload decodes, and
+   re-encoding it gives the same bytes;
+2. every stored column agrees with the payload: `type` is its tag, `actor` its actor,
+   `visible_to` its audience (NULL: every seat, []: no seat), `turn` the turn it happened in;
+3. the `games` row agrees with the log's `game_started` event (seed, config, seats, game,
+   engine version), and with the tournament schedule that lists the game, if any;
+4. a `finished` game ends with `game_ended` and its `end_reason` is that event's reason;
+5. re-simulating the log from its seed and recorded actions gives the same bytes.
+
+A game that is `running` or `abandoned` is never verified: when every check above holds
+for the events it has, it is reported as unfinished, a consistent prefix of a game.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any, Literal
+
+import msgspec
+
+from engine.rules import ENGINE_VERSION
+from events import game as ev
+from events.codec import decode, encode
+from events.domain import GameConfig, SeatSpec
+from events.store import StoredGame
+from projections.replay import verify as resimulate_and_compare
+
+Outcome = Literal["verified", "failed", "unfinished"]
+
+STATUSES = ("running", "finished", "abandoned")
+
+
+class Problem(msgspec.Struct, frozen=True, kw_only=True):
+    """Why a game is not verified: the first check that did not hold, and where."""
+
+    check: str
+    """seq, payload, encoding, type, actor, visible_to, turn, start, game, seed, config,
+    seats, engine_version, status, end, end_reason, tournament, replay or unfinished."""
+    seq: int | None
+    """The event row concerned, if the problem is about one."""
+    detail: str
+    stored: str | None = None
+    """The stored event, when a re-simulation produced another one."""
+    replayed: str | None = None
+    """The event the re-simulation produced instead."""
+
+
+class GameCheck(msgspec.Struct, frozen=True, kw_only=True):
+    """The verdict on one stored game."""
+
+    game_id: str
+    outcome: Outcome
+    status: str
+    """The game's stored status."""
+    events: int
+    """Event rows stored."""
+    problem: Problem | None = None
+    """Set unless the outcome is verified."""
+
+    @property
+    def ok(self) -> bool:
+        """True only for a complete game that passed every check."""
+        return self.outcome == "verified"
+
+
+class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
+    """A tournament schedule row naming a game (table `tournament_games`)."""
+
+    tournament: str
+    index: int
+    seed: int
+    seats: str
+    """JSON list of the agent specs, as scheduled."""
+
+
+class Failed(Exception):
+    """Carries the first failed check out of the comparison."""
+
+    def __init__(self, check: str, seq: int | None, detail: str, **more: Any) -> None:
+        super().__init__(detail)
+        self.problem = Problem(check=check, seq=seq, detail=detail, **more)
+
+
+SeatParser = Callable[[str], SeatSpec]
+
+
+def _plain_seat(text: str) -> SeatSpec:
+    return SeatSpec(agent=text)
+
+
+def check_game(
+    stored: StoredGame,
+    schedule: Sequence[ScheduledGame] | None = None,
+    *,
+    parse_seat: SeatParser = _plain_seat,
+    rerun: bool = True,
+) -> GameCheck:
+    """Verify one stored game (see the module docstring for the checks, in order).
+
+    `schedule` holds the tournament schedule rows that name this game (None when the store
+    has no tournament tables); `parse_seat` turns a scheduled agent spec into the seat spec
+    a game records. `rerun` re-runs the seats that registered a replayer (model seats).
+    """
+    status = stored.status
+    try:
+        events = _events(stored)
+        _game_row(stored, events)
+        _tournament(stored, events, schedule, parse_seat)
+        finished = _completeness(stored, events)
+        _replay(events, prefix=not finished, rerun=rerun)
+    except Failed as f:
+        return GameCheck(
+            game_id=stored.game_id,
+            outcome="failed",
+            status=status,
+            events=len(stored.events),
+            problem=f.problem,
+        )
+    if finished:
+        return GameCheck(
+            game_id=stored.game_id, outcome="verified", status=status, events=len(events)
+        )
+    if not events:
+        detail = f"status {status}, no events stored"
+    else:
+        ended = " (its log ends with game_ended)" if isinstance(events[-1], ev.GameEnded) else ""
+        detail = (
+            f"status {status}{ended}: its {len(events)} events are a consistent prefix"
+            " of a game that has not finished"
+        )
+    return GameCheck(
+        game_id=stored.game_id,
+        outcome="unfinished",
+        status=status,
+        events=len(events),
+        problem=Problem(check="unfinished", seq=None, detail=detail),
+    )
+
+
+# ---------------------------------------------------------------------------- the checks
+
+
+def _audience_text(aud: Sequence[int] | None) -> str:
+    if aud is None:
+        return "NULL (every seat)"
+    if not aud:
+        return "[] (no seat)"
+    return str(list(aud))
+
+
+def _events(stored: StoredGame) -> list[Any]:
+    """Decode every row, checking seq, canonical bytes and each column against the payload."""
+    events: list[Any] = []
+    turn = 0
+    for i, row in enumerate(stored.events):
+        seq = row.seq
+        if seq != i:
+            missing = f"seq {i}" if seq == i + 1 else f"seqs {i}..{seq - 1}"
+            raise Failed("seq", i, f"{missing} missing: the next stored event is seq {seq}")
+        data = row.payload.encode()
+        try:
+            event = decode(data)
+        except msgspec.MsgspecError as exc:
+            raise Failed("payload", seq, f"the payload is not a known event: {exc}") from None
+        if encode(event) != data:
+            raise Failed(
+                "encoding",
+                seq,
+                "the payload is not in its canonical encoding (the same event would be"
+                " stored as other bytes)",
+            )
+        tag = event.__struct_config__.tag
+        if row.type != tag:
+            raise Failed("type", seq, f"the type column says {row.type!r}, the payload is {tag!r}")
+        actor = event.actor()
+        if row.actor != actor:
+            raise Failed("actor", seq, f"the actor column says {row.actor}, the event's is {actor}")
+        audience = event.audience()
+        expected = None if audience is None else list(audience)
+        if row.visible_to != expected:
+            raise Failed(
+                "visible_to",
+                seq,
+                f"visible_to is {_audience_text(row.visible_to)}, the event is for"
+                f" {_audience_text(expected)}",
+            )
+        # The driver stamps each event with the turn in force: a turn_started event opens
+        # its turn, everything before the first one is turn 0.
+        if type(event) is ev.TurnStarted:
+            turn = event.turn
+        if row.turn != turn:
+            raise Failed(
+                "turn", seq, f"the turn column says {row.turn}, the event is in turn {turn}"
+            )
+        events.append(event)
+    return events
+
+
+def _same(check: str, what: str, stored_text: str, value: Any, kind: type) -> None:
+    """Fail unless `stored_text` is the canonical encoding of `value`."""
+    expected = encode(value).decode()
+    if stored_text == expected:
+        return
+    try:
+        got: Any = msgspec.json.decode(stored_text, type=kind)
+    except msgspec.MsgspecError:
+        raise Failed(check, 0, f"games.{what} does not decode as a {what}") from None
+    if got != value:
+        raise Failed(check, 0, f"games.{what} differs from game_started's: {_diff(got, value)}")
+    raise Failed(check, 0, f"games.{what} holds game_started's {what} in other bytes")
+
+
+def _diff(got: Any, want: Any) -> str:
+    """What differs between a stored value and the log's: fields, or seats."""
+    a, b = msgspec.to_builtins(got), msgspec.to_builtins(want)
+    if isinstance(a, dict) and isinstance(b, dict):
+        keys = [k for k in {**b, **a} if a.get(k) != b.get(k)]
+        return ", ".join(f"{k} is {a.get(k)!r} in the row, {b.get(k)!r} in the log" for k in keys)
+    if isinstance(a, list | tuple) and isinstance(b, list | tuple) and len(a) == len(b):
+        parts = []
+        for i, (x, y) in enumerate(zip(a, b, strict=True)):
+            if x.get("agent") != y.get("agent"):
+                parts.append(
+                    f"seat {i} is {x.get('agent')!r} in the row, {y.get('agent')!r} in the log"
+                )
+            elif x != y:
+                parts.append(f"seat {i} has other options in the row than in the log")
+        return ", ".join(parts)
+    return f"{len(a)} seat(s) in the row, {len(b)} in the log"
+
+
+def _game_row(stored: StoredGame, events: Sequence[Any]) -> None:
+    """The games row against the log's first event."""
+    if not events:
+        if stored.status == "finished":
+            raise Failed("start", 0, "status is finished, but the game has no events")
+        return
+    start = events[0]
+    if not isinstance(start, ev.GameStarted):
+        kind = start.__struct_config__.tag
+        raise Failed("start", 0, f"the log starts with {kind}, not game_started")
+    if stored.game != start.game:
+        raise Failed("game", 0, f"games.game is {stored.game!r}, the log's is {start.game!r}")
+    if stored.seed != start.seed:
+        raise Failed("seed", 0, f"games.seed is {stored.seed}, the log's is {start.seed}")
+    _same("config", "config", stored.config, start.config, GameConfig)
+    _same("seats", "seats", stored.seats, start.seats, tuple[SeatSpec, ...])
+    if stored.engine_version != start.engine_version:
+        raise Failed(
+            "engine_version",
+            0,
+            f"games.engine_version is {stored.engine_version!r}, the log's is"
+            f" {start.engine_version!r}",
+        )
+    if start.engine_version != ENGINE_VERSION:
+        raise Failed(
+            "engine_version",
+            0,
+            f"recorded by engine {start.engine_version}; this is engine {ENGINE_VERSION},"
+            " which cannot vouch for it",
+        )
+
+
+def _tournament(
+    stored: StoredGame,
+    events: Sequence[Any],
+    schedule: Sequence[ScheduledGame] | None,
+    parse_seat: SeatParser,
+) -> None:
+    """The tournament schedule rows naming this game agree with its row and log."""
+    if schedule is None:
+        return
+    if not schedule:
+        # A tournament game that is not finished may have been superseded by a replay under
+        # a new id (resume does that); a finished one must still be on the schedule.
+        if stored.tournament is not None and stored.status == "finished":
+            raise Failed(
+                "tournament", None, f"tournament {stored.tournament!r} does not schedule this game"
+            )
+        return
+    for row in schedule:
+        where = f"tournament {row.tournament!r} game {row.index}"
+        if row.tournament != stored.tournament:
+            raise Failed(
+                "tournament",
+                None,
+                f"{where} names this game, whose games.tournament is {stored.tournament!r}",
+            )
+        if row.seed != stored.seed:
+            raise Failed(
+                "tournament", None, f"{where} has seed {row.seed}, the game has {stored.seed}"
+            )
+        try:
+            specs = msgspec.json.decode(row.seats, type=list[str])
+            seats = tuple(parse_seat(s) for s in specs)
+        except (msgspec.MsgspecError, ValueError) as exc:
+            raise Failed("tournament", None, f"{where} has unreadable seats: {exc}") from None
+        if events and seats != events[0].seats:
+            got = [s.agent for s in events[0].seats]
+            raise Failed("tournament", None, f"{where} seats {specs}, the game seats {got}")
+
+
+def _completeness(stored: StoredGame, events: Sequence[Any]) -> bool:
+    """Status and end reason against the end of the log; True for a finished game."""
+    status = stored.status
+    if status not in STATUSES:
+        raise Failed("status", None, f"unknown status {status!r}")
+    for i, e in enumerate(events[:-1]):
+        if isinstance(e, ev.GameEnded):
+            raise Failed(
+                "end", i, f"game_ended at seq {i} is followed by {len(events) - i - 1} events"
+            )
+    end = events[-1] if events and isinstance(events[-1], ev.GameEnded) else None
+    if status != "finished":
+        if stored.end_reason is not None:
+            raise Failed(
+                "end_reason",
+                None,
+                f"status is {status}, yet end_reason is {stored.end_reason!r}",
+            )
+        return False
+    if end is None:
+        last = events[-1].__struct_config__.tag
+        raise Failed(
+            "end",
+            len(events),
+            f"status is finished, but the log stops at seq {len(events) - 1} ({last})"
+            " without game_ended",
+        )
+    if stored.end_reason != end.reason:
+        raise Failed(
+            "end_reason",
+            len(events) - 1,
+            f"games.end_reason is {stored.end_reason!r}, game_ended says {end.reason!r}",
+        )
+    return True
+
+
+def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
+    """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped)."""
+    if not events:
+        return
+    result = resimulate_and_compare(events, rerun=rerun, prefix=prefix)
+    if result.ok:
+        return
+    if result.error:
+        raise Failed("replay", result.mismatch, f"re-simulation failed: {result.error}")
+    seq = result.mismatch
+    if result.expected is not None:
+        raise Failed(
+            "replay",
+            seq,
+            "re-simulation produces another event here",
+            stored=result.expected,
+            replayed=result.got,
+        )
+    raise Failed(
+        "replay",
+        seq,
+        f"the stored log has {result.stored} events, re-simulation produces {result.replayed}",
+    )
