@@ -129,9 +129,10 @@ def connect(
 ) -> duckdb.DuckDBPyConnection:
     """Open `path`, retrying while another process holds its lock, for up to `wait` seconds.
 
-    DuckDB lets one process write a file, or several read it, never both at once. A reader
+    DuckDB lets one process write a file, or several read it, never both at once. A process
     that finds the file locked leaves a note (`readers_waiting`); writers here let the file go
-    after their current transaction when they see one, so a reader waits about one batch.
+    after their current transaction when they see one, so the waiting process (a reader, or
+    another writer) waits about one batch.
     """
     deadline = time.monotonic() + wait
     delay = 0.005
@@ -151,7 +152,7 @@ def connect(
                         f" locked for {wait:g}s; wait for it to finish, set {LOCK_WAIT_ENV} to"
                         " wait longer, or use another --db"
                     ) from None
-                if read_only and note is None:
+                if note is None:
                     note = _knock(path)
                 time.sleep(min(delay, left))
                 delay = min(delay * 1.6, 0.05)
@@ -186,15 +187,18 @@ def _knock(path: str) -> Path | None:
 
 
 def readers_waiting(path: str) -> bool:
-    """True if a live process waits to read `path` (notes of dead readers are removed)."""
+    """True if another live process waits to open `path` (notes of dead ones are removed)."""
     folder = _knock_dir(path)
     try:
         names = os.listdir(folder)
     except OSError:
         return False
     waiting = False
+    me = str(os.getpid())
     for name in names:
         pid_text = name.split("-", 1)[0]
+        if pid_text == me:
+            continue
         alive = pid_text.isdigit() and _pid_alive(int(pid_text))
         if alive:
             waiting = True
