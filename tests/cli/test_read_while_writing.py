@@ -1,0 +1,91 @@
+"""Every read command answers while a tournament writes, with the games stored so far."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from clikit import ENV, ROOT, cattle
+
+READS = [
+    ("games", "--limit", "3"),
+    ("games", "--json"),
+    ("sql", "SELECT count(*) AS n FROM games WHERE status = 'finished'"),
+    ("ratings",),
+    ("metrics", "--resamples", "10"),
+    ("costs",),
+    ("verify", "--all", "--allow-unfinished"),
+    ("recover", "--dry-run"),
+]
+
+
+def test_reads_answer_while_a_tournament_writes(tmp_path: Path) -> None:
+    db = tmp_path / "busy.duckdb"
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "tournament",
+            "--agents",
+            "tracker,setrace,economy,random",
+            "--games",
+            "2000",
+            "--seed",
+            "9",
+            "--name",
+            "busy",
+            "--quiet",
+            "--db",
+            str(db),
+        ],
+        cwd=ROOT,
+        env=ENV,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        seen: list[int] = []
+        deadline = time.monotonic() + 120
+        while len(seen) < 2 and time.monotonic() < deadline:
+            assert proc.poll() is None, proc.communicate()
+            listed = cattle(
+                "games", "--json", "--limit", "0", "--db", db, env={"CATTLE_LOCK_WAIT": "30"}
+            )
+            if listed.returncode == 0:
+                n = len(json.loads(listed.stdout))
+                if n and (not seen or n > seen[-1]):
+                    seen.append(n)
+            time.sleep(0.2)
+        assert len(seen) == 2, "never saw the tournament's games grow"
+        gid = json.loads(cattle("games", "--json", "--db", db).stdout)[0]["game_id"]
+        for args in (*READS, ("show", gid), ("replay", gid, "--verify")):
+            assert proc.poll() is None, "the tournament ended before the reads; give it more games"
+            result = cattle(*args, "--db", db, env={"CATTLE_LOCK_WAIT": "30"})
+            assert result.returncode == 0, (args, result.stderr)
+            assert "Traceback" not in result.stderr
+        counted = cattle("sql", "SELECT count(*) FROM games", "--format", "json", "--db", db)
+        stored = json.loads(counted.stdout)[0]["count_star()"]
+        assert seen[-1] <= stored < 2000  # data committed so far, while the writer goes on
+    finally:
+        proc.terminate()
+        _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + 15, err
+    # Stopped with SIGTERM: every game it stored is complete, and the rest can be resumed.
+    done = cattle(
+        "tournament", "--resume", "busy", "--workers", "2", "--quiet", "--db", db, timeout=600
+    )
+    assert done.returncode == 0, done.stderr
+    final = cattle(
+        "sql",
+        "SELECT count(*) AS n FROM games WHERE status = 'finished'",
+        "--format",
+        "json",
+        "--db",
+        db,
+    )
+    assert json.loads(final.stdout) == [{"n": 2000}]
