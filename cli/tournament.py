@@ -43,7 +43,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import parse_spec
-from cli.main import DbOption, UsageError, _config, app, err, out
+from cli.main import DbOption, InitOption, UsageError, _config, app, err, out
 from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
@@ -400,6 +400,7 @@ def tournament(
         str | None, typer.Option(help="Finish the interrupted tournament of this name.")
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
+    init: InitOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
@@ -477,7 +478,7 @@ def tournament(
         schedule(fmt, pool, games, seed, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
-    with DuckStore(db) as store:
+    with DuckStore(db, init=init) as store:
         ensure_schema(store)
         if tournament_exists(store, name):
             raise UsageError(

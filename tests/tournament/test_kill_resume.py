@@ -253,3 +253,22 @@ def test_a_live_game_is_not_taken_over(tmp_path: Path, env: dict[str, str]) -> N
         finally:
             proc.send_signal(signal.SIGTERM)
             proc.communicate(timeout=60)
+
+
+def test_a_tournament_run_by_a_live_process_is_not_resumed_twice(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    db = tmp_path / "twice.duckdb"
+    with LoopbackServer(LegalPolicy(), delay=0.3) as slow:
+        proc = start(tournament_args(slow, db), env)
+        try:
+            wait_for_requests(slow, 3, proc)
+            second = run(["tournament", "--resume", "kill", "--quiet", "--db", str(db)], env)
+            assert second.returncode == 1, second.stderr
+            assert "tournament:kill is being written by pid" in second.stderr
+            assert proc.poll() is None, "the tournament ended before the check; slow the server"
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            proc.communicate(timeout=60)
+    # Stopped, its games are continued by the next --resume.
+    assert {s for s, _ in games(db).values()} <= {"abandoned", "finished"}
