@@ -16,11 +16,13 @@ import structlog
 import typer
 from rich.console import Console
 from rich.table import Table
+from rich.text import Text
 
 from agents import UnknownAgent, known_agents
 from engine.presets import load_preset, preset_names
 from engine.rules import pending
 from events.domain import AUCTION_MODES, ConfigError
+from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB, DuckStore, StoreError
 
 app = typer.Typer(
@@ -418,18 +420,30 @@ def _print_observation(data: dict[str, Any]) -> None:
 def sql(
     query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    timeout: Annotated[
+        float, typer.Option(help="Stop the query after this many seconds (0: no limit).")
+    ] = DEFAULT_TIMEOUT,
+    max_rows: Annotated[
+        int, typer.Option(help="Rows shown in the table format (0: all); csv and json give all.")
+    ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Run a read-only SQL query over the store."""
+    """Run one read-only SQL query over the store, in a sandbox that cannot change anything."""
     if fmt not in ("table", "csv", "json"):
         raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
-    import duckdb
-
-    with _open(db) as store:
-        try:
-            cols, rows = store.query(query)
-        except duckdb.Error as exc:
-            raise UsageError(f"SQL error: {str(exc).splitlines()[0]}") from None
+    if timeout < 0:
+        raise UsageError("--timeout must be 0 or more seconds")
+    if max_rows < 0:
+        raise UsageError("--max-rows must be 0 or more")
+    limit = max_rows if fmt == "table" and max_rows > 0 else None
+    con = open_sandboxed(db, timeout=timeout or None)
+    try:
+        result = run_query(con, query, timeout=timeout or None, max_rows=limit)
+    except SandboxError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        con.close()
+    cols, rows = result.columns, result.rows
     if fmt == "json":
         print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
     elif fmt == "csv":
@@ -439,12 +453,17 @@ def sql(
         w.writerows(rows)
         sys.stdout.write(buf.getvalue())
     else:
-        table = Table(caption=f"{len(rows)} row(s)")
+        table = Table()
         for c in cols:
-            table.add_column(c)
+            table.add_column(Text(c))
         for r in rows:
-            table.add_row(*("NULL" if v is None else str(v) for v in r))
+            table.add_row(*(Text("NULL" if v is None else str(v)) for v in r))
         out.print(table)
+        # Below the table rather than as its caption, which would wrap to a narrow table's width.
+        if result.truncated:
+            out.print(f"first {len(rows)} row(s) shown; --max-rows 0 shows all", highlight=False)
+        else:
+            out.print(f"{len(rows)} row(s)", highlight=False)
 
 
 @app.command()
