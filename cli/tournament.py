@@ -38,6 +38,7 @@ from rich.text import Text
 
 from agents import parse_spec
 from cli.main import DbOption, UsageError, _config, app, err, out
+from cli.text import esc, plain
 from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
@@ -289,7 +290,8 @@ def play_tournament(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, disable=not show) as progress:
-        bar = progress.add_task(name, total=total, completed=already)
+        # The description is read as markup by the bar's first column.
+        bar = progress.add_task(esc(name), total=total, completed=already)
         for _index, prepared in _results(tasks, workers):
             if not batch:
                 first = time.monotonic()
@@ -365,9 +367,11 @@ def tournament(
             config, tasks, done = pending_tasks(store, resume)
             _, planned = load(store, resume)
             if not tasks:
-                out.print(f"Tournament [bold]{resume}[/] is already complete ({done} games).")
+                out.print(f"Tournament [bold]{esc(resume)}[/] is already complete ({done} games).")
             else:
-                out.print(f"Resuming [bold]{resume}[/]: {done} game(s) kept, {len(tasks)} to play.")
+                out.print(
+                    f"Resuming [bold]{esc(resume)}[/]: {done} game(s) kept, {len(tasks)} to play."
+                )
                 play_tournament(
                     store,
                     resume,
@@ -415,8 +419,8 @@ def tournament(
             )
         plan = create(store, name, fmt, pool, games, seed, config)
         out.print(
-            f"Tournament [bold]{name}[/]: {fmt}, {len(plan)} {config.name} game(s)"
-            f" ({config.auction_mode}), seed {seed}, {workers} worker(s)."
+            f"Tournament [bold]{esc(name)}[/]: {fmt}, {len(plan)} {esc(config.name)} game(s)"
+            f" ({esc(config.auction_mode)}), seed {seed}, {workers} worker(s)."
         )
         _, tasks, _ = pending_tasks(store, name)
         play_tournament(store, name, config, tasks, workers=workers, show=not quiet)
@@ -431,7 +435,8 @@ def _summary(store: DuckStore, name: str) -> None:
     )
     done, total = rows[0]
     out.print(
-        f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {name}[/]"
+        f"{done}/{total} game(s) finished."
+        f" Ratings: [green]cattle ratings --tournament {esc(name)}[/]"
     )
 
 
@@ -461,8 +466,16 @@ def ratings(
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
         return
-    n_games = len({r.game_id for r in results})
-    t = Table(title=f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+    out.print(_ratings_table(table, len({r.game_id for r in results}), tournament, shuffles))
+
+
+def _ratings_table(
+    table: Sequence[Any], n_games: int, tournament: str | None, shuffles: int
+) -> Table:
+    """The ratings as a table; agent names and the tournament name print as plain text."""
+    t = Table(
+        title=plain(f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+    )
     for col in (
         "agent",
         "μ",
@@ -479,7 +492,7 @@ def ratings(
         t.add_column(col, justify="left" if col == "agent" else "right")
     for r in table:
         t.add_row(
-            r.agent,
+            plain(r.agent),
             f"{r.mu:.2f}",
             f"{r.sigma:.2f}",
             f"{r.conservative:.2f}",
@@ -495,7 +508,7 @@ def ratings(
         "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
         f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
     )
-    out.print(t)
+    return t
 
 
 __all__ = ["StoreError", "ratings", "simulate", "tournament"]
