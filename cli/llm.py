@@ -10,7 +10,7 @@ import typer
 from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
-from cli.text import esc, plain
+from cli.text import line, plain
 
 
 @app.command()
@@ -51,7 +51,7 @@ def _costs_table(rows: list[dict[str, Any]], by: str) -> Table:
     """Model usage as a table; agent names and game ids print as plain text."""
     from agents.llm.costs import GROUPS
 
-    t = Table(title=f"Model usage by {esc(by)}")
+    t = Table(title=plain(f"Model usage by {by}"))
     cols = [
         *GROUPS[by],
         "games",
@@ -125,7 +125,9 @@ def rerun(
         return
     out.print(_score_table(new_id, record))
     out.print(
-        f"Rerun of {esc(row.game_id)} (seed {row.seed}); new game id: [bold cyan]{esc(new_id)}[/]"
+        line(
+            f"Rerun of {{}} (seed {row.seed}); new game id: [bold cyan]{{}}[/]", row.game_id, new_id
+        )
     )
 
 

@@ -19,7 +19,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import UnknownAgent, known_agents
-from cli.text import esc, plain
+from cli.text import line, plain
 from engine.presets import load_preset, preset_names
 from engine.rules import pending
 from events.domain import AUCTION_MODES, ConfigError
@@ -161,10 +161,13 @@ def demo(
     with out.status("Playing a standard game..."):
         game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
     out.print(_score_table(game_id, record))
-    out.print(f"Stored in [bold]{esc(db)}[/]. Game id: [bold cyan]{esc(game_id)}[/]")
+    out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
     out.print(
-        f"Next: [green]cattle show {esc(game_id)}[/] or"
-        f" [green]cattle replay {esc(game_id)} --verify[/]"
+        line(
+            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
+            game_id,
+            game_id,
+        )
     )
 
 
@@ -209,7 +212,7 @@ def play(
         print(json.dumps(summary))
         return
     out.print(_score_table(game_id, record))
-    out.print(f"Game id: [bold cyan]{esc(game_id)}[/]")
+    out.print(line("Game id: [bold cyan]{}[/]", game_id))
 
 
 @app.command()
@@ -309,9 +312,9 @@ def show(
         events = store.load_events(row.game_id)
     _seat_arg(seat, row.config.players)
     who = "everything" if seat is None else f"as seen by seat {seat}"
-    out.print(f"[bold]Game {esc(row.game_id)}[/] ({who})")
-    for line in _timeline_lines(timeline(events, seat)):
-        out.print(line, highlight=False)
+    out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
+    for entry in _timeline_lines(timeline(events, seat)):
+        out.print(entry, highlight=False)
 
 
 def _timeline_lines(lines: Any) -> list[Text]:
@@ -352,7 +355,7 @@ def replay(
                 f"[green]verified[/]: {result.replayed} events re-simulated, identical to the stored log"
             )
         else:
-            err.print(f"[red]verification failed[/] for game {esc(row.game_id)}")
+            err.print(line("[red]verification failed[/] for game {}", row.game_id))
             if result.error:
                 err.print(plain(f"  {result.error}"))
             if result.mismatch is not None:
@@ -390,8 +393,11 @@ def replay(
 def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
     """What `replay` prints for the full state: a heading, the seats table, the next decision."""
     parts: list[Any] = [
-        f"[bold]State after event {seq}[/]: turn {state.turn}, phase {esc(state.phase)},"
-        f" deck {state.deck_left} card(s) left"
+        line(
+            f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
+            f" deck {state.deck_left} card(s) left",
+            state.phase,
+        )
     ]
     table = Table()
     for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
@@ -511,10 +517,10 @@ def run() -> None:
     try:
         app()
     except (UsageError, ConfigError, UnknownAgent) as exc:
-        err.print(f"[red]error:[/] {esc(exc)}", highlight=False)
+        err.print(line("[red]error:[/] {}", exc))
         sys.exit(2)
     except StoreError as exc:
-        err.print(f"[red]error:[/] {esc(exc)}", highlight=False)
+        err.print(line("[red]error:[/] {}", exc))
         sys.exit(1)
     except KeyboardInterrupt:
         err.print("[yellow]interrupted[/]")

@@ -12,7 +12,7 @@ from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
 from cli.selection import GameOption, TournamentOption, open_for_metrics
-from cli.text import esc, plain
+from cli.text import line, plain
 from events.store import StoreError
 
 
@@ -57,10 +57,7 @@ def metrics(
 
     if definitions:
         for m in all_metrics():
-            out.print(
-                f"[bold]{esc(m.name)}[/] v{m.version} ({esc(m.agg)}): {esc(m.definition)}",
-                highlight=False,
-            )
+            out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))
         return
     with open_for_metrics(db) as store:
         stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
@@ -143,4 +140,4 @@ def export(
             raise StoreError(f"cannot write to {out_dir}: {exc}") from None
     for name, rows in written:
         out.print(plain(f"{name:<24} {rows:>10,} rows"), highlight=False)
-    out.print(f"Wrote {len(written)} file(s) to [bold]{esc(out_dir)}[/]")
+    out.print(line(f"Wrote {len(written)} file(s) to [bold]{{}}[/]", out_dir))

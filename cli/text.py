@@ -10,12 +10,11 @@ from __future__ import annotations
 
 import re
 
-from rich.markup import escape
 from rich.text import Text
 
-# C0 and C1 control characters, DEL, and the bidirectional overrides that reorder what a
-# terminal displays.
-_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+# C0 and C1 control characters, DEL, the line and paragraph separators, and the
+# bidirectional overrides that reorder what a terminal displays.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
 _NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
 
 
@@ -37,6 +36,27 @@ def plain(value: object, style: str = "") -> Text:
     return Text(shown(value), style=style)
 
 
-def esc(value: object) -> str:
-    """`value` made safe to place inside a markup string (emoji codes are off in our consoles)."""
-    return escape(shown(value))
+def line(markup: str, *values: object) -> Text:
+    """A line from a markup template whose `{}` fields are filled with `values` as plain text.
+
+    The template's own markup styles the line (a field takes the style around it); the values
+    are never parsed. (rich's `escape` is not enough: it leaves a backslash before a bracket
+    that is not a tag, and rich then drops that backslash.)
+    """
+    parts = markup.split("{}")
+    if len(parts) != len(values) + 1:
+        raise ValueError(f"{len(parts) - 1} fields in {markup!r} for {len(values)} values")
+    texts = [shown(v) for v in values]
+    # Render the template with a run of one private-use character per field, as long as the
+    # value, then put the values in place: the styles' offsets stay right.
+    filled = parts[0]
+    for i, text in enumerate(texts):
+        filled += chr(0xE000 + i) * len(text) + parts[i + 1]
+    out = Text.from_markup(filled, emoji=False)
+    result = out.plain
+    for i, text in enumerate(texts):
+        if text:
+            at = result.index(chr(0xE000 + i) * len(text))
+            result = result[:at] + text + result[at + len(text) :]
+    out.plain = result
+    return out

@@ -38,7 +38,7 @@ from rich.text import Text
 
 from agents import parse_spec
 from cli.main import DbOption, UsageError, _config, app, err, out
-from cli.text import esc, plain
+from cli.text import line, plain, shown
 from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
@@ -280,7 +280,8 @@ def play_tournament(
             batch.clear()
 
     columns = (
-        TextColumn("[bold]{task.description}"),
+        # Plain text: the description is the tournament's name.
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),
@@ -290,8 +291,7 @@ def play_tournament(
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, disable=not show) as progress:
-        # The description is read as markup by the bar's first column.
-        bar = progress.add_task(esc(name), total=total, completed=already)
+        bar = progress.add_task(shown(name), total=total, completed=already)
         for _index, prepared in _results(tasks, workers):
             if not batch:
                 first = time.monotonic()
@@ -367,10 +367,15 @@ def tournament(
             config, tasks, done = pending_tasks(store, resume)
             _, planned = load(store, resume)
             if not tasks:
-                out.print(f"Tournament [bold]{esc(resume)}[/] is already complete ({done} games).")
+                out.print(
+                    line(f"Tournament [bold]{{}}[/] is already complete ({done} games).", resume)
+                )
             else:
                 out.print(
-                    f"Resuming [bold]{esc(resume)}[/]: {done} game(s) kept, {len(tasks)} to play."
+                    line(
+                        f"Resuming [bold]{{}}[/]: {done} game(s) kept, {len(tasks)} to play.",
+                        resume,
+                    )
                 )
                 play_tournament(
                     store,
@@ -419,8 +424,13 @@ def tournament(
             )
         plan = create(store, name, fmt, pool, games, seed, config)
         out.print(
-            f"Tournament [bold]{esc(name)}[/]: {fmt}, {len(plan)} {esc(config.name)} game(s)"
-            f" ({esc(config.auction_mode)}), seed {seed}, {workers} worker(s)."
+            line(
+                f"Tournament [bold]{{}}[/]: {fmt}, {len(plan)} {{}} game(s) ({{}}),"
+                f" seed {seed}, {workers} worker(s).",
+                name,
+                config.name,
+                config.auction_mode,
+            )
         )
         _, tasks, _ = pending_tasks(store, name)
         play_tournament(store, name, config, tasks, workers=workers, show=not quiet)
@@ -435,8 +445,10 @@ def _summary(store: DuckStore, name: str) -> None:
     )
     done, total = rows[0]
     out.print(
-        f"{done}/{total} game(s) finished."
-        f" Ratings: [green]cattle ratings --tournament {esc(name)}[/]"
+        line(
+            f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {{}}[/]",
+            name,
+        )
     )
 
 
