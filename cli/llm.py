@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
+from cli.text import line, plain
 
 
 @app.command()
@@ -39,9 +40,18 @@ def costs(
         print(json.dumps(rows, default=str))
         return
     if not rows:
-        out.print("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
+        out.print(
+            plain("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
+        )
         return
-    t = Table(title=f"Model usage by {by}")
+    out.print(_costs_table(rows, by))
+
+
+def _costs_table(rows: list[dict[str, Any]], by: str) -> Table:
+    """Model usage as a table; agent names and game ids print as plain text."""
+    from agents.llm.costs import GROUPS
+
+    t = Table(title=plain(f"Model usage by {by}"))
     cols = [
         *GROUPS[by],
         "games",
@@ -63,7 +73,7 @@ def costs(
         cost = "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}"
         per = "n/a" if r["cost_per_game"] is None else f"{r['cost_per_game']:.4f}"
         t.add_row(
-            *(str(r[k]) for k in GROUPS[by]),
+            *(plain(r[k]) for k in GROUPS[by]),
             str(r["games"]),
             f"{r['calls']:,}",
             f"{r['calls_per_game']:.0f}",
@@ -78,7 +88,7 @@ def costs(
             str(r["transport_errors"]),
         )
     t.caption = "cost n/a: model missing from the price table (add it with --prices)"
-    out.print(t)
+    return t
 
 
 @app.command()
@@ -114,7 +124,11 @@ def rerun(
         )
         return
     out.print(_score_table(new_id, record))
-    out.print(f"Rerun of {row.game_id} (seed {row.seed}); new game id: [bold cyan]{new_id}[/]")
+    out.print(
+        line(
+            f"Rerun of {{}} (seed {row.seed}); new game id: [bold cyan]{{}}[/]", row.game_id, new_id
+        )
+    )
 
 
 @app.command()

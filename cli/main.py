@@ -21,9 +21,11 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import UnknownAgent, known_agents
+from cli.text import line, plain
 from engine.presets import load_preset, preset_names
 from engine.rules import pending
 from events.domain import AUCTION_MODES, ConfigError
+from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB, DuckStore, StoreError, describe_error
 
 app = typer.Typer(
@@ -34,8 +36,9 @@ app = typer.Typer(
     pretty_exceptions_enable=False,
     rich_markup_mode="rich",
 )
-out = Console()
-err = Console(stderr=True)
+# Emoji codes off: a stored name such as "a:cow:b" must print as written.
+out = Console(emoji=False)
+err = Console(stderr=True, emoji=False)
 
 DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
@@ -146,7 +149,7 @@ def _agents(text: str | None, players: int) -> list[str]:
 
 def _score_table(game_id: str, record: Any) -> Table:
     result = record.result
-    table = Table(title=f"Game {game_id} (seed {record.seed})")
+    table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
     table.add_column("rank", justify="right")
     table.add_column("seat", justify="right")
     table.add_column("agent")
@@ -157,11 +160,13 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(
             str(result.ranks[i]),
             str(i),
-            record.seats[i].agent,
+            plain(record.seats[i].agent),
             f"{result.scores[i]:,}",
-            ", ".join(result.sets[i]) or "-",
+            plain(", ".join(result.sets[i]) or "-"),
         )
-    table.caption = f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
+    table.caption = plain(
+        f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
+    )
     return table
 
 
@@ -195,9 +200,13 @@ def demo(
     with out.status("Playing a standard game..."):
         game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
     out.print(_score_table(game_id, record))
-    out.print(f"Stored in [bold]{db}[/]. Game id: [bold cyan]{game_id}[/]")
+    out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
     out.print(
-        f"Next: [green]cattle show {game_id}[/] or [green]cattle replay {game_id} --verify[/]"
+        line(
+            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
+            game_id,
+            game_id,
+        )
     )
 
 
@@ -243,7 +252,7 @@ def play(
         print(json.dumps(summary))
         return
     out.print(_score_table(game_id, record))
-    out.print(f"Game id: [bold cyan]{game_id}[/]")
+    out.print(line("Game id: [bold cyan]{}[/]", game_id))
 
 
 @app.command()
@@ -283,9 +292,18 @@ def games(
             )
         )
         return
+    out.print(_games_table(rows, shown, scores, db))
+
+
+def _games_table(
+    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, int]], db: Path
+) -> Table:
+    """The stored games as a table (every stored string as plain text)."""
     table = Table(
-        title=f"{len(rows)} game(s) in {db}"
-        + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
+        title=plain(
+            f"{len(rows)} game(s) in {db}"
+            + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
+        )
     )
     for col in (
         "game id",
@@ -302,17 +320,17 @@ def games(
     for r in shown:
         sc = scores.get(r.game_id, {})
         table.add_row(
-            r.game_id,
+            plain(r.game_id),
             r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
-            r.config.name,
-            r.config.auction_mode,
+            plain(r.config.name),
+            plain(r.config.auction_mode),
             str(r.seed),
-            ", ".join(s.agent for s in r.seats),
-            r.status if not r.tournament else f"{r.status} ({r.tournament})",
+            plain(", ".join(s.agent for s in r.seats)),
+            plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
             str(r.events),
             " / ".join(str(sc.get(i, "-")) for i in range(len(r.seats))),
         )
-    out.print(table)
+    return table
 
 
 def _seat_arg(seat: int | None, players: int) -> None:
@@ -334,9 +352,14 @@ def show(
         events = store.load_events(row.game_id)
     _seat_arg(seat, row.config.players)
     who = "everything" if seat is None else f"as seen by seat {seat}"
-    out.print(f"[bold]Game {row.game_id}[/] ({who})")
-    for seq, _, text in timeline(events, seat):
-        out.print(f"{seq:>5}  {text}", highlight=False, markup=False)
+    out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
+    for entry in _timeline_lines(timeline(events, seat)):
+        out.print(entry, highlight=False)
+
+
+def _timeline_lines(lines: Any) -> list[Text]:
+    """Timeline entries as numbered lines of plain text (they quote agents and models)."""
+    return [plain(f"{seq:>5}  {text}") for seq, _, text in lines]
 
 
 @app.command()
@@ -381,7 +404,8 @@ def replay(
         if as_json:
             print(json.dumps(data))
             return
-        _print_observation(data)
+        for part in _observation_view(data):
+            out.print(part)
         return
     state = state_at(events, to)
     data = msgspec.to_builtins(state)
@@ -391,13 +415,19 @@ def replay(
     if as_json:
         print(json.dumps(data))
         return
-    _print_state(state, data, to if to is not None else len(events) - 1)
+    for part in _state_view(state, data, to if to is not None else len(events) - 1):
+        out.print(part)
 
 
-def _print_state(state: Any, data: dict[str, Any], seq: int) -> None:
-    out.print(
-        f"[bold]State after event {seq}[/]: turn {state.turn}, phase {state.phase}, deck {state.deck_left} card(s) left"
-    )
+def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
+    """What `replay` prints for the full state: a heading, the seats table, the next decision."""
+    parts: list[Any] = [
+        line(
+            f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
+            f" deck {state.deck_left} card(s) left",
+            state.phase,
+        )
+    ]
     table = Table()
     for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
         table.add_column(col)
@@ -408,58 +438,75 @@ def _print_state(state: Any, data: dict[str, Any], seq: int) -> None:
         )
         table.add_row(
             str(i),
-            state.seats[i].agent if state.seats else "",
+            plain(state.seats[i].agent if state.seats else ""),
             str(sum(state.money[i])),
             ", ".join(map(str, state.money[i])),
-            animals or "-",
-            ", ".join(state.sets[i]) or "-",
+            plain(animals or "-"),
+            plain(", ".join(state.sets[i]) or "-"),
             str(scores[i]),
         )
-    out.print(table)
+    parts.append(table)
     if data.get("pending"):
-        out.print(f"Waiting for: {json.dumps(data['pending'])}", markup=False)
+        parts.append(plain(f"Waiting for: {json.dumps(data['pending'])}"))
+    return parts
 
 
-def _print_observation(data: dict[str, Any]) -> None:
-    out.print(
-        f"[bold]Seat {data['seat']}[/] at turn {data['turn']} (active: {data['active']}, deck: {data['deck_left']})"
-    )
-    out.print(f"Money: {sum(data['money'])} in cards {data['money']}", markup=False)
-    out.print(f"Animals: {data['animals']}", markup=False)
+def _observation_view(data: dict[str, Any]) -> list[Any]:
+    """What `replay --seat` prints: the seat's own holdings, the players table, the question."""
+    parts: list[Any] = [
+        f"[bold]Seat {data['seat']}[/] at turn {data['turn']} (active: {data['active']},"
+        f" deck: {data['deck_left']})",
+        plain(f"Money: {sum(data['money'])} in cards {data['money']}"),
+        plain(f"Animals: {data['animals']}"),
+    ]
     table = Table(title="Players")
     for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
         table.add_column(col)
     for p in data["players"]:
         table.add_row(
             str(p["seat"]),
-            ", ".join(f"{n}x {a}" for a, n in p["animals"].items()) or "-",
+            plain(", ".join(f"{n}x {a}" for a, n in p["animals"].items()) or "-"),
             str(p["money_cards"]),
-            ", ".join(p["sets"]) or "-",
+            plain(", ".join(p["sets"]) or "-"),
             str(p["revealed_money"]) if p["revealed_money"] is not None else "-",
         )
-    out.print(table)
+    parts.append(table)
     if data["targets"]:
-        out.print("Trade targets: " + ", ".join(f"player {s} ({a})" for s, a in data["targets"]))
+        targets = ", ".join(f"player {s} ({a})" for s, a in data["targets"])
+        parts.append(plain(f"Trade targets: {targets}"))
     if data["pending"]:
-        out.print(f"Asked: {json.dumps(data['pending'])}", markup=False)
+        parts.append(plain(f"Asked: {json.dumps(data['pending'])}"))
+    return parts
 
 
 @app.command()
 def sql(
     query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    timeout: Annotated[
+        float, typer.Option(help="Stop the query after this many seconds (0: no limit).")
+    ] = DEFAULT_TIMEOUT,
+    max_rows: Annotated[
+        int, typer.Option(help="Rows shown in the table format (0: all); csv and json give all.")
+    ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Run a read-only SQL query over the store."""
+    """Run one read-only SQL query over the store, in a sandbox that cannot change anything."""
     if fmt not in ("table", "csv", "json"):
         raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
-    import duckdb
-
-    with _open(db) as store:
-        try:
-            cols, rows = store.query(query)
-        except duckdb.Error as exc:
-            raise UsageError(f"SQL error: {str(exc).splitlines()[0]}") from None
+    if timeout < 0:
+        raise UsageError("--timeout must be 0 or more seconds")
+    if max_rows < 0:
+        raise UsageError("--max-rows must be 0 or more")
+    limit = max_rows if fmt == "table" and max_rows > 0 else None
+    con = open_sandboxed(db, timeout=timeout or None)
+    try:
+        result = run_query(con, query, timeout=timeout or None, max_rows=limit)
+    except SandboxError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        con.close()
+    cols, rows = result.columns, result.rows
     if fmt == "json":
         print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
     elif fmt == "csv":
@@ -469,23 +516,33 @@ def sql(
         w.writerows(rows)
         sys.stdout.write(buf.getvalue())
     else:
-        table = Table(caption=f"{len(rows)} row(s)")
-        for c in cols:
-            table.add_column(c)
-        for r in rows:
-            table.add_row(*("NULL" if v is None else str(v) for v in r))
-        out.print(table)
+        out.print(_sql_table(cols, rows))
+        # Below the table rather than as its caption, which would wrap to a narrow table's width.
+        if result.truncated:
+            out.print(f"first {len(rows)} row(s) shown; --max-rows 0 shows all", highlight=False)
+        else:
+            out.print(f"{len(rows)} row(s)", highlight=False)
+
+
+def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
+    """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
+    table = Table()
+    for c in cols:
+        table.add_column(plain(c))
+    for r in rows:
+        table.add_row(*(plain("NULL" if v is None else v) for v in r))
+    return table
 
 
 @app.command()
 def agents() -> None:
     """List the agent names accepted by --agents."""
     for name in known_agents():
-        out.print(name)
+        out.print(plain(name))
 
 
 def _fail(exc: BaseException | str, code: int) -> None:
-    err.print("[red]error:[/] ", Text(str(exc)), sep="", highlight=False)
+    err.print(line("[red]error:[/] {}", exc))
     sys.exit(code)
 
 

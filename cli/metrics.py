@@ -12,6 +12,7 @@ from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
 from cli.selection import GameOption, TournamentOption, open_for_metrics
+from cli.text import line, plain
 from events.store import StoreError
 
 
@@ -60,12 +61,11 @@ def metrics(
 ) -> None:
     """Print the behaviour table (Table 3 columns, with 95% bootstrap intervals)."""
     from projections.metrics import aggregate, build
-    from projections.metrics.registry import get
     from projections.metrics.registry import metrics as all_metrics
 
     if definitions:
         for m in all_metrics():
-            out.print(f"[bold]{m.name}[/] v{m.version} ({m.agg}): {m.definition}", highlight=False)
+            out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))
         return
     with open_for_metrics(db, save=save) as store:
         stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
@@ -95,10 +95,22 @@ def metrics(
     if not profs:
         out.print("No finished games in this selection.")
         return
+    # The table needs about 170 columns; piped output would otherwise be cut to 80.
+    wide = out if out.width >= 170 else Console(width=170, emoji=False)
+    wide.print(_metrics_table(profs, tournament))
+
+
+def _metrics_table(profs: list[Any], tournament: str | None) -> Table:
+    """The behaviour table; the interval lines are markup, the agent names plain text."""
+    from projections.metrics import aggregate
+    from projections.metrics.registry import get
+
     table = Table(
-        title="Behaviour profile"
-        + (f" (tournament {tournament})" if tournament else "")
-        + ": point estimate, 95% bootstrap interval below",
+        title=plain(
+            "Behaviour profile"
+            + (f" (tournament {tournament})" if tournament else "")
+            + ": point estimate, 95% bootstrap interval below"
+        ),
         show_lines=False,
     )
     table.add_column("agent", style="bold")
@@ -107,14 +119,12 @@ def metrics(
         table.add_column(get(name).label, justify="right")
     for p in profs:
         table.add_row(
-            p.agent,
+            plain(p.agent),
             str(p.games),
             *(_cell(p.metrics.get(n), get(n).percent) for n in aggregate.TABLE_METRICS),
         )
     table.caption = "games = seat-games; definitions: cattle metrics --definitions"
-    # The table needs about 170 columns; piped output would otherwise be cut to 80.
-    wide = out if out.width >= 170 else Console(width=170)
-    wide.print(table)
+    return table
 
 
 @app.command()
@@ -137,5 +147,5 @@ def export(
         except OSError as exc:
             raise StoreError(f"cannot write to {out_dir}: {exc}") from None
     for name, rows in written:
-        out.print(f"{name:<24} {rows:>10,} rows", highlight=False)
-    out.print(f"Wrote {len(written)} file(s) to [bold]{out_dir}[/]")
+        out.print(plain(f"{name:<24} {rows:>10,} rows"), highlight=False)
+    out.print(line(f"Wrote {len(written)} file(s) to [bold]{{}}[/]", out_dir))

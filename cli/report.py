@@ -9,6 +9,7 @@ import typer
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
 from cli.selection import GameOption, TournamentOption, open_for_metrics
+from cli.text import line
 
 
 @app.command()
@@ -57,6 +58,9 @@ def report(
     out_path.parent.mkdir(parents=True, exist_ok=True)
     out_path.write_text(page, encoding="utf-8")
     out.print(
-        f"Wrote [bold]{out_path}[/] ({rstats.bytes / 1e6:.1f} MB): {rstats.games} games,"
-        f" {rstats.agents} agents, built in {rstats.seconds:.1f}s"
+        line(
+            f"Wrote [bold]{{}}[/] ({rstats.bytes / 1e6:.1f} MB): {rstats.games} games,"
+            f" {rstats.agents} agents, built in {rstats.seconds:.1f}s",
+            out_path,
+        )
     )

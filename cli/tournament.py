@@ -44,6 +44,7 @@ from rich.text import Text
 
 from agents import parse_spec
 from cli.main import DbOption, InitOption, UsageError, _config, app, err, out
+from cli.text import line, plain, shown
 from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
 from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
@@ -314,7 +315,8 @@ def play_tournament(
             batch.clear()
 
     columns = (
-        TextColumn("[bold]{task.description}"),
+        # Plain text: the description is the tournament's name.
+        TextColumn("{task.description}", style="bold", markup=False),
         BarColumn(),
         MofNCompleteColumn(),
         RateColumn(),
@@ -326,7 +328,7 @@ def play_tournament(
     code = [t for t in tasks if not t.io]
     io = [t for t in tasks if t.io]
     with Progress(*columns, console=err, disable=not show) as progress:
-        bar = progress.add_task(name, total=total, completed=already)
+        bar = progress.add_task(shown(name), total=total, completed=already)
         for _index, prepared in _results(code, workers):
             if not batch:
                 first = time.monotonic()
@@ -437,9 +439,16 @@ def tournament(
             config, tasks, done = pending_tasks(store, resume)
             _, planned = load(store, resume)
             if not tasks:
-                out.print(f"Tournament [bold]{resume}[/] is already complete ({done} games).")
+                out.print(
+                    line(f"Tournament [bold]{{}}[/] is already complete ({done} games).", resume)
+                )
             else:
-                out.print(f"Resuming [bold]{resume}[/]: {done} game(s) kept, {len(tasks)} to play.")
+                out.print(
+                    line(
+                        f"Resuming [bold]{{}}[/]: {done} game(s) kept, {len(tasks)} to play.",
+                        resume,
+                    )
+                )
                 play_tournament(
                     store,
                     resume,
@@ -488,8 +497,13 @@ def tournament(
         plan = create(store, name, fmt, pool, games, seed, config)
         store.claim(f"tournament:{name}")
         out.print(
-            f"Tournament [bold]{name}[/]: {fmt}, {len(plan)} {config.name} game(s)"
-            f" ({config.auction_mode}), seed {seed}, {workers} worker(s)."
+            line(
+                f"Tournament [bold]{{}}[/]: {fmt}, {len(plan)} {{}} game(s) ({{}}),"
+                f" seed {seed}, {workers} worker(s).",
+                name,
+                config.name,
+                config.auction_mode,
+            )
         )
         _, tasks, _ = pending_tasks(store, name)
         play_tournament(store, name, config, tasks, workers=workers, show=not quiet)
@@ -504,7 +518,10 @@ def _summary(store: DuckStore, name: str) -> None:
     )
     done, total = rows[0]
     out.print(
-        f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {name}[/]"
+        line(
+            f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {{}}[/]",
+            name,
+        )
     )
 
 
@@ -534,8 +551,16 @@ def ratings(
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
         return
-    n_games = len({r.game_id for r in results})
-    t = Table(title=f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+    out.print(_ratings_table(table, len({r.game_id for r in results}), tournament, shuffles))
+
+
+def _ratings_table(
+    table: Sequence[Any], n_games: int, tournament: str | None, shuffles: int
+) -> Table:
+    """The ratings as a table; agent names and the tournament name print as plain text."""
+    t = Table(
+        title=plain(f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+    )
     for col in (
         "agent",
         "μ",
@@ -552,7 +577,7 @@ def ratings(
         t.add_column(col, justify="left" if col == "agent" else "right")
     for r in table:
         t.add_row(
-            r.agent,
+            plain(r.agent),
             f"{r.mu:.2f}",
             f"{r.sigma:.2f}",
             f"{r.conservative:.2f}",
@@ -568,7 +593,7 @@ def ratings(
         "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
         f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
     )
-    out.print(t)
+    return t
 
 
 __all__ = ["StoreError", "ratings", "simulate", "tournament"]

@@ -58,6 +58,9 @@ plt.rcParams.update(
         "legend.fontsize": 8.5,
         "figure.dpi": 100,
         "savefig.dpi": 110,
+        # Labels are agent names: "$...$" in one must print as written, not as math (an
+        # unbalanced formula would stop the whole report).
+        "text.parse_math": False,
     }
 )
 

@@ -1,0 +1,62 @@
+"""Printing text that came from a user, a model or the store, exactly as it is.
+
+Rich reads `[...]` in a string as markup and `:name:` as an emoji code, and a terminal acts on
+control characters (an escape sequence can recolour or retitle it, a newline breaks a table
+row). Stored strings such as agent specs, model names and answers are shown through these
+helpers: as rich `Text` (never parsed) with control characters written out as escapes.
+"""
+
+from __future__ import annotations
+
+import re
+
+from rich.text import Text
+
+# C0 and C1 control characters, DEL, the line and paragraph separators, and the
+# bidirectional overrides that reorder what a terminal displays.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+_NAMED = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group()
+    if ch in _NAMED:
+        return _NAMED[ch]
+    code = ord(ch)
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def shown(value: object) -> str:
+    """The text of `value` with every control character written as an escape (\\n, \\x1b)."""
+    return _CONTROL.sub(_visible, str(value))
+
+
+def plain(value: object, style: str = "") -> Text:
+    """`value` as rich Text: printed exactly, never read as markup or emoji codes."""
+    return Text(shown(value), style=style)
+
+
+def line(markup: str, *values: object) -> Text:
+    """A line from a markup template whose `{}` fields are filled with `values` as plain text.
+
+    The template's own markup styles the line (a field takes the style around it); the values
+    are never parsed. (rich's `escape` is not enough: it leaves a backslash before a bracket
+    that is not a tag, and rich then drops that backslash.)
+    """
+    parts = markup.split("{}")
+    if len(parts) != len(values) + 1:
+        raise ValueError(f"{len(parts) - 1} fields in {markup!r} for {len(values)} values")
+    texts = [shown(v) for v in values]
+    # Render the template with a run of one private-use character per field, as long as the
+    # value, then put the values in place: the styles' offsets stay right.
+    filled = parts[0]
+    for i, text in enumerate(texts):
+        filled += chr(0xE000 + i) * len(text) + parts[i + 1]
+    out = Text.from_markup(filled, emoji=False)
+    result = out.plain
+    for i, text in enumerate(texts):
+        if text:
+            at = result.index(chr(0xE000 + i) * len(text))
+            result = result[:at] + text + result[at + len(text) :]
+    out.plain = result
+    return out
