@@ -13,10 +13,10 @@ import json
 from typing import Annotated
 
 import typer
-from rich.markup import escape
 from rich.table import Table
 
 from cli.main import DEFAULT_DB, DbOption, UsageError, _open, app, out
+from cli.text import line, plain
 
 
 @app.command()
@@ -70,10 +70,10 @@ def recover(
     for r in orphans:
         found = writers[r.game_id]
         t.add_row(
-            escape(r.game_id),
-            escape(r.tournament or "-"),
+            plain(r.game_id),
+            plain(r.tournament or "-"),
             str(r.events),
-            escape(found[0].describe()) if found else "unknown",
+            plain(found[0].describe()) if found else "unknown",
             found[1].strftime("%Y-%m-%d %H:%M:%S") if found else "-",
         )
     out.print(t)
@@ -83,10 +83,10 @@ def recover(
         out.print("Marked abandoned; their events are kept.")
     tours = sorted({r.tournament for r in orphans if r.tournament})
     for name in tours:
-        out.print(f"Continue tournament games: [green]cattle tournament --resume {escape(name)}[/]")
+        out.print(line("Continue tournament games: [green]cattle tournament --resume {}[/]", name))
     singles = [r.game_id for r in orphans if not r.tournament]
     if singles:
-        out.print(f"Continue a game: [green]cattle resume {escape(singles[0])}[/]")
+        out.print(line("Continue a game: [green]cattle resume {}[/]", singles[0]))
 
 
 @app.command()
@@ -129,6 +129,10 @@ def resume(
         )
     out.print(_score_table(row.game_id, record))
     out.print(
-        f"Continued game [bold cyan]{escape(row.game_id)}[/]: {before} event(s) were stored,"
-        f" {len(record.events)} now."
+        line(
+            "Continued game [bold cyan]{}[/]: {} event(s) were stored, {} now.",
+            row.game_id,
+            before,
+            len(record.events),
+        )
     )
