@@ -16,6 +16,8 @@ per game), so a stored tournament can always be re-planned and checked. Formats:
 from __future__ import annotations
 
 import itertools
+import math
+from collections.abc import Iterator
 
 import msgspec
 
@@ -70,10 +72,8 @@ def opponents(composition: str, players: int) -> tuple[str, ...]:
     return tuple(comp[j % len(comp)] for j in range(players - 1))
 
 
-def schedule(
-    fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int
-) -> list[PlannedGame]:
-    """Every game of a tournament, in playing order."""
+def check(fmt: str, agents: tuple[str, ...], games: int, players: int) -> None:
+    """Raise `ScheduleError` unless this tournament can be scheduled (nothing is built)."""
     if fmt not in FORMATS:
         raise ScheduleError(f"format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if games < 1:
@@ -82,7 +82,34 @@ def schedule(
         raise ScheduleError("a tournament needs at least one agent")
     if len(set(agents)) != len(agents):
         raise ScheduleError("each agent may be listed only once")
-    out: list[PlannedGame] = []
+    if fmt == "mixed":
+        return
+    if len(agents) < players:
+        raise ScheduleError(f"{fmt} needs at least {players} agents for {players}-seat games")
+    if fmt == "duplicate" and games % players:
+        raise ScheduleError(
+            f"duplicate plays every deal once per seat rotation: --games must be a multiple of {players}"
+        )
+
+
+def iter_schedule(
+    fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int
+) -> Iterator[PlannedGame]:
+    """Every game of a tournament, in playing order, one at a time (checked before the first)."""
+    check(fmt, agents, games, players)
+    return _games(fmt, agents, games, seed, players)
+
+
+def schedule(
+    fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int
+) -> list[PlannedGame]:
+    """Every game of a tournament, in playing order."""
+    return list(iter_schedule(fmt, agents, games, seed, players))
+
+
+def _games(
+    fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int
+) -> Iterator[PlannedGame]:
     if fmt == "mixed":
         a = len(agents)
         comps = tuple(COMPOSITIONS)
@@ -92,43 +119,40 @@ def schedule(
             comp = comps[deal % len(comps)]
             r = (deal // len(comps)) % players
             seats = rotate((x, *opponents(comp, players)), r)
-            out.append(
-                PlannedGame(
-                    index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
-                )
+            yield PlannedGame(
+                index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
             )
-        return out
-    if len(agents) < players:
-        raise ScheduleError(f"{fmt} needs at least {players} agents for {players}-seat games")
-    combos = list(itertools.combinations(agents, players))
+        return
+    # Combinations are produced on demand and cycled: a large pool has very many of them.
+    count = math.comb(len(agents), players)
+    combos = _cycled_combinations(agents, players)
     if fmt == "round-robin":
         for i in range(games):
-            combo = combos[i % len(combos)]
-            r = (i // len(combos)) % players
-            out.append(
-                PlannedGame(
-                    index=i,
-                    seed=game_seed(seed, i),
-                    seats=rotate(combo, r),
-                    lineup="+".join(combo),
-                    rotation=r,
-                )
-            )
-        return out
-    if games % players:
-        raise ScheduleError(
-            f"duplicate plays every deal once per seat rotation: --games must be a multiple of {players}"
-        )
-    for i in range(games):
-        deal, r = divmod(i, players)
-        combo = combos[deal % len(combos)]
-        out.append(
-            PlannedGame(
+            combo = next(combos)
+            r = (i // count) % players
+            yield PlannedGame(
                 index=i,
-                seed=game_seed(seed, deal),
+                seed=game_seed(seed, i),
                 seats=rotate(combo, r),
                 lineup="+".join(combo),
                 rotation=r,
             )
+        return
+    combo = next(combos)
+    for i in range(games):
+        deal, r = divmod(i, players)
+        if i and not r:
+            combo = next(combos)
+        yield PlannedGame(
+            index=i,
+            seed=game_seed(seed, deal),
+            seats=rotate(combo, r),
+            lineup="+".join(combo),
+            rotation=r,
         )
-    return out
+
+
+def _cycled_combinations(agents: tuple[str, ...], k: int) -> Iterator[tuple[str, ...]]:
+    """Every k-combination of `agents` in `itertools.combinations` order, over and over."""
+    while True:
+        yield from itertools.combinations(agents, k)

@@ -3,11 +3,25 @@
 from __future__ import annotations
 
 import itertools
+import time
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
-from engine.schedule import COMPOSITIONS, ScheduleError, schedule
+from engine.schedule import (
+    COMPOSITIONS,
+    FORMATS,
+    PlannedGame,
+    ScheduleError,
+    check,
+    game_seed,
+    iter_schedule,
+    opponents,
+    rotate,
+    schedule,
+)
 
 POOL = ("tracker", "setrace", "economy", "random", "random:x")
 
@@ -72,3 +86,72 @@ def test_seeds_come_from_the_tournament_seed() -> None:
 def test_bad_schedules_are_refused(fmt: str, agents: tuple[str, ...], games: int) -> None:
     with pytest.raises(ScheduleError):
         schedule(fmt, agents, games, 1, 4)
+
+
+def _eager(fmt: str, agents: tuple[str, ...], games: int, seed: int, players: int) -> list:
+    """The schedule as first written: every combination listed up front."""
+    out = []
+    if fmt == "mixed":
+        comps = tuple(COMPOSITIONS)
+        for i in range(games):
+            deal = i // len(agents)
+            r = (deal // len(comps)) % players
+            comp = comps[deal % len(comps)]
+            seats = rotate((agents[i % len(agents)], *opponents(comp, players)), r)
+            out.append(
+                PlannedGame(
+                    index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
+                )
+            )
+        return out
+    combos = list(itertools.combinations(agents, players))
+    for i in range(games):
+        if fmt == "round-robin":
+            deal, combo, r = i, combos[i % len(combos)], (i // len(combos)) % players
+        else:
+            deal, r = divmod(i, players)
+            combo = combos[deal % len(combos)]
+        out.append(
+            PlannedGame(
+                index=i,
+                seed=game_seed(seed, deal),
+                seats=rotate(combo, r),
+                lineup="+".join(combo),
+                rotation=r,
+            )
+        )
+    return out
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    fmt=st.sampled_from(FORMATS),
+    pool=st.integers(min_value=1, max_value=7),
+    players=st.integers(min_value=2, max_value=5),
+    games=st.integers(min_value=1, max_value=150),
+    seed=st.integers(min_value=0, max_value=2**63 - 1),
+)
+def test_the_streamed_schedule_equals_the_listed_one(
+    fmt: str, pool: int, players: int, games: int, seed: int
+) -> None:
+    agents = tuple(f"random:{i}" for i in range(pool))
+    try:
+        check(fmt, agents, games, players)
+    except ScheduleError:
+        with pytest.raises(ScheduleError):
+            schedule(fmt, agents, games, seed, players)
+        return
+    assert schedule(fmt, agents, games, seed, players) == _eager(fmt, agents, games, seed, players)
+
+
+def test_a_huge_schedule_is_produced_lazily() -> None:
+    # 200 agents have 64,684,950 four-player combinations; listing them would take minutes.
+    agents = tuple(f"random:{i}" for i in range(200))
+    start = time.monotonic()
+    for fmt in FORMATS:
+        games = iter_schedule(fmt, agents, 10**9, 1, 4)
+        first = [next(games) for _ in range(3)]
+        assert [g.index for g in first] == [0, 1, 2]
+    assert time.monotonic() - start < 5
+    with pytest.raises(ScheduleError):
+        iter_schedule("duplicate", agents, 10**9 + 1, 1, 4)  # checked before the first game
