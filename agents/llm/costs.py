@@ -2,34 +2,77 @@
 
 from __future__ import annotations
 
-import json
+import math
 import os
 from pathlib import Path
 from typing import Any
 
+import msgspec
+
 PRICES = Path(__file__).resolve().parents[2] / "data" / "prices.json"
 """The shipped price table (USD per million tokens)."""
 PRICES_ENV = "CATTLE_PRICES"
+MAX_PRICES_BYTES = 4 * 1024 * 1024
+"""A price table is a few kilobytes; a file far larger than this is not one."""
 
 Price = tuple[float, float]
+
+
+class PricesError(ValueError):
+    """A price table that cannot be read or does not have the expected shape."""
+
+
+class _Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
+    """One model's price: USD per million input and output tokens."""
+
+    input: float
+    output: float
+
+
+def _read_table(src: Path, origin: str) -> dict[str, Price]:
+    """One price file: `{"provider:model": {"input": USD, "output": USD}, "_note": ...}`."""
+    try:
+        with src.open("rb") as f:
+            data = f.read(MAX_PRICES_BYTES + 1)
+    except OSError as exc:
+        raise PricesError(f"{origin}: cannot read {src}: {exc.strerror or exc}") from None
+    if len(data) > MAX_PRICES_BYTES:
+        raise PricesError(f"{origin}: {src} is larger than {MAX_PRICES_BYTES:,} bytes")
+    try:
+        raw = msgspec.json.decode(data, type=dict[str, Any])
+    except msgspec.DecodeError as exc:
+        raise PricesError(f"{origin}: {src} is not a JSON object of prices ({exc})") from None
+    table: dict[str, Price] = {}
+    for key, value in raw.items():
+        if key.startswith("_"):
+            continue  # comments and notes such as "_as_of"
+        try:
+            entry = msgspec.convert(value, _Entry)
+        except msgspec.ValidationError as exc:
+            raise PricesError(
+                f'{origin}: {src}: entry {key!r} must be {{"input": USD, "output": USD}} ({exc})'
+            ) from None
+        for side, price in (("input", entry.input), ("output", entry.output)):
+            if not math.isfinite(price) or price < 0:
+                raise PricesError(
+                    f"{origin}: {src}: the {side} price of {key!r} must be a finite number"
+                    f" of 0 or more, got {price}"
+                )
+        table[key] = (entry.input, entry.output)
+    return table
 
 
 def load_prices(path: Path | None = None) -> dict[str, Price]:
     """The price table: `path`, else $CATTLE_PRICES, else the shipped data/prices.json.
 
-    An override file may hold only some models: it is laid over the shipped table.
+    An override file may hold only some models: it is laid over the shipped table. A file
+    that cannot be read or has the wrong shape raises `PricesError` naming it.
     """
-    table: dict[str, Price] = {}
-    sources = [PRICES]
-    override = path or (Path(os.environ[PRICES_ENV]) if os.environ.get(PRICES_ENV) else None)
-    if override is not None:
-        sources.append(override)
-    for src in sources:
-        data = json.loads(Path(src).read_text())
-        for key, value in data.items():
-            if key.startswith("_") or not isinstance(value, dict):
-                continue
-            table[key] = (float(value["input"]), float(value["output"]))
+    table = _read_table(PRICES, "the shipped price table")
+    if path is not None:
+        table.update(_read_table(Path(path), "--prices"))
+    elif os.environ.get(PRICES_ENV):
+        table.update(_read_table(Path(os.environ[PRICES_ENV]), f"${PRICES_ENV}"))
     return table
 
 
