@@ -122,6 +122,8 @@ def rate(results: Sequence[SeatResult], *, shuffles: int = 3, seed: int = 0) -> 
     env = environment()
     games = group_games(results)
     base = trueskill_ratings(games, env)
+    if not base:
+        return []  # no finished game with two or more seats: nothing to rate
     spread: dict[str, float] = dict.fromkeys(base, 0.0)
     relative: dict[str, float] = dict.fromkeys(base, 0.0)
     centre = statistics.fmean(r.mu for r in base.values()) if base else 0.0
