@@ -133,13 +133,20 @@ def rerun(
 
 @app.command()
 def loopback(
-    port: Annotated[int, typer.Option(help="Port on 127.0.0.1.")] = 8765,
-    delay: Annotated[float, typer.Option(help="Seconds before every answer.")] = 0.0,
+    port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: any free port).")] = 8765,
+    delay: Annotated[float, typer.Option(help="Seconds before every answer (0 to 600).")] = 0.0,
 ) -> None:
     """Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves."""
     from agents.llm.loopback import LegalPolicy, LoopbackServer
 
-    server = LoopbackServer(LegalPolicy(), port=port, delay=delay)
+    if not 0 <= port <= 65535:
+        raise UsageError(f"--port must be between 0 and 65535, got {port}")
+    if not 0 <= delay <= 600:
+        raise UsageError(f"--delay must be between 0 and 600 seconds, got {delay}")
+    try:
+        server = LoopbackServer(LegalPolicy(), port=port, delay=delay)
+    except OSError as exc:
+        raise UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
     out.print(
         f"Serving on 127.0.0.1:{server.port}. Try:\n"
         f"  cattle play --preset micro-duel --agents "

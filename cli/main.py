@@ -21,10 +21,11 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import UnknownAgent, known_agents
+from agents.llm.costs import PricesError
 from cli.text import line, plain
-from engine.presets import load_preset, preset_names
+from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
 from engine.rules import pending
-from events.domain import AUCTION_MODES, ConfigError
+from events.domain import AUCTION_MODES, MAX_SEED, ConfigError
 from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB, DuckStore, StoreError, describe_error
 
@@ -44,6 +45,18 @@ DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
 ]
 DEMO_AGENTS = "tracker,setrace,economy,random"
+SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
+PresetOption = Annotated[
+    str | None,
+    typer.Option(help=f"Shipped preset: {', '.join(preset_names())} (default: standard)."),
+]
+PresetFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--preset-file",
+        help="A preset JSON file of your own (the fields of data/presets/*.json), instead of --preset.",
+    ),
+]
 
 
 class UsageError(Exception):
@@ -125,15 +138,40 @@ InitOption = Annotated[
 ]
 
 
-def _config(preset: str, mode: str | None, max_turns: int | None = None) -> Any:
+def in_range(flag: str, value: int, lo: int, hi: int) -> int:
+    """`value` if lo <= value <= hi, else a `UsageError` that states the range."""
+    if not lo <= value <= hi:
+        raise UsageError(f"{flag} must be between {lo:,} and {hi:,}, got {value:,}")
+    return value
+
+
+def seed_or_random(seed: int | None, flag: str = "--seed") -> int:
+    """The seed given (checked against the range the store holds), or a fresh random one."""
+    if seed is None:
+        return secrets.randbelow(2**31)
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"{flag} must be between 0 and {MAX_SEED} (2**63 - 1), got {seed}")
+    return seed
+
+
+def _config(
+    preset: str | None,
+    mode: str | None,
+    max_turns: int | None = None,
+    preset_file: Path | None = None,
+) -> Any:
     overrides: dict[str, Any] = {}
     if mode is not None:
         if mode not in AUCTION_MODES:
             raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
         overrides["auction_mode"] = mode
     if max_turns is not None:
-        overrides["max_turns"] = max_turns
-    return load_preset(preset, **overrides)
+        overrides["max_turns"] = in_range("--max-turns", max_turns, 1, MAX_TURNS)
+    if preset_file is not None:
+        if preset is not None:
+            raise UsageError("give either --preset or --preset-file, not both")
+        return load_preset_file(preset_file, **overrides)
+    return load_preset(preset or "standard", **overrides)
 
 
 def _agents(text: str | None, players: int) -> list[str]:
@@ -172,18 +210,19 @@ def _score_table(game_id: str, record: Any) -> Table:
 
 def _play(
     db: Path,
-    preset: str,
+    preset: str | None,
     mode: str | None,
     seed: int | None,
     agents: str | None,
     max_turns: int | None,
     init: bool = False,
+    preset_file: Path | None = None,
 ) -> tuple[str, Any]:
     from engine.session import play_and_store
 
-    config = _config(preset, mode, max_turns)
+    seed = seed_or_random(seed)
+    config = _config(preset, mode, max_turns, preset_file)
     specs = _agents(agents, config.players)
-    seed = secrets.randbelow(2**31) if seed is None else seed
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)
 
@@ -194,7 +233,7 @@ def _play(
 @app.command()
 def demo(
     db: DbOption = DEFAULT_DB,
-    seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
+    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
 ) -> None:
     """Play one standard game (tracker, setrace, economy and random), store it, print the table."""
     with out.status("Playing a standard game..."):
@@ -212,22 +251,25 @@ def demo(
 
 @app.command()
 def play(
-    preset: Annotated[str, typer.Option(help=f"Preset: {', '.join(preset_names())}.")] = "standard",
+    preset: PresetOption = None,
     mode: Annotated[
         str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
     ] = None,
-    seed: Annotated[int | None, typer.Option(help="Game seed (default: random).")] = None,
+    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
     agents: Annotated[
         str | None,
         typer.Option(help="Comma-separated agent per seat (default: random everywhere)."),
     ] = None,
-    max_turns: Annotated[int | None, typer.Option(help="Override the preset's turn cap.")] = None,
+    max_turns: Annotated[
+        int | None, typer.Option(help=f"Override the preset's turn cap (1 to {MAX_TURNS:,}).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     init: InitOption = False,
+    preset_file: PresetFileOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play one game and store it."""
-    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init)
+    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file)
     result = record.result
     if as_json:
         summary = {
@@ -259,10 +301,12 @@ def play(
 def games(
     db: DbOption = DEFAULT_DB,
     tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
-    limit: Annotated[int, typer.Option(help="Show at most this many (newest).")] = 50,
+    limit: Annotated[int, typer.Option(help="Show at most this many (newest); 0 shows all.")] = 50,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """List the stored games."""
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
     with _open(db) as store:
         rows = store.list_games(tournament)
         scores: dict[str, dict[int, int]] = {}
@@ -570,7 +614,7 @@ def run() -> None:
             if exc.code == 130 and _received:
                 raise KeyboardInterrupt from None
             raise
-    except (UsageError, ConfigError, UnknownAgent) as exc:
+    except (UsageError, ConfigError, UnknownAgent, PricesError) as exc:
         _fail(exc, 2)
     except StoreError as exc:
         _fail(exc, 1)

@@ -10,8 +10,8 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
-from cli.selection import GameOption, TournamentOption, open_for_metrics
+from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
 from cli.text import line, plain
 from events.store import StoreError
 
@@ -55,7 +55,7 @@ def metrics(
         typer.Option("--definitions", help="List every metric with its version and definition."),
     ] = False,
     resamples: Annotated[
-        int, typer.Option(help="Bootstrap resamples per interval.", min=10)
+        int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
     ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -63,6 +63,7 @@ def metrics(
     from projections.metrics import aggregate, build
     from projections.metrics.registry import metrics as all_metrics
 
+    in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     if definitions:
         for m in all_metrics():
             out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))

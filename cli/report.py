@@ -2,14 +2,29 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Annotated
 
 import typer
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, out
-from cli.selection import GameOption, TournamentOption, open_for_metrics
+from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
 from cli.text import line
+
+
+def check_out_file(path: Path) -> None:
+    """Refuse an output file that cannot be written, before any work is done."""
+    if path.is_dir():
+        raise UsageError(f"--out {path} is a directory; name a file, e.g. {path / 'report.html'}")
+    # The nearest existing ancestor decides: missing directories below it are created later.
+    parent = path.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise UsageError(f"--out {path}: {parent} is a file, not a directory")
+    if not os.access(parent, os.W_OK | os.X_OK) or (path.exists() and not os.access(path, os.W_OK)):
+        raise UsageError(f"--out {path}: not writable (read-only file system or no permission)")
 
 
 @app.command()
@@ -21,7 +36,7 @@ def report(
     game: GameOption = None,
     title: Annotated[str | None, typer.Option(help="Page title.")] = None,
     resamples: Annotated[
-        int, typer.Option(help="Bootstrap resamples per interval.", min=10)
+        int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
     ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
@@ -30,6 +45,8 @@ def report(
     from projections.metrics.aggregate import Selection
     from projections.metrics.report import build_report
 
+    in_range("--resamples", resamples, 10, MAX_RESAMPLES)
+    check_out_file(out_path)
     with open_for_metrics(db) as store:
         if tournament is not None and not store.list_games(tournament):
             raise UsageError(f"no games in tournament {tournament!r}")
@@ -55,8 +72,11 @@ def report(
                 or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
                 resamples=resamples,
             )
-    out_path.parent.mkdir(parents=True, exist_ok=True)
-    out_path.write_text(page, encoding="utf-8")
+    try:
+        out_path.parent.mkdir(parents=True, exist_ok=True)
+        out_path.write_text(page, encoding="utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write the report to {out_path}: {exc.strerror or exc}") from None
     out.print(
         line(
             f"Wrote [bold]{{}}[/] ({rstats.bytes / 1e6:.1f} MB): {rstats.games} games,"

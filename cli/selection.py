@@ -9,6 +9,10 @@ import typer
 
 from events.store import DuckStore
 
+MAX_RESAMPLES = 100_000
+"""Most bootstrap resamples per interval: every resample is kept in memory until the interval
+is read, and the time grows with it."""
+
 GameOption = Annotated[
     list[str] | None,
     typer.Option("--game", help="Only this game (repeat for several)."),

@@ -42,6 +42,10 @@ AUCTION_MODES: tuple[str, ...] = ("canonical", "fast", "legacy")
 #: Bids move in steps of this many coins.
 BID_STEP = 10
 
+#: Largest game or tournament seed: seeds are stored in a signed 64-bit column, and the
+#: command line takes 0..MAX_SEED.
+MAX_SEED = 2**63 - 1
+
 
 class ConfigError(ValueError):
     """A game configuration that the rules cannot play."""
