@@ -17,11 +17,12 @@ marked abandoned, its events kept, and played again under a new id (it costs not
 from __future__ import annotations
 
 import asyncio
+import itertools
 import json
+import os
 import re
-import secrets
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from pathlib import Path
 from typing import Annotated, Any
@@ -43,11 +44,30 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import parse_spec
-from cli.main import DbOption, InitOption, UsageError, _config, app, err, out
+from cli.main import (
+    SEED_HELP,
+    DbOption,
+    InitOption,
+    PresetFileOption,
+    PresetOption,
+    UsageError,
+    _config,
+    app,
+    err,
+    in_range,
+    out,
+    seed_or_random,
+)
 from cli.text import line, plain, shown
-from engine.presets import preset_names
 from engine.rules import ENGINE_VERSION
-from engine.schedule import COMPOSITIONS, FORMATS, PlannedGame, ScheduleError, schedule
+from engine.schedule import (
+    COMPOSITIONS,
+    FORMATS,
+    PlannedGame,
+    ScheduleError,
+    check,
+    iter_schedule,
+)
 from events.codec import encode
 from events.domain import GameConfig
 from events.store import DEFAULT_DB, DuckStore, GameRow, PreparedGame, StoreError, prepare_game
@@ -82,6 +102,29 @@ BATCH_GAMES = 16
 BATCH_SECONDS = 1.0
 """A batch is also stored once its oldest game waited this long."""
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
+MAX_GAMES = 100_000
+"""Most games in one tournament: about 30 minutes of code-agent games on two cores and 6 GB
+of events; larger studies run several tournaments (ratings read them all together)."""
+WORKERS_PER_CPU = 4
+"""`--workers` may be at most this many per usable CPU: game simulation is CPU-bound, so more
+processes only add memory."""
+MAX_SHUFFLES = 100
+"""Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
+SCHEDULE_CHUNK = 20_000
+"""Scheduled games inserted per statement while a schedule is stored."""
+
+
+def usable_cpus() -> int:
+    """CPUs this process may run on."""
+    try:
+        return len(os.sched_getaffinity(0)) or 1
+    except (AttributeError, OSError):
+        return os.cpu_count() or 1
+
+
+def max_workers() -> int:
+    """The largest `--workers` accepted on this machine."""
+    return WORKERS_PER_CPU * usable_cpus()
 
 
 class GameTask(msgspec.Struct, frozen=True, kw_only=True):
@@ -137,38 +180,51 @@ def create(
     games: int,
     seed: int,
     config: GameConfig,
-) -> list[PlannedGame]:
-    """Plan a tournament and store its schedule (one transaction)."""
-    plan = schedule(fmt, agents, games, seed, config.players)
+) -> int:
+    """Plan a tournament and store its schedule (one transaction); return the number of games.
+
+    The schedule is streamed into the table in chunks, so memory stays flat however many
+    games are planned.
+    """
+    plan = iter_schedule(fmt, agents, games, seed, config.players)
     con = store.con
     con.execute("BEGIN")
+    stored = 0
     try:
         con.execute(
             "INSERT INTO tournaments (name, format, agents, games, seed, config)"
             " VALUES (?, ?, ?, ?, ?, ?)",
             [name, fmt, json.dumps(list(agents)), games, seed, encode(config).decode()],
         )
-        con.executemany(
-            "INSERT INTO tournament_games (tournament, idx, game_id, seed, seats, lineup, rotation)"
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
-            [
+        for chunk in _chunks(plan, SCHEDULE_CHUNK):
+            # One statement per chunk (list parameters unnested side by side): row-by-row
+            # executemany stores about 2,500 rows/s, this about 200,000.
+            con.execute(
+                "INSERT INTO tournament_games"
+                " (tournament, idx, game_id, seed, seats, lineup, rotation)"
+                " SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?), unnest(?), unnest(?)",
                 [
                     name,
-                    g.index,
-                    game_id(name, g.index),
-                    g.seed,
-                    json.dumps(list(g.seats)),
-                    g.lineup,
-                    g.rotation,
-                ]
-                for g in plan
-            ],
-        )
+                    [g.index for g in chunk],
+                    [game_id(name, g.index) for g in chunk],
+                    [g.seed for g in chunk],
+                    [json.dumps(list(g.seats)) for g in chunk],
+                    [g.lineup for g in chunk],
+                    [g.rotation for g in chunk],
+                ],
+            )
+            stored += len(chunk)
     except BaseException:
         con.execute("ROLLBACK")
         raise
     con.execute("COMMIT")
-    return plan
+    return stored
+
+
+def _chunks(items: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
+    it = iter(items)
+    while chunk := list(itertools.islice(it, size)):
+        yield chunk
 
 
 def game_id(name: str, index: int, attempt: int = 0) -> str:
@@ -268,6 +324,8 @@ class RateColumn(ProgressColumn):
 
 def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
     """Finished games as they come: in this process, or from a pool of workers."""
+    # No more processes than games: a pool starts all its processes at once.
+    workers = min(workers, len(tasks))
     if workers <= 1:
         for t in tasks:
             yield simulate(t)
@@ -388,13 +446,21 @@ def tournament(
         str | None,
         typer.Option(help="Comma-separated agents: those under test (mixed) or the pool."),
     ] = None,
-    games: Annotated[int | None, typer.Option(help="Number of games.")] = None,
-    seed: Annotated[int | None, typer.Option(help="Tournament seed (default: random).")] = None,
-    workers: Annotated[int, typer.Option(help="Processes that simulate games.")] = 1,
+    games: Annotated[
+        int | None, typer.Option(help=f"Number of games, 1 to {MAX_GAMES:,} (default: 100).")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help=f"Tournament seed, {SEED_HELP}.")] = None,
+    workers: Annotated[
+        int,
+        typer.Option(
+            help=f"Processes that simulate games, 1 to {WORKERS_PER_CPU} per CPU"
+            f" ({max_workers()} here)."
+        ),
+    ] = 1,
     name: Annotated[
         str | None, typer.Option(help="Tournament name (default: FORMAT-SEED-GAMES).")
     ] = None,
-    preset: Annotated[str, typer.Option(help=f"Preset: {', '.join(preset_names())}.")] = "standard",
+    preset: PresetOption = None,
     mode: Annotated[
         str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
     ] = None,
@@ -403,6 +469,7 @@ def tournament(
     ] = None,
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     init: InitOption = False,
+    preset_file: PresetFileOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
@@ -411,8 +478,11 @@ def tournament(
     economy+setrace, C4 2x setrace+tracker, C5 2x setrace+economy, C6 2x economy+tracker,
     C7 2x tracker+setrace.
     """
-    if workers < 1:
-        raise UsageError("--workers must be at least 1")
+    if not 1 <= workers <= max_workers():
+        raise UsageError(
+            f"--workers must be between 1 and {max_workers()} ({WORKERS_PER_CPU} per CPU,"
+            f" {usable_cpus()} CPU(s) here), got {workers}"
+        )
     if resume is not None:
         given = [
             flag
@@ -422,6 +492,8 @@ def tournament(
                 ("--games", games),
                 ("--seed", seed),
                 ("--name", name),
+                ("--preset", preset),
+                ("--preset-file", preset_file),
                 ("--mode", mode),
             )
             if value is not None
@@ -474,17 +546,20 @@ def tournament(
             for a in comp:
                 parse_spec(a)
     games = 100 if games is None else games
-    if games < 1:
-        raise UsageError("--games must be at least 1")
-    seed = secrets.randbelow(2**31) if seed is None else seed
-    config = _config(preset, mode)
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(
+            f"--games must be between 1 and {MAX_GAMES:,}, got {games:,}"
+            " (run several tournaments for more; ratings read them together)"
+        )
+    seed = seed_or_random(seed)
+    config = _config(preset, mode, preset_file=preset_file)
     name = name or f"{fmt}-{seed}-{games}"
     if not NAME_RE.match(name):
         raise UsageError(
             "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
         )
     try:
-        schedule(fmt, pool, games, seed, config.players)
+        check(fmt, pool, games, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
     with DuckStore(db, init=init) as store:
@@ -494,11 +569,11 @@ def tournament(
                 f"a tournament named {name!r} already exists in {db}; pick another --name"
                 f" or finish it with --resume {name}"
             )
-        plan = create(store, name, fmt, pool, games, seed, config)
+        n_planned = create(store, name, fmt, pool, games, seed, config)
         store.claim(f"tournament:{name}")
         out.print(
             line(
-                f"Tournament [bold]{{}}[/]: {fmt}, {len(plan)} {{}} game(s) ({{}}),"
+                f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
                 f" seed {seed}, {workers} worker(s).",
                 name,
                 config.name,
@@ -531,7 +606,10 @@ def ratings(
         str | None, typer.Option(help="Only the games of this tournament.")
     ] = None,
     shuffles: Annotated[
-        int, typer.Option(help="Reshuffled game orders used to measure how much μ moves.")
+        int,
+        typer.Option(
+            help=f"Reshuffled game orders used to measure how much μ moves (0 to {MAX_SHUFFLES})."
+        ),
     ] = 3,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
@@ -539,8 +617,8 @@ def ratings(
     """TrueSkill ratings and score statistics per agent, recomputed from the stored games."""
     from projections.ratings import load_results, rate
 
-    if shuffles < 0:
-        raise UsageError("--shuffles must be 0 or more")
+    # Each reshuffle is a full TrueSkill pass over every game (seconds per 10,000 games).
+    in_range("--shuffles", shuffles, 0, MAX_SHUFFLES)
     with DuckStore(db, read_only=True) as store:
         if tournament is not None:
             _, rows = store.query("SELECT count(*) FROM games WHERE tournament = ?", [tournament])
@@ -550,6 +628,10 @@ def ratings(
     table = rate(results, shuffles=shuffles)
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
+        return
+    if not table:
+        scope = f"tournament {tournament!r}" if tournament else str(db)
+        out.print(f"No finished games to rate in {scope}.", markup=False)
         return
     out.print(_ratings_table(table, len({r.game_id for r in results}), tournament, shuffles))
 

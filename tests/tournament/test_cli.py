@@ -13,6 +13,7 @@ import pytest
 
 from cli.tournament import create, ensure_schema
 from engine.presets import load_preset
+from engine.schedule import schedule
 from engine.session import play_game
 from events.domain import SeatSpec
 from events.store import DuckStore, GameRow
@@ -96,8 +97,8 @@ def test_unfinished_game_is_abandoned_and_replayed(tmp_path: Path) -> None:
     config = load_preset("micro-duel")
     with DuckStore(db) as store:
         ensure_schema(store)
-        plan = create(store, "partial", "round-robin", ("tracker", "setrace"), 6, 8, config)
-        first = plan[0]
+        assert create(store, "partial", "round-robin", ("tracker", "setrace"), 6, 8, config) == 6
+        first = schedule("round-robin", ("tracker", "setrace"), 6, 8, config.players)[0]
         record = play_game(config, first.seed, list(first.seats))
         store.begin_game(
             GameRow(
