@@ -108,6 +108,9 @@ of events; larger studies run several tournaments (ratings read them all togethe
 WORKERS_PER_CPU = 4
 """`--workers` may be at most this many per usable CPU: game simulation is CPU-bound, so more
 processes only add memory."""
+MAX_MODEL_GAMES = 64
+"""Most games played at once when every game has a model seat: such games wait on the model,
+not the CPU, and run in this process, so `--workers` may exceed the CPU limit up to this."""
 MAX_SHUFFLES = 100
 """Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
 SCHEDULE_CHUNK = 20_000
@@ -123,8 +126,33 @@ def usable_cpus() -> int:
 
 
 def max_workers() -> int:
-    """The largest `--workers` accepted on this machine."""
+    """The largest `--workers` accepted on this machine (for games of code agents)."""
     return WORKERS_PER_CPU * usable_cpus()
+
+
+def check_workers(workers: int, *, every_game_has_a_model: bool | None = None) -> None:
+    """Refuse a `--workers` out of range; `None`: whether games have model seats is not known
+    yet, so only what no tournament could use is refused."""
+    limit = max_workers()
+    if 1 <= workers <= limit:
+        return
+    if 1 <= workers <= MAX_MODEL_GAMES and every_game_has_a_model is not False:
+        return
+    raise UsageError(
+        f"--workers must be between 1 and {limit} ({WORKERS_PER_CPU} per CPU,"
+        f" {usable_cpus()} CPU(s) here; up to {MAX_MODEL_GAMES} when every game has a model"
+        f" seat), got {workers}"
+    )
+
+
+def every_game_has_a_model(fmt: str, pool: Sequence[str], config: GameConfig) -> bool:
+    """True if every game of this tournament seats at least one model (its agents wait on I/O)."""
+    from agents import make_agent
+
+    code = [a for a in pool if not make_agent(parse_spec(a), 0, 0, config).is_async]
+    if fmt == "mixed":
+        return not code  # the opponents are code agents; the agent under test decides
+    return len(code) < config.players  # else some combination seats code agents only
 
 
 class GameTask(msgspec.Struct, frozen=True, kw_only=True):
@@ -324,8 +352,9 @@ class RateColumn(ProgressColumn):
 
 def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
     """Finished games as they come: in this process, or from a pool of workers."""
-    # No more processes than games: a pool starts all its processes at once.
-    workers = min(workers, len(tasks))
+    # No more processes than games (a pool starts all its processes at once) or than the CPUs
+    # can use.
+    workers = min(workers, len(tasks), max_workers())
     if workers <= 1:
         for t in tasks:
             yield simulate(t)
@@ -453,8 +482,9 @@ def tournament(
     workers: Annotated[
         int,
         typer.Option(
-            help=f"Processes that simulate games, 1 to {WORKERS_PER_CPU} per CPU"
-            f" ({max_workers()} here)."
+            help=f"Processes that simulate code-agent games, 1 to {WORKERS_PER_CPU} per CPU"
+            f" ({max_workers()} here); also how many games with model seats run at once (up to"
+            f" {MAX_MODEL_GAMES} when every game has one)."
         ),
     ] = 1,
     name: Annotated[
@@ -478,11 +508,7 @@ def tournament(
     economy+setrace, C4 2x setrace+tracker, C5 2x setrace+economy, C6 2x economy+tracker,
     C7 2x tracker+setrace.
     """
-    if not 1 <= workers <= max_workers():
-        raise UsageError(
-            f"--workers must be between 1 and {max_workers()} ({WORKERS_PER_CPU} per CPU,"
-            f" {usable_cpus()} CPU(s) here), got {workers}"
-        )
+    check_workers(workers)
     if resume is not None:
         given = [
             flag
@@ -509,6 +535,7 @@ def tournament(
             load(store, resume)
             store.claim(f"tournament:{resume}")
             config, tasks, done = pending_tasks(store, resume)
+            check_workers(workers, every_game_has_a_model=all(t.io for t in tasks))
             _, planned = load(store, resume)
             if not tasks:
                 out.print(
@@ -562,6 +589,8 @@ def tournament(
         check(fmt, pool, games, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
+    if workers > max_workers():
+        check_workers(workers, every_game_has_a_model=every_game_has_a_model(fmt, pool, config))
     with DuckStore(db, init=init) as store:
         ensure_schema(store)
         if tournament_exists(store, name):

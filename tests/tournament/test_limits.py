@@ -11,8 +11,20 @@ import sys
 import time
 from pathlib import Path
 
-from cli.tournament import MAX_GAMES, max_workers
+import pytest
+
+from cli.main import UsageError
+from cli.tournament import (
+    MAX_GAMES,
+    MAX_MODEL_GAMES,
+    check_workers,
+    every_game_has_a_model,
+    max_workers,
+)
+from engine.presets import load_preset
 from events.store import DuckStore
+
+MODEL = "openai:loop@http://127.0.0.1:9/v1"
 
 ROOT = Path(__file__).resolve().parents[2]
 ENV = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
@@ -76,9 +88,18 @@ def test_a_billion_games_is_refused_at_once_naming_the_limit(tmp_path: Path) -> 
 def test_workers_far_above_the_cpu_count_are_refused(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     limit = max_workers()
-    for workers in ("100", str(limit + 1), "0", "-2", "1000000"):
+    cases = [
+        ("tracker", "100"),
+        ("tracker", str(limit + 1)),
+        ("tracker", "0"),
+        ("tracker", "-2"),
+        ("tracker", "1000000"),
+        (f"{MODEL},tracker", str(limit + 1)),  # the tracker's games have no model seat
+        (MODEL, str(MAX_MODEL_GAMES + 1)),
+    ]
+    for agents, workers in cases:
         result = measured(
-            "tournament", "--agents", "tracker", "--games", "2", "--workers", workers, "--db", db
+            "tournament", "--agents", agents, "--games", "2", "--workers", workers, "--db", db
         )
         refused(result, f"--workers must be between 1 and {limit}", "per CPU")
         assert float(result["seconds"]) < 20  # type: ignore[arg-type]
@@ -86,6 +107,20 @@ def test_workers_far_above_the_cpu_count_are_refused(tmp_path: Path) -> None:
     assert not db.exists()
     # The resume path takes the same limit.
     refused(measured("tournament", "--resume", "x", "--workers", "100", "--db", db), "--workers")
+
+
+def test_games_with_model_seats_may_run_more_at_once_than_the_cpus_allow_processes() -> None:
+    config = load_preset("standard")
+    assert every_game_has_a_model("mixed", (MODEL,), config)
+    assert not every_game_has_a_model("mixed", (MODEL, "tracker"), config)
+    assert every_game_has_a_model("round-robin", (MODEL, "tracker", "setrace", "economy"), config)
+    pool = (MODEL, "tracker", "setrace", "economy", "random")
+    assert not every_game_has_a_model("round-robin", pool, config)
+    check_workers(MAX_MODEL_GAMES, every_game_has_a_model=True)
+    check_workers(max_workers(), every_game_has_a_model=False)
+    for workers, io in ((max_workers() + 1, False), (MAX_MODEL_GAMES + 1, True), (0, True)):
+        with pytest.raises(UsageError, match="--workers must be between 1 and"):
+            check_workers(workers, every_game_has_a_model=io)
 
 
 def test_more_workers_than_games_start_only_as_many_processes_as_games(tmp_path: Path) -> None:
