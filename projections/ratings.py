@@ -15,11 +15,18 @@ from __future__ import annotations
 
 import random
 import statistics
+import warnings
 from collections import defaultdict
 from collections.abc import Sequence
 
 import msgspec
-import trueskill
+
+with warnings.catch_warnings():
+    # trueskill's docstrings hold invalid escapes; from Python 3.12 compiling them prints a
+    # SyntaxWarning on stderr (each run, where its bytecode cannot be cached).
+    warnings.simplefilter("ignore", SyntaxWarning)
+    warnings.simplefilter("ignore", DeprecationWarning)
+    import trueskill
 
 DRAW_PROBABILITY = 0.01
 """Chance that two seats end with equal scores (measured: mostly two seats at 0 points)."""
