@@ -70,11 +70,13 @@ def test_reads_answer_while_a_tournament_writes(tmp_path: Path) -> None:
             assert "Traceback" not in result.stderr
         counted = cattle("sql", "SELECT count(*) FROM games", "--format", "json", "--db", db)
         stored = json.loads(counted.stdout)[0]["count_star()"]
-        assert seen[-1] <= stored < 2000  # data committed so far, while the writer goes on
+        assert seen[-1] <= stored <= 2000  # data committed so far, while the writer goes on
     finally:
+        running = proc.poll() is None
         proc.terminate()
         _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 128 + 15, err
+    # SIGTERM stops it cleanly (on a slow machine it may have finished just before).
+    assert proc.returncode == (128 + 15 if running else 0), err
     # Stopped with SIGTERM: every game it stored is complete, and the rest can be resumed.
     done = cattle(
         "tournament", "--resume", "busy", "--workers", "2", "--quiet", "--db", db, timeout=600
