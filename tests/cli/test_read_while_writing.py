@@ -75,8 +75,9 @@ def test_reads_answer_while_a_tournament_writes(tmp_path: Path) -> None:
         running = proc.poll() is None
         proc.terminate()
         _, err = proc.communicate(timeout=60)
-    # SIGTERM stops it cleanly (on a slow machine it may have finished just before).
-    assert proc.returncode == (128 + 15 if running else 0), err
+    # SIGTERM stops it cleanly (on a slow machine it may have finished just before; signal
+    # handling itself is tested in tests/tournament/test_kill_resume.py).
+    assert proc.returncode in ((128 + 15, 0) if running else (0,)), err
     # Stopped with SIGTERM: every game it stored is complete, and the rest can be resumed.
     done = cattle(
         "tournament", "--resume", "busy", "--workers", "2", "--quiet", "--db", db, timeout=600
