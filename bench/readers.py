@@ -4,9 +4,11 @@ Runs the same code-agent tournament (`cattle tournament`, a real subprocess writ
 DuckDB file) several times, alternating: alone, and with a reader that runs a read command
 every second for as long as the tournament lasts. Prints the tournament's games/s in both
 cases, the slowdown, and how long each read took to answer (it waits while the writer holds
-the file). Usage:
+the file). With --light the reader runs
+inside the benchmark process (as a dashboard would) rather than as a new `cattle` process each
+time, which on a 2-core machine also competes with the tournament for the CPU. Usage:
 
-    uv run python bench/readers.py [--games 1500] [--rounds 3] [--workers 1]
+    uv run python bench/readers.py [--light] [--games 1500] [--rounds 3] [--workers 1]
         [--reader "games --limit 5"] [--reader "sql 'SELECT count(*) FROM events'"]
 """
 
@@ -51,17 +53,41 @@ def tournament(db: Path, games: int, workers: int) -> subprocess.Popen[bytes]:
     )
 
 
+def _in_process(db: Path, args: list[str]) -> subprocess.CompletedProcess[str]:
+    """The read `cattle sql` or `cattle games` does, from this (already started) process."""
+    from events.store import DuckStore, StoreError
+
+    try:
+        with DuckStore(db, read_only=True) as store:
+            if args[0] == "sql":
+                store.query(args[1])
+            else:
+                store.list_games()
+                store.query("SELECT game_id, seat, score FROM scores")
+    except StoreError as exc:
+        return subprocess.CompletedProcess(args, 1, "", str(exc))
+    return subprocess.CompletedProcess(args, 0, "", "")
+
+
 def poll(
-    db: Path, readers: list[list[str]], stop: threading.Event, times: list[float], fails: list[str]
+    db: Path,
+    readers: list[list[str]],
+    stop: threading.Event,
+    times: list[float],
+    fails: list[str],
+    light: bool = False,
 ) -> None:
     """Run the read commands in turn, one start per second, until `stop`."""
     i = 0
     while not stop.is_set():
         start = time.perf_counter()
         args = readers[i % len(readers)]
-        done = subprocess.run(
-            cattle(*args, "--db", str(db)), cwd=ROOT, capture_output=True, text=True
-        )
+        if light:
+            done = _in_process(db, args)
+        else:
+            done = subprocess.run(
+                cattle(*args, "--db", str(db)), cwd=ROOT, capture_output=True, text=True
+            )
         took = time.perf_counter() - start
         if stop.is_set() and done.returncode != 0:
             break
@@ -73,7 +99,12 @@ def poll(
 
 
 def one_run(
-    folder: Path, n: int, games: int, workers: int, readers: list[list[str]] | None
+    folder: Path,
+    n: int,
+    games: int,
+    workers: int,
+    readers: list[list[str]] | None,
+    light: bool = False,
 ) -> tuple[float, list[float], list[str]]:
     db = folder / f"run-{n}.duckdb"
     start = time.perf_counter()
@@ -86,7 +117,7 @@ def one_run(
         # The first read waits for the file to exist (the tournament creates it).
         while not db.exists():
             time.sleep(0.01)
-        thread = threading.Thread(target=poll, args=(db, readers, stop, times, fails))
+        thread = threading.Thread(target=poll, args=(db, readers, stop, times, fails, light))
         thread.start()
     _, err = proc.communicate()
     elapsed = time.perf_counter() - start
@@ -104,6 +135,12 @@ def main() -> None:
     ap.add_argument("--rounds", type=int, default=3)
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--reader", action="append", default=None)
+    ap.add_argument(
+        "--light",
+        action="store_true",
+        help="Read from this process (a dashboard-like reader) instead of starting `cattle`"
+        " each time: separates waiting for the file from the CPU a new process costs.",
+    )
     a = ap.parse_args()
     readers = [
         shlex.split(r)
@@ -118,7 +155,7 @@ def main() -> None:
         for r in range(a.rounds):
             speed, _, _ = one_run(folder, 2 * r, a.games, a.workers, None)
             alone.append(speed)
-            speed, times, fails = one_run(folder, 2 * r + 1, a.games, a.workers, readers)
+            speed, times, fails = one_run(folder, 2 * r + 1, a.games, a.workers, readers, a.light)
             read.append(speed)
             answers.extend(times)
             failures.extend(fails)

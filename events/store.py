@@ -627,13 +627,7 @@ class DuckStore(Store):
                 grace = time.monotonic() + READER_GRACE
                 while readers_waiting(self.path) and time.monotonic() < grace:
                     time.sleep(0.01)
-            con = connect(self.path, read_only=self.read_only, wait=self._wait)
-            if not self.read_only and self.path != ":memory:":
-                # Letting the file go for a reader must be quick: leave the log of recent
-                # writes (DuckDB's WAL) for the next opener to read instead of folding it into
-                # the file each time; `close` folds it.
-                con.execute("PRAGMA disable_checkpoint_on_shutdown")
-            self._con = con
+            self._con = connect(self.path, read_only=self.read_only, wait=self._wait)
             self._reopen = True
         return self._con
 
@@ -931,10 +925,6 @@ class DuckStore(Store):
     def close(self) -> None:
         with self._lock:
             if self._con is not None:
-                if not self.read_only and self.path != ":memory:":
-                    # Leave one self-contained file behind (the WAL folded in).
-                    with contextlib.suppress(duckdb.Error):
-                        self._con.execute("CHECKPOINT")
                 self._con.close()
                 self._con = None
 
