@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -13,7 +14,7 @@ from pathlib import Path
 
 import duckdb
 import pytest
-from clikit import cattle
+from clikit import ENV, ROOT, cattle
 
 from events.store import DuckStore, StoreDamaged, sweep_temp_files
 
@@ -162,12 +163,27 @@ def test_db_on_a_read_only_folder(tmp_path: Path) -> None:
         ro.chmod(stat.S_IRWXU)
 
 
+def _read_only_mount(folder: Path) -> list[str] | None:
+    """A command prefix under which `folder` is mounted read-only (root only), or None."""
+    unshare = shutil.which("unshare")
+    if os.geteuid() != 0 or unshare is None:
+        return None
+    script = 'mount --bind "$0" "$0" && mount -o remount,ro,bind "$0" "$0" && exec "$@"'
+    probe = subprocess.run([unshare, "-m", "sh", "-c", script, str(folder), "true"])
+    return [unshare, "-m", "sh", "-c", script, str(folder)] if probe.returncode == 0 else None
+
+
 def test_every_read_command_works_on_a_read_only_file(stored: Path, tmp_path: Path) -> None:
-    db = tmp_path / "ro.duckdb"
+    folder = tmp_path / "media"
+    folder.mkdir()
+    db = folder / "ro.duckdb"
     db.write_bytes(stored.read_bytes())
     gid = json.loads(cattle("games", "--json", "--db", db).stdout)[0]["game_id"]
     db.chmod(stat.S_IRUSR)
+    # As root, permissions do not stop writes: mount the folder read-only for the commands.
+    prefix = _read_only_mount(folder) or []
     before = digest(db)
+    out = tmp_path / "out"
     for args in (
         ("games",),
         ("show", gid),
@@ -177,16 +193,37 @@ def test_every_read_command_works_on_a_read_only_file(stored: Path, tmp_path: Pa
         ("ratings",),
         ("metrics",),
         ("costs",),
-        ("report", "--out", tmp_path / "r.html", "--resamples", "20"),
-        ("export", "--out", tmp_path / "export", "--format", "jsonl"),
+        ("report", "--out", out / "r.html", "--resamples", "20"),
+        ("export", "--out", out / "export", "--format", "jsonl"),
         ("verify", "--all"),
         ("recover", "--dry-run"),
     ):
-        result = cattle(*args, "--db", db)
+        result = subprocess.run(
+            [*prefix, sys.executable, "-m", "cli.main", *map(str, args), "--db", str(db)],
+            cwd=ROOT,
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
         check(result, 0)
     assert digest(db) == before
-    assert (tmp_path / "r.html").stat().st_size > 1000
-    assert (tmp_path / "export" / "metric_values.jsonl").exists()
+    assert sorted(p.name for p in folder.iterdir()) == ["ro.duckdb"]  # no WAL, no temp file
+    assert (out / "r.html").stat().st_size > 1000
+    assert (out / "export" / "metric_values.jsonl").exists()
+    if prefix:
+        # The mount is real: a writing command is refused on it with one line.
+        play = subprocess.run(
+            [*prefix, sys.executable, "-m", "cli.main", "play", "--db", str(db)],
+            cwd=ROOT,
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=180,
+        )
+        assert play.returncode == 1, play.stderr
+        assert "Traceback" not in play.stderr and "error" in play.stderr.lower()
+        assert digest(db) == before
 
 
 def test_bulk_load_files_of_a_killed_writer_are_removed(tmp_path: Path) -> None:
