@@ -18,12 +18,17 @@ import tempfile
 import threading
 import time
 from abc import ABC, abstractmethod
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import Any, NamedTuple, Self
 
 import duckdb
 import msgspec
+
+try:
+    import fcntl
+except ImportError:  # not on this platform: files are opened without the gate
+    fcntl = None  # type: ignore[assignment]
 
 from events.codec import decode, encode
 from events.domain import GameConfig, SeatSpec
@@ -140,7 +145,8 @@ def connect(
     try:
         while True:
             try:
-                return duckdb.connect(path, read_only=read_only, config=config or {})
+                with _gate(path, exclusive=False):
+                    return duckdb.connect(path, read_only=read_only, config=config or {})
             except duckdb.IOException as exc:
                 if not _is_lock_error(exc):
                     raise describe_error(path, exc) from None
@@ -164,11 +170,40 @@ def connect(
                 note.unlink()
 
 
+def _path_tag(path: str) -> str:
+    """A short name for the file at `path`, the same through any link to it."""
+    return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:16]
+
+
 def _knock_dir(path: str) -> Path:
     """Where readers of `path` leave notes for its writer (same host, any file system)."""
-    real = os.path.realpath(path)
-    tag = hashlib.sha256(real.encode()).hexdigest()[:16]
-    return Path(tempfile.gettempdir()) / f"cattle-readers-{tag}"
+    return Path(tempfile.gettempdir()) / f"cattle-readers-{_path_tag(path)}"
+
+
+@contextlib.contextmanager
+def _gate(path: str, *, exclusive: bool) -> Iterator[None]:
+    """Hold the file's gate: processes opening `path` share it, a writer closing it holds it
+    alone.
+
+    DuckDB lets the next process take a file while the writer that had it is still finishing
+    its close; a writer that opens it then sees an older state and, writing over it, erases
+    the other's last commits. Opening and closing under this lock keeps the two apart. Where
+    no lock can be taken (no temporary folder, no `fcntl`), files are opened without it.
+    """
+    if fcntl is None or path == ":memory:":
+        yield
+        return
+    name = Path(tempfile.gettempdir()) / f"cattle-gate-{_path_tag(path)}"
+    try:
+        fd = os.open(name, os.O_RDONLY | os.O_CREAT, 0o666)
+    except OSError:
+        yield
+        return
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+        yield
+    finally:
+        os.close(fd)
 
 
 _knocks = itertools.count()
@@ -635,8 +670,7 @@ class DuckStore(Store):
         """Let the file go until the next use (readers and other writers may open it)."""
         with self._lock:
             if self._con is not None and not self.hold:
-                self._con.close()
-                self._con = None
+                self._disconnect()
 
     def yield_to_readers(self) -> None:
         with self._lock:
@@ -925,8 +959,14 @@ class DuckStore(Store):
     def close(self) -> None:
         with self._lock:
             if self._con is not None:
-                self._con.close()
-                self._con = None
+                self._disconnect()
+
+    def _disconnect(self) -> None:
+        assert self._con is not None
+        # A writer's close finishes writing the file: no process may open it meanwhile.
+        with _gate(self.path, exclusive=not self.read_only):
+            self._con.close()
+        self._con = None
 
     # ---- raw rows --------------------------------------------------------------------------
 
