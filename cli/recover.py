@@ -99,8 +99,11 @@ def resume(
     Decisions the log already holds are answered from it (no model is asked again); play
     goes on live from where the log ends.
     """
+    from agents import parse_spec
     from cli.main import _score_table
     from engine.session import needs_io, play_stored
+    from events.store import StoreError
+    from projections.verify import continuation_refused
 
     with _open(db, write=True) as store:
         row = store.get_game(game_id)
@@ -115,6 +118,9 @@ def resume(
                 f"game {row.game_id} has only code agents; play it again with its seed"
                 f" ({row.seed}) instead"
             )
+        refused = continuation_refused(store.load_rows(row.game_id), parse_seat=parse_spec)
+        if refused:
+            raise StoreError(refused)
         before = row.events
         record = asyncio.run(
             play_stored(

@@ -280,6 +280,7 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTas
     """The games still to play and how many ended: unfinished games with model seats are
     continued, unfinished code-agent games restart under new ids."""
     from engine.session import needs_io
+    from projections.verify import continuation_refused
 
     meta, games = load(store, name)
     config = msgspec.json.decode(meta["config"], type=GameConfig)
@@ -298,6 +299,9 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTas
             io_of[key] = needs_io(config, g["seed"], seats)
         io = io_of[key]
         if io and status is not None:
+            refused = continuation_refused(store.load_rows(gid), parse_seat=parse_spec)
+            if refused:
+                raise StoreError(refused)
             tasks.append(
                 GameTask(
                     index=g["idx"],

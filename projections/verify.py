@@ -363,3 +363,20 @@ def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
         seq,
         f"the stored log has {result.stored} events, re-simulation produces {result.replayed}",
     )
+
+
+def continuation_refused(stored: StoredGame, *, parse_seat: SeatParser = _plain_seat) -> str | None:
+    """Why the unfinished game `stored` must not be continued (None: it may be).
+
+    Continuing a game appends to its log; a log that fails a check would be extended into a
+    finished game that can never be verified, so it is refused before anything is played.
+    """
+    check = check_game(stored, parse_seat=parse_seat)
+    if check.outcome != "failed" or check.problem is None:
+        return None
+    p = check.problem
+    where = f" at seq {p.seq}" if p.seq is not None else ""
+    return (
+        f"game {stored.game_id} cannot be continued: its stored log fails the {p.check!r}"
+        f" check{where} ({p.detail}); `cattle verify` shows every problem"
+    )

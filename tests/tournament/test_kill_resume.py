@@ -272,3 +272,69 @@ def test_a_tournament_run_by_a_live_process_is_not_resumed_twice(
             proc.communicate(timeout=60)
     # Stopped, its games are continued by the next --resume.
     assert {s for s, _ in games(db).values()} <= {"abandoned", "finished"}
+
+
+TAMPERS = {
+    "type": "UPDATE events SET type = 'bid_placed' WHERE seq = 5",
+    "visible_to": "UPDATE events SET visible_to = NULL WHERE visible_to = []",
+    "turn": "UPDATE events SET turn = turn + 1 WHERE seq = 40",
+    "encoding": "UPDATE events SET payload = replace(payload, '\"seat\":', '\"seat\": ')"
+    " WHERE seq = (SELECT min(seq) FROM events WHERE type = 'llm_call')",
+}
+
+
+def stopped_game(db: Path, srv: LoopbackServer, env: dict[str, str]) -> str:
+    """A game with a model seat, stopped by SIGTERM after a few calls (status abandoned)."""
+    agents = f"openai:loop@{srv.openai_url},random,random,random"
+    proc = start(
+        ["play", "--preset", "standard", "--seed", "8", "--agents", agents, "--db", str(db)], env
+    )
+    wait_for_requests(srv, 12, proc)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    ((gid, (status, _)),) = games(db).items()
+    assert status == "abandoned"
+    return gid
+
+
+@pytest.mark.parametrize("check", sorted(TAMPERS))
+def test_a_tampered_game_is_not_continued(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer, check: str
+) -> None:
+    db = tmp_path / "tampered.duckdb"
+    gid = stopped_game(db, server, env)
+    con = connect(str(db), read_only=False, wait=30)
+    try:
+        con.execute(TAMPERS[check])
+    finally:
+        con.close()
+    before = games(db)
+    asked = len(server.requests)
+    res = run(["resume", gid, "--db", str(db)], env)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert "Traceback" not in res.stderr
+    assert f"{gid} cannot be continued" in res.stderr and check in res.stderr, res.stderr
+    assert games(db) == before  # nothing appended, status untouched
+    assert len(server.requests) == asked
+
+
+def test_a_tournament_with_a_tampered_game_is_not_resumed(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer
+) -> None:
+    db = tmp_path / "tour.duckdb"
+    proc = start(tournament_args(server, db), env)
+    wait_for_requests(server, 20, proc)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    kept = games(db)
+    victim = next(g for g, (s, evs) in kept.items() if s == "abandoned" and len(evs) > 10)
+    con = connect(str(db), read_only=False, wait=30)
+    try:
+        con.execute("UPDATE events SET turn = turn + 1 WHERE game_id = ? AND seq = 9", [victim])
+    finally:
+        con.close()
+    before = games(db)
+    res = run(["tournament", "--resume", "kill", "--quiet", "--db", str(db)], env)
+    assert res.returncode == 1, res.stdout + res.stderr
+    assert f"{victim} cannot be continued" in res.stderr and "turn" in res.stderr, res.stderr
+    assert {g: v for g, v in games(db).items() if g in before} == before
