@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -79,6 +80,16 @@ def _on_signal(signum: int, _frame: object) -> None:
     # write what they played and are marked abandoned, tournaments stop after their last batch.
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.
     _received.append(signum)
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        raise Interrupted(signum) from None
+    # Inside asyncio.run an exception raised here lands in whatever task step runs (asyncio
+    # then prints it as never retrieved, and may leave tasks pending); its own Ctrl-C
+    # handling cancels the main task instead, and the game stops at its next await.
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        signal.raise_signal(signal.SIGINT)
+        return
     raise Interrupted(signum)
 
 
@@ -622,11 +633,20 @@ def run() -> None:
         # A damaged file can open fine and fail on the first page it reads.
         _fail(describe_error(_db_arg(), exc), 1)
     except KeyboardInterrupt:
-        if _received:
-            err.print(f"[yellow]stopped by {signal.Signals(_received[0]).name}[/]")
-            sys.exit(128 + _received[0])
-        err.print("[yellow]interrupted[/]")
-        sys.exit(130)
+        _stopped()
+    except RuntimeError:
+        # DuckDB turns a signal that arrives during a query into "Query interrupted".
+        if not _received:
+            raise
+        _stopped()
+
+
+def _stopped() -> None:
+    if _received:
+        err.print(f"[yellow]stopped by {signal.Signals(_received[0]).name}[/]")
+        sys.exit(128 + _received[0])
+    err.print("[yellow]interrupted[/]")
+    sys.exit(130)
 
 
 from cli import llm as _llm  # noqa: E402, F401

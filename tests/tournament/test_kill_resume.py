@@ -338,3 +338,56 @@ def test_a_tournament_with_a_tampered_game_is_not_resumed(
     assert res.returncode == 1, res.stdout + res.stderr
     assert f"{victim} cannot be continued" in res.stderr and "turn" in res.stderr, res.stderr
     assert {g: v for g, v in games(db).items() if g in before} == before
+
+
+def test_sigterm_while_a_game_is_continued_stops_it_cleanly(
+    tmp_path: Path, env: dict[str, str], server: LoopbackServer
+) -> None:
+    db = tmp_path / "cont.duckdb"
+    agents = f"openai:loop@{server.openai_url},random,random,random"
+    proc = start(
+        ["play", "--preset", "standard", "--seed", "9", "--agents", agents, "--db", str(db)], env
+    )
+    wait_for_requests(server, 40, proc)
+    proc.send_signal(signal.SIGTERM)
+    proc.communicate(timeout=60)
+    ((gid, (_, stored)),) = games(db).items()
+    # Signals at many moments: while the program starts, while the log is played again (a
+    # busy loop of recorded answers), while the model client loads, while it plays live.
+    for delay in (0.4, 0.7, 1.0, 1.3, 1.6, 1.9, 2.2, 2.6):
+        cont = start(["resume", gid, "--db", str(db)], env)
+        time.sleep(delay)
+        cont.send_signal(signal.SIGTERM)
+        _, stderr = cont.communicate(timeout=60)
+        if cont.returncode == 0:
+            break  # the game finished before the signal
+        if cont.returncode == -signal.SIGTERM:
+            # Killed while Python was still starting, before any handler: nothing was opened.
+            assert games(db)[gid][1] == stored
+            continue
+        assert cont.returncode == 128 + signal.SIGTERM, stderr
+        assert "Traceback" not in stderr and "Task" not in stderr, (delay, stderr)
+        ((status, events),) = games(db).values()
+        assert status == "abandoned", delay
+        assert events[: len(stored)] == stored
+        stored = events
+
+
+def test_sigterm_at_any_moment_of_a_code_tournament_stops_it_cleanly(
+    tmp_path: Path, env: dict[str, str]
+) -> None:
+    db = tmp_path / "code.duckdb"
+    args = ["--agents", "tracker,setrace,economy,random", "--games", "2000", "--seed", "3"]
+    # Signals land anywhere, often in a DuckDB statement (a batch commit takes a while).
+    for i, delay in enumerate((1.5, 1.8, 2.1, 2.4, 2.7, 3.0, 3.3, 3.6)):
+        name = f"code{i}"
+        proc = start(["tournament", *args, "--name", name, "--quiet", "--db", str(db)], env)
+        time.sleep(delay)
+        proc.send_signal(signal.SIGTERM)
+        _, stderr = proc.communicate(timeout=60)
+        if proc.returncode == -signal.SIGTERM:
+            continue  # still starting, before any handler: nothing was opened
+        assert proc.returncode == 128 + signal.SIGTERM, (delay, stderr)
+        assert "Traceback" not in stderr, (delay, stderr)
+    check = run(["verify", "--all", "--allow-unfinished", "--db", str(db)], env)
+    assert check.returncode == 0, check.stdout + check.stderr
