@@ -8,43 +8,16 @@ New fields go last and carry defaults, so stored logs keep decoding.
 
 from __future__ import annotations
 
-from typing import ClassVar, Literal
+from typing import Literal
 
-import msgspec
-
+from events.base import ENGINE as ENGINE
+from events.base import PUBLIC as PUBLIC
+from events.base import Event as Event
+from events.base import SeatPrivate as SeatPrivate
 from events.domain import GameConfig, SeatSpec
 
 Seat = int
 Cards = tuple[int, ...]
-
-#: Audience of an event every seat may see.
-PUBLIC: None = None
-#: Audience of an event no seat may see.
-ENGINE: tuple[int, ...] = ()
-
-
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
-    """Base of every game event."""
-
-    #: Name of the field holding the seat that acted or is concerned, for the store's actor column.
-    ACTOR: ClassVar[str | None] = None
-
-    def audience(self) -> tuple[int, ...] | None:
-        """Seats that may see this event; None means every seat, () means none."""
-        return PUBLIC
-
-    def actor(self) -> int | None:
-        """The seat this event is about, if any."""
-        return getattr(self, self.ACTOR) if self.ACTOR else None
-
-
-class SeatPrivate(Event, frozen=True, kw_only=True):
-    """Base of events that only the seat they concern may see (its `actor`)."""
-
-    def audience(self) -> tuple[int, ...] | None:
-        seat = self.actor()
-        assert seat is not None, "a seat-private event names its seat"
-        return (seat,)
 
 
 # --------------------------------------------------------------------------- game set-up

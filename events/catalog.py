@@ -1,0 +1,339 @@
+"""The catalogue of games: every game the harness hosts is one `GameDef`, registered by name.
+
+A definition gathers what is particular to one game, layer by layer (its events, its rules,
+its per-seat view and timeline, its SQL views, its code agents and the prompt and answer
+parsing of model seats, its tournament seating, metrics and report section). Everything else
+(store, driver, replay and verify, tournaments, model clients, ratings, export) is generic
+and reaches a game only through its definition, looked up by the name stored with each game.
+
+The catalogue lives in the lowest layer so that every layer can look a game up, yet it
+imports no game: built-in games are named here by module path and imported on first use, and
+other packages add theirs with `register` (or the `cattle.games` entry point group).
+"""
+
+from __future__ import annotations
+
+import importlib
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from importlib import metadata
+from pathlib import Path
+from typing import Any, Protocol
+
+import msgspec
+
+#: Tags every game shares, so that generic views find the start and the end of any game:
+#: the first event (`seed`, `config`, `seats`, `engine_version`, `game`) and the last one
+#: (`reason`, `scores`, `ranks`, one entry per seat).
+START_TAG = "game_started"
+END_TAG = "game_ended"
+
+DEFAULT_GAME = "cattle-trade"
+"""The game of commands that are not told `--game`, and of logs stored before games had names."""
+
+#: Built-in games: name -> module whose `GAME` attribute is the definition.
+_BUILTIN: dict[str, str] = {
+    "cattle-trade": "agents.cattle_game",
+    "pact": "agents.pact_game",
+}
+
+
+class Decision(Protocol):
+    """What a game waits for: the seats asked (answering together when several)."""
+
+    seats: tuple[int, ...]
+
+    @property
+    def kind(self) -> str:
+        """A short name of the decision (e.g. "bid"), stored with model exchanges."""
+        ...
+
+
+class Rules(Protocol):
+    """A game's rules as a decider over its own (opaque) state."""
+
+    version: str
+    """Stored with every game; bump when a rule change alters logs."""
+
+    def start(self, config: Any, seed: int, seats: Sequence[Any]) -> tuple[Any, list[Any]]:
+        """The state after set-up and the set-up events (the first one tagged `game_started`)."""
+        ...
+
+    def pending(self, state: Any) -> Decision | None:
+        """The decision the game waits for, or None once it is over."""
+        ...
+
+    def step(self, state: Any, decision: Any, actions: Sequence[Any]) -> tuple[Any, list[Any]]:
+        """Apply one action per seat of `decision.seats` (in that order); the state after,
+        and the events (every automatic consequence included). Bad input never raises: it is
+        recorded as a rejection event and handled by the game's documented fallback."""
+        ...
+
+    def evolve(self, state: Any, event: Any) -> Any:
+        """Fold one event into the state (events the rules ignore leave it unchanged)."""
+        ...
+
+    def fold(self, events: Sequence[Any]) -> Any:
+        """The state after a whole log (or a prefix of one)."""
+        ...
+
+    def turn_of(self, event: Any, turn: int) -> int:
+        """The store's `turn` column for `event`, given the turn of the event before it."""
+        ...
+
+    def active(self, state: Any) -> int | None:
+        """The seat whose turn is running (agents hear `after_turn` when it changes), if any."""
+        ...
+
+    def recorded_action(self, log: Sequence[Any], pos: int, seat: int, decision: Any) -> Any:
+        """The action `seat` took for `decision`, read from `log[pos:]` (replays from a log
+        need no agent); raises `LookupError` when the log does not hold it."""
+        ...
+
+
+class View(Protocol):
+    """A seat's incremental fold of the events it may see."""
+
+    seat: int
+    seen: int
+    """How many log events were consumed (visible or not)."""
+    history: list[Any]
+    """The events this seat saw, in order."""
+    ended: bool
+
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> Any:
+        """Consume the events of `log` not seen yet; return the view."""
+        ...
+
+
+class Prompter(Protocol):
+    """How a model seat plays a game: prompts in, actions out."""
+
+    def system_prompt(self, config: Any, character: str | None) -> str:
+        """The standing instructions of a seat."""
+        ...
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The question for one decision, from what the seat may see."""
+        ...
+
+    def rejection(self, view: Any, seat: int, kind: str) -> Any:
+        """The rules' rejection of this seat's last answer when they ask again, else None."""
+        ...
+
+    def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
+        """(action or None, how it was read, error or None) from a model's answer."""
+        ...
+
+    def default_action(self, decision: Any, seat: int) -> Any:
+        """The documented action played when no usable answer came."""
+        ...
+
+    def action_json(self, action: Any) -> str:
+        """An action as JSON (stored in `ActionDefaulted`)."""
+        ...
+
+    def truncation_retry_prompt(self, kind: str) -> str:
+        """Appended after an answer cut by the token limit."""
+        ...
+
+    def format_retry_prompt(self, kind: str, error: str) -> str:
+        """The follow-up after an answer that yielded no action."""
+        ...
+
+    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
+        """New events as lines for a scratchpad update ([] when the game keeps none)."""
+        ...
+
+    def notes_prompt(self, notes: str, lines: list[str]) -> str:
+        """The scratchpad-update question."""
+        ...
+
+    def cap_notes(self, text: str) -> str:
+        """A scratchpad answer trimmed to the allowed size."""
+        ...
+
+
+AgentMaker = Callable[[int, int, Any], Any]
+"""Builds a code agent from (seat, game seed, config)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class GameDef:
+    """Everything particular to one game. Fields are grouped by the layer that uses them."""
+
+    name: str
+    """Stored in `games.game` and in the `game_started` event."""
+    title: str
+    summary: str
+    aliases: tuple[str, ...] = ()
+    # events
+    event_types: tuple[type, ...]
+    """The game's event classes (tagged msgspec Structs with `audience()` and `actor()`)."""
+    config_type: type
+    """The configuration Struct (with `players`, `name` and `validate()`)."""
+    # rules
+    rules: Rules
+    presets: Callable[[], Mapping[str, Any]]
+    """Named configurations."""
+    default_preset: str
+    # projections
+    new_view: Callable[[int], View]
+    """A fresh view for a seat."""
+    describe: Callable[[Any, int | None], str | None]
+    """One line of text for an event, worded for a seat (None: everything); None hides it."""
+    sql: tuple[Path, ...] = ()
+    """Files of `CREATE OR REPLACE VIEW/MACRO` statements over the generic tables."""
+    # agents
+    code_agents: Mapping[str, AgentMaker] = field(default_factory=dict)
+    prompter: Prompter | None = None
+    # runner and analysis (optional)
+    extras: Mapping[str, Any] = field(default_factory=dict)
+    """Parts only some commands use (metrics, report section, tournament seating)."""
+
+    def preset(self, name: str) -> Any:
+        """A named configuration; `KeyError` lists the names."""
+        presets = self.presets()
+        if name not in presets:
+            raise KeyError(
+                f"unknown preset {name!r} for {self.name}; known: {', '.join(sorted(presets))}"
+            )
+        return presets[name]
+
+    @property
+    def decoder(self) -> msgspec.json.Decoder[Any]:
+        """Decodes any event of this game's logs (its own and the agents' events)."""
+        return _decoder(self)
+
+
+class UnknownGame(KeyError):
+    """A game name the catalogue does not know."""
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+_GAMES: dict[str, GameDef] = {}
+_ALIASES: dict[str, str] = {}
+_DECODERS: dict[str, msgspec.json.Decoder[Any]] = {}
+_LOCK = threading.RLock()
+_loaded_entry_points = False
+
+
+def register(game: GameDef) -> GameDef:
+    """Add a game to the catalogue (again with the same definition is harmless).
+
+    Event tags must be unique across games, except the shared start and end tags, so that
+    a view filtering on a tag sees one game's events only.
+    """
+    with _LOCK:
+        old = _GAMES.get(game.name)
+        if old is game:
+            return game
+        if old is not None:
+            raise ValueError(f"a different game is already registered as {game.name!r}")
+        tags = {_tag(t) for t in game.event_types} - {START_TAG, END_TAG}
+        for other in _GAMES.values():
+            shared = tags & ({_tag(t) for t in other.event_types} - {START_TAG, END_TAG})
+            if shared:
+                raise ValueError(
+                    f"{game.name} reuses event tags of {other.name}: {', '.join(sorted(shared))}"
+                )
+        for alias in (game.name, *game.aliases):
+            if _ALIASES.get(alias, game.name) != game.name:
+                raise ValueError(f"game name {alias!r} is taken by {_ALIASES[alias]}")
+        _GAMES[game.name] = game
+        for alias in (game.name, *game.aliases):
+            _ALIASES[alias] = game.name
+        return game
+
+
+def unregister(name: str) -> None:
+    """Remove a game (tests that define games of their own clean up with this)."""
+    with _LOCK:
+        game = _GAMES.pop(name, None)
+        _DECODERS.pop(name, None)
+        if game is not None:
+            for alias in (game.name, *game.aliases):
+                _ALIASES.pop(alias, None)
+
+
+def get(name: str | None = None) -> GameDef:
+    """The definition of game `name` (or an alias); the default game for None."""
+    key = name or DEFAULT_GAME
+    with _LOCK:
+        real = _ALIASES.get(key)
+        if real is None:
+            _load(key)
+            real = _ALIASES.get(key)
+        if real is None:
+            raise UnknownGame(f"unknown game {key!r}; known: {', '.join(names())}")
+        return _GAMES[real]
+
+
+def names() -> list[str]:
+    """Every game name the catalogue can provide."""
+    with _LOCK:
+        _load_all()
+        return sorted(_GAMES)
+
+
+def loaded() -> list[GameDef]:
+    """Every game registered so far plus the built-in ones (imported on the way)."""
+    with _LOCK:
+        _load_all()
+        return [_GAMES[n] for n in sorted(_GAMES)]
+
+
+def _tag(cls: type) -> str:
+    return str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
+
+
+def _import(module: str) -> None:
+    game = importlib.import_module(module).GAME
+    register(game)
+
+
+def _load(key: str) -> None:
+    module = _BUILTIN.get(key)
+    if module is not None:
+        _import(module)
+        return
+    for path in _entry_points().get(key, ()):
+        _import(path)
+
+
+def _load_all() -> None:
+    for module in _BUILTIN.values():
+        _import(module)
+    for paths in _entry_points().values():
+        for path in paths:
+            _import(path)
+
+
+def _entry_points() -> dict[str, list[str]]:
+    """Games other packages declare under the `cattle.games` entry point group."""
+    found: dict[str, list[str]] = {}
+    for ep in metadata.entry_points(group="cattle.games"):
+        found.setdefault(ep.name, []).append(ep.value.split(":", 1)[0])
+    return found
+
+
+def _decoder(game: GameDef) -> msgspec.json.Decoder[Any]:
+    with _LOCK:
+        dec = _DECODERS.get(game.name)
+        if dec is None:
+            from events.agent import AgentEvent
+
+            union = Any if not game.event_types else _union((*game.event_types,), AgentEvent)
+            dec = msgspec.json.Decoder(union)
+            _DECODERS[game.name] = dec
+        return dec
+
+
+def _union(types: tuple[type, ...], extra: Any) -> Any:
+    import functools
+    import operator
+
+    return functools.reduce(operator.or_, types, extra)
