@@ -1,86 +1,115 @@
-"""Agents: code agents and model-backed agents, built from spec strings."""
+"""Agents: code agents and model-backed agents, built from spec strings.
+
+Code agents belong to a game (its definition's `code_agents`, looked up by the game of the
+configuration); agent kinds registered here (the model providers "openai" and "anthropic",
+and any a user adds) play every game.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from agents.base import Agent
-from agents.random_agent import RandomAgent
-from events.domain import GameConfig, SeatSpec
+from events import catalog
+from events.domain import SeatSpec
 
-AgentFactory = Callable[[SeatSpec, int, int, GameConfig], Agent]
+AgentFactory = Callable[[SeatSpec, int, int, Any], Agent]
 """Builds the agent of a seat from (spec, seat, game seed, config)."""
 
 SpecParser = Callable[[str], SeatSpec]
 """Turns a spec string (with any options it carries) into a SeatSpec."""
 
+Replayer = Callable[[SeatSpec, int, int, Any, Sequence[Any]], Agent]
+"""Builds a seat's agent for a replay from (spec, seat, seed, config, stored log)."""
+
 _FACTORIES: dict[str, AgentFactory] = {}
 _PARSERS: dict[str, SpecParser] = {}
+_REPLAYERS: dict[str, Replayer] = {}
 
 
 class UnknownAgent(ValueError):
     """An agent spec that names no known agent."""
 
 
-def register(name: str, factory: AgentFactory, *, parse: SpecParser | None = None) -> None:
-    """Make `name` (the part of a spec before any ':') build agents with `factory`.
+def register(
+    name: str,
+    factory: AgentFactory,
+    *,
+    parse: SpecParser | None = None,
+    replay: Replayer | None = None,
+) -> None:
+    """Make `name` (the part of a spec before any ':') build agents with `factory`, in
+    every game.
 
-    `parse`, if given, reads the provider's own spec syntax (model, base URL, options).
+    `parse`, if given, reads the provider's own spec syntax (model, base URL, options);
+    `replay`, if given, builds the seat's agent for re-simulating a stored game.
     """
     _FACTORIES[name] = factory
     if parse is not None:
         _PARSERS[name] = parse
+    if replay is not None:
+        _REPLAYERS[name] = replay
 
 
-def known_agents() -> list[str]:
-    """Names accepted as the first part of an agent spec."""
-    return sorted(_FACTORIES)
+def replayer_for(spec: str) -> Replayer | None:
+    """The replayer registered for the kind of agent `spec` names, if any."""
+    return _REPLAYERS.get(spec.split(":", 1)[0])
 
 
-def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: GameConfig) -> Agent:
-    """Build the agent for one seat from its spec."""
+def _game(game: str | catalog.GameDef | None) -> catalog.GameDef:
+    return game if isinstance(game, catalog.GameDef) else catalog.get(game)
+
+
+def known_agents(game: str | catalog.GameDef | None = None) -> list[str]:
+    """Names accepted as the first part of an agent spec in `game` (default: Cattle Trade)."""
+    return sorted({*_game(game).code_agents, *_FACTORIES})
+
+
+def code_agents(game: str | catalog.GameDef | None = None) -> list[str]:
+    """The code agents of `game`."""
+    return sorted(_game(game).code_agents)
+
+
+def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent:
+    """Build the agent for one seat from its spec (in the game `config` configures)."""
+    game = catalog.for_config(config)
     if isinstance(spec, str):
-        spec = parse_spec(spec)
+        spec = parse_spec(spec, game)
     kind = spec.agent.split(":", 1)[0]
+    maker = game.code_agents.get(kind)
+    if maker is not None:
+        agent: Agent = maker(seat, seed, config)
+        return agent
     factory = _FACTORIES.get(kind)
     if factory is None:
-        raise UnknownAgent(f"unknown agent {spec.agent!r}; known: {', '.join(known_agents())}")
+        raise UnknownAgent(
+            f"unknown agent {spec.agent!r} for {game.name}; known: {', '.join(known_agents(game))}"
+        )
     return factory(spec, seat, seed, config)
 
 
-def parse_spec(text: str) -> SeatSpec:
+def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec:
     """A seat spec from text such as "random" (options may be added by providers)."""
     text = text.strip()
     if not text:
         raise UnknownAgent("empty agent spec")
+    g = _game(game)
     kind = text.split(":", 1)[0]
+    if kind in g.code_agents:
+        return SeatSpec(agent=text)
     if kind not in _FACTORIES:
-        raise UnknownAgent(f"unknown agent {text!r}; known: {', '.join(known_agents())}")
+        raise UnknownAgent(
+            f"unknown agent {text!r} for {g.name}; known: {', '.join(known_agents(g))}"
+        )
     parser = _PARSERS.get(kind)
     return parser(text) if parser is not None else SeatSpec(agent=text)
 
 
-def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: GameConfig) -> list[Agent]:
+def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: Any) -> list[Agent]:
     """Build every seat's agent."""
     return [make_agent(s, i, seed, config) for i, s in enumerate(specs)]
 
-
-register("random", lambda spec, seat, seed, config: RandomAgent(seat, seed, config))
-
-
-def _register_code_agents() -> None:
-    from agents.economy import EconomyAgent
-    from agents.setrace import SetRaceAgent
-    from agents.tracker import TrackerAgent
-
-    def factory(cls: type[Agent]) -> AgentFactory:
-        return lambda spec, seat, seed, config: cls(seat, seed, config)
-
-    for cls in (TrackerAgent, SetRaceAgent, EconomyAgent):
-        register(cls.spec, factory(cls))
-
-
-_register_code_agents()
 
 # Model-backed agents register themselves ("openai", "anthropic").
 import agents.llm  # noqa: E402, F401
@@ -88,11 +117,12 @@ import agents.llm  # noqa: E402, F401
 __all__ = [
     "Agent",
     "AgentFactory",
-    "RandomAgent",
     "UnknownAgent",
+    "code_agents",
     "known_agents",
     "make_agent",
     "make_agents",
     "parse_spec",
     "register",
+    "replayer_for",
 ]

@@ -4,11 +4,6 @@ from __future__ import annotations
 
 from typing import Any
 
-from engine.actions import AnyAction
-from engine.decisions import AnyDecision
-from events.domain import GameConfig
-from projections.observation import SeatView
-
 
 class Agent:
     """Base of every agent.
@@ -20,17 +15,17 @@ class Agent:
     spec: str = "agent"
     is_async: bool = False
 
-    def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
+    def __init__(self, seat: int, seed: int, config: Any) -> None:
         self.seat = seat
         self.seed = seed
         self.config = config
         self._records: list[Any] = []
 
-    def act(self, view: SeatView, decision: AnyDecision) -> AnyAction:
+    def act(self, view: Any, decision: Any) -> Any:
         """Choose an action for `decision` from what this seat may see."""
         raise NotImplementedError
 
-    async def aact(self, view: SeatView, decision: AnyDecision) -> AnyAction:
+    async def aact(self, view: Any, decision: Any) -> Any:
         """Asynchronous `act`; by default calls `act`."""
         return self.act(view, decision)
 
@@ -49,7 +44,7 @@ class Agent:
         nothing; agents with side effects (model calls) answer from `log` first."""
         return None
 
-    async def after_turn(self, view: SeatView) -> None:
+    async def after_turn(self, view: Any) -> None:
         """Called after this seat's own turn ends (scratchpad updates hook in here)."""
         return None
 

@@ -21,13 +21,13 @@ from rich.console import Console
 from rich.table import Table
 
 from agents import make_agents
-from engine.driver import Game
 from engine.presets import load_preset
 from engine.rules import ENGINE_VERSION
 from engine.state import evolve, initial_state
 from events import decode
 from events.domain import SeatSpec
 from events.store import DuckStore, GameRow
+from runner.driver import Game
 
 
 def main() -> None:

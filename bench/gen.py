@@ -9,8 +9,8 @@ from typing import Any
 
 from engine.presets import load_preset
 from engine.rules import ENGINE_VERSION
-from engine.session import play_game, seat_specs
 from events.store import DuckStore, GameRow
+from runner.session import play_game, seat_specs
 
 OUT = Path(__file__).parent / "out"
 

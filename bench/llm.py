@@ -35,9 +35,9 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 
 from agents import make_agents, parse_spec  # noqa: E402
 from agents.llm import transport  # noqa: E402
-from engine.driver import Game  # noqa: E402
 from engine.presets import load_preset  # noqa: E402
 from events.agent import LLMCall  # noqa: E402
+from runner.driver import Game  # noqa: E402
 
 
 def start_server(port: int, delay: float) -> subprocess.Popen[bytes]:

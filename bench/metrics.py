@@ -24,7 +24,7 @@ from events.store import DuckStore
 from projections.metrics.aggregate import Selection
 from projections.metrics.build import rebuild
 from projections.metrics.report import build_report
-from projections.metrics.sample import sample_store
+from runner.sample import sample_store
 
 
 def _sample(n: int) -> Path:

@@ -15,10 +15,10 @@ import time
 from pathlib import Path
 
 from cli.main import configure_logging
-from cli.tournament import create, ensure_schema, pending_tasks, play_tournament
 from engine.presets import load_preset
 from events.store import DuckStore
 from projections.ratings import SeatResult, load_results, rate
+from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
 
 AGENTS = ("tracker", "setrace", "economy")
 

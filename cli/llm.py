@@ -100,7 +100,7 @@ def rerun(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Play a stored game's seed and configuration again (same deck) with one seat changed."""
-    from engine.session import play_and_store, seat_specs
+    from runner.session import play_and_store, seat_specs
 
     with _open(db, write=True) as store:
         row = store.get_game(game_id)

@@ -26,9 +26,11 @@ from agents.llm.costs import PricesError
 from cli.text import line, plain
 from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
 from engine.rules import pending
+from events.catalog import UnknownGame
 from events.domain import AUCTION_MODES, MAX_SEED, ConfigError
 from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB, DuckStore, StoreError, describe_error
+from runner.tournament import TournamentError
 
 app = typer.Typer(
     name="cattle",
@@ -229,7 +231,7 @@ def _play(
     init: bool = False,
     preset_file: Path | None = None,
 ) -> tuple[str, Any]:
-    from engine.session import play_and_store
+    from runner.session import play_and_store
 
     seed = seed_or_random(seed)
     config = _config(preset, mode, max_turns, preset_file)
@@ -625,7 +627,14 @@ def run() -> None:
             if exc.code == 130 and _received:
                 raise KeyboardInterrupt from None
             raise
-    except (UsageError, ConfigError, UnknownAgent, PricesError) as exc:
+    except (
+        UsageError,
+        ConfigError,
+        UnknownAgent,
+        PricesError,
+        TournamentError,
+        UnknownGame,
+    ) as exc:
         _fail(exc, 2)
     except StoreError as exc:
         _fail(exc, 1)

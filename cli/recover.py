@@ -101,9 +101,9 @@ def resume(
     """
     from agents import parse_spec
     from cli.main import _score_table
-    from engine.session import needs_io, play_stored
     from events.store import StoreError
-    from projections.verify import continuation_refused
+    from runner.session import needs_io, play_stored
+    from runner.verify import continuation_refused
 
     with _open(db, write=True) as store:
         row = store.get_game(game_id)

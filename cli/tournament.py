@@ -1,34 +1,17 @@
-"""`cattle tournament` and `cattle ratings`: scheduled, resumable, parallel tournaments.
+"""`cattle tournament` and `cattle ratings`: the commands over runner.tournament (which see).
 
-The schedule (every game's seed and seats) is written to the database before the first game
-is played, in the tables `tournaments` and `tournament_games`. Worker processes only
-simulate: each returns a finished game's encoded events, and this process, the only writer,
-stores finished games in batches (one transaction per batch), so a crash loses at most the
-unsaved batch and never leaves half a game.
-
-Games with model seats are played in this process instead (several at once with asyncio) and
-written while they run, decision by decision, so that an interruption loses at most the model
-calls in flight. `--resume NAME` plays what is missing: games that ended are kept; an
-unfinished game with model seats is continued from its stored events (answers already
-recorded are reused, no model is asked for them again); an unfinished code-agent game is
-marked abandoned, its events kept, and played again under a new id (it costs nothing).
+The tournament itself (schedule, workers, batches, resume) is a library in `runner`; this
+module parses options, shows progress and prints.
 """
 
 from __future__ import annotations
 
-import asyncio
-import itertools
 import json
-import os
-import re
-import time
-from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
-import structlog
 import typer
 from rich.progress import (
     BarColumn,
@@ -59,289 +42,26 @@ from cli.main import (
     seed_or_random,
 )
 from cli.text import line, plain, shown
-from engine.rules import ENGINE_VERSION
-from engine.schedule import (
-    COMPOSITIONS,
-    FORMATS,
-    PlannedGame,
-    ScheduleError,
-    check,
-    iter_schedule,
+from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
+from events.store import DEFAULT_DB, DuckStore, StoreError
+from runner.tournament import (
+    MAX_GAMES,
+    MAX_MODEL_GAMES,
+    MAX_SHUFFLES,
+    NAME_RE,
+    WORKERS_PER_CPU,
+    GameTask,
+    TournamentError,
+    create,
+    ensure_schema,
+    every_game_has_a_model,
+    load,
+    max_workers,
+    pending_tasks,
+    play_tournament,
+    tournament_exists,
 )
-from events.codec import encode
-from events.domain import GameConfig
-from events.store import DEFAULT_DB, DuckStore, GameRow, PreparedGame, StoreError, prepare_game
-
-log = structlog.get_logger("cattle.tournament")
-
-SCHEMA = """
-CREATE TABLE IF NOT EXISTS tournaments (
-    name VARCHAR PRIMARY KEY,
-    format VARCHAR NOT NULL,
-    agents JSON NOT NULL,
-    games INTEGER NOT NULL,
-    seed BIGINT NOT NULL,
-    config JSON NOT NULL,
-    created_at TIMESTAMP NOT NULL DEFAULT current_timestamp
-);
-CREATE TABLE IF NOT EXISTS tournament_games (
-    tournament VARCHAR NOT NULL,
-    idx INTEGER NOT NULL,
-    game_id VARCHAR NOT NULL,
-    seed BIGINT NOT NULL,
-    seats JSON NOT NULL,
-    lineup VARCHAR NOT NULL,
-    rotation INTEGER NOT NULL,
-    attempt INTEGER NOT NULL DEFAULT 0,
-    PRIMARY KEY (tournament, idx)
-);
-"""
-
-BATCH_GAMES = 16
-"""Finished games stored per transaction (at most)."""
-BATCH_SECONDS = 1.0
-"""A batch is also stored once its oldest game waited this long."""
-NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-MAX_GAMES = 100_000
-"""Most games in one tournament: about 30 minutes of code-agent games on two cores and 6 GB
-of events; larger studies run several tournaments (ratings read them all together)."""
-WORKERS_PER_CPU = 4
-"""`--workers` may be at most this many per usable CPU: game simulation is CPU-bound, so more
-processes only add memory."""
-MAX_MODEL_GAMES = 64
-"""Most games played at once when every game has a model seat: such games wait on the model,
-not the CPU, and run in this process, so `--workers` may exceed the CPU limit up to this."""
-MAX_SHUFFLES = 100
-"""Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
-SCHEDULE_CHUNK = 20_000
-"""Scheduled games inserted per statement while a schedule is stored."""
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def max_workers() -> int:
-    """The largest `--workers` accepted on this machine (for games of code agents)."""
-    return WORKERS_PER_CPU * usable_cpus()
-
-
-def check_workers(workers: int, *, every_game_has_a_model: bool | None = None) -> None:
-    """Refuse a `--workers` out of range; `None`: whether games have model seats is not known
-    yet, so only what no tournament could use is refused."""
-    limit = max_workers()
-    if 1 <= workers <= limit:
-        return
-    if 1 <= workers <= MAX_MODEL_GAMES and every_game_has_a_model is not False:
-        return
-    raise UsageError(
-        f"--workers must be between 1 and {limit} ({WORKERS_PER_CPU} per CPU,"
-        f" {usable_cpus()} CPU(s) here; up to {MAX_MODEL_GAMES} when every game has a model"
-        f" seat), got {workers}"
-    )
-
-
-def every_game_has_a_model(fmt: str, pool: Sequence[str], config: GameConfig) -> bool:
-    """True if every game of this tournament seats at least one model (its agents wait on I/O)."""
-    from agents import make_agent
-
-    code = [a for a in pool if not make_agent(parse_spec(a), 0, 0, config).is_async]
-    if fmt == "mixed":
-        return not code  # the opponents are code agents; the agent under test decides
-    return len(code) < config.players  # else some combination seats code agents only
-
-
-class GameTask(msgspec.Struct, frozen=True, kw_only=True):
-    """What a worker needs to play one game."""
-
-    index: int
-    game_id: str
-    seed: int
-    seats: tuple[str, ...]
-    config: GameConfig
-    tournament: str
-    io: bool = False
-    """Some seat waits on I/O (a model): played in the writer process, written as it runs."""
-    resume: bool = False
-    """Continue the stored unfinished game `game_id` instead of starting it."""
-
-
-def simulate(task: GameTask) -> tuple[int, PreparedGame]:
-    """Play one game (in a worker process) and return it as rows ready for the writer."""
-    from engine.session import play_game
-
-    record = play_game(task.config, task.seed, list(task.seats))
-    row = GameRow(
-        game_id=task.game_id,
-        seed=task.seed,
-        config=task.config,
-        seats=record.seats,
-        engine_version=ENGINE_VERSION,
-        tournament=task.tournament,
-    )
-    return task.index, prepare_game(row, record.events, record.turns)
-
-
-# ---------------------------------------------------------------------------- storage
-
-
-def ensure_schema(store: DuckStore) -> None:
-    """Create the tournament tables if this database has none yet."""
-    store.con.execute(SCHEMA)
-
-
-def tournament_exists(store: DuckStore, name: str) -> bool:
-    """True if a tournament of this name is stored."""
-    _, rows = store.query("SELECT count(*) FROM tournaments WHERE name = ?", [name])
-    return bool(rows[0][0])
-
-
-def create(
-    store: DuckStore,
-    name: str,
-    fmt: str,
-    agents: tuple[str, ...],
-    games: int,
-    seed: int,
-    config: GameConfig,
-) -> int:
-    """Plan a tournament and store its schedule (one transaction); return the number of games.
-
-    The schedule is streamed into the table in chunks, so memory stays flat however many
-    games are planned.
-    """
-    plan = iter_schedule(fmt, agents, games, seed, config.players)
-    con = store.con
-    con.execute("BEGIN")
-    stored = 0
-    try:
-        con.execute(
-            "INSERT INTO tournaments (name, format, agents, games, seed, config)"
-            " VALUES (?, ?, ?, ?, ?, ?)",
-            [name, fmt, json.dumps(list(agents)), games, seed, encode(config).decode()],
-        )
-        for chunk in _chunks(plan, SCHEDULE_CHUNK):
-            # One statement per chunk (list parameters unnested side by side): row-by-row
-            # executemany stores about 2,500 rows/s, this about 200,000.
-            con.execute(
-                "INSERT INTO tournament_games"
-                " (tournament, idx, game_id, seed, seats, lineup, rotation)"
-                " SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?), unnest(?), unnest(?)",
-                [
-                    name,
-                    [g.index for g in chunk],
-                    [game_id(name, g.index) for g in chunk],
-                    [g.seed for g in chunk],
-                    [json.dumps(list(g.seats)) for g in chunk],
-                    [g.lineup for g in chunk],
-                    [g.rotation for g in chunk],
-                ],
-            )
-            stored += len(chunk)
-    except BaseException:
-        con.execute("ROLLBACK")
-        raise
-    con.execute("COMMIT")
-    return stored
-
-
-def _chunks(items: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
-    it = iter(items)
-    while chunk := list(itertools.islice(it, size)):
-        yield chunk
-
-
-def game_id(name: str, index: int, attempt: int = 0) -> str:
-    """The id of a tournament's game (a replayed game gets a new attempt number)."""
-    base = f"{name}.{index:05d}"
-    return base if attempt == 0 else f"{base}.r{attempt}"
-
-
-def load(store: DuckStore, name: str) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-    """A stored tournament and its games with their current status (None: not stored yet)."""
-    cols, rows = store.query("SELECT * FROM tournaments WHERE name = ?", [name])
-    if not rows:
-        raise UsageError(f"no tournament named {name!r} in {store.path}")
-    meta = dict(zip(cols, rows[0], strict=True))
-    cols, rows = store.query(
-        "SELECT t.idx, t.game_id, t.seed, t.seats, t.lineup, t.rotation, t.attempt, g.status"
-        " FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
-        " WHERE t.tournament = ? ORDER BY t.idx",
-        [name],
-    )
-    return meta, [dict(zip(cols, r, strict=True)) for r in rows]
-
-
-def pending_tasks(store: DuckStore, name: str) -> tuple[GameConfig, list[GameTask], int]:
-    """The games still to play and how many ended: unfinished games with model seats are
-    continued, unfinished code-agent games restart under new ids."""
-    from engine.session import needs_io
-    from projections.verify import continuation_refused
-
-    meta, games = load(store, name)
-    config = msgspec.json.decode(meta["config"], type=GameConfig)
-    tasks = []
-    done = 0
-    io_of: dict[str, bool] = {}
-    for g in games:
-        status = g["status"]
-        gid = g["game_id"]
-        if status == "finished":
-            done += 1
-            continue
-        seats = tuple(json.loads(g["seats"]))
-        key = g["seats"]
-        if key not in io_of:
-            io_of[key] = needs_io(config, g["seed"], seats)
-        io = io_of[key]
-        if io and status is not None:
-            refused = continuation_refused(store.load_rows(gid), parse_seat=parse_spec)
-            if refused:
-                raise StoreError(refused)
-            tasks.append(
-                GameTask(
-                    index=g["idx"],
-                    game_id=gid,
-                    seed=g["seed"],
-                    seats=seats,
-                    config=config,
-                    tournament=name,
-                    io=True,
-                    resume=True,
-                )
-            )
-            continue
-        if status is not None:
-            # A game that started but never ended: keep its events, play it again afresh.
-            if status != "abandoned":
-                store.end_game(gid, "abandoned", None)
-            attempt = g["attempt"] + 1
-            gid = game_id(name, g["idx"], attempt)
-            store.con.execute(
-                "UPDATE tournament_games SET game_id = ?, attempt = ?"
-                " WHERE tournament = ? AND idx = ?",
-                [gid, attempt, name, g["idx"]],
-            )
-            log.info("tournament.restart", game=g["game_id"], new=gid, status=status)
-        tasks.append(
-            GameTask(
-                index=g["idx"],
-                game_id=gid,
-                seed=g["seed"],
-                seats=seats,
-                config=config,
-                tournament=name,
-                io=io,
-            )
-        )
-    return config, tasks, done
-
-
-# ---------------------------------------------------------------------------- running
+from runner.tournament import check_workers as _check_workers
 
 
 class RateColumn(ProgressColumn):
@@ -354,57 +74,18 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} games/s")
 
 
-def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
-    """Finished games as they come: in this process, or from a pool of workers."""
-    # No more processes than games (a pool starts all its processes at once) or than the CPUs
-    # can use.
-    workers = min(workers, len(tasks), max_workers())
-    if workers <= 1:
-        for t in tasks:
-            yield simulate(t)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        todo = iter(tasks)
-        running: set[Future[Any]] = set()
-        for t in todo:
-            running.add(pool.submit(simulate, t))
-            if len(running) >= 4 * workers:
-                break
-        while running:
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for f in done:
-                yield f.result()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    running.add(pool.submit(simulate, nxt))
-
-
-def play_tournament(
+def _play_with_progress(
     store: DuckStore,
     name: str,
-    config: GameConfig,
-    tasks: Sequence[GameTask],
+    config: Any,
+    tasks: list[GameTask],
     *,
-    workers: int = 1,
+    workers: int,
     already: int = 0,
     total: int | None = None,
     show: bool = True,
 ) -> int:
-    """Play `tasks` and store every finished game; return the number stored."""
-    store.release()  # readers may open the file until the first batch is written
-    total = total if total is not None else already + len(tasks)
-    batch: list[PreparedGame] = []
-    first = 0.0
-    stored = 0
-
-    def flush() -> None:
-        nonlocal stored
-        if batch:
-            store.save_prepared(batch)
-            stored += len(batch)
-            log.debug("tournament.saved", games=len(batch), stored=already + stored)
-            batch.clear()
-
+    """`play_tournament` under a progress bar on stderr."""
     columns = (
         # Plain text: the description is the tournament's name.
         TextColumn("{task.description}", style="bold", markup=False),
@@ -416,54 +97,26 @@ def play_tournament(
         TextColumn("eta"),
         TimeRemainingColumn(),
     )
-    code = [t for t in tasks if not t.io]
-    io = [t for t in tasks if t.io]
+    total = total if total is not None else already + len(tasks)
     with Progress(*columns, console=err, disable=not show) as progress:
         bar = progress.add_task(shown(name), total=total, completed=already)
-        for _index, prepared in _results(code, workers):
-            if not batch:
-                first = time.monotonic()
-            batch.append(prepared)
-            if len(batch) >= BATCH_GAMES or time.monotonic() - first >= BATCH_SECONDS:
-                flush()
-            progress.advance(bar)
-        flush()
-        if io:
-            asyncio.run(_play_io(store, io, workers, lambda: progress.advance(bar)))
-            stored += len(io)
-    return stored
+        return play_tournament(
+            store,
+            name,
+            config,
+            tasks,
+            workers=workers,
+            already=already,
+            on_game=lambda: progress.advance(bar),
+        )
 
 
-async def _play_io(
-    store: DuckStore, tasks: Sequence[GameTask], concurrency: int, done: Callable[[], None]
-) -> None:
-    """Play games with model seats here, `concurrency` at a time, each written as it runs."""
-    from engine.session import play_stored, watch_readers
-
-    gate = asyncio.Semaphore(max(1, concurrency))
-    watcher = asyncio.create_task(watch_readers(store))
-
-    async def one(t: GameTask) -> None:
-        async with gate:
-            await play_stored(
-                store,
-                t.config,
-                t.seed,
-                t.seats,
-                game_id=t.game_id,
-                tournament=t.tournament,
-                resume=t.resume,
-                watch=False,
-            )
-            done()
-
+def check_workers(workers: int, *, every_game_has_a_model: bool | None = None) -> None:
+    """`runner.tournament.check_workers` with the error as a usage error."""
     try:
-        await asyncio.gather(*(one(t) for t in tasks))
-    finally:
-        watcher.cancel()
-
-
-# ---------------------------------------------------------------------------- commands
+        _check_workers(workers, every_game_has_a_model=every_game_has_a_model)
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
 
 
 def _split(text: str) -> tuple[str, ...]:
@@ -552,7 +205,7 @@ def tournament(
                         resume,
                     )
                 )
-                play_tournament(
+                _play_with_progress(
                     store,
                     resume,
                     config,
@@ -614,7 +267,7 @@ def tournament(
             )
         )
         _, tasks, _ = pending_tasks(store, name)
-        play_tournament(store, name, config, tasks, workers=workers, show=not quiet)
+        _play_with_progress(store, name, config, tasks, workers=workers, show=not quiet)
         _summary(store, name)
 
 
@@ -711,4 +364,4 @@ def _ratings_table(
     return t
 
 
-__all__ = ["StoreError", "ratings", "simulate", "tournament"]
+__all__ = ["StoreError", "ratings", "tournament"]

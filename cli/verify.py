@@ -1,6 +1,6 @@
 """`cattle verify`: prove that stored games are exactly what was played.
 
-Each game gets the full check of `projections.verify` (every column against its payload,
+Each game gets the full check of `runner.verify` (every column against its payload,
 the games row and the tournament schedule against the log, completeness, then an exact
 re-simulation). With `--workers N` a pool of processes reads and checks the games, each
 through its own read-only connection; results are taken in the order the games were
@@ -35,7 +35,7 @@ from rich.text import Text
 from agents import parse_spec
 from cli.main import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
 from events.store import DuckStore, GameNotFound, StoreError
-from projections.verify import GameCheck, Problem, ScheduledGame, check_game
+from runner.verify import GameCheck, Problem, ScheduledGame, check_game
 
 EXIT_FAILED = 1
 """Exit code when a game failed a check."""

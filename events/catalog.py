@@ -35,14 +35,16 @@ DEFAULT_GAME = "cattle-trade"
 #: Built-in games: name -> module whose `GAME` attribute is the definition.
 _BUILTIN: dict[str, str] = {
     "cattle-trade": "agents.cattle_game",
-    "pact": "agents.pact_game",
 }
 
 
 class Decision(Protocol):
     """What a game waits for: the seats asked (answering together when several)."""
 
-    seats: tuple[int, ...]
+    @property
+    def seats(self) -> tuple[int, ...]:
+        """The seats asked, in the order their actions are passed to `step`."""
+        ...
 
     @property
     def kind(self) -> str:
@@ -270,6 +272,19 @@ def get(name: str | None = None) -> GameDef:
         if real is None:
             raise UnknownGame(f"unknown game {key!r}; known: {', '.join(names())}")
         return _GAMES[real]
+
+
+def for_config(config: Any) -> GameDef:
+    """The game whose configuration type `config` is."""
+    with _LOCK:
+        for game in _GAMES.values():
+            if type(config) is game.config_type:
+                return game
+        _load_all()
+        for game in _GAMES.values():
+            if type(config) is game.config_type:
+                return game
+    raise UnknownGame(f"no game is configured by {type(config).__name__}")
 
 
 def names() -> list[str]:

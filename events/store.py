@@ -30,9 +30,10 @@ try:
 except ImportError:  # not on this platform: files are opened without the gate
     fcntl = None  # type: ignore[assignment]
 
-from events.codec import decode, encode
-from events.domain import GameConfig, SeatSpec
-from events.game import GameEnded
+from events import catalog
+from events.catalog import END_TAG
+from events.codec import encode
+from events.domain import SeatSpec
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("data/cattle.duckdb")
@@ -42,14 +43,37 @@ VIEWS_DIR = Path(__file__).parent
 def _schema_digest() -> str:
     """A fingerprint of the tables and views this version creates."""
     h = hashlib.sha256(_SCHEMA.encode())
-    for path in view_files():
+    for path in all_view_files():
         h.update(path.read_bytes())
     return h.hexdigest()
 
 
 def view_files() -> list[Path]:
-    """SQL files defining the views: views.sql first, then views_*.sql in name order."""
+    """SQL files defining the core views and Cattle Trade's: views.sql first (the views every
+    game shares: seats, scores), then views_*.sql in name order."""
     return [VIEWS_DIR / "views.sql", *sorted(VIEWS_DIR.glob("views_*.sql"))]
+
+
+def all_view_files() -> list[Path]:
+    """The core views, then each registered game's own views (games in name order)."""
+    files = view_files()
+    for game in catalog.loaded():
+        files.extend(p for p in game.sql if p not in files)
+    return files
+
+
+def _decode_config(game: str, text: str | bytes) -> Any:
+    try:
+        config_type = catalog.get(game).config_type
+    except catalog.UnknownGame:
+        return msgspec.json.decode(text)
+    return msgspec.json.decode(text, type=config_type)
+
+
+def decode_events(game: str, payloads: Iterable[str | bytes]) -> list[Any]:
+    """Events of game `game` from their stored JSON."""
+    dec = catalog.get(game).decoder.decode
+    return [dec(p) for p in payloads]
 
 
 class StoreError(RuntimeError):
@@ -314,7 +338,8 @@ class GameRow(msgspec.Struct, kw_only=True):
 
     game_id: str
     seed: int
-    config: GameConfig
+    config: Any
+    """The game's configuration (of its definition's `config_type`)."""
     seats: tuple[SeatSpec, ...]
     engine_version: str
     game: str = "cattle-trade"
@@ -391,7 +416,7 @@ def _now() -> dt.datetime:
 
 def _finished(row: GameRow, events: Sequence[Any]) -> GameRow:
     last = events[-1] if events else None
-    reason = last.reason if isinstance(last, GameEnded) else None
+    reason = last.reason if last is not None and last.__struct_config__.tag == END_TAG else None
     return msgspec.structs.replace(
         row,
         status="finished" if reason else row.status,
@@ -438,7 +463,7 @@ class MemoryStore(Store):
         rows = self._events[game_id]
         if upto is not None:
             rows = rows[: upto + 1]
-        return [decode(b) for b in rows]
+        return decode_events(self._games[game_id].game, rows)
 
     def get_game(self, game_id: str) -> GameRow:
         row = self._games.get(game_id)
@@ -741,7 +766,7 @@ class DuckStore(Store):
             con.execute(_SCHEMA)
             if version is None:
                 con.execute("INSERT INTO meta VALUES ('schema_version', ?)", [str(SCHEMA_VERSION)])
-            for path in view_files():
+            for path in all_view_files():
                 con.execute(path.read_text())
             con.execute("DELETE FROM meta WHERE key = 'schema_digest'")
             con.execute("INSERT INTO meta VALUES ('schema_digest', ?)", [digest])
@@ -900,14 +925,15 @@ class DuckStore(Store):
     # ---- reading ---------------------------------------------------------------------------
 
     def load_events(self, game_id: str, upto: int | None = None) -> list[Any]:
-        game_id = self.get_game(game_id).game_id
+        row = self.get_game(game_id)
+        game_id = row.game_id
         sql = "SELECT payload FROM events WHERE game_id = ?"
         params: list[Any] = [game_id]
         if upto is not None:
             sql += " AND seq <= ?"
             params.append(upto)
         rows = self.con.execute(sql + " ORDER BY seq", params).fetchall()
-        return [decode(r[0]) for r in rows]
+        return decode_events(row.game, (r[0] for r in rows))
 
     def _rows(self, where: str, params: list[Any]) -> list[GameRow]:
         sql = (
@@ -921,7 +947,7 @@ class DuckStore(Store):
                     game_id=r[0],
                     game=r[1],
                     seed=r[2],
-                    config=msgspec.json.decode(r[3], type=GameConfig),
+                    config=_decode_config(r[1], r[3]),
                     seats=msgspec.json.decode(r[4], type=tuple[SeatSpec, ...]),
                     engine_version=r[5],
                     status=r[6],

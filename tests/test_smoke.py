@@ -3,8 +3,8 @@
 import pytest
 
 from engine.presets import load_preset
-from engine.session import play_game
-from projections.replay import verify
+from runner.replay import verify
+from runner.session import play_game
 
 
 @pytest.mark.parametrize("preset", ["micro-duel", "standard", "marathon"])

@@ -10,11 +10,10 @@ from agents.llm.agent import LLMAgent
 from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
 from agents.llm.transport import RecordedTransport, live_transport
 from events.agent import LLMCall
-from events.domain import GameConfig, SeatSpec
-from projections.replay import register_replayer
+from events.domain import SeatSpec
 
 
-def make_llm_agent(spec: SeatSpec, seat: int, seed: int, config: GameConfig) -> LLMAgent:
+def make_llm_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> LLMAgent:
     """A live model seat (reads keys and URLs from the environment or the config file)."""
     options = resolve(spec)
     settings = provider_settings(options.provider)
@@ -30,7 +29,7 @@ def make_llm_agent(spec: SeatSpec, seat: int, seed: int, config: GameConfig) -> 
 
 
 def replay_llm_agent(
-    spec: SeatSpec, seat: int, seed: int, config: GameConfig, log: Sequence[Any]
+    spec: SeatSpec, seat: int, seed: int, config: Any, log: Sequence[Any]
 ) -> LLMAgent:
     """A model seat that re-reads the answers its game recorded: prompts and parsing run
     again, the network is never touched."""
@@ -39,7 +38,6 @@ def replay_llm_agent(
 
 
 for _provider in PROVIDERS:
-    register(_provider, make_llm_agent, parse=parse_model_spec)
-    register_replayer(_provider, replay_llm_agent)
+    register(_provider, make_llm_agent, parse=parse_model_spec, replay=replay_llm_agent)
 
 __all__ = ["LLMAgent", "make_llm_agent", "replay_llm_agent"]

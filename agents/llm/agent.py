@@ -22,17 +22,10 @@ from typing import Any
 import structlog
 
 from agents.base import Agent
-from agents.llm.parse import default_action, parse_answer
 from agents.llm.spec import SeatOptions
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
-from engine import actions as act
-from engine import decisions as dec
-from engine.actions import action_json
-from events import game as ev
+from events import catalog
 from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
-from events.domain import GameConfig
-from projections import prompts
-from projections.observation import SeatView
 
 log = structlog.get_logger("cattle.llm")
 
@@ -43,7 +36,11 @@ MAX_WAIT = 120.0
 
 
 class LLMAgent(Agent):
-    """A seat played by a chat model through a transport (live SDK or recorded replies)."""
+    """A seat played by a chat model through a transport (live SDK or recorded replies).
+
+    What is particular to the game (prompts, reading answers, the default action) comes from
+    the game's `Prompter`; calls, retries and recording are the same for every game.
+    """
 
     is_async = True
 
@@ -51,7 +48,7 @@ class LLMAgent(Agent):
         self,
         seat: int,
         seed: int,
-        config: GameConfig,
+        config: Any,
         options: SeatOptions,
         transport: Transport,
         *,
@@ -63,7 +60,11 @@ class LLMAgent(Agent):
         self.transport = transport
         self.backoff = backoff
         self.spec = spec or f"{options.provider}:{options.model}"
-        self.system = prompts.system_prompt(config, options.character)
+        prompter = catalog.for_config(config).prompter
+        if prompter is None:
+            raise catalog.UnknownGame(f"{catalog.for_config(config).name} has no model seats")
+        self.prompter: catalog.Prompter = prompter
+        self.system = prompter.system_prompt(config, options.character)
         self._notes_seen = 0
 
     def resume(self, log: list[Any]) -> None:
@@ -136,11 +137,14 @@ class LLMAgent(Agent):
                 await asyncio.sleep(min(wait, MAX_WAIT))
         return None
 
-    def _default(self, decision: dec.AnyDecision, reason: str) -> act.AnyAction:
-        action = default_action(decision, self.seat)
+    def _default(self, decision: Any, reason: str) -> Any:
+        action = self.prompter.default_action(decision, self.seat)
         self.record(
             ActionDefaulted(
-                seat=self.seat, decision=decision.kind, action=action_json(action), reason=reason
+                seat=self.seat,
+                decision=decision.kind,
+                action=self.prompter.action_json(action),
+                reason=reason,
             )
         )
         log.warning("llm.default", seat=self.seat, decision=decision.kind, reason=reason)
@@ -148,24 +152,12 @@ class LLMAgent(Agent):
 
     # ---- decisions -------------------------------------------------------------------------
 
-    def _rejection(self, view: SeatView, kind: str) -> ev.ActionRejected | None:
-        """The engine's rejection of this seat's last answer, if it is asking again."""
-        if view.history:
-            last = view.history[-1]
-            if (
-                isinstance(last, ev.ActionRejected)
-                and last.retry
-                and last.seat == self.seat
-                and last.decision == kind
-            ):
-                return last
-        return None
-
-    async def aact(self, view: SeatView, decision: dec.AnyDecision) -> act.AnyAction:
+    async def aact(self, view: Any, decision: Any) -> Any:
         kind = decision.kind
-        rejection = self._rejection(view, kind)
+        prompter = self.prompter
+        rejection = prompter.rejection(view, self.seat, kind)
         stage = "card_retry" if rejection is not None else "ask"
-        prompt = prompts.decision_prompt(view, decision, self.options.memory, rejection)
+        prompt = prompter.decision_prompt(view, decision, self.options.memory, rejection)
         system = ChatMessage(role="system", content=self.system)
         user = ChatMessage(role="user", content=prompt)
         request = self._request((system, user))
@@ -177,14 +169,14 @@ class LLMAgent(Agent):
             self.record(self._event(kind, stage, attempt, request, reply, "truncated"))
             stage = "truncation_retry"
             note = ChatMessage(
-                role="user", content=prompt + "\n\n" + prompts.truncation_retry_prompt(kind)
+                role="user", content=prompt + "\n\n" + prompter.truncation_retry_prompt(kind)
             )
             request = self._request((system, note), short=True)
             sent = await self._send(kind, stage, request)
             if sent is None:
                 return self._default(decision, "model unavailable after a truncated answer")
             reply, attempt = sent
-        action, parse_stage, error = parse_answer(reply.text, decision, self.seat)
+        action, parse_stage, error = prompter.parse(reply.text, decision, self.seat)
         self.record(self._event(kind, stage, attempt, request, reply, parse_stage, error))
         if action is not None:
             return action
@@ -193,37 +185,37 @@ class LLMAgent(Agent):
             system,
             user,
             ChatMessage(role="assistant", content=reply.text or "(empty answer)"),
-            ChatMessage(role="user", content=prompts.format_retry_prompt(kind, error)),
+            ChatMessage(role="user", content=prompter.format_retry_prompt(kind, error)),
         )
         request = self._request(retry, short=True)
         sent = await self._send(kind, "format_retry", request)
         if sent is None:
             return self._default(decision, f"unreadable answer ({error}); retry failed")
         reply, attempt = sent
-        action, parse_stage, error2 = parse_answer(reply.text, decision, self.seat)
+        action, parse_stage, error2 = prompter.parse(reply.text, decision, self.seat)
         self.record(self._event(kind, "format_retry", attempt, request, reply, parse_stage, error2))
         if action is not None:
             return action
         return self._default(decision, f"unreadable answer after a retry ({error2})")
 
-    def act(self, view: SeatView, decision: dec.AnyDecision) -> act.AnyAction:
+    def act(self, view: Any, decision: Any) -> Any:
         raise RuntimeError("model agents are asynchronous: use aact")
 
     # ---- memory ----------------------------------------------------------------------------
 
-    async def after_turn(self, view: SeatView) -> None:
+    async def after_turn(self, view: Any) -> None:
         if self.options.memory != "full" or view.ended:
             return
         new = view.history[self._notes_seen :]
         self._notes_seen = len(view.history)
-        lines = prompts.event_lines(new, self.seat)
+        lines = self.prompter.notes_lines(new, self.seat)
         if not lines:
             return
         request = Request(
             model=self.options.model,
             messages=(
                 ChatMessage(role="system", content=self.system),
-                ChatMessage(role="user", content=prompts.scratchpad_prompt(view.notes, lines)),
+                ChatMessage(role="user", content=self.prompter.notes_prompt(view.notes, lines)),
             ),
             temperature=self.options.temperature,
             max_tokens=self.options.max_tokens,
@@ -234,7 +226,7 @@ class LLMAgent(Agent):
             return
         reply, attempt = sent
         self.record(self._event("scratchpad", "scratchpad", attempt, request, reply))
-        notes = prompts.cap_notes(reply.text)
+        notes = self.prompter.cap_notes(reply.text)
         if notes and notes != view.notes:
             self.record(ScratchpadUpdated(seat=self.seat, notes=notes))
 

@@ -8,14 +8,14 @@ import msgspec
 import pytest
 
 from agents import Agent, make_agent
-from engine.driver import Game
 from engine.presets import load_preset
-from engine.session import play_game
 from engine.state import evolve, initial_state
 from events import game as ev
 from events.codec import encode
 from events.domain import SeatSpec
 from projections.observation import SeatView
+from runner.driver import Game
+from runner.session import play_game
 
 CODE = ("tracker", "setrace", "economy")
 

@@ -14,8 +14,8 @@ from clikit import cattle, cattle_many
 
 from engine.presets import load_preset
 from engine.rules import ENGINE_VERSION
-from engine.session import play_game
 from events.store import DuckStore, GameRow
+from runner.session import play_game
 
 
 @pytest.fixture(scope="module")

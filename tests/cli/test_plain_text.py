@@ -22,7 +22,6 @@ from cli import metrics as cli_metrics
 from cli import tournament as cli_tournament
 from cli.text import line, plain, shown
 from engine.presets import load_preset
-from engine.session import play_game
 from events import game as ev
 from events.domain import SeatSpec
 from events.store import GameRow
@@ -30,6 +29,7 @@ from projections.metrics.aggregate import AgentProfile, Estimate
 from projections.ratings import AgentRating
 from projections.replay import state_at
 from projections.timeline import timeline
+from runner.session import play_game
 
 NASTY = [
     "[/]",

@@ -14,7 +14,6 @@ from hypothesis import strategies as st
 from agents.random_agent import RandomAgent
 from engine import actions as act
 from engine import decisions as dec
-from engine.driver import Game
 from engine.presets import load_preset
 from engine.rules import chance
 from engine.state import evolve, initial_state
@@ -23,7 +22,8 @@ from events.codec import AnyEvent, decode, encode
 from events.domain import ANIMALS, DEFAULT_PAYOUTS, DENOMINATIONS, START_MONEY, GameConfig, score_of
 from events.game import GAME_EVENT_TYPES, GameEnded
 from projections.observation import SeatView, observe, visible
-from projections.replay import verify
+from runner.driver import Game
+from runner.replay import verify
 
 AGENT_EVENT_TYPES: tuple[type, ...] = ae.AgentEvent.__args__
 ALL_EVENT_TYPES = (*GAME_EVENT_TYPES, *AGENT_EVENT_TYPES)

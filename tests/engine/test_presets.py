@@ -17,9 +17,9 @@ from engine.presets import (
     load_preset_file,
     preset_names,
 )
-from engine.session import play_game
 from events.domain import ANIMALS, DEFAULT_PAYOUTS, DENOMINATIONS, ConfigError, GameConfig
-from projections.replay import verify
+from runner.replay import verify
+from runner.session import play_game
 
 
 @pytest.mark.parametrize("name", ["marathon", "micro-duel", "standard"])

@@ -21,11 +21,11 @@ from enginekit import (
 from engine import actions as act
 from engine import decisions as dec
 from engine.rules import chance, pending
-from engine.session import play_game
 from engine.state import fold
 from events import game as ev
 from events.domain import ANIMAL_VALUES, ConfigError, GameConfig, score_of
 from projections.observation import observe
+from runner.session import play_game
 
 # ----------------------------------------------------------------------------- set-up
 

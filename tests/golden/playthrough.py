@@ -18,12 +18,12 @@ from agents import make_agents
 from agents.base import Agent
 from engine import decisions as dec
 from engine.actions import AnyAction, action_from_json, action_json
-from engine.driver import Game
 from engine.presets import load_preset
 from events import encode, to_builtins
 from events import game as ev
 from events.domain import GameConfig, SeatSpec
 from projections.observation import SeatView
+from runner.driver import Game
 
 GOLDEN_DIR = Path(__file__).parent / "data"
 PRESETS = ("micro-duel", "standard", "marathon")

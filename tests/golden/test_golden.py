@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 from playthrough import MODES, PRESETS, actions_of, config_for, load, observations, path_for, play
 
 from events import encode
-from projections.replay import verify
+from runner.replay import verify
 
 CASES = [(p, m) for p in PRESETS for m in MODES]
 

@@ -11,8 +11,8 @@ import pytest
 
 from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
 from engine.presets import load_preset
-from engine.session import play_and_store
 from events.store import DuckStore
+from runner.session import play_and_store
 
 from .helpers import seat, set_env
 

@@ -8,10 +8,10 @@ import pytest
 
 from agents.llm.loopback import FaultPolicy, LegalPolicy, LoopbackServer
 from engine.presets import load_preset
-from engine.session import play_game
 from events import game as ev
 from events.agent import ActionDefaulted, LLMCall
-from projections.replay import verify
+from runner.replay import verify
+from runner.session import play_game
 
 from .helpers import no_network, seat
 

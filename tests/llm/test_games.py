@@ -7,7 +7,7 @@ from collections import Counter
 from events.agent import LLMCall, ScratchpadUpdated
 from events.codec import encode
 from events.store import DuckStore
-from projections.replay import verify
+from runner.replay import verify
 
 from .conftest import Golden
 from .helpers import ANTHROPIC_KEY, OPENAI_KEY, no_network
@@ -90,7 +90,7 @@ def test_keys_are_never_stored(golden: Golden) -> None:
 def test_bidders_of_a_round_are_asked_concurrently() -> None:
     from agents.llm.loopback import LegalPolicy, LoopbackServer
     from engine.presets import load_preset
-    from engine.session import play_game
+    from runner.session import play_game
 
     from .helpers import seat
 

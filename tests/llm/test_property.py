@@ -17,12 +17,12 @@ from engine import actions as act
 from engine import decisions as dec
 from engine.presets import load_preset
 from engine.rules import pending, step
-from engine.session import play_game
 from engine.state import fold
 from events import game as ev
 from events.agent import ActionDefaulted, LLMCall
 from events.codec import decode, encode
 from projections.observation import SeatView
+from runner.session import play_game
 
 from .helpers import seat, set_env
 

@@ -13,7 +13,7 @@ import duckdb
 import pytest
 
 from projections.metrics.report import FIGURE_IDS
-from projections.metrics.sample import sample_store
+from runner.sample import sample_store
 
 GAMES = 24
 SAMPLE = 12

@@ -8,7 +8,7 @@ import pytest
 
 from events.store import DuckStore
 from projections.metrics.build import stage
-from projections.metrics.sample import sample_store
+from runner.sample import sample_store
 
 # (staged table, view, rows of the view that are staged)
 PAIRS = [

@@ -9,11 +9,11 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from engine.driver import GameRecord
 from engine.presets import load_preset
 from engine.rules import ENGINE_VERSION
-from engine.session import play_game
 from events.store import GameRow
+from runner.driver import GameRecord
+from runner.session import play_game
 
 HOLD = (
     "import duckdb, sys, time\n"

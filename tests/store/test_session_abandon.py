@@ -12,12 +12,12 @@ from agents.random_agent import RandomAgent
 from engine import decisions as dec
 from engine.actions import AnyAction
 from engine.presets import load_preset
-from engine.session import play_and_store
 from engine.state import fold
 from events import game as ev
 from events.domain import GameConfig
 from events.store import DuckStore
 from projections.observation import SeatView
+from runner.session import play_and_store
 
 
 class Boom(RuntimeError):

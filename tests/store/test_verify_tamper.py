@@ -25,19 +25,19 @@ from agents import register
 from agents.base import Agent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from agents.random_agent import RandomAgent
-from cli.tournament import create, ensure_schema, pending_tasks, play_tournament
 from cli.verify import verify_stored
 from engine import decisions as dec
 from engine.actions import AnyAction
 from engine.presets import load_preset
 from engine.rules import ENGINE_VERSION
-from engine.session import play_and_store, play_game
 from events import game as ev
 from events.codec import decode, encode
 from events.domain import GameConfig
 from events.store import DuckStore, GameRow, StoredGame
 from projections.observation import SeatView
-from projections.verify import GameCheck, check_game
+from runner.session import play_and_store, play_game
+from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
+from runner.verify import GameCheck, check_game
 
 CODE_SEATS = ["tracker", "setrace", "economy", "random"]
 

@@ -11,13 +11,13 @@ from pathlib import Path
 
 import pytest
 
-from cli.tournament import create, ensure_schema
 from engine.presets import load_preset
 from engine.schedule import schedule
-from engine.session import play_game
 from events.domain import SeatSpec
 from events.store import DuckStore, GameRow
-from projections.replay import verify
+from runner.replay import verify
+from runner.session import play_game
+from runner.tournament import create, ensure_schema
 
 ROOT = Path(__file__).resolve().parents[2]
 # The installed `cattle` script (`python -m cli.main` would not see commands that modules

@@ -11,11 +11,11 @@ from typing import Any
 import structlog
 
 from agents import Agent, make_agents, parse_spec
-from engine.driver import Game, GameRecord
-from engine.rules import ENGINE_VERSION
+from events import catalog
 from events.codec import encode
-from events.domain import GameConfig, SeatSpec
+from events.domain import SeatSpec
 from events.store import GameRow, Store, StoreError
+from runner.driver import Game, GameRecord
 
 log = structlog.get_logger("cattle.session")
 
@@ -25,19 +25,38 @@ def new_game_id() -> str:
     return uuid.uuid4().hex[:16]
 
 
-def seat_specs(specs: Sequence[SeatSpec | str]) -> tuple[SeatSpec, ...]:
-    """Seat specs from strings or specs."""
-    return tuple(s if isinstance(s, SeatSpec) else parse_spec(s) for s in specs)
+def seat_specs(
+    specs: Sequence[SeatSpec | str], game: str | catalog.GameDef | None = None
+) -> tuple[SeatSpec, ...]:
+    """Seat specs from strings or specs (agent names as `game` knows them)."""
+    return tuple(s if isinstance(s, SeatSpec) else parse_spec(s, game) for s in specs)
 
 
-def needs_io(config: GameConfig, seed: int, specs: Sequence[SeatSpec | str]) -> bool:
+def game_row(
+    game_id: str, config: Any, seed: int, seats: Sequence[SeatSpec], tournament: str | None
+) -> GameRow:
+    """The `games` row of a new game of the game `config` configures."""
+    game = catalog.for_config(config)
+    return GameRow(
+        game_id=game_id,
+        seed=seed,
+        config=config,
+        seats=tuple(seats),
+        engine_version=game.rules.version,
+        game=game.name,
+        tournament=tournament,
+    )
+
+
+def needs_io(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> bool:
     """True if any seat's agent waits on I/O (model seats): such games are written as they run."""
-    return any(a.is_async for a in make_agents(seat_specs(specs), seed, config))
+    game = catalog.for_config(config)
+    return any(a.is_async for a in make_agents(seat_specs(specs, game), seed, config))
 
 
-def play_game(config: GameConfig, seed: int, specs: Sequence[SeatSpec | str]) -> GameRecord:
+def play_game(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> GameRecord:
     """Play one game in memory (nothing stored)."""
-    seats = seat_specs(specs)
+    seats = seat_specs(specs, catalog.for_config(config))
     agents = make_agents(seats, seed, config)
     game = Game(config, seed, agents, seats)
     if any(a.is_async for a in agents):
@@ -125,7 +144,7 @@ async def watch_readers(store: Store, every: float = 0.1) -> None:
 
 async def play_stored(
     store: Store,
-    config: GameConfig,
+    config: Any,
     seed: int,
     specs: Sequence[SeatSpec | str],
     *,
@@ -154,7 +173,7 @@ async def play_stored(
 
 async def _play_stored(
     store: Store,
-    config: GameConfig,
+    config: Any,
     seed: int,
     specs: Sequence[SeatSpec | str],
     game_id: str,
@@ -162,7 +181,7 @@ async def _play_stored(
     resume: bool,
     agents: Sequence[Agent] | None,
 ) -> GameRecord:
-    seats = seat_specs(specs)
+    seats = seat_specs(specs, catalog.for_config(config))
     if agents is None:
         agents = make_agents(seats, seed, config)
     stored: list[Any] = []
@@ -173,16 +192,7 @@ async def _play_stored(
             a.resume(stored)
         log.info("game.continue", game_id=game_id, stored=len(stored))
     else:
-        store.begin_game(
-            GameRow(
-                game_id=game_id,
-                seed=seed,
-                config=config,
-                seats=seats,
-                engine_version=ENGINE_VERSION,
-                tournament=tournament,
-            )
-        )
+        store.begin_game(game_row(game_id, config, seed, seats, tournament))
     sink = _Sink(store, game_id, stored)
     game = Game(config, seed, agents, seats, on_batch=sink, flush_interval=flush_interval())
     try:
@@ -215,7 +225,7 @@ async def _play_stored(
 
 def play_and_store(
     store: Store,
-    config: GameConfig,
+    config: Any,
     seed: int,
     specs: Sequence[SeatSpec | str],
     *,
@@ -227,21 +237,15 @@ def play_and_store(
     Games of code agents are written in one transaction at the end. Games with agents that
     wait on I/O (model seats) are written while they run (`play_stored`).
     """
-    seats = seat_specs(specs)
+    seats = seat_specs(specs, catalog.for_config(config))
     game_id = game_id or new_game_id()
     log.debug("game.start", game_id=game_id, seed=seed, seats=[s.agent for s in seats])
     agents = make_agents(seats, seed, config)
     if not any(a.is_async for a in agents):
         record = Game(config, seed, agents, seats).run()
-        row = GameRow(
-            game_id=game_id,
-            seed=seed,
-            config=config,
-            seats=seats,
-            engine_version=ENGINE_VERSION,
-            tournament=tournament,
+        store.save_game(
+            game_row(game_id, config, seed, seats, tournament), record.events, record.turns
         )
-        store.save_game(row, record.events, record.turns)
     else:
         record = asyncio.run(
             play_stored(

@@ -12,8 +12,8 @@ from pathlib import Path
 from agents import known_agents, register
 from agents.random_agent import RandomAgent
 from engine.presets import load_preset
-from engine.session import play_and_store
 from events.store import DuckStore
+from runner.session import play_and_store
 
 
 class BoldRandom(RandomAgent):

@@ -22,12 +22,12 @@ from typing import Any, Literal
 
 import msgspec
 
-from engine.rules import ENGINE_VERSION
-from events import game as ev
-from events.codec import decode, encode
-from events.domain import GameConfig, SeatSpec
+from events import catalog
+from events.catalog import END_TAG, START_TAG
+from events.codec import encode
+from events.domain import SeatSpec
 from events.store import StoredGame
-from projections.replay import verify as resimulate_and_compare
+from runner.replay import verify as resimulate_and_compare
 
 Outcome = Literal["verified", "failed", "unfinished"]
 
@@ -107,8 +107,9 @@ def check_game(
     """
     status = stored.status
     try:
-        events = _events(stored)
-        _game_row(stored, events)
+        game = _game_of(stored)
+        events = _events(stored, game)
+        _game_row(stored, events, game)
         _tournament(stored, events, schedule, parse_seat)
         finished = _completeness(stored, events)
         _replay(events, prefix=not finished, rerun=rerun)
@@ -127,7 +128,7 @@ def check_game(
     if not events:
         detail = f"status {status}, no events stored"
     else:
-        ended = " (its log ends with game_ended)" if isinstance(events[-1], ev.GameEnded) else ""
+        ended = " (its log ends with game_ended)" if _is_end(events[-1]) else ""
         detail = (
             f"status {status}{ended}: its {len(events)} events are a consistent prefix"
             " of a game that has not finished"
@@ -152,9 +153,32 @@ def _audience_text(aud: Sequence[int] | None) -> str:
     return str(list(aud))
 
 
-def _events(stored: StoredGame) -> list[Any]:
+def _is_end(event: Any) -> bool:
+    return bool(event.__struct_config__.tag == END_TAG)
+
+
+def _game_of(stored: StoredGame) -> catalog.GameDef:
+    """The definition of the game the row names; the log's first event must name it too."""
+    try:
+        game = catalog.get(stored.game)
+    except catalog.UnknownGame:
+        first = stored.events[0].payload if stored.events else ""
+        try:
+            named = msgspec.json.decode(first).get("game") if first else None
+        except (msgspec.MsgspecError, AttributeError):
+            named = None
+        log = f", the log's is {named!r}" if named else ""
+        raise Failed("game", 0, f"games.game is {stored.game!r}, no known game{log}") from None
+    if game.name != stored.game:
+        raise Failed("game", 0, f"games.game is {stored.game!r}, not a game's own name")
+    return game
+
+
+def _events(stored: StoredGame, game: catalog.GameDef) -> list[Any]:
     """Decode every row, checking seq, canonical bytes and each column against the payload."""
     events: list[Any] = []
+    decode = game.decoder.decode
+    turn_of = game.rules.turn_of
     turn = 0
     for i, row in enumerate(stored.events):
         seq = row.seq
@@ -188,10 +212,9 @@ def _events(stored: StoredGame) -> list[Any]:
                 f"visible_to is {_audience_text(row.visible_to)}, the event is for"
                 f" {_audience_text(expected)}",
             )
-        # The driver stamps each event with the turn in force: a turn_started event opens
-        # its turn, everything before the first one is turn 0.
-        if type(event) is ev.TurnStarted:
-            turn = event.turn
+        # The driver stamps each event with the turn in force, as the game's rules number
+        # turns (Cattle Trade: a turn_started event opens its turn, before it is turn 0).
+        turn = turn_of(event, turn)
         if row.turn != turn:
             raise Failed(
                 "turn", seq, f"the turn column says {row.turn}, the event is in turn {turn}"
@@ -233,21 +256,21 @@ def _diff(got: Any, want: Any) -> str:
     return f"{len(a)} seat(s) in the row, {len(b)} in the log"
 
 
-def _game_row(stored: StoredGame, events: Sequence[Any]) -> None:
+def _game_row(stored: StoredGame, events: Sequence[Any], game: catalog.GameDef) -> None:
     """The games row against the log's first event."""
     if not events:
         if stored.status == "finished":
             raise Failed("start", 0, "status is finished, but the game has no events")
         return
     start = events[0]
-    if not isinstance(start, ev.GameStarted):
+    if start.__struct_config__.tag != START_TAG:
         kind = start.__struct_config__.tag
         raise Failed("start", 0, f"the log starts with {kind}, not game_started")
     if stored.game != start.game:
         raise Failed("game", 0, f"games.game is {stored.game!r}, the log's is {start.game!r}")
     if stored.seed != start.seed:
         raise Failed("seed", 0, f"games.seed is {stored.seed}, the log's is {start.seed}")
-    _same("config", "config", stored.config, start.config, GameConfig)
+    _same("config", "config", stored.config, start.config, game.config_type)
     _same("seats", "seats", stored.seats, start.seats, tuple[SeatSpec, ...])
     if stored.engine_version != start.engine_version:
         raise Failed(
@@ -256,11 +279,12 @@ def _game_row(stored: StoredGame, events: Sequence[Any]) -> None:
             f"games.engine_version is {stored.engine_version!r}, the log's is"
             f" {start.engine_version!r}",
         )
-    if start.engine_version != ENGINE_VERSION:
+    version = game.rules.version
+    if start.engine_version != version:
         raise Failed(
             "engine_version",
             0,
-            f"recorded by engine {start.engine_version}; this is engine {ENGINE_VERSION},"
+            f"recorded by engine {start.engine_version}; this is engine {version},"
             " which cannot vouch for it",
         )
 
@@ -310,11 +334,11 @@ def _completeness(stored: StoredGame, events: Sequence[Any]) -> bool:
     if status not in STATUSES:
         raise Failed("status", None, f"unknown status {status!r}")
     for i, e in enumerate(events[:-1]):
-        if isinstance(e, ev.GameEnded):
+        if _is_end(e):
             raise Failed(
                 "end", i, f"game_ended at seq {i} is followed by {len(events) - i - 1} events"
             )
-    end = events[-1] if events and isinstance(events[-1], ev.GameEnded) else None
+    end = events[-1] if events and _is_end(events[-1]) else None
     if status != "finished":
         if stored.end_reason is not None:
             raise Failed(

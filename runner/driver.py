@@ -1,8 +1,10 @@
-"""The game driver: runs one game from a seed and a list of agents.
+"""The game driver: runs one game of any registered game from a seed and a list of agents.
 
-It asks the state what decision is pending and from whom, asks those agents (the bidders of
-a simultaneous round concurrently), and feeds their actions to the rules. Every event, and
-every event an agent records (model exchanges, notes), lands in the log in order.
+It asks the rules what decision is pending and from whom, asks those agents (the seats of a
+simultaneous decision concurrently), and feeds their actions to the rules. Every event, and
+every event an agent records (model exchanges, notes), lands in the log in order. The driver
+knows nothing of any game: it reaches the rules, the seats' views and the result through the
+game's definition (`events.catalog`).
 """
 
 from __future__ import annotations
@@ -14,12 +16,9 @@ from typing import TYPE_CHECKING, Any
 
 import msgspec
 
-from engine import actions as act
-from engine.rules import pending, step
-from engine.state import GameState, evolve, initial_state
-from events import game as ev
-from events.domain import GameConfig, SeatSpec
-from projections.observation import SeatView
+from events import catalog
+from events.catalog import END_TAG, GameDef
+from events.domain import SeatSpec
 
 if TYPE_CHECKING:
     from agents.base import Agent
@@ -29,16 +28,18 @@ class GameRecord(msgspec.Struct, kw_only=True):
     """A played game: its log and, per event, the turn it happened in."""
 
     seed: int
-    config: GameConfig
+    config: Any
     seats: tuple[SeatSpec, ...]
     events: list[Any]
     turns: list[int]
 
     @property
-    def result(self) -> ev.GameEnded | None:
-        """The final event, if the game ended."""
+    def result(self) -> Any:
+        """The final event (tagged `game_ended`: reason, scores, ranks), if the game ended."""
         last = self.events[-1] if self.events else None
-        return last if isinstance(last, ev.GameEnded) else None
+        if last is not None and last.__struct_config__.tag == END_TAG:
+            return last
+        return None
 
 
 Batch = Callable[[list[Any], list[int]], None]
@@ -50,14 +51,17 @@ class Game:
 
     def __init__(
         self,
-        config: GameConfig,
+        config: Any,
         seed: int,
         agents: Sequence[Agent],
         seats: Sequence[SeatSpec] | None = None,
         *,
         on_batch: Batch | None = None,
         flush_interval: float | None = None,
+        game: GameDef | None = None,
     ) -> None:
+        self.game = game if game is not None else catalog.for_config(config)
+        self.rules = self.game.rules
         config.validate()
         if len(agents) != config.players:
             raise ValueError(f"{config.players} agents expected, got {len(agents)}")
@@ -67,11 +71,11 @@ class Game:
         self.seats = (
             tuple(seats) if seats is not None else tuple(SeatSpec(agent=a.spec) for a in agents)
         )
-        self.state: GameState = initial_state(config)
+        self.state: Any = None
         self.log: list[Any] = []
         self.turns: list[int] = []
         self.audiences: list[Any] = []
-        self.views = [SeatView(i) for i in range(config.players)]
+        self.views = [self.game.new_view(i) for i in range(config.players)]
         self.on_batch = on_batch
         self.flush_interval = flush_interval
         """With `on_batch`: also hand events over after any decision once this many seconds
@@ -86,22 +90,23 @@ class Game:
         turn = self._turn
         turns = self.turns
         audiences = self.audiences
+        turn_of = self.rules.turn_of
         for e in events:
-            if type(e) is ev.TurnStarted:
-                turn = e.turn
+            turn = turn_of(e, turn)
             turns.append(turn)
             audiences.append(e.audience())
         self._turn = turn
         self.log.extend(events)
 
-    def _apply(self, command: act.Command, decision: Any = None) -> None:
-        self.state, events = step(self.state, command, decision)
+    def _apply(self, decision: Any, actions: Sequence[Any]) -> None:
+        self.state, events = self.rules.step(self.state, decision, actions)
         self._append(events)
 
     def _record(self, agent: Agent) -> None:
         extra = agent.drain()
         if extra:
             state = self.state
+            evolve = self.rules.evolve
             for e in extra:
                 state = evolve(state, e)
             self.state = state
@@ -122,7 +127,7 @@ class Game:
         ):
             self.flush()
 
-    def view(self, seat: int) -> SeatView:
+    def view(self, seat: int) -> Any:
         """The seat's view, brought up to date."""
         return self.views[seat].sync(self.log, self.audiences)
 
@@ -133,7 +138,8 @@ class Game:
         )
 
     def _start(self) -> None:
-        self._apply(act.StartGame(seed=self.seed, seats=self.seats, config=self.config))
+        self.state, events = self.rules.start(self.config, self.seed, self.seats)
+        self._append(events)
 
     # ---- loops -----------------------------------------------------------------------------
 
@@ -141,6 +147,7 @@ class Game:
         """Play to the end with synchronous agents."""
         self._start()
         agents = self.agents
+        pending = self.rules.pending
         while (d := pending(self.state)) is not None:
             seats = d.seats
             if len(seats) > 1:
@@ -149,13 +156,13 @@ class Game:
                     bids.append(agents[seat].act(self.view(seat), d))
                 for seat in seats:
                     self._record(agents[seat])
-                self._apply(act.Simultaneous(actions=tuple(bids)), d)
+                self._apply(d, bids)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = agent.act(self.view(seat), d)
                 self._record(agent)
-                self._apply(action, d)
+                self._apply(d, (action,))
             if (
                 self.on_batch is not None
                 and self.turns[-1] != self.turns[self._flushed - 1 if self._flushed else 0]
@@ -168,14 +175,16 @@ class Game:
         """Play to the end, awaiting agents; a simultaneous round asks its seats concurrently."""
         self._start()
         agents = self.agents
-        active = -1
-        while (d := pending(self.state)) is not None:
-            if self.state.active != active:
-                if active >= 0:
+        rules = self.rules
+        active: int | None = None
+        while (d := rules.pending(self.state)) is not None:
+            now = rules.active(self.state)
+            if now != active:
+                if active is not None and active >= 0:
                     await agents[active].after_turn(self.view(active))
                     self._record(agents[active])
                     self.flush()
-                active = self.state.active
+                active = now
             seats = d.seats
             if len(seats) > 1:
                 views = [self.view(seat) for seat in seats]
@@ -184,15 +193,15 @@ class Game:
                 )
                 for seat in seats:
                     self._record(agents[seat])
-                self._apply(act.Simultaneous(actions=tuple(bids)))
+                self._apply(d, bids)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = await agent.aact(self.view(seat), d)
                 self._record(agent)
-                self._apply(action)
+                self._apply(d, (action,))
             self._maybe_flush()
-        if active >= 0:
+        if active is not None and active >= 0:
             await agents[active].after_turn(self.view(active))
             self._record(agents[active])
         self.flush()
@@ -200,7 +209,7 @@ class Game:
 
 
 def play(
-    config: GameConfig,
+    config: Any,
     seed: int,
     agents: Sequence[Agent],
     seats: Sequence[SeatSpec] | None = None,

@@ -1,0 +1,109 @@
+"""Cattle Trade's rules as the catalogue's `Rules`: the decider of engine.rules behind the
+interface every game offers (start, pending, step, evolve, ...), and reading actions back
+from a log for replays."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from engine import actions as act
+from engine import decisions as dec
+from engine import rules
+from engine.state import GameState, evolve, fold, initial_state
+from events import game as ev
+from events.domain import GameConfig, SeatSpec
+
+_GAME_TYPES = frozenset(ev.GAME_EVENT_TYPES)
+
+
+class CattleRules:
+    """The rules of Cattle Trade (see engine.rules) for the generic driver."""
+
+    version = rules.ENGINE_VERSION
+
+    def start(
+        self, config: GameConfig, seed: int, seats: Sequence[SeatSpec]
+    ) -> tuple[GameState, list[Any]]:
+        """Deal, shuffle and open the first turn."""
+        start = act.StartGame(seed=seed, seats=tuple(seats), config=config)
+        return rules.step(initial_state(config), start)
+
+    def pending(self, state: GameState) -> dec.AnyDecision | None:
+        """The decision the game waits for."""
+        return rules.pending(state)
+
+    def step(
+        self, state: GameState, decision: dec.AnyDecision, actions: Sequence[Any]
+    ) -> tuple[GameState, list[Any]]:
+        """One action, or the sealed bids of a simultaneous round."""
+        if len(actions) > 1:
+            return rules.step(state, act.Simultaneous(actions=tuple(actions)), decision)
+        return rules.step(state, actions[0], decision)
+
+    def evolve(self, state: GameState, event: Any) -> GameState:
+        """Fold one event."""
+        return evolve(state, event)
+
+    def fold(self, events: Sequence[Any]) -> GameState:
+        """The state after `events`."""
+        return fold(list(events))
+
+    def turn_of(self, event: Any, turn: int) -> int:
+        """Turns are numbered by `turn_started`."""
+        return event.turn if type(event) is ev.TurnStarted else turn
+
+    def active(self, state: GameState) -> int | None:
+        """The seat whose turn it is."""
+        return state.active
+
+    def recorded_action(
+        self, log: Sequence[Any], pos: int, seat: int, decision: dec.AnyDecision
+    ) -> act.AnyAction:
+        """The action `seat` took for `decision`, read from the events from `pos` on."""
+        return recorded_action(log, pos, seat, decision)
+
+
+RULES = CattleRules()
+
+
+def is_game_event(e: Any) -> bool:
+    """True for the rules' own events (not those agents add)."""
+    # Event classes are leaves of the union, so a set lookup does what isinstance would,
+    # faster: replays ask this for every event they pass.
+    return type(e) in _GAME_TYPES
+
+
+class RecordMissing(LookupError):
+    """A stored log does not contain the action a replay needs."""
+
+
+def recorded_action(log: Sequence[Any], pos: int, seat: int, d: dec.AnyDecision) -> act.AnyAction:
+    """The action `seat` took for decision `d`, read from the events that start at `pos`."""
+    for i in range(pos, len(log)):
+        e = log[i]
+        if not is_game_event(e):
+            continue
+        if isinstance(e, ev.ActionRejected) and e.seat == seat:
+            return act.action_from_json(e.raw)
+        match d, e:
+            case dec.TurnDecision(), ev.TurnChosen():
+                return act.ChooseTurn(seat=seat, choice=e.choice)
+            case dec.BidDecision(), ev.BidPlaced() if e.seat == seat:
+                return act.PlaceBid(seat=seat, amount=e.amount)
+            case dec.BidDecision(), ev.BidPassed() if e.seat == seat:
+                return act.Pass(seat=seat)
+            case dec.BidDecision(), ev.BidRoundClosed():
+                break
+            case dec.SaleDecision(), ev.AuctioneerDecided():
+                return act.ChooseSale(seat=seat, decision=e.decision)
+            case dec.TradeDecision(), ev.OfferCards():
+                t = log[i - 1]
+                return act.InitiateTrade(seat=seat, target=t.target, animal=t.animal, cards=e.cards)
+            case dec.ResponseDecision(), ev.TradeAccepted():
+                return act.AcceptTrade(seat=seat)
+            case dec.ResponseDecision(), ev.OfferCards():
+                return act.CounterTrade(seat=seat, cards=e.cards)
+            case dec.TieDecision(), ev.OfferCards():
+                return act.OfferAgain(seat=seat, cards=e.cards)
+    raise RecordMissing(f"no recorded {d.kind} action for seat {seat} after event {pos}")
