@@ -63,7 +63,8 @@ class PactAgent(Agent):
     def shaded(self, view: PactView, margin: float) -> int:
         """The quote `margin` value units on the safe side of its own number (below the value
         for a buyer, above the cost for a seller), whole and inside the quote range."""
-        target = self.own(view) + (-margin if self.buyer else margin)
+        # Rounded first, so that float noise (2.0000000000000018) cannot tip floor or ceil.
+        target = round(self.own(view) + (-margin if self.buyer else margin), 6)
         q = math.floor(target) if self.buyer else math.ceil(target)
         return max(self.pact.quote_low, min(self.pact.quote_high, q))
 

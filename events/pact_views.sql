@@ -1,8 +1,9 @@
 -- PACT views over the generic `events` and `games` tables. Seat 0 buys, seat 1 sells.
--- Every statement is one CREATE OR REPLACE VIEW; they hold no data of their own.
+-- Each statement is one CREATE OR REPLACE VIEW, and they hold no data of their own.
+-- Statements end with a semicolon, and no comment holds one, so a loader may split on it.
 
 -- One row per round of every PACT game: the private values, both quotes, the trade and each
--- side's profit in that round (0 without a trade; price NULL without a trade).
+-- side's profit in that round (0 without a trade, when the price is NULL).
 CREATE OR REPLACE VIEW pact_rounds AS
 WITH drawn AS (
     SELECT game_id,
@@ -27,7 +28,7 @@ SELECT r.game_id, r.round,
        CASE WHEN r.traded THEN r.price - d.cost ELSE 0.0 END AS seller_profit
 FROM revealed r JOIN drawn d USING (game_id);
 
--- Every public message of every PACT game, as both sides read it; `cut` marks a message cut
+-- Every public message of every PACT game, as both sides read it. `cut` marks a message cut
 -- to the length limit.
 CREATE OR REPLACE VIEW pact_messages AS
 SELECT game_id,

@@ -10,6 +10,7 @@ prompts are snapshot-tested and a replay renders them again exactly.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -160,7 +161,12 @@ def _who(seat: int, viewer: int | None) -> str:
     return f"Player {seat}{you}, the {ROLES[seat]}" if seat in (0, 1) else f"Player {seat}"
 
 
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
 def _short(text: str, n: int = 120) -> str:
+    """Text cut to `n` characters, control characters shown as escapes (one line)."""
+    text = _CONTROL.sub(lambda m: repr(m.group())[1:-1], text)
     return text if len(text) <= n else text[: n - 3] + "..."
 
 
@@ -264,8 +270,8 @@ def rules_text(config: PactConfig) -> str:
         [
             "PACT - RULES OF A REPEATED BARGAINING GAME",
             "",
-            "Two players bargain over one good, once per round, for "
-            f"{config.rounds} rounds: Player 0 is the BUYER, Player 1 is the SELLER.",
+            f"Two players bargain over one good, once per round, for {config.rounds} rounds:",
+            "Player 0 is the BUYER, Player 1 is the SELLER.",
             "",
             "PRIVATE NUMBERS: before the first round the buyer receives a value (what one unit",
             "is worth to it) and the seller a cost (what one unit costs it), whole numbers",
@@ -275,7 +281,8 @@ def rules_text(config: PactConfig) -> str:
             "",
             "EACH ROUND:",
             "1. Messages: each side sends one public message, one after the other, of at most",
-            f"   {config.max_words} words (longer messages are cut). {_first_rule(config)}",
+            f"   {config.max_words} words (longer messages are cut).",
+            f"   {_first_rule(config)}",
             "2. Quotes: then both quote at the same time, sealed: the buyer a bid (the most it",
             "   will pay), the seller an ask (the least it will accept), each a whole number",
             f"   from {qlo} to {qhi}. Neither sees the other's quote before both are in.",
