@@ -52,6 +52,7 @@ def play(config: PactConfig, seed: int, names: tuple[str, str]) -> tuple[list[An
 
 
 def main() -> None:
+    """Play, prepare, write and fold the games; print the rates."""
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=1000)
     parser.add_argument("--batch", type=int, default=100, help="games per write transaction")
