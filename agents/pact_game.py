@@ -1,0 +1,50 @@
+"""The definition of PACT that the catalogue registers: every part of the game, by layer."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import cast
+
+from agents.pact import CODE_AGENTS, default_action, parse_answer
+from engine.pact import RULES
+from events.catalog import GameDef, Rules
+from events.pact import PACT_EVENT_TYPES, PactConfig
+from projections.pact import PactPrompter, PactView, describe
+
+SQL = Path(__file__).resolve().parent.parent / "events" / "pact_views.sql"
+"""The `pact_rounds` and `pact_messages` views."""
+
+PRESETS: dict[str, PactConfig] = {
+    "standard": PactConfig(name="standard").validate(),
+    "quick": PactConfig(rounds=5, name="quick").validate(),
+}
+"""Named configurations: the full 20-round game, and a 5-round one for quick checks."""
+
+
+def presets() -> Mapping[str, PactConfig]:
+    """PACT's named configurations."""
+    return PRESETS
+
+
+GAME = GameDef(
+    name="pact",
+    title="PACT",
+    summary=(
+        "A buyer and a seller with private values bargain for 20 rounds: one public message "
+        "each, then sealed quotes that trade at the midpoint when the bid reaches the ask."
+    ),
+    event_types=PACT_EVENT_TYPES,
+    config_type=PactConfig,
+    # The decisions are frozen Structs, whose `seats` the `Decision` protocol (a settable
+    # attribute there) does not accept as written.
+    rules=cast(Rules, RULES),
+    presets=presets,
+    default_preset="standard",
+    new_view=PactView,
+    describe=describe,
+    sql=(SQL,),
+    code_agents=dict(CODE_AGENTS),
+    prompter=PactPrompter(parse=parse_answer, default=default_action),
+)
+"""PACT, as the catalogue knows it."""
