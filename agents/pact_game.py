@@ -4,11 +4,9 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
-from typing import cast
-
 from agents.pact import CODE_AGENTS, default_action, parse_answer
 from engine.pact import RULES
-from events.catalog import GameDef, Rules
+from events.catalog import GameDef
 from events.pact import PACT_EVENT_TYPES, PactConfig
 from projections.pact import PactPrompter, PactView, describe
 
@@ -36,9 +34,7 @@ GAME = GameDef(
     ),
     event_types=PACT_EVENT_TYPES,
     config_type=PactConfig,
-    # The decisions are frozen Structs, whose `seats` the `Decision` protocol (a settable
-    # attribute there) does not accept as written.
-    rules=cast(Rules, RULES),
+    rules=RULES,
     presets=presets,
     default_preset="standard",
     new_view=PactView,

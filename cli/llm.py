@@ -9,7 +9,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
+from cli.common import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
 from cli.text import line, plain
 
 

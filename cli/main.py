@@ -1,69 +1,33 @@
-"""The `cattle` command: play, store, inspect, replay and query Cattle Trade games."""
+"""The `cattle` command: the entry point, signal handling, logging, and the exit codes.
+
+Every command lives in a module of its own that registers on the shared app (cli.common);
+this module imports them all and runs the app, turning user errors into one clear line.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import csv
-import io
-import json
 import logging
 import os
-import secrets
 import signal
 import sys
-from pathlib import Path
 from typing import Annotated, Any
 
-import msgspec
 import structlog
 import typer
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
-from agents import UnknownAgent, known_agents
+from agents import UnknownAgent
 from agents.llm.costs import PricesError
-from cli.text import line, plain
-from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
-from engine.rules import pending
-from events.catalog import UnknownGame
-from events.domain import AUCTION_MODES, MAX_SEED, ConfigError
-from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
-from events.store import DEFAULT_DB, DuckStore, StoreError, describe_error
-from runner.tournament import TournamentError
-
-app = typer.Typer(
-    name="cattle",
-    help="Cattle Trade: a benchmark harness where LLMs and code agents play an auction-and-bluffing card game.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
+from cli.common import (
+    UsageError,
+    app,
+    err,
 )
-# Emoji codes off: a stored name such as "a:cow:b" must print as written.
-out = Console(emoji=False)
-err = Console(stderr=True, emoji=False)
-
-DbOption = Annotated[
-    Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
-]
-DEMO_AGENTS = "tracker,setrace,economy,random"
-SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
-PresetOption = Annotated[
-    str | None,
-    typer.Option(help=f"Shipped preset: {', '.join(preset_names())} (default: standard)."),
-]
-PresetFileOption = Annotated[
-    Path | None,
-    typer.Option(
-        "--preset-file",
-        help="A preset JSON file of your own (the fields of data/presets/*.json), instead of --preset.",
-    ),
-]
-
-
-class UsageError(Exception):
-    """A command-line input the user must correct."""
+from cli.text import line
+from events.catalog import UnknownGame
+from events.domain import ConfigError
+from events.store import DEFAULT_DB, StoreError, describe_error
+from runner.tournament import TournamentError
 
 
 class Interrupted(KeyboardInterrupt):
@@ -134,470 +98,6 @@ def main(
     configure_logging(verbose, log_json)
 
 
-# ---------------------------------------------------------------------------- helpers
-
-
-def _open(db: Path, *, write: bool = False, init: bool = False) -> DuckStore:
-    """The store at `db`, read-only unless `write` (`init`: adopt a foreign DuckDB file)."""
-    return DuckStore(db, read_only=not write, init=init)
-
-
-InitOption = Annotated[
-    bool,
-    typer.Option(
-        "--init",
-        help="Add the game tables to a DuckDB file that already holds other tables.",
-    ),
-]
-
-
-def in_range(flag: str, value: int, lo: int, hi: int) -> int:
-    """`value` if lo <= value <= hi, else a `UsageError` that states the range."""
-    if not lo <= value <= hi:
-        raise UsageError(f"{flag} must be between {lo:,} and {hi:,}, got {value:,}")
-    return value
-
-
-def seed_or_random(seed: int | None, flag: str = "--seed") -> int:
-    """The seed given (checked against the range the store holds), or a fresh random one."""
-    if seed is None:
-        return secrets.randbelow(2**31)
-    if not 0 <= seed <= MAX_SEED:
-        raise UsageError(f"{flag} must be between 0 and {MAX_SEED} (2**63 - 1), got {seed}")
-    return seed
-
-
-def _config(
-    preset: str | None,
-    mode: str | None,
-    max_turns: int | None = None,
-    preset_file: Path | None = None,
-) -> Any:
-    overrides: dict[str, Any] = {}
-    if mode is not None:
-        if mode not in AUCTION_MODES:
-            raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
-        overrides["auction_mode"] = mode
-    if max_turns is not None:
-        overrides["max_turns"] = in_range("--max-turns", max_turns, 1, MAX_TURNS)
-    if preset_file is not None:
-        if preset is not None:
-            raise UsageError("give either --preset or --preset-file, not both")
-        return load_preset_file(preset_file, **overrides)
-    return load_preset(preset or "standard", **overrides)
-
-
-def _agents(text: str | None, players: int) -> list[str]:
-    if not text:
-        return ["random"] * players
-    specs = [s.strip() for s in text.split(",") if s.strip()]
-    if len(specs) != players:
-        raise UsageError(
-            f"--agents needs {players} comma-separated agents for this preset, got {len(specs)}"
-        )
-    return specs
-
-
-def _score_table(game_id: str, record: Any) -> Table:
-    result = record.result
-    table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
-    table.add_column("rank", justify="right")
-    table.add_column("seat", justify="right")
-    table.add_column("agent")
-    table.add_column("score", justify="right")
-    table.add_column("complete sets")
-    order = sorted(range(len(result.scores)), key=lambda i: (result.ranks[i], i))
-    for i in order:
-        table.add_row(
-            str(result.ranks[i]),
-            str(i),
-            plain(record.seats[i].agent),
-            f"{result.scores[i]:,}",
-            plain(", ".join(result.sets[i]) or "-"),
-        )
-    table.caption = plain(
-        f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
-    )
-    return table
-
-
-def _play(
-    db: Path,
-    preset: str | None,
-    mode: str | None,
-    seed: int | None,
-    agents: str | None,
-    max_turns: int | None,
-    init: bool = False,
-    preset_file: Path | None = None,
-) -> tuple[str, Any]:
-    from runner.session import play_and_store
-
-    seed = seed_or_random(seed)
-    config = _config(preset, mode, max_turns, preset_file)
-    specs = _agents(agents, config.players)
-    with _open(db, write=True, init=init) as store:
-        return play_and_store(store, config, seed, specs)
-
-
-# ---------------------------------------------------------------------------- commands
-
-
-@app.command()
-def demo(
-    db: DbOption = DEFAULT_DB,
-    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
-) -> None:
-    """Play one standard game (tracker, setrace, economy and random), store it, print the table."""
-    with out.status("Playing a standard game..."):
-        game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
-    out.print(_score_table(game_id, record))
-    out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
-    out.print(
-        line(
-            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
-            game_id,
-            game_id,
-        )
-    )
-
-
-@app.command()
-def play(
-    preset: PresetOption = None,
-    mode: Annotated[
-        str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
-    ] = None,
-    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
-    agents: Annotated[
-        str | None,
-        typer.Option(help="Comma-separated agent per seat (default: random everywhere)."),
-    ] = None,
-    max_turns: Annotated[
-        int | None, typer.Option(help=f"Override the preset's turn cap (1 to {MAX_TURNS:,}).")
-    ] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
-    init: InitOption = False,
-    preset_file: PresetFileOption = None,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Play one game and store it."""
-    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file)
-    result = record.result
-    if as_json:
-        summary = {
-            "game_id": game_id,
-            "seed": record.seed,
-            "preset": record.config.name,
-            "mode": record.config.auction_mode,
-            "turns": result.turns,
-            "end_reason": result.reason,
-            "events": len(record.events),
-            "scores": [
-                {
-                    "seat": i,
-                    "agent": record.seats[i].agent,
-                    "score": result.scores[i],
-                    "rank": result.ranks[i],
-                    "sets": list(result.sets[i]),
-                }
-                for i in range(len(result.scores))
-            ],
-        }
-        print(json.dumps(summary))
-        return
-    out.print(_score_table(game_id, record))
-    out.print(line("Game id: [bold cyan]{}[/]", game_id))
-
-
-@app.command()
-def games(
-    db: DbOption = DEFAULT_DB,
-    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
-    limit: Annotated[int, typer.Option(help="Show at most this many (newest); 0 shows all.")] = 50,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """List the stored games."""
-    if limit < 0:
-        raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
-    with _open(db) as store:
-        rows = store.list_games(tournament)
-        scores: dict[str, dict[int, int]] = {}
-        if rows:
-            _, srows = store.query("SELECT game_id, seat, score FROM scores")
-            for gid, seat, score in srows:
-                scores.setdefault(gid, {})[seat] = score
-    shown = rows[-limit:] if limit > 0 else rows
-    if as_json:
-        print(
-            json.dumps(
-                [
-                    {
-                        "game_id": r.game_id,
-                        "seed": r.seed,
-                        "preset": r.config.name,
-                        "mode": r.config.auction_mode,
-                        "agents": [s.agent for s in r.seats],
-                        "status": r.status,
-                        "end_reason": r.end_reason,
-                        "events": r.events,
-                        "tournament": r.tournament,
-                        "scores": [scores.get(r.game_id, {}).get(i) for i in range(len(r.seats))],
-                    }
-                    for r in shown
-                ]
-            )
-        )
-        return
-    out.print(_games_table(rows, shown, scores, db))
-
-
-def _games_table(
-    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, int]], db: Path
-) -> Table:
-    """The stored games as a table (every stored string as plain text)."""
-    table = Table(
-        title=plain(
-            f"{len(rows)} game(s) in {db}"
-            + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
-        )
-    )
-    for col in (
-        "game id",
-        "created",
-        "preset",
-        "mode",
-        "seed",
-        "agents",
-        "status",
-        "events",
-        "scores",
-    ):
-        table.add_column(col)
-    for r in shown:
-        sc = scores.get(r.game_id, {})
-        table.add_row(
-            plain(r.game_id),
-            r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
-            plain(r.config.name),
-            plain(r.config.auction_mode),
-            str(r.seed),
-            plain(", ".join(s.agent for s in r.seats)),
-            plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
-            str(r.events),
-            " / ".join(str(sc.get(i, "-")) for i in range(len(r.seats))),
-        )
-    return table
-
-
-def _seat_arg(seat: int | None, players: int) -> None:
-    if seat is not None and not 0 <= seat < players:
-        raise UsageError(f"--seat must be between 0 and {players - 1}")
-
-
-@app.command()
-def show(
-    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
-    seat: Annotated[int | None, typer.Option(help="Show the game as this seat saw it.")] = None,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Print a game's timeline, complete or as one seat saw it."""
-    from projections.timeline import timeline
-
-    with _open(db) as store:
-        row = store.get_game(game_id)
-        events = store.load_events(row.game_id)
-    _seat_arg(seat, row.config.players)
-    who = "everything" if seat is None else f"as seen by seat {seat}"
-    out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
-    for entry in _timeline_lines(timeline(events, seat)):
-        out.print(entry, highlight=False)
-
-
-def _timeline_lines(lines: Any) -> list[Text]:
-    """Timeline entries as numbered lines of plain text (they quote agents and models)."""
-    return [plain(f"{seq:>5}  {text}") for seq, _, text in lines]
-
-
-@app.command()
-def replay(
-    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
-    verify: Annotated[
-        bool, typer.Option("--verify", help="Re-simulate and compare byte for byte.")
-    ] = False,
-    to: Annotated[int | None, typer.Option("--to", help="Stop after this event seq.")] = None,
-    seat: Annotated[
-        int | None, typer.Option(help="Show this seat's observation instead of the full state.")
-    ] = None,
-    allow_unfinished: Annotated[
-        bool,
-        typer.Option(
-            "--allow-unfinished",
-            help="With --verify: accept a running or abandoned game that is a consistent prefix.",
-        ),
-    ] = False,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Show the state (or a seat's observation) at any point, or verify a stored game."""
-    from projections.replay import observation_at, state_at
-
-    if verify:
-        if to is not None or seat is not None:
-            raise UsageError("--verify checks the whole game; drop --to and --seat")
-        from cli.verify import verify_one
-
-        code = verify_one(db, game_id, as_json=as_json, allow_unfinished=allow_unfinished)
-        raise typer.Exit(code)
-    with _open(db) as store:
-        row = store.get_game(game_id)
-        events = store.load_events(row.game_id)
-    _seat_arg(seat, row.config.players)
-    if to is not None and not 0 <= to < len(events):
-        raise UsageError(f"--to must be between 0 and {len(events) - 1}")
-    if seat is not None:
-        obs = observation_at(events, seat, to)
-        data = msgspec.to_builtins(obs)
-        if as_json:
-            print(json.dumps(data))
-            return
-        for part in _observation_view(data):
-            out.print(part)
-        return
-    state = state_at(events, to)
-    data = msgspec.to_builtins(state)
-    data["pending"] = msgspec.to_builtins(pending(state))
-    data.pop("deck", None)
-    data["deck_left"] = state.deck_left
-    if as_json:
-        print(json.dumps(data))
-        return
-    for part in _state_view(state, data, to if to is not None else len(events) - 1):
-        out.print(part)
-
-
-def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
-    """What `replay` prints for the full state: a heading, the seats table, the next decision."""
-    parts: list[Any] = [
-        line(
-            f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
-            f" deck {state.deck_left} card(s) left",
-            state.phase,
-        )
-    ]
-    table = Table()
-    for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
-        table.add_column(col)
-    scores = state.scores()
-    for i in range(state.players):
-        animals = ", ".join(
-            f"{n}x {a}" for a, n in zip(state.config.animals, state.animals[i], strict=True) if n
-        )
-        table.add_row(
-            str(i),
-            plain(state.seats[i].agent if state.seats else ""),
-            str(sum(state.money[i])),
-            ", ".join(map(str, state.money[i])),
-            plain(animals or "-"),
-            plain(", ".join(state.sets[i]) or "-"),
-            str(scores[i]),
-        )
-    parts.append(table)
-    if data.get("pending"):
-        parts.append(plain(f"Waiting for: {json.dumps(data['pending'])}"))
-    return parts
-
-
-def _observation_view(data: dict[str, Any]) -> list[Any]:
-    """What `replay --seat` prints: the seat's own holdings, the players table, the question."""
-    parts: list[Any] = [
-        f"[bold]Seat {data['seat']}[/] at turn {data['turn']} (active: {data['active']},"
-        f" deck: {data['deck_left']})",
-        plain(f"Money: {sum(data['money'])} in cards {data['money']}"),
-        plain(f"Animals: {data['animals']}"),
-    ]
-    table = Table(title="Players")
-    for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
-        table.add_column(col)
-    for p in data["players"]:
-        table.add_row(
-            str(p["seat"]),
-            plain(", ".join(f"{n}x {a}" for a, n in p["animals"].items()) or "-"),
-            str(p["money_cards"]),
-            plain(", ".join(p["sets"]) or "-"),
-            str(p["revealed_money"]) if p["revealed_money"] is not None else "-",
-        )
-    parts.append(table)
-    if data["targets"]:
-        targets = ", ".join(f"player {s} ({a})" for s, a in data["targets"])
-        parts.append(plain(f"Trade targets: {targets}"))
-    if data["pending"]:
-        parts.append(plain(f"Asked: {json.dumps(data['pending'])}"))
-    return parts
-
-
-@app.command()
-def sql(
-    query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
-    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
-    timeout: Annotated[
-        float, typer.Option(help="Stop the query after this many seconds (0: no limit).")
-    ] = DEFAULT_TIMEOUT,
-    max_rows: Annotated[
-        int, typer.Option(help="Rows shown in the table format (0: all); csv and json give all.")
-    ] = 1000,
-    db: DbOption = DEFAULT_DB,
-) -> None:
-    """Run one read-only SQL query over the store, in a sandbox that cannot change anything."""
-    if fmt not in ("table", "csv", "json"):
-        raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
-    if timeout < 0:
-        raise UsageError("--timeout must be 0 or more seconds")
-    if max_rows < 0:
-        raise UsageError("--max-rows must be 0 or more")
-    limit = max_rows if fmt == "table" and max_rows > 0 else None
-    con = open_sandboxed(db, timeout=timeout or None)
-    try:
-        result = run_query(con, query, timeout=timeout or None, max_rows=limit)
-    except SandboxError as exc:
-        raise UsageError(str(exc)) from None
-    finally:
-        con.close()
-    cols, rows = result.columns, result.rows
-    if fmt == "json":
-        print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
-    elif fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
-        w.writerows(rows)
-        sys.stdout.write(buf.getvalue())
-    else:
-        out.print(_sql_table(cols, rows))
-        # Below the table rather than as its caption, which would wrap to a narrow table's width.
-        if result.truncated:
-            out.print(f"first {len(rows)} row(s) shown; --max-rows 0 shows all", highlight=False)
-        else:
-            out.print(f"{len(rows)} row(s)", highlight=False)
-
-
-def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
-    """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
-    table = Table()
-    for c in cols:
-        table.add_column(plain(c))
-    for r in rows:
-        table.add_row(*(plain("NULL" if v is None else v) for v in r))
-    return table
-
-
-@app.command()
-def agents() -> None:
-    """List the agent names accepted by --agents."""
-    for name in known_agents():
-        out.print(plain(name))
-
-
 def _fail(exc: BaseException | str, code: int) -> None:
     err.print(line("[red]error:[/] {}", exc))
     sys.exit(code)
@@ -658,12 +158,23 @@ def _stopped() -> None:
     sys.exit(130)
 
 
+# Each command module registers its commands on the shared app.
+from cli import commands as _commands  # noqa: E402, F401
 from cli import llm as _llm  # noqa: E402, F401
 from cli import metrics as _metrics  # noqa: E402, F401
 from cli import recover as _recover  # noqa: E402, F401
 from cli import report as _report  # noqa: E402, F401
 from cli import tournament as _tournament  # noqa: E402, F401
 from cli import verify as _verify  # noqa: E402, F401
+
+# Names other modules and tests reach through cli.main.
+from cli.commands import (  # noqa: E402, F401
+    _games_table,
+    _score_table,
+    _sql_table,
+    _state_view,
+    _timeline_lines,
+)
 
 if __name__ == "__main__":
     # Run through the imported module, where every command module registered itself.

@@ -10,7 +10,7 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
 from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
 from cli.text import line, plain
 from events.store import StoreError

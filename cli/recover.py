@@ -15,7 +15,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, _open, app, out
+from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
 from cli.text import line, plain
 
 
@@ -100,7 +100,7 @@ def resume(
     goes on live from where the log ends.
     """
     from agents import parse_spec
-    from cli.main import _score_table
+    from cli.common import _score_table
     from events.store import StoreError
     from runner.session import needs_io, play_stored
     from runner.verify import continuation_refused

@@ -8,7 +8,7 @@ from typing import Annotated
 
 import typer
 
-from cli.main import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
 from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
 from cli.text import line
 

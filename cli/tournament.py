@@ -27,7 +27,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import parse_spec
-from cli.main import (
+from cli.common import (
     SEED_HELP,
     DbOption,
     InitOption,

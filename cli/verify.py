@@ -33,7 +33,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents import parse_spec
-from cli.main import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
+from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
 from events.store import DuckStore, GameNotFound, StoreError
 from runner.verify import GameCheck, Problem, ScheduledGame, check_game
 

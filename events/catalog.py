@@ -35,6 +35,7 @@ DEFAULT_GAME = "cattle-trade"
 #: Built-in games: name -> module whose `GAME` attribute is the definition.
 _BUILTIN: dict[str, str] = {
     "cattle-trade": "agents.cattle_game",
+    "pact": "agents.pact_game",
 }
 
 

@@ -1,0 +1,393 @@
+"""The core commands: demo, play, games, show, replay, sql, agents."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from agents import known_agents
+from cli.common import (
+    DEMO_AGENTS,
+    SEED_HELP,
+    DbOption,
+    InitOption,
+    PresetFileOption,
+    PresetOption,
+    UsageError,
+    _open,
+    _play,
+    _score_table,
+    app,
+    out,
+)
+from cli.text import line, plain
+from engine.presets import MAX_TURNS
+from engine.rules import pending
+from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
+from events.store import DEFAULT_DB
+
+# ---------------------------------------------------------------------------- commands
+
+
+@app.command()
+def demo(
+    db: DbOption = DEFAULT_DB,
+    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
+) -> None:
+    """Play one standard game (tracker, setrace, economy and random), store it, print the table."""
+    with out.status("Playing a standard game..."):
+        game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
+    out.print(_score_table(game_id, record))
+    out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
+    out.print(
+        line(
+            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
+            game_id,
+            game_id,
+        )
+    )
+
+
+@app.command()
+def play(
+    preset: PresetOption = None,
+    mode: Annotated[
+        str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
+    ] = None,
+    seed: Annotated[int | None, typer.Option(help=f"Game seed, {SEED_HELP}.")] = None,
+    agents: Annotated[
+        str | None,
+        typer.Option(help="Comma-separated agent per seat (default: random everywhere)."),
+    ] = None,
+    max_turns: Annotated[
+        int | None, typer.Option(help=f"Override the preset's turn cap (1 to {MAX_TURNS:,}).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
+    init: InitOption = False,
+    preset_file: PresetFileOption = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Play one game and store it."""
+    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file)
+    result = record.result
+    if as_json:
+        summary = {
+            "game_id": game_id,
+            "seed": record.seed,
+            "preset": record.config.name,
+            "mode": record.config.auction_mode,
+            "turns": result.turns,
+            "end_reason": result.reason,
+            "events": len(record.events),
+            "scores": [
+                {
+                    "seat": i,
+                    "agent": record.seats[i].agent,
+                    "score": result.scores[i],
+                    "rank": result.ranks[i],
+                    "sets": list(result.sets[i]),
+                }
+                for i in range(len(result.scores))
+            ],
+        }
+        print(json.dumps(summary))
+        return
+    out.print(_score_table(game_id, record))
+    out.print(line("Game id: [bold cyan]{}[/]", game_id))
+
+
+@app.command()
+def games(
+    db: DbOption = DEFAULT_DB,
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    limit: Annotated[int, typer.Option(help="Show at most this many (newest); 0 shows all.")] = 50,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """List the stored games."""
+    if limit < 0:
+        raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
+    with _open(db) as store:
+        rows = store.list_games(tournament)
+        scores: dict[str, dict[int, int]] = {}
+        if rows:
+            _, srows = store.query("SELECT game_id, seat, score FROM scores")
+            for gid, seat, score in srows:
+                scores.setdefault(gid, {})[seat] = score
+    shown = rows[-limit:] if limit > 0 else rows
+    if as_json:
+        print(
+            json.dumps(
+                [
+                    {
+                        "game_id": r.game_id,
+                        "seed": r.seed,
+                        "preset": r.config.name,
+                        "mode": r.config.auction_mode,
+                        "agents": [s.agent for s in r.seats],
+                        "status": r.status,
+                        "end_reason": r.end_reason,
+                        "events": r.events,
+                        "tournament": r.tournament,
+                        "scores": [scores.get(r.game_id, {}).get(i) for i in range(len(r.seats))],
+                    }
+                    for r in shown
+                ]
+            )
+        )
+        return
+    out.print(_games_table(rows, shown, scores, db))
+
+
+def _games_table(
+    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, int]], db: Path
+) -> Table:
+    """The stored games as a table (every stored string as plain text)."""
+    table = Table(
+        title=plain(
+            f"{len(rows)} game(s) in {db}"
+            + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
+        )
+    )
+    for col in (
+        "game id",
+        "created",
+        "preset",
+        "mode",
+        "seed",
+        "agents",
+        "status",
+        "events",
+        "scores",
+    ):
+        table.add_column(col)
+    for r in shown:
+        sc = scores.get(r.game_id, {})
+        table.add_row(
+            plain(r.game_id),
+            r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
+            plain(r.config.name),
+            plain(r.config.auction_mode),
+            str(r.seed),
+            plain(", ".join(s.agent for s in r.seats)),
+            plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
+            str(r.events),
+            " / ".join(str(sc.get(i, "-")) for i in range(len(r.seats))),
+        )
+    return table
+
+
+def _seat_arg(seat: int | None, players: int) -> None:
+    if seat is not None and not 0 <= seat < players:
+        raise UsageError(f"--seat must be between 0 and {players - 1}")
+
+
+@app.command()
+def show(
+    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
+    seat: Annotated[int | None, typer.Option(help="Show the game as this seat saw it.")] = None,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Print a game's timeline, complete or as one seat saw it."""
+    from projections.timeline import timeline
+
+    with _open(db) as store:
+        row = store.get_game(game_id)
+        events = store.load_events(row.game_id)
+    _seat_arg(seat, row.config.players)
+    who = "everything" if seat is None else f"as seen by seat {seat}"
+    out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
+    for entry in _timeline_lines(timeline(events, seat)):
+        out.print(entry, highlight=False)
+
+
+def _timeline_lines(lines: Any) -> list[Text]:
+    """Timeline entries as numbered lines of plain text (they quote agents and models)."""
+    return [plain(f"{seq:>5}  {text}") for seq, _, text in lines]
+
+
+@app.command()
+def replay(
+    game_id: Annotated[str, typer.Argument(help="Game id (a unique prefix is enough).")],
+    verify: Annotated[
+        bool, typer.Option("--verify", help="Re-simulate and compare byte for byte.")
+    ] = False,
+    to: Annotated[int | None, typer.Option("--to", help="Stop after this event seq.")] = None,
+    seat: Annotated[
+        int | None, typer.Option(help="Show this seat's observation instead of the full state.")
+    ] = None,
+    allow_unfinished: Annotated[
+        bool,
+        typer.Option(
+            "--allow-unfinished",
+            help="With --verify: accept a running or abandoned game that is a consistent prefix.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Show the state (or a seat's observation) at any point, or verify a stored game."""
+    from projections.replay import observation_at, state_at
+
+    if verify:
+        if to is not None or seat is not None:
+            raise UsageError("--verify checks the whole game; drop --to and --seat")
+        from cli.verify import verify_one
+
+        code = verify_one(db, game_id, as_json=as_json, allow_unfinished=allow_unfinished)
+        raise typer.Exit(code)
+    with _open(db) as store:
+        row = store.get_game(game_id)
+        events = store.load_events(row.game_id)
+    _seat_arg(seat, row.config.players)
+    if to is not None and not 0 <= to < len(events):
+        raise UsageError(f"--to must be between 0 and {len(events) - 1}")
+    if seat is not None:
+        obs = observation_at(events, seat, to)
+        data = msgspec.to_builtins(obs)
+        if as_json:
+            print(json.dumps(data))
+            return
+        for part in _observation_view(data):
+            out.print(part)
+        return
+    state = state_at(events, to)
+    data = msgspec.to_builtins(state)
+    data["pending"] = msgspec.to_builtins(pending(state))
+    data.pop("deck", None)
+    data["deck_left"] = state.deck_left
+    if as_json:
+        print(json.dumps(data))
+        return
+    for part in _state_view(state, data, to if to is not None else len(events) - 1):
+        out.print(part)
+
+
+def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
+    """What `replay` prints for the full state: a heading, the seats table, the next decision."""
+    parts: list[Any] = [
+        line(
+            f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
+            f" deck {state.deck_left} card(s) left",
+            state.phase,
+        )
+    ]
+    table = Table()
+    for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
+        table.add_column(col)
+    scores = state.scores()
+    for i in range(state.players):
+        animals = ", ".join(
+            f"{n}x {a}" for a, n in zip(state.config.animals, state.animals[i], strict=True) if n
+        )
+        table.add_row(
+            str(i),
+            plain(state.seats[i].agent if state.seats else ""),
+            str(sum(state.money[i])),
+            ", ".join(map(str, state.money[i])),
+            plain(animals or "-"),
+            plain(", ".join(state.sets[i]) or "-"),
+            str(scores[i]),
+        )
+    parts.append(table)
+    if data.get("pending"):
+        parts.append(plain(f"Waiting for: {json.dumps(data['pending'])}"))
+    return parts
+
+
+def _observation_view(data: dict[str, Any]) -> list[Any]:
+    """What `replay --seat` prints: the seat's own holdings, the players table, the question."""
+    parts: list[Any] = [
+        f"[bold]Seat {data['seat']}[/] at turn {data['turn']} (active: {data['active']},"
+        f" deck: {data['deck_left']})",
+        plain(f"Money: {sum(data['money'])} in cards {data['money']}"),
+        plain(f"Animals: {data['animals']}"),
+    ]
+    table = Table(title="Players")
+    for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
+        table.add_column(col)
+    for p in data["players"]:
+        table.add_row(
+            str(p["seat"]),
+            plain(", ".join(f"{n}x {a}" for a, n in p["animals"].items()) or "-"),
+            str(p["money_cards"]),
+            plain(", ".join(p["sets"]) or "-"),
+            str(p["revealed_money"]) if p["revealed_money"] is not None else "-",
+        )
+    parts.append(table)
+    if data["targets"]:
+        targets = ", ".join(f"player {s} ({a})" for s, a in data["targets"])
+        parts.append(plain(f"Trade targets: {targets}"))
+    if data["pending"]:
+        parts.append(plain(f"Asked: {json.dumps(data['pending'])}"))
+    return parts
+
+
+@app.command()
+def sql(
+    query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
+    fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
+    timeout: Annotated[
+        float, typer.Option(help="Stop the query after this many seconds (0: no limit).")
+    ] = DEFAULT_TIMEOUT,
+    max_rows: Annotated[
+        int, typer.Option(help="Rows shown in the table format (0: all); csv and json give all.")
+    ] = 1000,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Run one read-only SQL query over the store, in a sandbox that cannot change anything."""
+    if fmt not in ("table", "csv", "json"):
+        raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
+    if timeout < 0:
+        raise UsageError("--timeout must be 0 or more seconds")
+    if max_rows < 0:
+        raise UsageError("--max-rows must be 0 or more")
+    limit = max_rows if fmt == "table" and max_rows > 0 else None
+    con = open_sandboxed(db, timeout=timeout or None)
+    try:
+        result = run_query(con, query, timeout=timeout or None, max_rows=limit)
+    except SandboxError as exc:
+        raise UsageError(str(exc)) from None
+    finally:
+        con.close()
+    cols, rows = result.columns, result.rows
+    if fmt == "json":
+        print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
+    elif fmt == "csv":
+        buf = io.StringIO()
+        w = csv.writer(buf, lineterminator="\n")
+        w.writerow(cols)
+        w.writerows(rows)
+        sys.stdout.write(buf.getvalue())
+    else:
+        out.print(_sql_table(cols, rows))
+        # Below the table rather than as its caption, which would wrap to a narrow table's width.
+        if result.truncated:
+            out.print(f"first {len(rows)} row(s) shown; --max-rows 0 shows all", highlight=False)
+        else:
+            out.print(f"{len(rows)} row(s)", highlight=False)
+
+
+def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
+    """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
+    table = Table()
+    for c in cols:
+        table.add_column(plain(c))
+    for r in rows:
+        table.add_row(*(plain("NULL" if v is None else v) for v in r))
+    return table
+
+
+@app.command()
+def agents() -> None:
+    """List the agent names accepted by --agents."""
+    for name in known_agents():
+        out.print(plain(name))

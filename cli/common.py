@@ -1,0 +1,157 @@
+"""What every command shares: the app, the consoles, common options, input checks and the
+store opener. Command modules import this; none imports another command module."""
+
+from __future__ import annotations
+
+import secrets
+from pathlib import Path
+from typing import Annotated, Any
+
+import typer
+from rich.console import Console
+from rich.table import Table
+
+from cli.text import plain
+from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
+from events.domain import AUCTION_MODES, MAX_SEED
+from events.store import DEFAULT_DB as DEFAULT_DB
+from events.store import DuckStore
+
+app = typer.Typer(
+    name="cattle",
+    help="Cattle Trade: a benchmark harness where LLMs and code agents play an auction-and-bluffing card game.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+# Emoji codes off: a stored name such as "a:cow:b" must print as written.
+out = Console(emoji=False)
+err = Console(stderr=True, emoji=False)
+
+DbOption = Annotated[
+    Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
+]
+DEMO_AGENTS = "tracker,setrace,economy,random"
+SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
+PresetOption = Annotated[
+    str | None,
+    typer.Option(help=f"Shipped preset: {', '.join(preset_names())} (default: standard)."),
+]
+PresetFileOption = Annotated[
+    Path | None,
+    typer.Option(
+        "--preset-file",
+        help="A preset JSON file of your own (the fields of data/presets/*.json), instead of --preset.",
+    ),
+]
+
+
+class UsageError(Exception):
+    """A command-line input the user must correct."""
+
+
+# ---------------------------------------------------------------------------- helpers
+
+
+def _open(db: Path, *, write: bool = False, init: bool = False) -> DuckStore:
+    """The store at `db`, read-only unless `write` (`init`: adopt a foreign DuckDB file)."""
+    return DuckStore(db, read_only=not write, init=init)
+
+
+InitOption = Annotated[
+    bool,
+    typer.Option(
+        "--init",
+        help="Add the game tables to a DuckDB file that already holds other tables.",
+    ),
+]
+
+
+def in_range(flag: str, value: int, lo: int, hi: int) -> int:
+    """`value` if lo <= value <= hi, else a `UsageError` that states the range."""
+    if not lo <= value <= hi:
+        raise UsageError(f"{flag} must be between {lo:,} and {hi:,}, got {value:,}")
+    return value
+
+
+def seed_or_random(seed: int | None, flag: str = "--seed") -> int:
+    """The seed given (checked against the range the store holds), or a fresh random one."""
+    if seed is None:
+        return secrets.randbelow(2**31)
+    if not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"{flag} must be between 0 and {MAX_SEED} (2**63 - 1), got {seed}")
+    return seed
+
+
+def _config(
+    preset: str | None,
+    mode: str | None,
+    max_turns: int | None = None,
+    preset_file: Path | None = None,
+) -> Any:
+    overrides: dict[str, Any] = {}
+    if mode is not None:
+        if mode not in AUCTION_MODES:
+            raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
+        overrides["auction_mode"] = mode
+    if max_turns is not None:
+        overrides["max_turns"] = in_range("--max-turns", max_turns, 1, MAX_TURNS)
+    if preset_file is not None:
+        if preset is not None:
+            raise UsageError("give either --preset or --preset-file, not both")
+        return load_preset_file(preset_file, **overrides)
+    return load_preset(preset or "standard", **overrides)
+
+
+def _agents(text: str | None, players: int) -> list[str]:
+    if not text:
+        return ["random"] * players
+    specs = [s.strip() for s in text.split(",") if s.strip()]
+    if len(specs) != players:
+        raise UsageError(
+            f"--agents needs {players} comma-separated agents for this preset, got {len(specs)}"
+        )
+    return specs
+
+
+def _score_table(game_id: str, record: Any) -> Table:
+    result = record.result
+    table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
+    table.add_column("rank", justify="right")
+    table.add_column("seat", justify="right")
+    table.add_column("agent")
+    table.add_column("score", justify="right")
+    table.add_column("complete sets")
+    order = sorted(range(len(result.scores)), key=lambda i: (result.ranks[i], i))
+    for i in order:
+        table.add_row(
+            str(result.ranks[i]),
+            str(i),
+            plain(record.seats[i].agent),
+            f"{result.scores[i]:,}",
+            plain(", ".join(result.sets[i]) or "-"),
+        )
+    table.caption = plain(
+        f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
+    )
+    return table
+
+
+def _play(
+    db: Path,
+    preset: str | None,
+    mode: str | None,
+    seed: int | None,
+    agents: str | None,
+    max_turns: int | None,
+    init: bool = False,
+    preset_file: Path | None = None,
+) -> tuple[str, Any]:
+    from runner.session import play_and_store
+
+    seed = seed_or_random(seed)
+    config = _config(preset, mode, max_turns, preset_file)
+    specs = _agents(agents, config.players)
+    with _open(db, write=True, init=init) as store:
+        return play_and_store(store, config, seed, specs)
