@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+
 from agents.pact import CODE_AGENTS, default_action, parse_answer
 from engine.pact import RULES
 from events.catalog import GameDef

@@ -19,6 +19,7 @@ from cli.common import (
     DEMO_AGENTS,
     SEED_HELP,
     DbOption,
+    GameOption,
     InitOption,
     PresetFileOption,
     PresetOption,
@@ -27,11 +28,13 @@ from cli.common import (
     _play,
     _score_table,
     app,
+    game_def,
     out,
+    score_text,
 )
 from cli.text import line, plain
 from engine.presets import MAX_TURNS
-from engine.rules import pending
+from events import catalog
 from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB
 
@@ -74,35 +77,51 @@ def play(
     as_json: Annotated[bool, typer.Option("--json", help="Print a JSON summary.")] = False,
     init: InitOption = False,
     preset_file: PresetFileOption = None,
+    game: GameOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Play one game and store it."""
-    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file)
+    """Play one game and store it (Cattle Trade unless --game names another)."""
+    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file, game)
     result = record.result
     if as_json:
-        summary = {
-            "game_id": game_id,
-            "seed": record.seed,
-            "preset": record.config.name,
-            "mode": record.config.auction_mode,
-            "turns": result.turns,
-            "end_reason": result.reason,
-            "events": len(record.events),
-            "scores": [
-                {
-                    "seat": i,
-                    "agent": record.seats[i].agent,
-                    "score": result.scores[i],
-                    "rank": result.ranks[i],
-                    "sets": list(result.sets[i]),
-                }
-                for i in range(len(result.scores))
-            ],
-        }
-        print(json.dumps(summary))
+        print(json.dumps(play_summary(game_id, record)))
         return
     out.print(_score_table(game_id, record))
     out.print(line("Game id: [bold cyan]{}[/]", game_id))
+
+
+def play_summary(game_id: str, record: Any) -> dict[str, Any]:
+    """What `play --json` prints: the game, its seed and every seat's score and rank (plus
+    the game's own figures: Cattle Trade's mode, turns and complete sets)."""
+    result = record.result
+    config = record.config
+    summary: dict[str, Any] = {
+        "game_id": game_id,
+        "game": record.events[0].game,
+        "seed": record.seed,
+        "preset": config.name,
+    }
+    sets = getattr(result, "sets", None)
+    if hasattr(config, "auction_mode"):
+        summary["mode"] = config.auction_mode
+    for key in ("turns", "rounds", "trades"):
+        if hasattr(result, key):
+            summary[key] = getattr(result, key)
+    summary["end_reason"] = result.reason
+    summary["events"] = len(record.events)
+    scores = []
+    for i in range(len(result.scores)):
+        entry: dict[str, Any] = {
+            "seat": i,
+            "agent": record.seats[i].agent,
+            "score": result.scores[i],
+            "rank": result.ranks[i],
+        }
+        if sets is not None:
+            entry["sets"] = list(sets[i])
+        scores.append(entry)
+    summary["scores"] = scores
+    return summary
 
 
 @app.command()
@@ -110,18 +129,24 @@ def games(
     db: DbOption = DEFAULT_DB,
     tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
     limit: Annotated[int, typer.Option(help="Show at most this many (newest); 0 shows all.")] = 50,
+    game: Annotated[
+        str | None, typer.Option("--game", help="Only games of this game (e.g. pact).")
+    ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """List the stored games."""
+    """List the stored games (of every game, or of one with --game)."""
     if limit < 0:
         raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
+    name = game_def(game).name if game is not None else None
     with _open(db) as store:
         rows = store.list_games(tournament)
-        scores: dict[str, dict[int, int]] = {}
+        if name is not None:
+            rows = [r for r in rows if r.game == name]
+        scores: dict[str, dict[int, float]] = {}
         if rows:
-            _, srows = store.query("SELECT game_id, seat, score FROM scores")
+            _, srows = store.query("SELECT game_id, seat, score FROM results")
             for gid, seat, score in srows:
-                scores.setdefault(gid, {})[seat] = score
+                scores.setdefault(gid, {})[seat] = int(score) if score.is_integer() else score
     shown = rows[-limit:] if limit > 0 else rows
     if as_json:
         print(
@@ -129,9 +154,10 @@ def games(
                 [
                     {
                         "game_id": r.game_id,
+                        "game": r.game,
                         "seed": r.seed,
                         "preset": r.config.name,
-                        "mode": r.config.auction_mode,
+                        "mode": getattr(r.config, "auction_mode", None),
                         "agents": [s.agent for s in r.seats],
                         "status": r.status,
                         "end_reason": r.end_reason,
@@ -148,7 +174,7 @@ def games(
 
 
 def _games_table(
-    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, int]], db: Path
+    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, float]], db: Path
 ) -> Table:
     """The stored games as a table (every stored string as plain text)."""
     table = Table(
@@ -157,30 +183,20 @@ def _games_table(
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
     )
-    for col in (
-        "game id",
-        "created",
-        "preset",
-        "mode",
-        "seed",
-        "agents",
-        "status",
-        "events",
-        "scores",
-    ):
-        table.add_column(col)
+    # The id never wraps (people copy it); seeds and creation times are in --json.
+    table.add_column("game id", no_wrap=True)
+    for col in ("game", "preset", "status", "events", "agents", "scores"):
+        table.add_column(col, justify="right" if col == "events" else "left", overflow="fold")
     for r in shown:
         sc = scores.get(r.game_id, {})
         table.add_row(
             plain(r.game_id),
-            r.created_at.strftime("%Y-%m-%d %H:%M") if r.created_at else "",
-            plain(r.config.name),
-            plain(r.config.auction_mode),
-            str(r.seed),
-            plain(", ".join(s.agent for s in r.seats)),
+            plain(r.game),
+            plain(" ".join([r.config.name, getattr(r.config, "auction_mode", "")]).strip()),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
             str(r.events),
-            " / ".join(str(sc.get(i, "-")) for i in range(len(r.seats))),
+            plain(", ".join(s.agent for s in r.seats)),
+            " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),
         )
     return table
 
@@ -250,18 +266,36 @@ def replay(
     _seat_arg(seat, row.config.players)
     if to is not None and not 0 <= to < len(events):
         raise UsageError(f"--to must be between 0 and {len(events) - 1}")
+    cattle = row.game == catalog.DEFAULT_GAME
     if seat is not None:
         obs = observation_at(events, seat, to)
         data = msgspec.to_builtins(obs)
         if as_json:
             print(json.dumps(data))
             return
+        if not cattle:
+            out.print(
+                line(
+                    "[bold]Seat {} after event {}[/]",
+                    seat,
+                    to if to is not None else len(events) - 1,
+                )
+            )
+            _print_json(data)
+            return
         for part in _observation_view(data):
             out.print(part)
         return
     state = state_at(events, to)
     data = msgspec.to_builtins(state)
-    data["pending"] = msgspec.to_builtins(pending(state))
+    data["pending"] = msgspec.to_builtins(catalog.get(row.game).rules.pending(state))
+    if not cattle:
+        if as_json:
+            print(json.dumps(data))
+            return
+        out.print(line("[bold]State after event {}[/]", to if to is not None else len(events) - 1))
+        _print_json(data)
+        return
     data.pop("deck", None)
     data["deck_left"] = state.deck_left
     if as_json:
@@ -269,6 +303,12 @@ def replay(
         return
     for part in _state_view(state, data, to if to is not None else len(events) - 1):
         out.print(part)
+
+
+def _print_json(data: Any) -> None:
+    """A value as indented JSON, line by line, as plain text (it holds the players' words)."""
+    for text in json.dumps(data, indent=2).splitlines():
+        out.print(plain(text), highlight=False)
 
 
 def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
@@ -387,7 +427,7 @@ def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
 
 
 @app.command()
-def agents() -> None:
-    """List the agent names accepted by --agents."""
-    for name in known_agents():
+def agents(game: GameOption = None) -> None:
+    """List the agent names --agents accepts in a game (Cattle Trade unless --game)."""
+    for name in known_agents(game_def(game)):
         out.print(plain(name))

@@ -7,19 +7,22 @@ import secrets
 from pathlib import Path
 from typing import Annotated, Any
 
+import msgspec
 import typer
 from rich.console import Console
 from rich.table import Table
 
 from cli.text import plain
 from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
+from events import catalog
 from events.domain import AUCTION_MODES, MAX_SEED
 from events.store import DEFAULT_DB as DEFAULT_DB
 from events.store import DuckStore
 
 app = typer.Typer(
     name="cattle",
-    help="Cattle Trade: a benchmark harness where LLMs and code agents play an auction-and-bluffing card game.",
+    help="Cattle Trade: a benchmark harness where LLMs and code agents play games against each"
+    " other (Cattle Trade, an auction-and-bluffing card game, by default; --game picks another).",
     no_args_is_help=True,
     add_completion=False,
     pretty_exceptions_enable=False,
@@ -36,7 +39,16 @@ DEMO_AGENTS = "tracker,setrace,economy,random"
 SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
 PresetOption = Annotated[
     str | None,
-    typer.Option(help=f"Shipped preset: {', '.join(preset_names())} (default: standard)."),
+    typer.Option(
+        help=f"Shipped preset of the game (Cattle Trade: {', '.join(preset_names())}; PACT:"
+        " standard, quick; default: the game's standard one)."
+    ),
+]
+GameOption = Annotated[
+    str | None,
+    typer.Option(
+        "--game", help="The game: cattle-trade (the default) or pact (`cattle agents --game G`)."
+    ),
 ]
 PresetFileOption = Annotated[
     Path | None,
@@ -84,12 +96,24 @@ def seed_or_random(seed: int | None, flag: str = "--seed") -> int:
     return seed
 
 
+def game_def(name: str | None) -> catalog.GameDef:
+    """The definition of the game `--game` names (the default game for None)."""
+    try:
+        return catalog.get(name)
+    except catalog.UnknownGame as exc:
+        raise UsageError(f"--game: {exc}") from None
+
+
 def _config(
     preset: str | None,
     mode: str | None,
     max_turns: int | None = None,
     preset_file: Path | None = None,
+    game: str | None = None,
 ) -> Any:
+    g = game_def(game)
+    if g.name != catalog.DEFAULT_GAME:
+        return _other_config(g, preset, mode, max_turns, preset_file)
     overrides: dict[str, Any] = {}
     if mode is not None:
         if mode not in AUCTION_MODES:
@@ -102,6 +126,41 @@ def _config(
             raise UsageError("give either --preset or --preset-file, not both")
         return load_preset_file(preset_file, **overrides)
     return load_preset(preset or "standard", **overrides)
+
+
+MAX_CONFIG_BYTES = 64 * 1024
+"""A configuration file is a few hundred bytes; anything far larger is not one."""
+
+
+def _other_config(
+    g: catalog.GameDef,
+    preset: str | None,
+    mode: str | None,
+    max_turns: int | None,
+    preset_file: Path | None,
+) -> Any:
+    """A configuration of a game other than Cattle Trade (its presets, or a JSON file)."""
+    for flag, value in (("--mode", mode), ("--max-turns", max_turns)):
+        if value is not None:
+            raise UsageError(f"{flag} is a Cattle Trade option; {g.name} does not take it")
+    if preset_file is not None:
+        if preset is not None:
+            raise UsageError("give either --preset or --preset-file, not both")
+        try:
+            data = Path(preset_file).read_bytes()[: MAX_CONFIG_BYTES + 1]
+        except OSError as exc:
+            raise UsageError(f"cannot read {preset_file}: {exc.strerror or exc}") from None
+        if len(data) > MAX_CONFIG_BYTES:
+            raise UsageError(f"{preset_file} is not a {g.name} configuration (too large)")
+        try:
+            config: Any = msgspec.json.decode(data, type=g.config_type, strict=True)
+        except msgspec.MsgspecError as exc:
+            raise UsageError(f"{preset_file}: not a {g.name} configuration: {exc}") from None
+        return config.validate()
+    try:
+        return g.preset(preset or g.default_preset)
+    except KeyError as exc:
+        raise UsageError(f"--preset: {exc.args[0]}") from None
 
 
 def _agents(text: str | None, players: int) -> list[str]:
@@ -122,20 +181,32 @@ def _score_table(game_id: str, record: Any) -> Table:
     table.add_column("seat", justify="right")
     table.add_column("agent")
     table.add_column("score", justify="right")
-    table.add_column("complete sets")
+    sets = getattr(result, "sets", None)
+    if sets is not None:
+        table.add_column("complete sets")
     order = sorted(range(len(result.scores)), key=lambda i: (result.ranks[i], i))
     for i in order:
-        table.add_row(
+        row: list[Any] = [
             str(result.ranks[i]),
             str(i),
             plain(record.seats[i].agent),
-            f"{result.scores[i]:,}",
-            plain(", ".join(result.sets[i]) or "-"),
-        )
-    table.caption = plain(
-        f"{result.turns} turns, {len(record.events)} events, ended: {result.reason}"
-    )
+            score_text(result.scores[i]),
+        ]
+        if sets is not None:
+            row.append(plain(", ".join(sets[i]) or "-"))
+        table.add_row(*row)
+    turns = getattr(result, "turns", None)
+    rounds = getattr(result, "rounds", None)
+    length = f"{turns} turns" if turns is not None else f"{rounds} rounds"
+    table.caption = plain(f"{length}, {len(record.events)} events, ended: {result.reason}")
     return table
+
+
+def score_text(score: float) -> str:
+    """A score with thousands separators; whole numbers without a decimal point."""
+    if isinstance(score, float) and score.is_integer():
+        score = int(score)
+    return f"{score:,}"
 
 
 def _play(
@@ -147,11 +218,12 @@ def _play(
     max_turns: int | None,
     init: bool = False,
     preset_file: Path | None = None,
+    game: str | None = None,
 ) -> tuple[str, Any]:
     from runner.session import play_and_store
 
     seed = seed_or_random(seed)
-    config = _config(preset, mode, max_turns, preset_file)
+    config = _config(preset, mode, max_turns, preset_file, game)
     specs = _agents(agents, config.players)
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)

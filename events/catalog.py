@@ -109,6 +109,10 @@ class View(Protocol):
         """Consume the events of `log` not seen yet; return the view."""
         ...
 
+    def snapshot(self, pending: Any = None) -> Any:
+        """What the seat knows, as a msgspec value (with the decision asked of it, if any)."""
+        ...
+
 
 class Prompter(Protocol):
     """How a model seat plays a game: prompts in, actions out."""

@@ -26,6 +26,7 @@ from events.store import (
     DuckStore,
     StoreError,
     connect,
+    current_views,
     lock_wait,
 )
 
@@ -94,9 +95,11 @@ def open_sandboxed(path: str | Path, *, timeout: float | None = DEFAULT_TIMEOUT)
         # Both can only be set once the database runs: the file is already open, so taking
         # the local file system away leaves the store readable and every other file out of
         # reach; the lock then keeps every statement from changing any setting back.
+        _check_schema(con, p)
+        # Views of this version, for a file written by another (temporary: nothing is stored).
+        current_views(con)
         con.execute("SET disabled_filesystems = 'LocalFileSystem'")
         con.execute("SET lock_configuration = true")
-        _check_schema(con, p)
     except BaseException:
         con.close()
         raise

@@ -62,6 +62,21 @@ def all_view_files() -> list[Path]:
     return files
 
 
+def current_views(con: duckdb.DuckDBPyConnection) -> bool:
+    """On a read-only connection to a store written by another version, define this
+    version's views as temporary ones (they shadow the stored ones for this connection only;
+    the file is not touched). Return True if it had to."""
+    got = con.execute("SELECT value FROM meta WHERE key = 'schema_digest'").fetchone()
+    if got is not None and got[0] == _schema_digest():
+        return False
+    for path in all_view_files():
+        text = path.read_text()
+        text = text.replace("CREATE OR REPLACE VIEW", "CREATE OR REPLACE TEMP VIEW")
+        text = text.replace("CREATE OR REPLACE MACRO", "CREATE OR REPLACE TEMP MACRO")
+        con.execute(text)
+    return True
+
+
 def _decode_config(game: str, text: str | bytes) -> Any:
     try:
         config_type = catalog.get(game).config_type
@@ -675,6 +690,7 @@ class DuckStore(Store):
             if self.path != ":memory:":
                 _check_size(self.con, self.path)
             self._check_version()
+            current_views(self.con)
         else:
             self._migrate(init)
 

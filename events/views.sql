@@ -77,10 +77,23 @@ SELECT b.game_id, b.seq, b.turn, b.auction, b.round, b.seat, b.amount, m.money
 FROM b ASOF LEFT JOIN money m
   ON b.game_id = m.game_id AND b.seat = m.seat AND b.seq >= m.seq;
 
--- Final score, complete sets and rank of every seat of every finished game.
-CREATE OR REPLACE VIEW scores AS
+-- Final score and rank of every seat of every finished game, whatever the game (scores as
+-- DOUBLE: some games score in half units).
+CREATE OR REPLACE VIEW results AS
 WITH ended AS (
     SELECT game_id, payload FROM events WHERE type = 'game_ended'
+)
+SELECT s.game_id, g.game, s.seat, s.agent,
+       CAST(json_extract(e.payload, '$.scores[' || s.seat || ']') AS DOUBLE) AS score,
+       CAST(json_extract(e.payload, '$.ranks[' || s.seat || ']') AS INTEGER) AS rank,
+       s.tournament
+FROM seats s JOIN ended e USING (game_id) JOIN games g USING (game_id);
+
+-- Cattle Trade's final score, complete sets and rank of every seat of every finished game.
+CREATE OR REPLACE VIEW scores AS
+WITH ended AS (
+    SELECT e.game_id, e.payload FROM events e JOIN games g USING (game_id)
+    WHERE e.type = 'game_ended' AND g.game = 'cattle-trade'
 )
 SELECT s.game_id, s.seat, s.agent,
        CAST(json_extract(e.payload, '$.scores[' || s.seat || ']') AS INTEGER) AS score,

@@ -14,6 +14,8 @@ import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import msgspec
+
 from engine.pact import AnyPactDecision, MessageDecision, QuoteDecision, action_json
 from events import agent as ae
 from events import pact as pe
@@ -37,6 +39,24 @@ def signed(x: float | int) -> str:
 
 
 # --------------------------------------------------------------------------- the view
+
+
+class PactObservation(msgspec.Struct, frozen=True, kw_only=True):
+    """What one PACT seat knows at a point of the game, and what it is asked (if anything)."""
+
+    seat: int
+    role: str
+    value: int | None
+    """This seat's private number (the buyer's value, the seller's cost)."""
+    round: int
+    messages: tuple[tuple[int, int, str], ...]
+    """Every message so far: (round, seat, text)."""
+    rounds: tuple[tuple[int, int, int, bool, float | None], ...]
+    """Every finished round: (round, bid, ask, traded, price)."""
+    profit: float
+    trades: int
+    ended: bool
+    pending: Any = None
 
 
 class PactView:
@@ -89,6 +109,22 @@ class PactView:
         return self
 
     # ---- queries ---------------------------------------------------------------------------
+
+    def snapshot(self, pending: Any = None) -> PactObservation:
+        """The seat's knowledge as a value, with the decision it is asked (if it is asked)."""
+        asked = pending if pending is not None and self.seat in pending.seats else None
+        return PactObservation(
+            seat=self.seat,
+            role=self.role,
+            value=self.value,
+            round=self.round,
+            messages=tuple((m.round, m.seat, m.text) for m in self.messages),
+            rounds=tuple((r.round, r.bid, r.ask, r.traded, r.price) for r in self.reveals),
+            profit=self.profit,
+            trades=self.trades,
+            ended=self.ended,
+            pending=asked,
+        )
 
     @property
     def other(self) -> int:

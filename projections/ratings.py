@@ -43,7 +43,8 @@ class SeatResult(msgspec.Struct, frozen=True):
     game_id: str
     seat: int
     agent: str
-    score: int
+    score: float
+    """Whole scores are ints (Cattle Trade's always are)."""
     rank: int
     complete_sets: int
 
@@ -71,19 +72,30 @@ class AgentRating(msgspec.Struct, kw_only=True):
     the order, the gaps between agents move much less."""
 
 
-def load_results(store: object, tournament: str | None = None) -> list[SeatResult]:
-    """Seat results of the finished games (of one tournament, or all), in the fixed order."""
+def load_results(
+    store: object, tournament: str | None = None, game: str | None = None
+) -> list[SeatResult]:
+    """Seat results of the finished games (of one tournament, or all; of one game, or all),
+    in the fixed order. Complete sets count for Cattle Trade and are 0 elsewhere."""
     sql = (
-        "SELECT s.game_id, s.seat, s.agent, s.score, s.rank, s.complete_sets"
-        " FROM scores s JOIN games g USING (game_id) WHERE g.status = 'finished'"
+        "SELECT r.game_id, r.seat, r.agent, r.score, r.rank, coalesce(s.complete_sets, 0)"
+        " FROM results r JOIN games g USING (game_id)"
+        " LEFT JOIN scores s ON s.game_id = r.game_id AND s.seat = r.seat"
+        " WHERE g.status = 'finished'"
     )
     params: list[object] = []
+    if game is not None:
+        sql += " AND g.game = ?"
+        params.append(game)
     if tournament is not None:
         sql += " AND g.tournament = ?"
         params.append(tournament)
-    sql += " ORDER BY s.game_id, s.seat"
+    sql += " ORDER BY r.game_id, r.seat"
     _, rows = store.query(sql, params)  # type: ignore[attr-defined]
-    return [SeatResult(*r) for r in rows]
+    return [
+        SeatResult(gid, seat, agent, int(score) if score.is_integer() else score, rank, sets)
+        for gid, seat, agent, score, rank, sets in rows
+    ]
 
 
 def group_games(results: Sequence[SeatResult]) -> list[list[SeatResult]]:

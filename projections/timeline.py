@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Sequence
 from typing import Any
 
 from events import agent as ae
+from events import catalog
 from events import game as ev
 from events.domain import ANIMAL_VALUES
 from projections.observation import visible
@@ -137,6 +138,16 @@ def describe(e: Any, viewer: int | None = None) -> str:
             )
             why = "every set is complete" if e.reason == "complete" else "turn limit reached"
             return f"Game over after {e.turns} turns ({why}): {parts}"
+    return describe_agent_event(e, viewer) or fallback(e)
+
+
+def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
+    """One line for an event an agent recorded (the same in every game), else None."""
+
+    def p(seat: int | None) -> str:
+        return _p(seat, viewer)
+
+    match e:
         case ae.ScratchpadUpdated():
             return f"{p(e.seat)} updates notes: {e.notes[:100]}"
         case ae.AgentNote():
@@ -150,10 +161,24 @@ def describe(e: Any, viewer: int | None = None) -> str:
             )
         case ae.ActionDefaulted():
             return f"! {p(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
+    return None
+
+
+def fallback(e: Any) -> str:
+    """The plain line of an event no game describes: its tag."""
     tag = getattr(type(e), "__struct_config__", None)
     return f"{tag.tag if tag else type(e).__name__}"
 
 
-def timeline(events: Iterable[Any], seat: int | None = None) -> list[tuple[int, Any, str]]:
-    """(seq, event, text) for every event `seat` may see (all events when seat is None)."""
-    return [(i, e, describe(e, seat)) for i, e in enumerate(events) if visible(e, seat)]
+def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, Any, str]]:
+    """(seq, event, text) for every event `seat` may see (all events when seat is None),
+    each worded by its game's own `describe` (agent events and unknown ones in plain words)."""
+    if not events:
+        return []
+    game_describe = catalog.get(getattr(events[0], "game", None)).describe
+    out = []
+    for i, e in enumerate(events):
+        if visible(e, seat):
+            text = game_describe(e, seat) or describe_agent_event(e, seat) or fallback(e)
+            out.append((i, e, text))
+    return out
