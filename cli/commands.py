@@ -183,10 +183,11 @@ def _games_table(
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
     )
-    # The id never wraps (people copy it); seeds and creation times are in --json.
+    # The id never wraps (people copy it); seeds, event counts and times are in --json.
     table.add_column("game id", no_wrap=True)
-    for col in ("game", "preset", "status", "events", "agents", "scores"):
-        table.add_column(col, justify="right" if col == "events" else "left", overflow="fold")
+    widths = {"game": 6, "preset": 8, "status": 8}
+    for col in ("game", "preset", "status", "agents", "scores"):
+        table.add_column(col, min_width=widths.get(col))
     for r in shown:
         sc = scores.get(r.game_id, {})
         table.add_row(
@@ -194,7 +195,6 @@ def _games_table(
             plain(r.game),
             plain(" ".join([r.config.name, getattr(r.config, "auction_mode", "")]).strip()),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
-            str(r.events),
             plain(", ".join(s.agent for s in r.seats)),
             " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),
         )
