@@ -99,7 +99,6 @@ def resume(
     Decisions the log already holds are answered from it (no model is asked again); play
     goes on live from where the log ends.
     """
-    from agents import parse_spec
     from cli.common import _score_table
     from events.store import StoreError
     from runner.session import needs_io, play_stored
@@ -118,7 +117,7 @@ def resume(
                 f"game {row.game_id} has only code agents; play it again with its seed"
                 f" ({row.seed}) instead"
             )
-        refused = continuation_refused(store.load_rows(row.game_id), parse_seat=parse_spec)
+        refused = continuation_refused(store.load_rows(row.game_id))
         if refused:
             raise StoreError(refused)
         before = row.events

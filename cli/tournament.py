@@ -26,10 +26,11 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from agents import parse_spec
+from agents import code_agents, parse_spec
 from cli.common import (
     SEED_HELP,
     DbOption,
+    GameOption,
     InitOption,
     PresetFileOption,
     PresetOption,
@@ -37,12 +38,14 @@ from cli.common import (
     _config,
     app,
     err,
+    game_def,
     in_range,
     out,
     seed_or_random,
 )
 from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
+from events.catalog import DEFAULT_GAME
 from events.store import DEFAULT_DB, DuckStore, StoreError
 from runner.tournament import (
     MAX_GAMES,
@@ -157,13 +160,16 @@ def tournament(
     quiet: Annotated[bool, typer.Option("--quiet", help="No progress bar.")] = False,
     init: InitOption = False,
     preset_file: PresetFileOption = None,
+    game: GameOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
 
-    Mixed compositions: C1 tracker+setrace+economy, C2 2x tracker+economy, C3 2x
-    economy+setrace, C4 2x setrace+tracker, C5 2x setrace+economy, C6 2x economy+tracker,
-    C7 2x tracker+setrace.
+    Cattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,
+    C2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x
+    setrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to
+    duplicate: every lineup plays each deal once per seat rotation (in PACT, every pair
+    plays both roles on the same drawn values).
     """
     check_workers(workers)
     if resume is not None:
@@ -178,6 +184,7 @@ def tournament(
                 ("--preset", preset),
                 ("--preset-file", preset_file),
                 ("--mode", mode),
+                ("--game", game),
             )
             if value is not None
         ]
@@ -217,18 +224,26 @@ def tournament(
                 )
             _summary(store, resume)
         return
-    fmt = fmt or "mixed"
+    g = game_def(game)
+    cattle = g.name == DEFAULT_GAME
+    fmt = fmt or ("mixed" if cattle else "duplicate")
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
+    if fmt == "mixed" and not cattle:
+        raise UsageError(
+            "--format mixed seats Cattle Trade's code agents; use round-robin or duplicate"
+            f" for {g.name}"
+        )
     if not agents:
-        raise UsageError("--agents is required (e.g. --agents tracker,setrace,economy,random)")
+        example = "tracker,setrace,economy,random" if cattle else ",".join(code_agents(g))
+        raise UsageError(f"--agents is required (e.g. --agents {example})")
     pool = _split(agents)
     for a in pool:
-        parse_spec(a)
+        parse_spec(a, g)
     if fmt == "mixed":
         for comp in COMPOSITIONS.values():
             for a in comp:
-                parse_spec(a)
+                parse_spec(a, g)
     games = 100 if games is None else games
     if not 1 <= games <= MAX_GAMES:
         raise UsageError(
@@ -236,7 +251,7 @@ def tournament(
             " (run several tournaments for more; ratings read them together)"
         )
     seed = seed_or_random(seed)
-    config = _config(preset, mode, preset_file=preset_file)
+    config = _config(preset, mode, preset_file=preset_file, game=g.name)
     name = name or f"{fmt}-{seed}-{games}"
     if not NAME_RE.match(name):
         raise UsageError(
@@ -257,13 +272,14 @@ def tournament(
             )
         n_planned = create(store, name, fmt, pool, games, seed, config)
         store.claim(f"tournament:{name}")
+        setup = " ".join([config.name, getattr(config, "auction_mode", "")]).strip()
         out.print(
             line(
-                f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
+                f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} game(s) ({{}}),"
                 f" seed {seed}, {workers} worker(s).",
                 name,
-                config.name,
-                config.auction_mode,
+                g.title,
+                setup,
             )
         )
         _, tasks, _ = pending_tasks(store, name)
@@ -297,20 +313,37 @@ def ratings(
             help=f"Reshuffled game orders used to measure how much μ moves (0 to {MAX_SHUFFLES})."
         ),
     ] = 3,
+    game: GameOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """TrueSkill ratings and score statistics per agent, recomputed from the stored games."""
+    """TrueSkill ratings and score statistics per agent, recomputed from the stored games
+    (of one game: the only one stored, or the one --game names)."""
     from projections.ratings import load_results, rate
 
     # Each reshuffle is a full TrueSkill pass over every game (seconds per 10,000 games).
     in_range("--shuffles", shuffles, 0, MAX_SHUFFLES)
+    name = game_def(game).name if game is not None else None
     with DuckStore(db, read_only=True) as store:
         if tournament is not None:
             _, rows = store.query("SELECT count(*) FROM games WHERE tournament = ?", [tournament])
             if not rows[0][0]:
                 raise UsageError(f"no games of tournament {tournament!r} in {db}")
-        results = load_results(store, tournament)
+        if name is None:
+            # Ratings compare agents within one game: a store holding finished games of
+            # several needs --game.
+            sql = "SELECT DISTINCT game FROM games WHERE status = 'finished'"
+            params: list[Any] = []
+            if tournament is not None:
+                sql += " AND tournament = ?"
+                params.append(tournament)
+            _, found = store.query(sql + " ORDER BY game", params)
+            if len(found) > 1:
+                raise UsageError(
+                    f"the selection holds games of {', '.join(g for (g,) in found)}:"
+                    " pick one with --game"
+                )
+        results = load_results(store, tournament, name)
     table = rate(results, shuffles=shuffles)
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
@@ -319,11 +352,25 @@ def ratings(
         scope = f"tournament {tournament!r}" if tournament else str(db)
         out.print(f"No finished games to rate in {scope}.", markup=False)
         return
-    out.print(_ratings_table(table, len({r.game_id for r in results}), tournament, shuffles))
+    rated = name or (found[0][0] if found else DEFAULT_GAME)
+    out.print(
+        _ratings_table(
+            table,
+            len({r.game_id for r in results}),
+            tournament,
+            shuffles,
+            sets=rated == DEFAULT_GAME,
+        )
+    )
 
 
 def _ratings_table(
-    table: Sequence[Any], n_games: int, tournament: str | None, shuffles: int
+    table: Sequence[Any],
+    n_games: int,
+    tournament: str | None,
+    shuffles: int,
+    *,
+    sets: bool = True,
 ) -> Table:
     """The ratings as a table; agent names and the tournament name print as plain text."""
     t = Table(
@@ -338,7 +385,7 @@ def _ratings_table(
         "win rate",
         "median score",
         "score std",
-        "mean sets",
+        *(("mean sets",) if sets else ()),
         "μ shuffle Δ",
         "gap shuffle Δ",
     ):
@@ -353,7 +400,7 @@ def _ratings_table(
             f"{100 * r.win_rate:.1f}%",
             f"{r.median_score:,.0f}",
             f"{r.score_std:,.0f}",
-            f"{r.mean_sets:.2f}",
+            *((f"{r.mean_sets:.2f}",) if sets else ()),
             f"{r.mu_shuffle_spread:.2f}",
             f"{r.relative_shuffle_spread:.2f}",
         )

@@ -32,7 +32,6 @@ from rich.progress import (
 from rich.table import Table
 from rich.text import Text
 
-from agents import parse_spec
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
 from events.store import DuckStore, GameNotFound, StoreError
 from runner.verify import GameCheck, Problem, ScheduledGame, check_game
@@ -53,7 +52,7 @@ class Job(NamedTuple):
 
 def check_stored(store: DuckStore, job: Job) -> GameCheck:
     """Read one game's rows from `store` and check them."""
-    return check_game(store.load_rows(job.game_id), job.schedule, parse_seat=parse_spec)
+    return check_game(store.load_rows(job.game_id), job.schedule)
 
 
 def verify_stored(store: DuckStore, game_id: str) -> GameCheck:

@@ -276,9 +276,7 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
             io_of[key] = needs_io(config, g["seed"], seats)
         io = io_of[key]
         if io and status is not None:
-            refused = continuation_refused(
-                store.load_rows(gid), parse_seat=lambda text: parse_spec(text, game)
-            )
+            refused = continuation_refused(store.load_rows(gid))
             if refused:
                 raise StoreError(refused)
             tasks.append(

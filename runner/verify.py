@@ -88,15 +88,18 @@ class Failed(Exception):
 SeatParser = Callable[[str], SeatSpec]
 
 
-def _plain_seat(text: str) -> SeatSpec:
-    return SeatSpec(agent=text)
+def _game_seat(game: str) -> SeatParser:
+    """Reads a scheduled spec as `game` does (its code agents, the providers' options)."""
+    from agents import parse_spec
+
+    return lambda text: parse_spec(text, game)
 
 
 def check_game(
     stored: StoredGame,
     schedule: Sequence[ScheduledGame] | None = None,
     *,
-    parse_seat: SeatParser = _plain_seat,
+    parse_seat: SeatParser | None = None,
     rerun: bool = True,
 ) -> GameCheck:
     """Verify one stored game (see the module docstring for the checks, in order).
@@ -110,7 +113,7 @@ def check_game(
         game = _game_of(stored)
         events = _events(stored, game)
         _game_row(stored, events, game)
-        _tournament(stored, events, schedule, parse_seat)
+        _tournament(stored, events, schedule, parse_seat or _game_seat(game.name))
         finished = _completeness(stored, events)
         _replay(events, prefix=not finished, rerun=rerun)
     except Failed as f:
@@ -389,7 +392,7 @@ def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
     )
 
 
-def continuation_refused(stored: StoredGame, *, parse_seat: SeatParser = _plain_seat) -> str | None:
+def continuation_refused(stored: StoredGame, *, parse_seat: SeatParser | None = None) -> str | None:
     """Why the unfinished game `stored` must not be continued (None: it may be).
 
     Continuing a game appends to its log; a log that fails a check would be extended into a
