@@ -7,13 +7,16 @@ parsing of model seats, its tournament seating, metrics and report section). Eve
 and reaches a game only through its definition, looked up by the name stored with each game.
 
 The catalogue lives in the lowest layer so that every layer can look a game up, yet it
-imports no game: built-in games are named here by module path and imported on first use, and
-other packages add theirs with `register` (or the `cattle.games` entry point group).
+imports no game: built-in games are named here by module path and imported on first use.
+Other games come from packages declaring a `cattle.games` entry point (`name = "module"`,
+the module holding `GAME`), from the modules listed in `$CATTLE_GAMES` (comma-separated;
+each defines `GAME` or calls `register`), or from `register` called by a script or notebook.
 """
 
 from __future__ import annotations
 
 import importlib
+import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
@@ -310,9 +313,22 @@ def _tag(cls: type) -> str:
     return str(cls.__struct_config__.tag)  # type: ignore[attr-defined]
 
 
+GAMES_ENV = "CATTLE_GAMES"
+"""Environment variable naming extra game modules (comma-separated)."""
+
+
 def _import(module: str) -> None:
-    game = importlib.import_module(module).GAME
-    register(game)
+    try:
+        loaded = importlib.import_module(module)
+    except ImportError as exc:
+        raise UnknownGame(f"cannot load the game module {module!r}: {exc}") from None
+    game = getattr(loaded, "GAME", None)
+    if isinstance(game, GameDef):
+        register(game)
+
+
+def _env_modules() -> list[str]:
+    return [m.strip() for m in os.environ.get(GAMES_ENV, "").split(",") if m.strip()]
 
 
 def _load(key: str) -> None:
@@ -322,6 +338,9 @@ def _load(key: str) -> None:
         return
     for path in _entry_points().get(key, ()):
         _import(path)
+    if key not in _ALIASES:
+        for path in _env_modules():
+            _import(path)
 
 
 def _load_all() -> None:
@@ -330,6 +349,8 @@ def _load_all() -> None:
     for paths in _entry_points().values():
         for path in paths:
             _import(path)
+    for path in _env_modules():
+        _import(path)
 
 
 def _entry_points() -> dict[str, list[str]]:

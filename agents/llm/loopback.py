@@ -97,6 +97,9 @@ _KINDS = (
     ("KUHHANDEL - you are being challenged", "respond_trade"),
     ("KUHHANDEL TIE", "tie_offer"),
     ("Minimum bid:", "bid"),
+    # PACT
+    ("YOUR MESSAGE FOR ROUND", "message"),
+    ("YOUR QUOTE:", "quote"),
 )
 
 
@@ -182,6 +185,18 @@ class LegalPolicy:
             return {"reasoning": "fight", "action": "counter", "counter_cards": subset()}
         if kind == "tie_offer":
             return {"reasoning": "again", "offer_cards": subset()}
+        if kind == "message":
+            return {
+                "reasoning": "open",
+                "message": f"I can move a little. Round {rng.randint(1, 9)}.",
+            }
+        if kind == "quote":
+            # Shade the private number by a few units: bids below the value, asks above the cost.
+            if "Your value:" in p:
+                value = _num(r"Your value: (\d+)", p)
+                return {"reasoning": "shade", "quote": max(0, value - rng.randint(0, 15))}
+            cost = _num(r"Your cost: (\d+)", p)
+            return {"reasoning": "shade", "quote": min(100, cost + rng.randint(0, 15))}
         return {"reasoning": "unknown prompt", "action": "pass"}
 
     def __call__(self, req: Incoming) -> Answer:
