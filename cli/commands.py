@@ -31,6 +31,7 @@ from cli.common import (
     game_def,
     out,
     score_text,
+    setup_text,
 )
 from cli.text import line, plain
 from engine.presets import MAX_TURNS
@@ -193,7 +194,7 @@ def _games_table(
         table.add_row(
             plain(r.game_id),
             plain(r.game),
-            plain(" ".join([r.config.name, getattr(r.config, "auction_mode", "")]).strip()),
+            plain(setup_text(r.config)),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
             plain(", ".join(s.agent for s in r.seats)),
             " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),

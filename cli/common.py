@@ -202,6 +202,12 @@ def _score_table(game_id: str, record: Any) -> Table:
     return table
 
 
+def setup_text(config: Any) -> str:
+    """A configuration in a few words: its preset name (and Cattle Trade's auction mode)."""
+    mode = getattr(config, "auction_mode", None)
+    return f"{config.name} {mode}" if mode else str(config.name)
+
+
 def score_text(score: float) -> str:
     """A score with thousands separators; whole numbers without a decimal point."""
     if isinstance(score, float) and score.is_integer():

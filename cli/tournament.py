@@ -42,6 +42,7 @@ from cli.common import (
     in_range,
     out,
     seed_or_random,
+    setup_text,
 )
 from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
@@ -272,7 +273,7 @@ def tournament(
             )
         n_planned = create(store, name, fmt, pool, games, seed, config)
         store.claim(f"tournament:{name}")
-        setup = " ".join([config.name, getattr(config, "auction_mode", "")]).strip()
+        setup = setup_text(config)
         out.print(
             line(
                 f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} game(s) ({{}}),"
