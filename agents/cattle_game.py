@@ -27,7 +27,9 @@ class CattlePrompter:
     """Prompts and answer reading of Cattle Trade's model seats (projections.prompts,
     agents.llm.parse)."""
 
-    def system_prompt(self, config: GameConfig, character: str | None) -> str:
+    def system_prompt(
+        self, config: GameConfig, character: str | None, seat: int | None = None
+    ) -> str:
         return prompts.system_prompt(config, character or "optimal")
 
     def decision_prompt(self, view: SeatView, decision: Any, memory: str, rejection: Any) -> str:

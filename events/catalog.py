@@ -120,8 +120,8 @@ class View(Protocol):
 class Prompter(Protocol):
     """How a model seat plays a game: prompts in, actions out."""
 
-    def system_prompt(self, config: Any, character: str | None) -> str:
-        """The standing instructions of a seat."""
+    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
+        """The standing instructions of a seat (`KeyError` for a character the game lacks)."""
         ...
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:

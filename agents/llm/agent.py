@@ -22,7 +22,7 @@ from typing import Any
 import structlog
 
 from agents.base import Agent
-from agents.llm.spec import SeatOptions
+from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from events import catalog
 from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
@@ -64,7 +64,10 @@ class LLMAgent(Agent):
         if prompter is None:
             raise catalog.UnknownGame(f"{catalog.for_config(config).name} has no model seats")
         self.prompter: catalog.Prompter = prompter
-        self.system = prompter.system_prompt(config, options.character)
+        try:
+            self.system = prompter.system_prompt(config, options.character, self.seat)
+        except KeyError as exc:
+            raise SpecError(str(exc.args[0])) from None
         self._notes_seen = 0
 
     def resume(self, log: list[Any]) -> None:
