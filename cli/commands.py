@@ -83,7 +83,6 @@ def play(
 ) -> None:
     """Play one game and store it (Cattle Trade unless --game names another)."""
     game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file, game)
-    result = record.result
     if as_json:
         print(json.dumps(play_summary(game_id, record)))
         return

@@ -56,7 +56,7 @@ def test_play_show_replay_sql(tmp_path: Path) -> None:
             "json",
             "--db",
             db,
-        ).stdout  # fmt: skip
+        ).stdout
     )
     assert [r["item"] for r in rows] == [0, 1, 2, 3]
     assert all(0 <= r["price"] <= 100 for r in rows)
@@ -93,7 +93,7 @@ def test_tournament_interrupted_and_resumed(tmp_path: Path) -> None:
             "--quiet",
             "--db",
             str(db),
-        ],  # fmt: skip
+        ],
         cwd=ROOT,
         env=env,
         stdout=subprocess.PIPE,
@@ -122,7 +122,7 @@ def test_tournament_interrupted_and_resumed(tmp_path: Path) -> None:
             "json",
             "--db",
             db,
-        ).stdout  # fmt: skip
+        ).stdout
     )[0]["n"]
     assert 0 < before < 3000
     resumed = toy("tournament", "--resume", "cup", "--quiet", "--db", db)
