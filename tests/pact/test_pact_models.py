@@ -8,11 +8,41 @@ resumes without asking the model again for anything it had answered.
 from __future__ import annotations
 
 import json
+import os
 import signal
+from collections.abc import Iterator
 from pathlib import Path
 
+import pytest
+
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from tests.tournament.test_kill_resume import (  # noqa: F401  (fixtures)
+from tests.tournament.test_kill_resume import games, run, start, timeless, wait_for_requests
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """Fake keys, no config file, fast backoff, a write after every decision."""
+    cfg = tmp_path / "llm.toml"
+    cfg.write_text("")
+    base = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
+    base.update(
+        {
+            "OPENAI_API_KEY": "sk-test-pact",
+            "CATTLE_LLM_CONFIG": str(cfg),
+            "CATTLE_LLM_BACKOFF": "0.001",
+            "CATTLE_WRITE_INTERVAL": "0",
+            "COLUMNS": "200",
+            "NO_COLOR": "1",
+        }
+    )
+    return base
+
+
+@pytest.fixture
+def server() -> Iterator[LoopbackServer]:
+    """A model that answers after 30 ms, so a tournament lasts long enough to be killed."""
+    with LoopbackServer(LegalPolicy(), delay=0.03) as s:
+        yield s
     env,
     games,
     run,
