@@ -43,14 +43,6 @@ def server() -> Iterator[LoopbackServer]:
     """A model that answers after 30 ms, so a tournament lasts long enough to be killed."""
     with LoopbackServer(LegalPolicy(), delay=0.03) as s:
         yield s
-    env,
-    games,
-    run,
-    server,
-    start,
-    timeless,
-    wait_for_requests,
-)
 
 
 def test_a_model_seat_game_verifies_offline(tmp_path: Path, env: dict[str, str]) -> None:
