@@ -26,7 +26,7 @@ def costs(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Model calls, tokens, cost, format-error and fallback rates of the stored games."""
-    from agents.llm.costs import GROUPS, load_prices, usage
+    from projections.costs import GROUPS, load_prices, usage
 
     if by not in GROUPS:
         raise UsageError(f"--by must be one of {', '.join(GROUPS)}, got {by!r}")
@@ -49,7 +49,7 @@ def costs(
 
 def _costs_table(rows: list[dict[str, Any]], by: str) -> Table:
     """Model usage as a table; agent names and game ids print as plain text."""
-    from agents.llm.costs import GROUPS
+    from projections.costs import GROUPS
 
     t = Table(title=plain(f"Model usage by {by}"))
     cols = [

@@ -17,7 +17,6 @@ import structlog
 import typer
 
 from agents import UnknownAgent
-from agents.llm.costs import PricesError
 from cli.common import (
     UsageError,
     app,
@@ -27,6 +26,7 @@ from cli.text import line
 from events.catalog import UnknownGame
 from events.domain import ConfigError
 from events.store import DEFAULT_DB, StoreError, describe_error
+from projections.costs import PricesError
 from runner.tournament import TournamentError
 
 

@@ -116,7 +116,7 @@ def stage(con: duckdb.DuckDBPyConnection) -> None:
 
 def _stage_prices(con: duckdb.DuckDBPyConnection) -> None:
     """The model price table (USD per million tokens) as `stage.prices`, for the cost metric."""
-    from agents.llm.costs import load_prices
+    from projections.costs import load_prices
 
     con.execute("CREATE TABLE stage.prices (key VARCHAR, input_usd DOUBLE, output_usd DOUBLE)")
     rows = [(k, i, o) for k, (i, o) in load_prices().items()]

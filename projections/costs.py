@@ -9,7 +9,7 @@ from typing import Any
 
 import msgspec
 
-PRICES = Path(__file__).resolve().parents[2] / "data" / "prices.json"
+PRICES = Path(__file__).resolve().parents[1] / "data" / "prices.json"
 """The shipped price table (USD per million tokens)."""
 PRICES_ENV = "CATTLE_PRICES"
 MAX_PRICES_BYTES = 4 * 1024 * 1024
