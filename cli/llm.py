@@ -107,7 +107,7 @@ def rerun(
         if not 0 <= seat < len(row.seats):
             raise UsageError(f"--seat must be between 0 and {len(row.seats) - 1}")
         seats = list(row.seats)
-        seats[seat] = seat_specs([agent])[0]
+        seats[seat] = seat_specs([agent], row.game)[0]
         new_id, record = play_and_store(store, row.config, row.seed, seats)
     if as_json:
         result = record.result

@@ -11,7 +11,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
-from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
+from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
 from cli.text import line, plain
 from events.store import StoreError
 
@@ -34,7 +34,7 @@ def _cell(est: Any, percent: bool) -> str:
 @app.command()
 def metrics(
     tournament: TournamentOption = None,
-    game: GameOption = None,
+    game_id: GameIdOption = None,
     as_json: Annotated[
         bool, typer.Option("--json", help="Print one JSON object per agent (in a list).")
     ] = False,
@@ -77,7 +77,7 @@ def metrics(
                 f" ({stats.events_per_second:,.0f} events/s)"
             )
             err.print(msg, highlight=False)
-        sel = aggregate.Selection(tournament=tournament, games=tuple(game or ()))
+        sel = aggregate.Selection(tournament=tournament, games=tuple(game_id or ()))
         if tournament is not None and not store.list_games(tournament):
             raise UsageError(f"no games in tournament {tournament!r}")
         profs = aggregate.profiles(

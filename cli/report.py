@@ -9,7 +9,7 @@ from typing import Annotated
 import typer
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
-from cli.selection import MAX_RESAMPLES, GameOption, TournamentOption, open_for_metrics
+from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
 from cli.text import line
 
 
@@ -33,7 +33,7 @@ def report(
         "report.html"
     ),
     tournament: TournamentOption = None,
-    game: GameOption = None,
+    game_id: GameIdOption = None,
     title: Annotated[str | None, typer.Option(help="Page title.")] = None,
     resamples: Annotated[
         int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
@@ -57,7 +57,7 @@ def report(
                 f"rebuilt derived tables from {stats.events:,} events in {stats.seconds:.2f}s",
                 highlight=False,
             )
-        sel = Selection(tournament=tournament, games=tuple(game or ()))
+        sel = Selection(tournament=tournament, games=tuple(game_id or ()))
         where, params = sel.where()
         finished = store.con.execute(
             f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params

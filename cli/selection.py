@@ -13,9 +13,9 @@ MAX_RESAMPLES = 100_000
 """Most bootstrap resamples per interval: every resample is kept in memory until the interval
 is read, and the time grows with it."""
 
-GameOption = Annotated[
+GameIdOption = Annotated[
     list[str] | None,
-    typer.Option("--game", help="Only this game (repeat for several)."),
+    typer.Option("--game-id", help="Only this stored game, by id (repeat for several)."),
 ]
 TournamentOption = Annotated[
     str | None, typer.Option("--tournament", "-t", help="Only games of this tournament.")

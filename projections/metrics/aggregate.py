@@ -74,10 +74,13 @@ class AgentProfile:
 
 @dataclass(frozen=True)
 class Selection:
-    """Which games to aggregate over: all, one tournament, or a list of game ids."""
+    """Which games to aggregate over: all, one tournament, or a list of game ids; always of
+    one game (the behaviour metrics here are Cattle Trade's)."""
 
     tournament: str | None = None
     games: tuple[str, ...] = ()
+    game: str | None = "cattle-trade"
+    """The game (catalogue name) whose games count; None: every stored game."""
 
     def where(self, column: str = "game_id") -> tuple[str, list[Any]]:
         """A SQL condition on `column` and its parameters."""
@@ -89,6 +92,9 @@ class Selection:
         if self.games:
             conds.append(f"{column} IN (SELECT unnest(?::VARCHAR[]))")
             params.append(list(self.games))
+        if self.game is not None:
+            conds.append(f"{column} IN (SELECT game_id FROM main.games WHERE game = ?)")
+            params.append(self.game)
         return (" AND ".join(conds) or "TRUE"), params
 
 
