@@ -42,7 +42,6 @@ from cli.common import (
     in_range,
     out,
     seed_or_random,
-    setup_text,
 )
 from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
@@ -273,16 +272,23 @@ def tournament(
             )
         n_planned = create(store, name, fmt, pool, games, seed, config)
         store.claim(f"tournament:{name}")
-        setup = setup_text(config)
-        out.print(
-            line(
-                f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} game(s) ({{}}),"
+        if cattle:
+            what = line(
+                f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
                 f" seed {seed}, {workers} worker(s).",
                 name,
-                g.title,
-                setup,
+                config.name,
+                config.auction_mode,
             )
-        )
+        else:
+            what = line(
+                f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s),"
+                f" seed {seed}, {workers} worker(s).",
+                name,
+                g.name,
+                config.name,
+            )
+        out.print(what)
         _, tasks, _ = pending_tasks(store, name)
         _play_with_progress(store, name, config, tasks, workers=workers, show=not quiet)
         _summary(store, name)
