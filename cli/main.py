@@ -28,6 +28,7 @@ from events.domain import ConfigError
 from events.store import DEFAULT_DB, StoreError, describe_error
 from projections.costs import PricesError
 from runner.tournament import TournamentError
+from runner.verify import SelectionError
 
 
 class Interrupted(KeyboardInterrupt):
@@ -134,6 +135,7 @@ def run() -> None:
         PricesError,
         TournamentError,
         UnknownGame,
+        SelectionError,
     ) as exc:
         _fail(exc, 2)
     except StoreError as exc:

@@ -11,11 +11,9 @@ from __future__ import annotations
 
 import os
 import time
-from collections import deque
-from collections.abc import Generator, Iterator, Sequence
-from concurrent.futures import Future, ProcessPoolExecutor
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any, NamedTuple
+from typing import Annotated, Any
 
 import msgspec
 import typer
@@ -33,173 +31,19 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
-from events.store import DuckStore, GameNotFound, StoreError
-from runner.verify import GameCheck, Problem, ScheduledGame, check_game
+from runner.verify import (
+    GameCheck,
+    Problem,
+    checks_of,
+    exit_code,
+    is_bad,
+    jobs,
+    resolve,
+    select,
+    verify_stored,
+)
 
-EXIT_FAILED = 1
-"""Exit code when a game failed a check."""
-EXIT_UNFINISHED = 3
-"""Exit code when no game failed but one is unfinished (and that was not allowed)."""
 MAX_WORKERS_PER_CPU = 4
-
-
-class Job(NamedTuple):
-    """One game to check, with the schedule rows that name it (None: no tournament tables)."""
-
-    game_id: str
-    schedule: list[ScheduledGame] | None
-
-
-def check_stored(store: DuckStore, job: Job) -> GameCheck:
-    """Read one game's rows from `store` and check them."""
-    return check_game(store.load_rows(job.game_id), job.schedule)
-
-
-def verify_stored(store: DuckStore, game_id: str) -> GameCheck:
-    """The full check of one stored game (by its exact id)."""
-    return check_stored(store, next(jobs(store, [game_id])))
-
-
-_reader: DuckStore | None = None
-"""A worker process's own read-only connection (DuckDB connections do not cross a fork)."""
-_reader_error: str | None = None
-
-
-def _start_worker(db: str) -> None:
-    global _reader, _reader_error
-    try:
-        _reader = DuckStore(db, read_only=True)
-    except StoreError as exc:
-        _reader_error = str(exc)
-
-
-def _check_in_worker(job: Job) -> GameCheck:
-    if _reader is None:
-        raise StoreError(_reader_error or "the worker has no connection to the store")
-    return check_stored(_reader, job)
-
-
-# ---------------------------------------------------------------------------- selection
-
-
-def _has_schedule(store: DuckStore) -> bool:
-    _, rows = store.query(
-        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'tournament_games'"
-    )
-    return bool(rows[0][0])
-
-
-def _schedules(store: DuckStore) -> dict[str, list[ScheduledGame]] | None:
-    """Every schedule row by game id, or None when the store has no tournament tables."""
-    if not _has_schedule(store):
-        return None
-    _, rows = store.query(
-        "SELECT game_id, tournament, idx, seed, seats FROM tournament_games ORDER BY tournament, idx"
-    )
-    found: dict[str, list[ScheduledGame]] = {}
-    for gid, name, idx, seed, seats in rows:
-        found.setdefault(gid, []).append(
-            ScheduledGame(tournament=name, index=idx, seed=seed, seats=seats)
-        )
-    return found
-
-
-def _resolve(store: DuckStore, game_id: str) -> str:
-    """The full id of a game given by id or unique prefix."""
-    _, rows = store.query("SELECT game_id FROM games WHERE game_id = ?", [game_id])
-    if not rows and game_id:
-        _, rows = store.query(
-            "SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id", [game_id]
-        )
-        if len(rows) > 1:
-            raise UsageError(f"{game_id!r} matches {len(rows)} games; give more of the id")
-    if not rows:
-        raise GameNotFound(f"no game {game_id!r} in {store.path}")
-    return str(rows[0][0])
-
-
-def _select(
-    store: DuckStore, ids: Sequence[str], tournament: str | None, every: bool
-) -> tuple[list[str], list[GameCheck]]:
-    """The games to check, oldest first, and the scheduled games that are not stored."""
-    if ids:
-        return list(dict.fromkeys(_resolve(store, g) for g in ids)), []
-    where, params = ("", []) if every else ("WHERE tournament = ?", [tournament])
-    _, rows = store.query(f"SELECT game_id FROM games {where} ORDER BY created_at, game_id", params)
-    chosen = [str(r[0]) for r in rows]
-    missing: list[GameCheck] = []
-    if _has_schedule(store):
-        where = "" if every else "AND t.tournament = ?"
-        _, rows = store.query(
-            "SELECT t.tournament, t.idx, t.game_id FROM tournament_games t"
-            f" LEFT JOIN games g ON g.game_id = t.game_id WHERE g.game_id IS NULL {where}"
-            " ORDER BY t.tournament, t.idx",
-            params,
-        )
-        for name, idx, gid in rows:
-            detail = f"tournament {name!r} schedules game {idx}, which is not stored"
-            missing.append(
-                GameCheck(
-                    game_id=gid,
-                    outcome="unfinished",
-                    status="not stored",
-                    events=0,
-                    problem=Problem(check="unfinished", seq=None, detail=detail),
-                )
-            )
-    if not chosen and not missing:
-        which = "stored" if every else f"of tournament {tournament!r}"
-        raise UsageError(f"no games {which} in {store.path}")
-    return chosen, missing
-
-
-def jobs(store: DuckStore, ids: Sequence[str]) -> Iterator[Job]:
-    """The games `ids`, each with the tournament schedule rows that name it."""
-    schedules = _schedules(store)
-    for gid in ids:
-        yield Job(gid, None if schedules is None else schedules.get(gid, []))
-
-
-# ---------------------------------------------------------------------------- checking
-
-
-def _checks(
-    store: DuckStore, todo: Iterator[Job], workers: int
-) -> Generator[GameCheck, None, None]:
-    """Checks in the order of `todo`: here, or in a pool of `workers` processes, each of
-    which reads its games through its own read-only connection."""
-    if workers <= 1:
-        for job in todo:
-            yield check_stored(store, job)
-        return
-    pool = ProcessPoolExecutor(
-        max_workers=workers, initializer=_start_worker, initargs=(store.path,)
-    )
-    try:
-        queued: deque[Future[GameCheck]] = deque()
-        for job in todo:
-            queued.append(pool.submit(_check_in_worker, job))
-            if len(queued) >= 4 * workers:
-                yield queued.popleft().result()
-        while queued:
-            yield queued.popleft().result()
-    finally:
-        # Stopping early: drop what has not started, let running checks end.
-        pool.shutdown(wait=True, cancel_futures=True)
-
-
-def is_bad(check: GameCheck, allow_unfinished: bool) -> bool:
-    """True for a game that makes the command fail."""
-    return check.outcome == "failed" or (check.outcome == "unfinished" and not allow_unfinished)
-
-
-def exit_code(checks: Sequence[GameCheck], allow_unfinished: bool) -> int:
-    """0 when every game passed, EXIT_FAILED if one failed, else EXIT_UNFINISHED."""
-    if any(c.outcome == "failed" for c in checks):
-        return EXIT_FAILED
-    if not allow_unfinished and any(c.outcome == "unfinished" for c in checks):
-        return EXIT_UNFINISHED
-    return 0
 
 
 class RateColumn(ProgressColumn):
@@ -268,7 +112,7 @@ def verify_command(
     checks: list[GameCheck] = []
     stopped = False
     with _open(db) as store:
-        ids, missing = _select(store, game_ids or [], tournament, every)
+        ids, missing = select(store, game_ids or [], tournament, every)
         total = len(ids) + len(missing)
         columns = (
             TextColumn("[bold]verify"),
@@ -283,7 +127,7 @@ def verify_command(
         start = time.perf_counter()
         with Progress(*columns, console=err) as progress:
             bar = progress.add_task("verify", total=total)
-            results = _checks(store, jobs(store, ids), workers)
+            results = checks_of(store, jobs(store, ids), workers)
             try:
                 for check in results:
                     checks.append(check)
@@ -375,7 +219,7 @@ def _report(
 def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool) -> int:
     """`replay --verify`: the full check of one game, printed; returns the exit code."""
     with _open(db) as store, out.status("Checking the game..."):
-        gid = _resolve(store, game_id)
+        gid = resolve(store, game_id)
         check = verify_stored(store, gid)
     code = exit_code([check], allow_unfinished)
     if as_json:

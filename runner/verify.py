@@ -17,8 +17,10 @@ for the events it has, it is reported as unfinished, a consistent prefix of a ga
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Literal
+from collections import deque
+from collections.abc import Callable, Generator, Iterator, Sequence
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, Literal, NamedTuple
 
 import msgspec
 
@@ -26,7 +28,7 @@ from events import catalog
 from events.catalog import END_TAG, START_TAG
 from events.codec import encode
 from events.domain import SeatSpec
-from events.store import StoredGame
+from events.store import DuckStore, GameNotFound, StoredGame, StoreError
 from runner.replay import verify as resimulate_and_compare
 
 Outcome = Literal["verified", "failed", "unfinished"]
@@ -407,3 +409,175 @@ def continuation_refused(stored: StoredGame, *, parse_seat: SeatParser | None = 
         f"game {stored.game_id} cannot be continued: its stored log fails the {p.check!r}"
         f" check{where} ({p.detail}); `cattle verify` shows every problem"
     )
+
+
+# ---------------------------------------------------------------------------- many games
+
+
+class SelectionError(ValueError):
+    """A selection of games that names nothing checkable (the message says why)."""
+
+
+EXIT_FAILED = 1
+"""Exit code when a game failed a check."""
+EXIT_UNFINISHED = 3
+"""Exit code when no game failed but one is unfinished (and that was not allowed)."""
+
+
+class Job(NamedTuple):
+    """One game to check, with the schedule rows that name it (None: no tournament tables)."""
+
+    game_id: str
+    schedule: list[ScheduledGame] | None
+
+
+def check_stored(store: DuckStore, job: Job) -> GameCheck:
+    """Read one game's rows from `store` and check them."""
+    return check_game(store.load_rows(job.game_id), job.schedule)
+
+
+def verify_stored(store: DuckStore, game_id: str) -> GameCheck:
+    """The full check of one stored game (by its exact id)."""
+    return check_stored(store, next(jobs(store, [game_id])))
+
+
+_reader: DuckStore | None = None
+"""A worker process's own read-only connection (DuckDB connections do not cross a fork)."""
+_reader_error: str | None = None
+
+
+def _start_worker(db: str) -> None:
+    global _reader, _reader_error
+    try:
+        _reader = DuckStore(db, read_only=True)
+    except StoreError as exc:
+        _reader_error = str(exc)
+
+
+def _check_in_worker(job: Job) -> GameCheck:
+    if _reader is None:
+        raise StoreError(_reader_error or "the worker has no connection to the store")
+    return check_stored(_reader, job)
+
+
+# ---------------------------------------------------------------------------- selection
+
+
+def _has_schedule(store: DuckStore) -> bool:
+    _, rows = store.query(
+        "SELECT count(*) FROM information_schema.tables WHERE table_name = 'tournament_games'"
+    )
+    return bool(rows[0][0])
+
+
+def _schedules(store: DuckStore) -> dict[str, list[ScheduledGame]] | None:
+    """Every schedule row by game id, or None when the store has no tournament tables."""
+    if not _has_schedule(store):
+        return None
+    _, rows = store.query(
+        "SELECT game_id, tournament, idx, seed, seats FROM tournament_games ORDER BY tournament, idx"
+    )
+    found: dict[str, list[ScheduledGame]] = {}
+    for gid, name, idx, seed, seats in rows:
+        found.setdefault(gid, []).append(
+            ScheduledGame(tournament=name, index=idx, seed=seed, seats=seats)
+        )
+    return found
+
+
+def resolve(store: DuckStore, game_id: str) -> str:
+    """The full id of a game given by id or unique prefix."""
+    _, rows = store.query("SELECT game_id FROM games WHERE game_id = ?", [game_id])
+    if not rows and game_id:
+        _, rows = store.query(
+            "SELECT game_id FROM games WHERE starts_with(game_id, ?) ORDER BY game_id", [game_id]
+        )
+        if len(rows) > 1:
+            raise SelectionError(f"{game_id!r} matches {len(rows)} games; give more of the id")
+    if not rows:
+        raise GameNotFound(f"no game {game_id!r} in {store.path}")
+    return str(rows[0][0])
+
+
+def select(
+    store: DuckStore, ids: Sequence[str], tournament: str | None, every: bool
+) -> tuple[list[str], list[GameCheck]]:
+    """The games to check, oldest first, and the scheduled games that are not stored."""
+    if ids:
+        return list(dict.fromkeys(resolve(store, g) for g in ids)), []
+    where, params = ("", []) if every else ("WHERE tournament = ?", [tournament])
+    _, rows = store.query(f"SELECT game_id FROM games {where} ORDER BY created_at, game_id", params)
+    chosen = [str(r[0]) for r in rows]
+    missing: list[GameCheck] = []
+    if _has_schedule(store):
+        where = "" if every else "AND t.tournament = ?"
+        _, rows = store.query(
+            "SELECT t.tournament, t.idx, t.game_id FROM tournament_games t"
+            f" LEFT JOIN games g ON g.game_id = t.game_id WHERE g.game_id IS NULL {where}"
+            " ORDER BY t.tournament, t.idx",
+            params,
+        )
+        for name, idx, gid in rows:
+            detail = f"tournament {name!r} schedules game {idx}, which is not stored"
+            missing.append(
+                GameCheck(
+                    game_id=gid,
+                    outcome="unfinished",
+                    status="not stored",
+                    events=0,
+                    problem=Problem(check="unfinished", seq=None, detail=detail),
+                )
+            )
+    if not chosen and not missing:
+        which = "stored" if every else f"of tournament {tournament!r}"
+        raise SelectionError(f"no games {which} in {store.path}")
+    return chosen, missing
+
+
+def jobs(store: DuckStore, ids: Sequence[str]) -> Iterator[Job]:
+    """The games `ids`, each with the tournament schedule rows that name it."""
+    schedules = _schedules(store)
+    for gid in ids:
+        yield Job(gid, None if schedules is None else schedules.get(gid, []))
+
+
+# ---------------------------------------------------------------------------- checking
+
+
+def checks_of(
+    store: DuckStore, todo: Iterator[Job], workers: int
+) -> Generator[GameCheck, None, None]:
+    """Checks in the order of `todo`: here, or in a pool of `workers` processes, each of
+    which reads its games through its own read-only connection."""
+    if workers <= 1:
+        for job in todo:
+            yield check_stored(store, job)
+        return
+    pool = ProcessPoolExecutor(
+        max_workers=workers, initializer=_start_worker, initargs=(store.path,)
+    )
+    try:
+        queued: deque[Future[GameCheck]] = deque()
+        for job in todo:
+            queued.append(pool.submit(_check_in_worker, job))
+            if len(queued) >= 4 * workers:
+                yield queued.popleft().result()
+        while queued:
+            yield queued.popleft().result()
+    finally:
+        # Stopping early: drop what has not started, let running checks end.
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+def is_bad(check: GameCheck, allow_unfinished: bool) -> bool:
+    """True for a game that makes the command fail."""
+    return check.outcome == "failed" or (check.outcome == "unfinished" and not allow_unfinished)
+
+
+def exit_code(checks: Sequence[GameCheck], allow_unfinished: bool) -> int:
+    """0 when every game passed, EXIT_FAILED if one failed, else EXIT_UNFINISHED."""
+    if any(c.outcome == "failed" for c in checks):
+        return EXIT_FAILED
+    if not allow_unfinished and any(c.outcome == "unfinished" for c in checks):
+        return EXIT_UNFINISHED
+    return 0
