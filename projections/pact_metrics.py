@@ -591,6 +591,9 @@ class AlphaChoice:
     scores: tuple[AlphaScore, ...]
     matchups: int
     """Match-ups with a head-to-head result (the base of `agreement`)."""
+    same_order: tuple[float, ...] = ()
+    """The candidate weights whose full-data ordering of agents is the chosen weight's: when
+    it holds every candidate, the choice among them changes CMS values, not the ranking."""
 
 
 def matchup_agreement(values: np.ndarray, h2h: np.ndarray) -> tuple[float, int]:
@@ -658,7 +661,13 @@ def choose_alpha(
 
     pool = [s for s in scores if s.candidate] or scores
     chosen = min(pool, key=rank).alpha if pool else 0.5
-    return AlphaChoice(alpha=chosen, scores=tuple(scores), matchups=matchups)
+
+    def ordering(a: float) -> tuple[int, ...]:
+        v = cms(share, obs, a)
+        return tuple(np.lexsort((np.arange(len(v)), -np.nan_to_num(v, nan=-np.inf))).tolist())
+
+    same = tuple(s.alpha for s in pool if ordering(s.alpha) == ordering(chosen))
+    return AlphaChoice(alpha=chosen, scores=tuple(scores), matchups=matchups, same_order=same)
 
 
 # ------------------------------------------------------------------------------ Glicko-2
@@ -888,6 +897,7 @@ def analysis_json(a: PactAnalysis) -> dict[str, Any]:
         "resamples": a.resamples,
         "seed": a.seed,
         "alpha": a.alpha.alpha,
+        "alpha_same_order": list(a.alpha.same_order),
         "alpha_grid": [
             {
                 "alpha": s.alpha,

@@ -474,7 +474,13 @@ def alpha_html(choice: P.AlphaChoice) -> str:
             f"<td>{100 * s.agreement:.1f}%</td><td>{'yes' if s.candidate else ''}</td></tr>"
         )
     head = ("α", "stability (mean τ-b)", "standard error", "h2h agreement", "candidate")
-    return _table("pact-alpha", head, rows)
+    candidates = sum(s.candidate for s in choice.scores)
+    note = (
+        f'<p class="lead" id="pact-alpha-note">{len(choice.same_order)} of {candidates}'
+        " candidate weights order the agents as the chosen one does"
+        f" (h2h agreement over {choice.matchups} match-ups).</p>"
+    )
+    return note + _table("pact-alpha", head, rows)
 
 
 def definitions_html() -> str:

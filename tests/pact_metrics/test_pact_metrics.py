@@ -222,3 +222,5 @@ def test_alpha_choice_is_reported_for_every_grid_point(analysis: P.PactAnalysis)
     assert chosen.stability >= best - 2 * chosen.gap_se - 1e-12
     assert all(chosen.agreement >= s.agreement for s in scores if s.candidate)
     assert analysis.alpha.matchups == 6
+    assert chosen.alpha in analysis.alpha.same_order
+    assert set(analysis.alpha.same_order) <= {s.alpha for s in scores if s.candidate}
