@@ -224,3 +224,10 @@ def test_alpha_choice_is_reported_for_every_grid_point(analysis: P.PactAnalysis)
     assert analysis.alpha.matchups == 6
     assert chosen.alpha in analysis.alpha.same_order
     assert set(analysis.alpha.same_order) <= {s.alpha for s in scores if s.candidate}
+
+
+def test_resamples_are_bounded(con: duckdb.DuckDBPyConnection) -> None:
+    data = P.load(con)
+    for bad in (0, P.MAX_RESAMPLES + 1):
+        with pytest.raises(ValueError, match="resamples"):
+            P.analyse(data, resamples=bad)
