@@ -753,7 +753,8 @@ class PactAnalysis:
     agents: list[AgentProfile]
     """Per agent: scalar metrics (with obs and cms) and keyed metrics; best CMS first."""
     h2h: dict[tuple[str, str], tuple[Estimate, int]]
-    """(agent, opponent) -> surplus share of the agent against the opponent, and the games."""
+    """(agent, opponent) -> surplus share of the agent against the opponent, and the number
+    of games they played (in either role)."""
     alpha: AlphaChoice
     glicko: list[GlickoRow]
     glicko_margin: list[GlickoRow]
@@ -824,10 +825,17 @@ def analyse(
             profs[agent].keyed.setdefault(name, {})[key] = est
         else:
             profs[agent].metrics[name] = est
-    games_vs = {}
-    for (name, key, agent), k in col_ix.items():
-        if name == "surplus_share_vs":
-            games_vs[(agent, key)] = int(used[k])
+    # Games of each match-up, traded or not, from either side.
+    met: dict[tuple[str, str], int] = {}
+    for _, buyer, seller, *_rest in data.matches:
+        if buyer != seller:
+            met[(buyer, seller)] = met.get((buyer, seller), 0) + 1
+            met[(seller, buyer)] = met.get((seller, buyer), 0) + 1
+    games_vs = {
+        (agent, key): met.get((agent, key), 0)
+        for (name, key, agent) in col_ix
+        if name == "surplus_share_vs"
+    }
     for extra, pt, bs in (("obs", obs_point, obs_boot), ("cms", cms_point, cms_boot)):
         elo, ehi = _interval(bs) if bs.shape[0] else (np.full(n_a, np.nan), np.full(n_a, np.nan))
         for a in agents:

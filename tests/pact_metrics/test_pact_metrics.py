@@ -231,3 +231,13 @@ def test_resamples_are_bounded(con: duckdb.DuckDBPyConnection) -> None:
     for bad in (0, P.MAX_RESAMPLES + 1):
         with pytest.raises(ValueError, match="resamples"):
             P.analyse(data, resamples=bad)
+
+
+def test_head_to_head_cells_count_the_games_of_the_match_up(
+    analysis: P.PactAnalysis, games: list[S.Game]
+) -> None:
+    done = O.finished(games)
+    for (a, b), (_est, n) in analysis.h2h.items():
+        assert n == sum(1 for g in done if {g.buyer, g.seller} == {a, b}), (a, b)
+    # 6 deals x 2 role orders, plus the other tournament's fair-soft game.
+    assert analysis.h2h[("fair", "soft")][1] == 13
