@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from agents.pact import CODE_AGENTS, default_action, parse_answer
 from engine.pact import RULES
@@ -26,6 +27,16 @@ def presets() -> Mapping[str, PactConfig]:
     return PRESETS
 
 
+class _Analysis:
+    """PACT's analysis hooks (projections.pact_report.HOOKS), imported on first use: they
+    bring numpy and matplotlib, which commands that only play or list games do not need."""
+
+    def __getattr__(self, name: str) -> Any:
+        from projections.pact_report import HOOKS
+
+        return getattr(HOOKS, name)
+
+
 GAME = GameDef(
     name="pact",
     title="PACT",
@@ -43,5 +54,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=PactPrompter(parse=parse_answer, default=default_action),
+    extras={"analysis": _Analysis()},
 )
 """PACT, as the catalogue knows it."""

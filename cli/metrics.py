@@ -10,9 +10,20 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
-from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    GameOption,
+    UsageError,
+    app,
+    err,
+    game_def,
+    in_range,
+    out,
+)
 from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
-from cli.text import line, plain
+from cli.text import line, plain, shown
+from events.catalog import DEFAULT_GAME
 from events.store import StoreError
 
 
@@ -57,13 +68,19 @@ def metrics(
     resamples: Annotated[
         int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
     ] = 1000,
+    game: GameOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Print the behaviour table (Table 3 columns, with 95% bootstrap intervals)."""
+    """Print the metric table with 95% bootstrap intervals: Cattle Trade's behaviour table
+    (Table 3 columns), or another game's with --game (PACT: CMS, shares, offsets, Glicko-2)."""
     from projections.metrics import aggregate, build
     from projections.metrics.registry import metrics as all_metrics
 
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
+    g = game_def(game)
+    if g.name != DEFAULT_GAME:
+        _other_metrics(g, tournament, game_id, as_json, definitions, resamples, db)
+        return
     if definitions:
         for m in all_metrics():
             out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))
@@ -99,6 +116,41 @@ def metrics(
     # The table needs about 170 columns; piped output would otherwise be cut to 80.
     wide = out if out.width >= 170 else Console(width=170, emoji=False)
     wide.print(_metrics_table(profs, tournament))
+
+
+def _other_metrics(
+    g: Any,
+    tournament: str | None,
+    game_id: list[str] | None,
+    as_json: bool,
+    definitions: bool,
+    resamples: int,
+    db: Path,
+) -> None:
+    """`cattle metrics` for a game other than Cattle Trade, through its analysis hooks."""
+    from projections.metrics import aggregate
+
+    hooks = g.extras.get("analysis")
+    if hooks is None:
+        raise UsageError(f"{g.name} defines no metrics")
+    in_range("--resamples", resamples, 10, hooks.max_resamples)
+    if definitions:
+        for name, version, text in hooks.definitions():
+            out.print(line(f"[bold]{{}}[/] v{version}: {{}}", name, text))
+        return
+    with open_for_metrics(db) as store:
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        sel = aggregate.Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+        if as_json:
+            print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
+            return
+        lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
+    if not lines:
+        out.print(f"No finished {g.name} games in this selection.", markup=False)
+        return
+    for text in lines:
+        out.print(plain(text), highlight=False)
 
 
 def _metrics_table(profs: list[Any], tournament: str | None) -> Table:

@@ -4,13 +4,24 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
-from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, in_range, out
+from cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    GameOption,
+    UsageError,
+    app,
+    err,
+    game_def,
+    in_range,
+    out,
+)
 from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
 from cli.text import line
+from events.catalog import DEFAULT_GAME
 
 
 def check_out_file(path: Path) -> None:
@@ -38,15 +49,42 @@ def report(
     resamples: Annotated[
         int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
     ] = 1000,
+    game: GameOption = None,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Write the HTML report (ratings, figures, behaviour table) for a selection of games."""
+    """Write the HTML report (ratings, figures, metric tables) for a selection of games of
+    one game (Cattle Trade unless --game)."""
     from projections.metrics import build
     from projections.metrics.aggregate import Selection
     from projections.metrics.report import build_report
 
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     check_out_file(out_path)
+    g = game_def(game)
+    if g.name != DEFAULT_GAME:
+        hooks = g.extras.get("analysis")
+        if hooks is None:
+            raise UsageError(f"{g.name} defines no report")
+        in_range("--resamples", resamples, 10, hooks.max_resamples)
+        with open_for_metrics(db) as store:
+            if tournament is not None and not store.list_games(tournament):
+                raise UsageError(f"no games in tournament {tournament!r}")
+            sel = Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+            where, params = sel.where()
+            finished = store.con.execute(
+                f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
+            ).fetchall()[0][0]
+            if not finished:
+                raise UsageError(f"no finished {g.name} games in this selection")
+            with out.status("Building the report..."):
+                page, rstats = hooks.report(
+                    store.con,
+                    sel,
+                    title or (f"{g.title}: {tournament}" if tournament else f"{g.title} report"),
+                    resamples,
+                )
+        _write(out_path, page, rstats)
+        return
     with open_for_metrics(db) as store:
         if tournament is not None and not store.list_games(tournament):
             raise UsageError(f"no games in tournament {tournament!r}")
@@ -72,6 +110,11 @@ def report(
                 or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
                 resamples=resamples,
             )
+    _write(out_path, page, rstats)
+
+
+def _write(out_path: Path, page: str, rstats: Any) -> None:
+    """Write the page and say what it holds."""
     try:
         out_path.parent.mkdir(parents=True, exist_ok=True)
         out_path.write_text(page, encoding="utf-8")

@@ -22,6 +22,7 @@ docs/pact_metrics.md gives every definition with its reasons.
 
 from __future__ import annotations
 
+import dataclasses
 import inspect
 import math
 from collections.abc import Callable, Iterator, Sequence
@@ -341,8 +342,13 @@ class PactData:
     """Per game in order: game id, buyer agent, seller agent, their cumulative profits, rounds."""
 
 
+def pact_only(sel: Selection | None) -> Selection:
+    """The selection narrowed to PACT's games (a store may hold other games too)."""
+    return dataclasses.replace(sel or Selection(), game="pact")
+
+
 def _psr_sql(sel: Selection) -> tuple[str, list[Any]]:
-    where, params = sel.where()
+    where, params = pact_only(sel).where()
     return SEAT_ROUNDS.replace("{where}", where), params
 
 
@@ -366,14 +372,14 @@ def metric_rows(
 ) -> list[tuple[str, int, str, str, int, str, float, float]]:
     """Every ratio metric's rows (game_id, seat, agent, metric, version, key, num, den), the
     shape of the `metric_values` table, for the selected finished games."""
-    psr, params = _psr_sql(sel or Selection())
+    psr, params = _psr_sql(pact_only(sel))
     sql = _metrics_sql(psr) + " ORDER BY x.metric, x.game_id, x.seat, x.key"
     return con.execute(sql, params).fetchall()
 
 
 def load(con: duckdb.DuckDBPyConnection, sel: Selection | None = None) -> PactData:
     """Load the selected finished PACT games and every metric's per-game rows."""
-    sel = sel or Selection()
+    sel = pact_only(sel)
     psr, params = _psr_sql(sel)
     where, wparams = sel.where("p.game_id")
     game_rows = con.execute(

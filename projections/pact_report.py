@@ -18,7 +18,7 @@ import io
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import ParamSpec
+from typing import Any, ParamSpec
 
 import duckdb
 import matplotlib.pyplot as plt
@@ -623,3 +623,42 @@ window.addEventListener("load", function () {{
         bytes=len(page.encode()),
     )
     return page, stats
+
+
+class PactAnalysisHooks:
+    """PACT's analysis as the generic commands reach it (`cattle metrics --game pact`,
+    `cattle report --game pact`): the game definition holds one under extras["analysis"]."""
+
+    max_resamples = P.MAX_RESAMPLES
+
+    def definitions(self) -> list[tuple[str, int, str]]:
+        """(name, version, definition) of every metric."""
+        return [(m.name, m.version, m.definition) for m in P.definitions()]
+
+    def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
+        """The metric table as JSON."""
+        return P.analysis_json(P.pact_analysis(con, sel, resamples=resamples))
+
+    def metrics_lines(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[str]:
+        """The metric table as plain text lines at most `width` wide ([] without games)."""
+        analysis = P.pact_analysis(con, sel, resamples=resamples)
+        if not analysis.games:
+            return []
+        return P.render_table(P.metric_table(analysis), width=width, label=label)
+
+    def report(
+        self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int
+    ) -> tuple[str, ReportStats]:
+        """A self-contained HTML page with the PACT section."""
+        return build_pact_report(con, sel, title=title, resamples=resamples)
+
+
+HOOKS = PactAnalysisHooks()
+"""PACT's analysis hooks (see `agents.pact_game`)."""
