@@ -15,6 +15,7 @@ from events import game as ev
 from events.domain import GameConfig, SeatSpec
 
 _GAME_TYPES = frozenset(ev.GAME_EVENT_TYPES)
+_TURN_STARTED = ev.TurnStarted
 
 
 class CattleRules:
@@ -29,29 +30,31 @@ class CattleRules:
         start = act.StartGame(seed=seed, seats=tuple(seats), config=config)
         return rules.step(initial_state(config), start)
 
-    def pending(self, state: GameState) -> dec.AnyDecision | None:
-        """The decision the game waits for."""
-        return rules.pending(state)
+    # The driver calls these once per decision or event: bound straight to the functions,
+    # without a wrapper call in between.
+    pending = staticmethod(rules.pending)
+    """The decision the game waits for."""
 
+    @staticmethod
     def step(
-        self, state: GameState, decision: dec.AnyDecision, actions: Sequence[Any]
+        state: GameState, decision: dec.AnyDecision, actions: Sequence[Any]
     ) -> tuple[GameState, list[Any]]:
         """One action, or the sealed bids of a simultaneous round."""
-        if len(actions) > 1:
-            return rules.step(state, act.Simultaneous(actions=tuple(actions)), decision)
-        return rules.step(state, actions[0], decision)
+        if len(actions) == 1:
+            return rules.step(state, actions[0], decision)
+        return rules.step(state, act.Simultaneous(actions=tuple(actions)), decision)
 
-    def evolve(self, state: GameState, event: Any) -> GameState:
-        """Fold one event."""
-        return evolve(state, event)
+    evolve = staticmethod(evolve)
+    """Fold one event."""
 
     def fold(self, events: Sequence[Any]) -> GameState:
         """The state after `events`."""
         return fold(list(events))
 
-    def turn_of(self, event: Any, turn: int) -> int:
+    @staticmethod
+    def turn_of(event: Any, turn: int) -> int:
         """Turns are numbered by `turn_started`."""
-        return event.turn if type(event) is ev.TurnStarted else turn
+        return event.turn if type(event) is _TURN_STARTED else turn
 
     def active(self, state: GameState) -> int | None:
         """The seat whose turn it is."""

@@ -285,14 +285,27 @@ def get(name: str | None = None) -> GameDef:
 def for_config(config: Any) -> GameDef:
     """The game whose configuration type `config` is."""
     with _LOCK:
-        for game in _GAMES.values():
-            if type(config) is game.config_type:
-                return game
+        found = _by_config(config)
+        if found is not None:
+            return found
+        # Import games one at a time, stopping at the one that knows this configuration.
+        for module in (*_BUILTIN.values(), *_env_modules()):
+            _import(module)
+            found = _by_config(config)
+            if found is not None:
+                return found
         _load_all()
-        for game in _GAMES.values():
-            if type(config) is game.config_type:
-                return game
+        found = _by_config(config)
+        if found is not None:
+            return found
     raise UnknownGame(f"no game is configured by {type(config).__name__}")
+
+
+def _by_config(config: Any) -> GameDef | None:
+    for game in _GAMES.values():
+        if type(config) is game.config_type:
+            return game
+    return None
 
 
 def names() -> list[str]:
