@@ -24,13 +24,17 @@ import time
 from pathlib import Path
 
 from agents import make_agents
+from cli.main import configure_logging
 from events import catalog
 from events.store import DuckStore
 from runner.driver import Game
 from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
 from runner.verify import check_game
 
-DEFAULT_AGENTS = {"cattle-trade": "random", "pact": "truthful,anchor,mirror,random"}
+DEFAULT_AGENTS = {
+    "cattle-trade": "tracker,setrace,economy,random",
+    "pact": "truthful,anchor,mirror,random",
+}
 
 
 def lineups(agents: list[str], players: int, games: int) -> list[list[str]]:
@@ -46,6 +50,7 @@ def main() -> None:
     parser.add_argument("--preset", default=None)
     parser.add_argument("--agents", default=None)
     args = parser.parse_args()
+    configure_logging(False, False)
     game = catalog.get(args.game)
     config = game.preset(args.preset or game.default_preset)
     agents = (args.agents or DEFAULT_AGENTS.get(game.name, "random")).split(",")
