@@ -84,7 +84,7 @@ def test_show_and_sql_views(db: Path) -> None:
             "json",
             "--db",
             db,
-        ).stdout  # fmt: skip
+        ).stdout
     )
     assert rows == [{"n": 24 * 20, "g": 24}]
 
