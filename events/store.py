@@ -541,11 +541,13 @@ _OUR_TABLES = frozenset({"meta", "games", "events", "writers"})
 
 # Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
 # several times faster than binding Python lists. The unit separator never occurs in the
-# fields (JSON escapes control characters).
+# fields (JSON escapes control characters). The reader's line limit (2 MB by default) is
+# raised to 1 GB: one event holds a model's whole answer, however long the server made it.
 _SEP = "\x1f"
 _LOAD_EVENTS = (
     "INSERT INTO events SELECT * FROM read_csv(?, delim = '\x1f', quote = '', escape = '',"
-    " header = false, auto_detect = false, columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
+    " header = false, auto_detect = false, max_line_size = 1073741824,"
+    " columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
     " 'type': 'VARCHAR', 'turn': 'INTEGER', 'actor': 'SMALLINT', 'visible_to': 'SMALLINT[]',"
     " 'payload': 'JSON'})"
 )
