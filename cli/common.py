@@ -252,10 +252,19 @@ def _score_table(game_id: str, record: Any) -> Table:
     return table
 
 
+def config_field(config: Any, key: str) -> Any:
+    """A field of a stored configuration: typed, or as stored (a dict) when the store could
+    not type it (its game's module is not loaded, or the row names another game)."""
+    if isinstance(config, dict):
+        return config.get(key)
+    return getattr(config, key, None)
+
+
 def setup_text(config: Any) -> str:
     """A configuration in a few words: its preset name (and Cattle Trade's auction mode)."""
-    mode = getattr(config, "auction_mode", None)
-    return f"{config.name} {mode}" if mode else str(config.name)
+    name, mode = config_field(config, "name"), config_field(config, "auction_mode")
+    name = "?" if name is None else str(name)
+    return f"{name} {mode}" if mode else name
 
 
 def score_text(score: float) -> str:
