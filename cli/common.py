@@ -13,7 +13,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.text import plain
-from engine.presets import MAX_TURNS, load_preset, load_preset_file, preset_names
+from engine.presets import MAX_TURNS, NAME_RE, load_preset, load_preset_file, preset_names
 from events import catalog
 from events.domain import AUCTION_MODES, MAX_SEED
 from events.store import DEFAULT_DB as DEFAULT_DB
@@ -146,21 +146,71 @@ def _other_config(
     if preset_file is not None:
         if preset is not None:
             raise UsageError("give either --preset or --preset-file, not both")
-        try:
-            data = Path(preset_file).read_bytes()[: MAX_CONFIG_BYTES + 1]
-        except OSError as exc:
-            raise UsageError(f"cannot read {preset_file}: {exc.strerror or exc}") from None
-        if len(data) > MAX_CONFIG_BYTES:
-            raise UsageError(f"{preset_file} is not a {g.name} configuration (too large)")
-        try:
-            config: Any = msgspec.json.decode(data, type=g.config_type, strict=True)
-        except msgspec.MsgspecError as exc:
-            raise UsageError(f"{preset_file}: not a {g.name} configuration: {exc}") from None
-        return config.validate()
+        return _config_file(g, Path(preset_file))
     try:
         return g.preset(preset or g.default_preset)
     except KeyError as exc:
         raise UsageError(f"--preset: {exc.args[0]}") from None
+
+
+def _config_file(g: catalog.GameDef, path: Path) -> Any:
+    """A configuration of game `g` from a JSON file, checked as strictly as a shipped preset:
+    a regular file of at most 64 KB, no field the configuration lacks, a plain name that is
+    not a shipped preset's unless the settings are that preset's, and the game's own checks."""
+    if not path.is_file():
+        raise UsageError(
+            f"no configuration file at {path}" + (" (not a regular file)" if path.exists() else "")
+        )
+    try:
+        with path.open("rb") as f:
+            data = f.read(MAX_CONFIG_BYTES + 1)
+    except OSError as exc:
+        raise UsageError(f"cannot read {path}: {exc.strerror or exc}") from None
+    if len(data) > MAX_CONFIG_BYTES:
+        raise UsageError(f"{path} is not a {g.name} configuration (larger than 64 KB)")
+    try:
+        config: Any = msgspec.json.decode(data, type=g.config_type, strict=True)
+        unknown = _unknown_field(msgspec.json.decode(data), msgspec.to_builtins(config))
+    except msgspec.MsgspecError as exc:
+        raise UsageError(f"{path}: not a {g.name} configuration: {exc}") from None
+    if unknown is not None:
+        raise UsageError(f"{path}: not a {g.name} configuration: unknown field {unknown}")
+    name = getattr(config, "name", None)
+    if not isinstance(name, str) or not NAME_RE.match(name):
+        raise UsageError(
+            f"{path}: the name {shown_name(name)} is not a plain identifier (lower-case letters,"
+            " digits, '-' and '_', starting with a letter, up to 40)"
+        )
+    shipped = g.presets().get(name)
+    if shipped is not None and config != shipped:
+        raise UsageError(
+            f"{path}: the name {name!r} belongs to a shipped {g.name} preset with other"
+            " settings; give the file a name of its own"
+        )
+    try:
+        return config.validate()
+    except ValueError as exc:  # ConfigError, or a game's own ValueError
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def _unknown_field(raw: Any, known: Any, where: str = "") -> str | None:
+    """The path of the first key of `raw` that `known` (the decoded configuration) lacks."""
+    if not isinstance(raw, dict) or not isinstance(known, dict):
+        return None
+    for key, value in raw.items():
+        path = f"{where}.{key}" if where else str(key)
+        if key not in known:
+            return repr(path if len(path) <= 60 else path[:57] + "...")
+        found = _unknown_field(value, known[key], path)
+        if found is not None:
+            return found
+    return None
+
+
+def shown_name(name: Any) -> str:
+    """A name from a file, quoted and shortened for a message."""
+    text = repr(name)
+    return text if len(text) <= 60 else text[:57] + "..."
 
 
 def _agents(text: str | None, players: int) -> list[str]:
@@ -202,10 +252,19 @@ def _score_table(game_id: str, record: Any) -> Table:
     return table
 
 
+def config_field(config: Any, key: str) -> Any:
+    """A field of a stored configuration: typed, or as stored (a dict) when the store could
+    not type it (its game's module is not loaded, or the row names another game)."""
+    if isinstance(config, dict):
+        return config.get(key)
+    return getattr(config, key, None)
+
+
 def setup_text(config: Any) -> str:
     """A configuration in a few words: its preset name (and Cattle Trade's auction mode)."""
-    mode = getattr(config, "auction_mode", None)
-    return f"{config.name} {mode}" if mode else str(config.name)
+    name, mode = config_field(config, "name"), config_field(config, "auction_mode")
+    name = "?" if name is None else str(name)
+    return f"{name} {mode}" if mode else name
 
 
 def score_text(score: float) -> str:

@@ -11,10 +11,16 @@ imports no game: built-in games are named here by module path and imported on fi
 Other games come from packages declaring a `cattle.games` entry point (`name = "module"`,
 the module holding `GAME`), from the modules listed in `$CATTLE_GAMES` (comma-separated;
 each defines `GAME` or calls `register`), or from `register` called by a script or notebook.
+
+A module that cannot be loaded (missing, broken, raising at import, or claiming a name or
+event tags another game holds) costs only its own game: it is left out, and asking for its
+game raises `UnknownGame` with the module and the reason. Built-in games always load before
+games from elsewhere, so they keep their names and tags.
 """
 
 from __future__ import annotations
 
+import contextlib
 import importlib
 import os
 import threading
@@ -271,14 +277,16 @@ def unregister(name: str) -> None:
 
 def get(name: str | None = None) -> GameDef:
     """The definition of game `name` (or an alias); the default game for None."""
-    key = name or DEFAULT_GAME
+    key = DEFAULT_GAME if name is None else name
+    failures: list[str] = []
     with _LOCK:
         real = _ALIASES.get(key)
         if real is None:
-            _load(key)
+            failures = _load(key)
             real = _ALIASES.get(key)
         if real is None:
-            raise UnknownGame(f"unknown game {key!r}; known: {', '.join(names())}")
+            known = f"unknown game {_shown(key)}; known: {', '.join(names())}"
+            raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
 
 
@@ -290,7 +298,8 @@ def for_config(config: Any) -> GameDef:
             return found
         # Import games one at a time, stopping at the one that knows this configuration.
         for module in (*_BUILTIN.values(), *_env_modules()):
-            _import(module)
+            with contextlib.suppress(UnknownGame):  # another module's game: not this one
+                _import(module)
             found = _by_config(config)
             if found is not None:
                 return found
@@ -330,40 +339,80 @@ GAMES_ENV = "CATTLE_GAMES"
 """Environment variable naming extra game modules (comma-separated)."""
 
 
+_FAILED: dict[str, str] = {}
+"""Modules that could not be loaded, with the reason (given again each time one is needed)."""
+
+
 def _import(module: str) -> None:
+    """Import a game module and register the `GAME` it defines; `UnknownGame` names the
+    module and the reason when it cannot be loaded."""
+    failed = _FAILED.get(module)
+    if failed is not None:
+        raise UnknownGame(failed)
     try:
         loaded = importlib.import_module(module)
-    except ImportError as exc:
-        raise UnknownGame(f"cannot load the game module {module!r}: {exc}") from None
-    game = getattr(loaded, "GAME", None)
-    if isinstance(game, GameDef):
-        register(game)
+        game = getattr(loaded, "GAME", None)
+        if game is not None:
+            if not isinstance(game, GameDef):
+                raise TypeError(f"its GAME is a {type(game).__name__}, not a GameDef")
+            register(game)
+    # A game module is code from elsewhere: whatever stops it from loading (no such module, a
+    # syntax error, an exception or sys.exit at import, a name or tags another game holds)
+    # becomes one error that names the module, raised whenever its game is needed.
+    except (Exception, SystemExit) as exc:
+        reason = f"cannot load the game module {_shown(module)}: {_why(exc)}"
+        _FAILED[module] = reason
+        raise UnknownGame(reason) from None
+
+
+def _why(exc: BaseException) -> str:
+    if isinstance(exc, SystemExit):
+        return f"it called sys.exit({exc.code!r})"
+    text = str(exc) if isinstance(exc, ImportError) else f"{type(exc).__name__}: {exc}"
+    return text if len(text) <= 300 else text[:297] + "..."
+
+
+def _shown(name: str) -> str:
+    """A name as typed, quoted, shortened to keep messages on one line."""
+    return repr(name if len(name) <= 60 else name[:57] + "...")
 
 
 def _env_modules() -> list[str]:
     return [m.strip() for m in os.environ.get(GAMES_ENV, "").split(",") if m.strip()]
 
 
-def _load(key: str) -> None:
+def _load(key: str) -> list[str]:
+    """Import what may define game `key`; the reasons of the modules that failed on the way.
+
+    Built-in games load first, so that a game from elsewhere can never take a built-in
+    game's name or event tags (it is refused instead), and built-in aliases are found.
+    """
     module = _BUILTIN.get(key)
     if module is not None:
         _import(module)
-        return
-    for path in _entry_points().get(key, ()):
-        _import(path)
+        return []
+    failures: list[str] = []
+    for path in (*_BUILTIN.values(), *_entry_points().get(key, ())):
+        _try(path, failures)
     if key not in _ALIASES:
         for path in _env_modules():
-            _import(path)
+            _try(path, failures)
+    return failures
+
+
+def _try(module: str, failures: list[str]) -> None:
+    try:
+        _import(module)
+    except UnknownGame as exc:
+        failures.append(str(exc))
 
 
 def _load_all() -> None:
-    for module in _BUILTIN.values():
-        _import(module)
-    for paths in _entry_points().values():
-        for path in paths:
-            _import(path)
-    for path in _env_modules():
-        _import(path)
+    """Import every game module it can; one that fails leaves out its own game only."""
+    paths = [p for ps in _entry_points().values() for p in ps]
+    for module in (*_BUILTIN.values(), *paths, *_env_modules()):
+        with contextlib.suppress(UnknownGame):
+            _import(module)
 
 
 def _entry_points() -> dict[str, list[str]]:

@@ -78,17 +78,29 @@ def current_views(con: duckdb.DuckDBPyConnection) -> bool:
 
 
 def _decode_config(game: str, text: str | bytes) -> Any:
+    """A row's configuration, typed when its game is known and it fits the game's type; as
+    stored otherwise (a game whose module is not loaded, or a row naming the wrong game), so
+    that listing games never fails on one row."""
     try:
-        config_type = catalog.get(game).config_type
-    except catalog.UnknownGame:
+        return msgspec.json.decode(text, type=catalog.get(game).config_type)
+    except (catalog.UnknownGame, msgspec.ValidationError):
         return msgspec.json.decode(text)
-    return msgspec.json.decode(text, type=config_type)
 
 
-def decode_events(game: str, payloads: Iterable[str | bytes]) -> list[Any]:
-    """Events of game `game` from their stored JSON."""
+def decode_events(game: str, payloads: Iterable[str | bytes], game_id: str = "") -> list[Any]:
+    """Events of game `game` from their stored JSON; `StoreDamaged` when one is not an event
+    of that game (the games row names another game than the log's, or the log was altered)."""
     dec = catalog.get(game).decoder.decode
-    return [dec(p) for p in payloads]
+    events = []
+    for seq, payload in enumerate(payloads):
+        try:
+            events.append(dec(payload))
+        except msgspec.MsgspecError as exc:
+            raise StoreDamaged(
+                f"game {game_id}: event {seq} is not an event of {game} ({exc}); the games row"
+                f" may name the wrong game (cattle replay {game_id} --verify checks it)"
+            ) from None
+    return events
 
 
 class StoreError(RuntimeError):
@@ -478,7 +490,7 @@ class MemoryStore(Store):
         rows = self._events[game_id]
         if upto is not None:
             rows = rows[: upto + 1]
-        return decode_events(self._games[game_id].game, rows)
+        return decode_events(self._games[game_id].game, rows, game_id)
 
     def get_game(self, game_id: str) -> GameRow:
         row = self._games.get(game_id)
@@ -541,11 +553,13 @@ _OUR_TABLES = frozenset({"meta", "games", "events", "writers"})
 
 # Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
 # several times faster than binding Python lists. The unit separator never occurs in the
-# fields (JSON escapes control characters).
+# fields (JSON escapes control characters). The reader's line limit (2 MB by default) is
+# raised to 1 GB: one event holds a model's whole answer, however long the server made it.
 _SEP = "\x1f"
 _LOAD_EVENTS = (
     "INSERT INTO events SELECT * FROM read_csv(?, delim = '\x1f', quote = '', escape = '',"
-    " header = false, auto_detect = false, columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
+    " header = false, auto_detect = false, max_line_size = 1073741824,"
+    " columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
     " 'type': 'VARCHAR', 'turn': 'INTEGER', 'actor': 'SMALLINT', 'visible_to': 'SMALLINT[]',"
     " 'payload': 'JSON'})"
 )
@@ -949,7 +963,7 @@ class DuckStore(Store):
             sql += " AND seq <= ?"
             params.append(upto)
         rows = self.con.execute(sql + " ORDER BY seq", params).fetchall()
-        return decode_events(row.game, (r[0] for r in rows))
+        return decode_events(row.game, (r[0] for r in rows), game_id)
 
     def _rows(self, where: str, params: list[Any]) -> list[GameRow]:
         sql = (

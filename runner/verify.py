@@ -164,19 +164,31 @@ def _is_end(event: Any) -> bool:
 
 def _game_of(stored: StoredGame) -> catalog.GameDef:
     """The definition of the game the row names; the log's first event must name it too."""
+    named = _named(stored.events[0].payload) if stored.events else None
+    log = f", the log's is {named!r}" if named else ""
     try:
         game = catalog.get(stored.game)
     except catalog.UnknownGame:
-        first = stored.events[0].payload if stored.events else ""
-        try:
-            named = msgspec.json.decode(first).get("game") if first else None
-        except (msgspec.MsgspecError, AttributeError):
-            named = None
-        log = f", the log's is {named!r}" if named else ""
         raise Failed("game", 0, f"games.game is {stored.game!r}, no known game{log}") from None
     if game.name != stored.game:
         raise Failed("game", 0, f"games.game is {stored.game!r}, not a game's own name")
+    # A start event decodes as any game's (the tag is shared); name the mix-up before it
+    # shows as a payload in another game's encoding.
+    if named is not None and named != game.name:
+        raise Failed("game", 0, f"games.game is {stored.game!r}{log}")
     return game
+
+
+def _named(payload: str) -> Any:
+    """The game a start event names (logs from before games had names: the default game);
+    None for anything else."""
+    try:
+        data = msgspec.json.decode(payload)
+    except msgspec.MsgspecError:
+        return None
+    if not isinstance(data, dict) or data.get("type") != START_TAG:
+        return None
+    return data.get("game", catalog.DEFAULT_GAME)
 
 
 def _events(stored: StoredGame, game: catalog.GameDef) -> list[Any]:

@@ -34,7 +34,7 @@ def ratings(con: duckdb.DuckDBPyConnection, sel: Selection) -> list[Rating]:
     """TrueSkill μ and σ per agent over the selected finished games, best first."""
     where, params = sel.where("s.game_id")
     rows = con.execute(
-        "SELECT s.game_id, s.seat, s.agent, s.score, s.rank, s.complete_sets"
+        "SELECT s.game_id, s.seat, s.agent, s.score, s.rank, coalesce(s.complete_sets, 0)"
         " FROM main.scores s JOIN main.games g USING (game_id)"
         f" WHERE g.status = 'finished' AND {where} ORDER BY s.game_id, s.seat",
         params,

@@ -1,0 +1,160 @@
+"""A PACT model seat that answers badly, through the real command line and a loopback server.
+
+Answers that are enormous, not JSON, JSON of the wrong types, numbers no quote can be (1e308,
+"NaN", 30 digits), messages of 10,000 words or full of control characters and markup: the
+game finishes, every rejection and fallback is recorded, the store keeps the answers whole,
+the game verifies with the server stopped, and the timeline prints the players' words as
+plain text.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
+from tests.tournament.test_kill_resume import games, run
+
+
+@pytest.fixture
+def env(tmp_path: Path) -> dict[str, str]:
+    """Fake keys, no config file, fast backoff, an 80-column terminal."""
+    cfg = tmp_path / "llm.toml"
+    cfg.write_text("")
+    base = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
+    base.update(
+        {
+            "OPENAI_API_KEY": "sk-test-hostile",
+            "CATTLE_LLM_CONFIG": str(cfg),
+            "CATTLE_LLM_BACKOFF": "0.001",
+            "COLUMNS": "80",
+            "NO_COLOR": "1",
+            "TERM": "dumb",
+        }
+    )
+    return base
+
+
+class Scripted(LegalPolicy):
+    """Answers each decision kind from its list of texts (in order, the last one repeated
+    after that); format retries get the same bad text again, so defaults are reached."""
+
+    def __init__(self, answers: dict[str, list[str]]) -> None:
+        super().__init__()
+        self.answers = answers
+        self.asked: dict[str, int] = {}
+
+    def __call__(self, req: Incoming) -> Answer:
+        texts = self.answers.get(req.kind)
+        if not texts:
+            return super().__call__(req)
+        n = self.asked.get(req.kind, 0)
+        if req.stage == "ask":
+            self.asked[req.kind] = n + 1
+        else:
+            n -= 1
+        return Answer(text=texts[min(max(n, 0), len(texts) - 1)])
+
+
+@pytest.fixture
+def play(tmp_path: Path, env: dict[str, str]) -> Iterator[Play]:
+    yield Play(tmp_path / "pact.duckdb", env)
+
+
+class Play:
+    """Plays one quick PACT game, model seat 0 against `anchor`, then stops the server."""
+
+    def __init__(self, db: Path, env: dict[str, str]) -> None:
+        self.db = db
+        self.env = env
+
+    def __call__(self, answers: dict[str, list[str]]) -> tuple[str, list[dict]]:
+        with LoopbackServer(Scripted(answers)) as srv:
+            got = run(["play", "--game", "pact", "--preset", "quick", "--agents",
+                       f"openai:loop@{srv.openai_url},anchor", "--seed", "5", "--json",
+                       "--db", str(self.db)], self.env)  # fmt: skip
+        assert got.returncode == 0, got.stderr[-3000:]
+        assert "Traceback" not in got.stderr
+        gid = json.loads(got.stdout)["game_id"]
+        status, payloads = games(self.db)[gid]
+        assert status == "finished"
+        # The server is gone: the recorded answers replay.
+        checked = run(["replay", gid, "--verify", "--db", str(self.db)], self.env)
+        assert checked.returncode == 0, checked.stdout + checked.stderr
+        return gid, [json.loads(p) for p in payloads]
+
+    def text(self, *args: str) -> str:
+        """A read command's output, checked to be plain text of at most 80 columns."""
+        got = run([*args, "--db", str(self.db)], self.env)
+        assert got.returncode == 0, got.stderr
+        assert "\x1b" not in got.stdout and "Traceback" not in got.stderr
+        assert max(len(line) for line in got.stdout.splitlines()) <= 80
+        return got.stdout
+
+
+def of(events: list[dict], tag: str) -> list[dict]:
+    return [e for e in events if e["type"] == tag]
+
+
+def test_a_model_answer_of_several_megabytes_is_stored_whole(play: Play) -> None:
+    huge = "bargain " * 450_000  # 3.6 MB, beyond the bulk loader's default line length
+    gid, events = play({"message": [huge, json.dumps({"message": huge})]})
+    sent = [e for e in of(events, "pact_message_sent") if e["seat"] == 0]
+    assert sent and all(e["cut"] and e["words"] == 450_000 for e in sent)
+    assert all(len(e["text"].split()) == 100 for e in sent)
+    kept = [e["raw"] for e in of(events, "pact_message_received") if e["seat"] == 0]
+    assert kept and all(raw.split() == huge.split() for raw in kept)
+    answers = [c["response"] for c in of(events, "llm_call") if c["decision"] == "message"]
+    assert any(len(a) >= len(huge) for a in answers)
+    shown = play.text("show", gid)
+    assert "[cut from 450000 words]" in shown
+
+
+def test_quotes_no_rule_can_take_are_rejected_or_defaulted_and_recorded(play: Play) -> None:
+    quotes = [
+        '{"quote": 1e308}',
+        '{"quote": "NaN"}',
+        '{"quote": -1e308}',
+        '{"quote": [1, 2]}',
+        '{"quote": {"a": 1}}',
+        '{"quote": 123456789012345678901234567890}',
+        '{"quote": "99999999999999999999999 coins"}',
+        '{"quote": true}',
+        '{"quote": 55.5}',
+        "no numbers at all",
+    ]
+    gid, events = play({"quote": quotes})
+    revealed = of(events, "pact_quotes_revealed")
+    assert len(revealed) == 5 and all(0 <= r["bid"] <= 100 for r in revealed)
+    rejected = [e for e in of(events, "pact_quote_rejected") if e["seat"] == 0]
+    defaulted = [e for e in of(events, "action_defaulted") if e["seat"] == 0]
+    # Five quote decisions, none of which may stand as given.
+    assert len(rejected) + len(defaulted) == 5, (rejected, defaulted)
+    assert all(r["used"] in (0, 100) for r in rejected)
+    shown = play.text("show", gid, "--seat", "0")
+    assert "quoted" in shown or "defaulted" in shown
+
+
+def test_messages_with_control_characters_markup_and_wrong_types(play: Play) -> None:
+    messages = [
+        json.dumps({"message": "a\x00b\x07c\x1b[31m [/] [bold red]x[/] :cow: [link=http://e]"}),
+        json.dumps({"message": " ".join(["[red]word[/]"] * 10_000)}),
+        json.dumps({"message": 42}),
+        json.dumps({"message": ["a", "b"]}),
+        json.dumps({"message": None, "text": {"nested": True}}),
+        "",
+    ]
+    gid, events = play({"message": messages})
+    said = [e["text"] for e in of(events, "pact_message_sent") if e["seat"] == 0]
+    assert len(said) == 5
+    assert all(ch.isprintable() for text in said for ch in text)
+    assert "[/] [bold red]x[/] :cow:" in said[0] and "42" in said[2]
+    full = play.text("show", gid)
+    seat = play.text("replay", gid, "--seat", "1")
+    for shown in (full, seat):
+        # Markup and emoji codes print as written.
+        assert "[bold red]x[/]" in shown and ":cow:" in shown
