@@ -43,6 +43,7 @@ from cli.common import (
     out,
     seed_or_random,
 )
+from cli.selection import other_games_hint
 from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
 from events.catalog import DEFAULT_GAME
@@ -351,13 +352,15 @@ def ratings(
                     " pick one with --game"
                 )
         results = load_results(store, tournament, name)
+        hint = "" if results or name is None else other_games_hint(store.con, name, tournament)
     table = rate(results, shuffles=shuffles)
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
         return
     if not table:
         scope = f"tournament {tournament!r}" if tournament else str(db)
-        out.print(f"No finished games to rate in {scope}.", markup=False)
+        what = f"{name} games" if name is not None else "games"
+        out.print(plain(f"No finished {what} to rate in {scope}{hint}."))
         return
     rated = name or (found[0][0] if found else DEFAULT_GAME)
     out.print(
