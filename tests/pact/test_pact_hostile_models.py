@@ -14,9 +14,11 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
+from tests.cli.clikit import ROOT
 from tests.tournament.test_kill_resume import games, run
 
 
@@ -158,3 +160,33 @@ def test_messages_with_control_characters_markup_and_wrong_types(play: Play) -> 
     for shown in (full, seat):
         # Markup and emoji codes print as written.
         assert "[bold red]x[/]" in shown and ":cow:" in shown
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "phrase"),
+    [
+        ("pact", "openai:m@http://127.0.0.1:9/v1?character=bluffer", "unknown PACT character"),
+        ("toy-auction", "openai:m@http://127.0.0.1:9/v1", "toy-auction has no model seats"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_model_seat_the_game_cannot_prompt_is_refused_before_anything_is_stored(
+    tmp_path: Path, env: dict[str, str], game: str, spec: str, phrase: str, command: str
+) -> None:
+    env = {**env, "CATTLE_GAMES": "games.toy_auction", "PYTHONPATH": str(ROOT / "tests")}
+    others = "anchor" if game == "pact" else "honest,wild"
+    db = tmp_path / "t.duckdb"
+    players = 2 if game == "pact" else 3
+    extra = ["--games", str(players), "--name", "refused"] if command == "tournament" else []
+    got = run([command, "--game", game, "--agents", f"{spec},{others}", "--seed", "1", *extra,
+               "--db", str(db)], env)  # fmt: skip
+    assert got.returncode == 2, got.stderr
+    assert "Traceback" not in got.stderr and phrase in " ".join(got.stderr.split())
+    if db.exists():
+        con = duckdb.connect(str(db), read_only=True)
+        rows = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        tables = {t for (t,) in rows}
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (0,)
+        if "tournaments" in tables:
+            assert con.execute("SELECT count(*) FROM tournaments").fetchone() == (0,)
+        con.close()
