@@ -114,3 +114,13 @@ def test_a_report_without_the_game_asked_for_says_what_it_holds(
     assert got.returncode == 2 and "Traceback" not in got.stderr
     text = " ".join(got.stderr.split())
     assert f"no finished {asked} games in this selection; it holds {held} games" in text
+
+
+def test_costs_game_takes_an_id_and_says_so_when_given_a_games_name(mixed: Path) -> None:
+    got = cattle("costs", "--game", "pact", "--db", mixed)
+    assert got.returncode == 2 and "Traceback" not in got.stderr
+    assert "costs --game takes a stored game's id; 'pact' is the name of a game" in " ".join(
+        got.stderr.split()
+    )
+    gid = ids(mixed, "haggle")[0]
+    ok(cattle("costs", "--game", gid, "--db", mixed, env=NARROW))
