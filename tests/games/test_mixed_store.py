@@ -124,3 +124,27 @@ def test_costs_game_takes_an_id_and_says_so_when_given_a_games_name(mixed: Path)
     )
     gid = ids(mixed, "haggle")[0]
     ok(cattle("costs", "--game", gid, "--db", mixed, env=NARROW))
+
+
+def test_ratings_too_wide_for_the_terminal_split_rather_than_cut(tmp_path: Path) -> None:
+    db = tmp_path / "wide.duckdb"
+    config = tmp_path / "wide.json"
+    config.write_text(json.dumps({"name": "wide", "rounds": 5, "value_low": -500000,
+                                  "value_high": 500000, "quote_low": -500000,
+                                  "quote_high": 500000}))  # fmt: skip
+    agents = [MARKUP, "random:a-very-very-very-very-long-long-long-label", "truthful"]
+    made = cattle("tournament", "--game", "pact", "--preset-file", config, "--agents",
+                  ",".join(agents), "--games", "6", "--seed", "2", "--quiet", "--db", db)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    text = ok(cattle("ratings", "--db", db, env=NARROW))
+    assert "…" not in text
+    # Each agent name is whole once its table cells (folded onto several lines) are joined.
+    cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
+    cells = "".join(cells.split())  # (a name may wrap at a space)
+    for agent in agents:
+        assert cells.count("".join(agent.split())) == 2, (agent, text)
+    rated = json.loads(cattle("ratings", "--json", "--db", db).stdout)
+    for r in rated:
+        assert f"{r['median_score']:,.0f}" in text and f"{r['mu']:.2f}" in text
+    # A wide terminal still gets one table.
+    assert ok(cattle("ratings", "--db", db), width=300).count("Ratings over") == 1
