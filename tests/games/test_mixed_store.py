@@ -50,7 +50,12 @@ def ids(db: Path, tournament: str) -> list[str]:
 def test_listing_and_reading_games_of_both(mixed: Path) -> None:
     db = mixed
     table = ok(cattle("games", "--db", db, env=NARROW))
-    assert "haggle" in table and "herd" in table
+    assert "haggle" in table and "herd" in table and "…" not in table
+    # Names too long for their column wrap rather than lose their end.
+    rows = [ln.split("│") for ln in table.splitlines() if ln.startswith("│")]
+    games = "".join("".join(r[2] for r in rows).split())
+    agents = "".join("".join(r[5] for r in rows).split())
+    assert "cattle-trade" in games and "".join(MARKUP.split()) in agents
     assert MARKUP in ok(cattle("games", "--db", db), width=300)
     pact = ok(cattle("games", "--game", "pact", "--json", "--db", db), width=100_000)
     assert {g["game"] for g in json.loads(pact)} == {"pact"}
