@@ -115,6 +115,25 @@ def test_a_model_answer_of_several_megabytes_is_stored_whole(play: Play) -> None
     shown = play.text("show", gid)
     assert "[cut from 450000 words]" in shown
 
+    # Altered at its very end, the kept text fails verification; the report shows where,
+    # not megabytes (--json keeps both events whole).
+    con = duckdb.connect(str(play.db))
+    seq, payload = con.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'pact_message_received'"
+        " ORDER BY seq LIMIT 1",
+        [gid],
+    ).fetchone()
+    last = payload.rindex("bargain")
+    altered = payload[:last] + "bargained" + payload[last + len("bargain") :]
+    con.execute("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?", [altered, gid, seq])
+    con.close()
+    failed = run(["replay", gid, "--verify", "--db", str(play.db)], play.env)
+    assert failed.returncode == 1 and "re-simulation" in failed.stderr
+    assert len(failed.stderr) < 3000 and "characters]" in failed.stderr
+    assert "bargained" in failed.stderr
+    whole = run(["replay", gid, "--verify", "--json", "--db", str(play.db)], play.env)
+    assert len(json.loads(whole.stdout)["problem"]["stored"]) > len(huge)
+
 
 def test_quotes_no_rule_can_take_are_rejected_or_defaulted_and_recorded(play: Play) -> None:
     quotes = [
