@@ -103,7 +103,27 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
             f"unknown agent {text!r} for {g.name}; known: {', '.join(known_agents(g))}"
         )
     parser = _PARSERS.get(kind)
-    return parser(text) if parser is not None else SeatSpec(agent=text)
+    spec = parser(text) if parser is not None else SeatSpec(agent=text)
+    _check_model_seat(spec, g)
+    return spec
+
+
+_CHARACTERS_CHECKED: set[tuple[str, str]] = set()
+
+
+def _check_model_seat(spec: SeatSpec, game: catalog.GameDef) -> None:
+    """A model seat (its spec carries a character) needs the game's prompts in that character:
+    checked here, before a game or tournament is stored, not at the seat's first prompt."""
+    character = spec.options.get("character")
+    if character is None or (game.name, str(character)) in _CHARACTERS_CHECKED:
+        return
+    if game.prompter is None:
+        raise UnknownAgent(f"{game.name} has no model seats (agent {spec.agent!r})")
+    try:
+        game.prompter.system_prompt(game.preset(game.default_preset), str(character))
+    except KeyError as exc:
+        raise UnknownAgent(f"agent {spec.agent!r}: {exc.args[0]}") from None
+    _CHARACTERS_CHECKED.add((game.name, str(character)))
 
 
 def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: Any) -> list[Agent]:

@@ -188,7 +188,9 @@ def _games_table(
     table.add_column("game id", no_wrap=True)
     widths = {"game": 6, "preset": 8, "status": 8}
     for col in ("game", "preset", "status", "agents", "scores"):
-        table.add_column(col, min_width=widths.get(col))
+        # Long words (a game's name, an agent spec) wrap onto more lines rather than lose
+        # their end.
+        table.add_column(col, min_width=widths.get(col), overflow="fold")
     for r in shown:
         sc = scores.get(r.game_id, {})
         table.add_row(

@@ -11,12 +11,16 @@ from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
 from cli.text import line, plain
+from events import catalog
+from events.store import GameNotFound
 
 
 @app.command()
 def costs(
     tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
-    game: Annotated[str | None, typer.Option(help="Only this game (id or unique prefix).")] = None,
+    game: Annotated[
+        str | None, typer.Option(help="Only this stored game (id or unique prefix).")
+    ] = None,
     by: Annotated[str, typer.Option(help="Group by agent, seat or game.")] = "agent",
     prices: Annotated[
         Path | None,
@@ -34,7 +38,16 @@ def costs(
         raise UsageError(f"--prices: no such file {prices}")
     table_prices = load_prices(prices)
     with _open(db) as store:
-        game_id = store.get_game(game).game_id if game else None
+        try:
+            game_id = store.get_game(game).game_id if game else None
+        except GameNotFound:
+            if game is not None and game in catalog.names():
+                # Other commands take a game's name with --game; here it is one stored game.
+                raise UsageError(
+                    f"costs --game takes a stored game's id; {game!r} is the name of a game"
+                    " (costs covers the games of every game; narrow with --tournament)"
+                ) from None
+            raise
         rows = usage(store.con, by=by, tournament=tournament, game_id=game_id, prices=table_prices)
     if as_json:
         print(json.dumps(rows, default=str))

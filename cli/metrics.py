@@ -21,7 +21,13 @@ from cli.common import (
     in_range,
     out,
 )
-from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
+from cli.selection import (
+    MAX_RESAMPLES,
+    GameIdOption,
+    TournamentOption,
+    open_for_metrics,
+    other_games_hint,
+)
 from cli.text import line, plain, shown
 from events.catalog import DEFAULT_GAME
 from events.store import StoreError
@@ -111,7 +117,11 @@ def metrics(
         print(json.dumps(docs))
         return
     if not profs:
-        out.print("No finished games in this selection.")
+        hint = other_games_hint(store.con, DEFAULT_GAME, tournament, game_id or ())
+        if hint:
+            out.print(plain(f"No finished {DEFAULT_GAME} games in this selection{hint}."))
+        else:
+            out.print("No finished games in this selection.")
         return
     # The table needs about 170 columns; piped output would otherwise be cut to 80.
     wide = out if out.width >= 170 else Console(width=170, emoji=False)
@@ -146,8 +156,9 @@ def _other_metrics(
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
         lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
+        hint = "" if lines else other_games_hint(store.con, g.name, tournament, game_id or ())
     if not lines:
-        out.print(f"No finished {g.name} games in this selection.", markup=False)
+        out.print(plain(f"No finished {g.name} games in this selection{hint}."))
         return
     for text in lines:
         out.print(plain(text), highlight=False)

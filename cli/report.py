@@ -19,7 +19,13 @@ from cli.common import (
     in_range,
     out,
 )
-from cli.selection import MAX_RESAMPLES, GameIdOption, TournamentOption, open_for_metrics
+from cli.selection import (
+    MAX_RESAMPLES,
+    GameIdOption,
+    TournamentOption,
+    open_for_metrics,
+    other_games_hint,
+)
 from cli.text import line
 from events.catalog import DEFAULT_GAME
 
@@ -75,7 +81,8 @@ def report(
                 f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
             ).fetchall()[0][0]
             if not finished:
-                raise UsageError(f"no finished {g.name} games in this selection")
+                hint = other_games_hint(store.con, g.name, tournament, game_id or ())
+                raise UsageError(f"no finished {g.name} games in this selection{hint}")
             with out.status("Building the report..."):
                 page, rstats = hooks.report(
                     store.con,
@@ -101,6 +108,9 @@ def report(
             f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
         ).fetchall()[0][0]
         if not finished:
+            hint = other_games_hint(store.con, DEFAULT_GAME, tournament, game_id or ())
+            if hint:
+                raise UsageError(f"no finished {DEFAULT_GAME} games in this selection{hint}")
             raise UsageError("no finished games in this selection")
         with out.status("Building the report..."):
             page, rstats = build_report(

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
 
@@ -27,3 +28,24 @@ def open_for_metrics(db: Path, *, save: bool = False) -> DuckStore:
     are fresh, otherwise they are built in memory for this command. With `save`, the store is
     opened for writing and the rebuilt tables are stored in it (for `cattle sql`)."""
     return DuckStore(db, read_only=not save, create=False)
+
+
+def other_games_hint(
+    con: Any, game: str, tournament: str | None = None, game_ids: Sequence[str] = ()
+) -> str:
+    """When a selection holds no finished games of `game`: the games it does hold, as the end
+    of a message ("; it holds pact games (add --game pact)"), else ""."""
+    from projections.metrics.aggregate import Selection
+
+    where, params = Selection(tournament=tournament, games=tuple(game_ids), game=None).where()
+    found = [
+        g
+        for (g,) in con.execute(
+            f"SELECT DISTINCT game FROM main.games WHERE status = 'finished' AND game <> ?"
+            f" AND {where} ORDER BY game",
+            [game, *params],
+        ).fetchall()
+    ]
+    if not found:
+        return ""
+    return f"; it holds {', '.join(found)} games (add --game {found[0]})"

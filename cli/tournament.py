@@ -6,13 +6,15 @@ module parses options, shows progress and prints.
 
 from __future__ import annotations
 
+import io
 import json
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
 import typer
+from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -43,6 +45,7 @@ from cli.common import (
     out,
     seed_or_random,
 )
+from cli.selection import other_games_hint
 from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
 from events.catalog import DEFAULT_GAME
@@ -351,24 +354,54 @@ def ratings(
                     " pick one with --game"
                 )
         results = load_results(store, tournament, name)
+        hint = "" if results or name is None else other_games_hint(store.con, name, tournament)
     table = rate(results, shuffles=shuffles)
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
         return
     if not table:
         scope = f"tournament {tournament!r}" if tournament else str(db)
-        out.print(f"No finished games to rate in {scope}.", markup=False)
+        what = f"{name} games" if name is not None else "games"
+        out.print(plain(f"No finished {what} to rate in {scope}{hint}."))
         return
     rated = name or (found[0][0] if found else DEFAULT_GAME)
-    out.print(
-        _ratings_table(
-            table,
-            len({r.game_id for r in results}),
-            tournament,
-            shuffles,
-            sets=rated == DEFAULT_GAME,
+    n_games = len({r.game_id for r in results})
+    full = _ratings_table(table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME)
+    if _natural_width(full) <= out.width:
+        out.print(full)
+        return
+    # Too wide for the terminal: the same columns in two tables, so that no name or number
+    # is cut short (each table repeats the agent names).
+    for part in (_TRUESKILL, _SCORES):
+        out.print(
+            _ratings_table(
+                table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME, columns=part
+            )
         )
-    )
+
+
+_RATING_COLUMNS: dict[str, Callable[[Any], str]] = {
+    "μ": lambda r: f"{r.mu:.2f}",
+    "σ": lambda r: f"{r.sigma:.2f}",
+    "μ−3σ": lambda r: f"{r.conservative:.2f}",
+    "seats": lambda r: str(r.games),
+    "win rate": lambda r: f"{100 * r.win_rate:.1f}%",
+    "median score": lambda r: f"{r.median_score:,.0f}",
+    "score std": lambda r: f"{r.score_std:,.0f}",
+    "mean sets": lambda r: f"{r.mean_sets:.2f}",
+    "μ shuffle Δ": lambda r: f"{r.mu_shuffle_spread:.2f}",
+    "gap shuffle Δ": lambda r: f"{r.relative_shuffle_spread:.2f}",
+}
+"""Every column after the agent's, in table order, with how it prints a rating."""
+_TRUESKILL = ("μ", "σ", "μ−3σ", "seats", "win rate")
+_SCORES = ("median score", "score std", "mean sets", "μ shuffle Δ", "gap shuffle Δ")
+
+
+def _natural_width(table: Table) -> int:
+    """How wide `table` prints when nothing has to be cut."""
+    wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
+    wide.print(table)
+    return max((len(line) for line in wide.export_text().splitlines()), default=0)
 
 
 def _ratings_table(
@@ -378,43 +411,25 @@ def _ratings_table(
     shuffles: int,
     *,
     sets: bool = True,
+    columns: Sequence[str] | None = None,
 ) -> Table:
-    """The ratings as a table; agent names and the tournament name print as plain text."""
+    """The ratings as a table (every column, or those named); agent names and the tournament
+    name print as plain text."""
+    names = [c for c in (columns or _RATING_COLUMNS) if sets or c != "mean sets"]
     t = Table(
         title=plain(f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
     )
-    for col in (
-        "agent",
-        "μ",
-        "σ",
-        "μ−3σ",
-        "seats",
-        "win rate",
-        "median score",
-        "score std",
-        *(("mean sets",) if sets else ()),
-        "μ shuffle Δ",
-        "gap shuffle Δ",
-    ):
-        t.add_column(col, justify="left" if col == "agent" else "right")
+    # A long name wraps onto more lines rather than losing its end (where options show).
+    t.add_column("agent", overflow="fold")
+    for col in names:
+        t.add_column(col, justify="right")
     for r in table:
-        t.add_row(
-            plain(r.agent),
-            f"{r.mu:.2f}",
-            f"{r.sigma:.2f}",
-            f"{r.conservative:.2f}",
-            str(r.games),
-            f"{100 * r.win_rate:.1f}%",
-            f"{r.median_score:,.0f}",
-            f"{r.score_std:,.0f}",
-            *((f"{r.mean_sets:.2f}",) if sets else ()),
-            f"{r.mu_shuffle_spread:.2f}",
-            f"{r.relative_shuffle_spread:.2f}",
+        t.add_row(plain(r.agent), *(_RATING_COLUMNS[c](r) for c in names))
+    if "μ shuffle Δ" in names:
+        t.caption = (
+            "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
+            f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
         )
-    t.caption = (
-        "TrueSkill over games in id order. μ shuffle Δ: largest change of μ over"
-        f" {shuffles} reshuffled orders; gap shuffle Δ: the same for μ minus the mean μ."
-    )
     return t
 
 

@@ -241,6 +241,30 @@ def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool)
         if p is not None:
             err.print(f"  {describe(p)}", markup=False, highlight=False)
             if p.stored is not None:
-                err.print(f"  stored:   {p.stored}", markup=False, highlight=False)
-                err.print(f"  replayed: {p.replayed}", markup=False, highlight=False)
+                stored, replayed = excerpts(p.stored, p.replayed or "")
+                err.print(f"  stored:   {stored}", markup=False, highlight=False)
+                err.print(f"  replayed: {replayed}", markup=False, highlight=False)
     return code
+
+
+EXCERPT = 400
+"""Characters of each differing event shown (an event may hold megabytes of a model's text;
+--json gives both whole)."""
+
+
+def excerpts(a: str, b: str, size: int = EXCERPT) -> tuple[str, str]:
+    """Both texts whole when short, else the stretch of each around their first difference,
+    with how much was left out on either side."""
+    if len(a) <= size and len(b) <= size:
+        return a, b
+    first = next((i for i, (x, y) in enumerate(zip(a, b, strict=False)) if x != y), None)
+    first = min(len(a), len(b)) if first is None else first
+    start = max(0, first - size // 4)
+
+    def cut(text: str) -> str:
+        end = min(len(text), start + size)
+        head = f"[…{start:,} characters] " if start else ""
+        tail = f" […{len(text) - end:,} characters]" if end < len(text) else ""
+        return head + text[start:end] + tail
+
+    return cut(a), cut(b)

@@ -392,12 +392,16 @@ def _load(key: str) -> list[str]:
         _import(module)
         return []
     failures: list[str] = []
-    for path in (*_BUILTIN.values(), *_entry_points().get(key, ())):
+    entry_points = _entry_points()
+    for path in (*_BUILTIN.values(), *entry_points.get(key, ())):
         _try(path, failures)
     if key not in _ALIASES:
-        for path in _env_modules():
+        # A game named otherwise than its entry point (or asked for by an alias) is found
+        # only by loading every module.
+        every = [p for ps in entry_points.values() for p in ps]
+        for path in (*every, *_env_modules()):
             _try(path, failures)
-    return failures
+    return list(dict.fromkeys(failures))
 
 
 def _try(module: str, failures: list[str]) -> None:

@@ -260,7 +260,14 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
 
     meta, games = load(store, name)
     game = catalog.get(meta.get("game"))
-    config: Any = msgspec.json.decode(meta["config"], type=game.config_type)
+    try:
+        config: Any = msgspec.json.decode(meta["config"], type=game.config_type).validate()
+    except (msgspec.MsgspecError, ValueError) as exc:
+        # The row was written from a checked configuration: only an altered file gets here.
+        raise StoreError(
+            f"tournament {name}: its stored configuration is not a playable {game.name}"
+            f" configuration ({exc})"
+        ) from None
     tasks = []
     done = 0
     io_of: dict[str, bool] = {}

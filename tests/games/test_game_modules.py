@@ -122,3 +122,24 @@ def test_an_alias_of_a_built_in_game_is_found_before_the_game_is_loaded() -> Non
     got = cattle("agents", "--game", "cattle")
     assert got.returncode == 0, got.stderr
     assert got.stdout == cattle("agents", "--game", "cattle-trade").stdout
+
+
+def test_entry_points_named_otherwise_than_their_game_and_broken_ones(
+    store: Path, tmp_path: Path
+) -> None:
+    # An installed package's entry points, as `pip install` would leave them on the path.
+    info = tmp_path / "somegames-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: somegames\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text(
+        "[cattle.games]\ntoy = games.toy_auction\nbroken = no_such_game_module\n"
+    )
+    env = {"PYTHONPATH": f"{tmp_path}:{ROOT / 'tests'}"}
+    # The game is found by its own name, though its entry point is called "toy".
+    found = cattle("agents", "--game", "toy-auction", env=env)
+    assert found.returncode == 0, found.stderr
+    assert found.stdout.split() == ["anthropic", "honest", "openai", "wild"]
+    asked = cattle("agents", "--game", "broken", env=env)
+    one_error_line(asked, 2, "unknown game 'broken'", "'no_such_game_module'")
+    listed = cattle("games", "--json", "--db", store, env=env)
+    assert listed.returncode == 0, listed.stderr

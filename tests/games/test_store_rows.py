@@ -140,3 +140,29 @@ def test_the_untouched_games_still_verify_and_report(
         out = tmp_path / f"{game}.html"
         no_traceback(cattle("report", "--game", game, "--out", out, "--db", db), 0)
         assert out.stat().st_size > 0
+
+
+@pytest.mark.parametrize(
+    ("config", "reason"),
+    [
+        ('{"rounds": "many"}', "Expected `int`, got `str`"),
+        ("[1]", "Expected `object`, got `array`"),
+        ('{"rounds": 0}', "rounds must be 1..1000, got 0"),
+    ],
+)
+def test_a_tournament_whose_stored_configuration_was_altered_is_not_resumed(
+    tmp_path: Path, config: str, reason: str
+) -> None:
+    db = tmp_path / "t.duckdb"
+    made = cattle("tournament", "--game", "pact", "--preset", "quick", "--agents",
+                  "anchor,mirror", "--games", "2", "--seed", "1", "--name", "haggle",
+                  "--quiet", "--db", db)  # fmt: skip
+    assert made.returncode == 0, made.stderr
+    con = duckdb.connect(str(db))
+    con.execute("UPDATE tournaments SET config = ? WHERE name = 'haggle'", [config])
+    con.execute("UPDATE games SET status = 'abandoned' WHERE game_id = 'haggle.00001'")
+    con.close()
+    got = cattle("tournament", "--resume", "haggle", "--db", db)
+    no_traceback(got, 1, "tournament haggle: its stored configuration is not a playable pact",
+                 reason)  # fmt: skip
+    assert got.stderr.count("error:") == 1

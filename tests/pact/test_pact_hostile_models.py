@@ -14,9 +14,11 @@ import os
 from collections.abc import Iterator
 from pathlib import Path
 
+import duckdb
 import pytest
 
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
+from tests.cli.clikit import ROOT
 from tests.tournament.test_kill_resume import games, run
 
 
@@ -113,6 +115,25 @@ def test_a_model_answer_of_several_megabytes_is_stored_whole(play: Play) -> None
     shown = play.text("show", gid)
     assert "[cut from 450000 words]" in shown
 
+    # Altered at its very end, the kept text fails verification; the report shows where,
+    # not megabytes (--json keeps both events whole).
+    con = duckdb.connect(str(play.db))
+    seq, payload = con.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'pact_message_received'"
+        " ORDER BY seq LIMIT 1",
+        [gid],
+    ).fetchone()
+    last = payload.rindex("bargain")
+    altered = payload[:last] + "bargained" + payload[last + len("bargain") :]
+    con.execute("UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?", [altered, gid, seq])
+    con.close()
+    failed = run(["replay", gid, "--verify", "--db", str(play.db)], play.env)
+    assert failed.returncode == 1 and "re-simulation" in failed.stderr
+    assert len(failed.stderr) < 3000 and "characters]" in failed.stderr
+    assert "bargained" in failed.stderr
+    whole = run(["replay", gid, "--verify", "--json", "--db", str(play.db)], play.env)
+    assert len(json.loads(whole.stdout)["problem"]["stored"]) > len(huge)
+
 
 def test_quotes_no_rule_can_take_are_rejected_or_defaulted_and_recorded(play: Play) -> None:
     quotes = [
@@ -158,3 +179,33 @@ def test_messages_with_control_characters_markup_and_wrong_types(play: Play) -> 
     for shown in (full, seat):
         # Markup and emoji codes print as written.
         assert "[bold red]x[/]" in shown and ":cow:" in shown
+
+
+@pytest.mark.parametrize(
+    ("game", "spec", "phrase"),
+    [
+        ("pact", "openai:m@http://127.0.0.1:9/v1?character=bluffer", "unknown PACT character"),
+        ("toy-auction", "openai:m@http://127.0.0.1:9/v1", "toy-auction has no model seats"),
+    ],
+)
+@pytest.mark.parametrize("command", ["play", "tournament"])
+def test_a_model_seat_the_game_cannot_prompt_is_refused_before_anything_is_stored(
+    tmp_path: Path, env: dict[str, str], game: str, spec: str, phrase: str, command: str
+) -> None:
+    env = {**env, "CATTLE_GAMES": "games.toy_auction", "PYTHONPATH": str(ROOT / "tests")}
+    others = "anchor" if game == "pact" else "honest,wild"
+    db = tmp_path / "t.duckdb"
+    players = 2 if game == "pact" else 3
+    extra = ["--games", str(players), "--name", "refused"] if command == "tournament" else []
+    got = run([command, "--game", game, "--agents", f"{spec},{others}", "--seed", "1", *extra,
+               "--db", str(db)], env)  # fmt: skip
+    assert got.returncode == 2, got.stderr
+    assert "Traceback" not in got.stderr and phrase in " ".join(got.stderr.split())
+    if db.exists():
+        con = duckdb.connect(str(db), read_only=True)
+        rows = con.execute("SELECT table_name FROM information_schema.tables").fetchall()
+        tables = {t for (t,) in rows}
+        assert con.execute("SELECT count(*) FROM games").fetchone() == (0,)
+        if "tournaments" in tables:
+            assert con.execute("SELECT count(*) FROM tournaments").fetchone() == (0,)
+        con.close()
