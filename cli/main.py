@@ -27,6 +27,7 @@ from events.catalog import UnknownGame
 from events.domain import ConfigError
 from events.store import DEFAULT_DB, StoreError, describe_error
 from projections.costs import PricesError
+from runner.executors import ClusterError, ExecutorError
 from runner.tournament import TournamentError
 from runner.verify import SelectionError
 
@@ -136,9 +137,10 @@ def run() -> None:
         TournamentError,
         UnknownGame,
         SelectionError,
+        ExecutorError,
     ) as exc:
         _fail(exc, 2)
-    except StoreError as exc:
+    except (StoreError, ClusterError) as exc:
         _fail(exc, 1)
     except duckdb.Error as exc:
         # A damaged file can open fine and fail on the first page it reads.
