@@ -358,6 +358,35 @@ def test_a_ray_worker_killed_mid_run_costs_nothing(tmp_path: Path, cluster: str)
     check_complete(db, "survivor", 160)
 
 
+def children(pid: int) -> list[int]:
+    """The processes whose parent is `pid`."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        # pid (comm) state ppid ...: the name may hold spaces, so read after its ")".
+        if int(stat.rsplit(")", 1)[1].split()[1]) == pid:
+            found.append(int(entry.name))
+    return found
+
+
+def test_a_local_worker_killed_mid_run_costs_nothing(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    proc = start("tournament", *ARGS, "--name", "local", "--workers", "2", "--db", str(db))
+    wait_for_batch(proc)
+    workers = children(proc.pid)
+    assert workers, "no worker process to kill"
+    os.kill(workers[0], signal.SIGKILL)
+    out, err = proc.communicate(timeout=300)
+    assert proc.returncode == 0, err
+    assert "played again after their worker was lost" in out, out
+    check_complete(db, "local", 160)
+
+
 @pytest.mark.parametrize(
     ("args", "message"),
     [
