@@ -92,8 +92,9 @@ class Executor(ABC):
         """Play games of code agents; yield each as it finishes."""
 
     def model_games(self, tasks: Sequence[GameTask]) -> Iterator[Finished] | None:
-        """Play games with model seats and yield each finished one, or None if the writer
-        should play them itself (written while they run)."""
+        """Play games with model seats (new ones: the writer continues unfinished games from
+        its store) and yield each finished one, or None if the writer should play them itself
+        (written while they run)."""
         return None
 
     def close(self) -> None:  # noqa: B027 - most executors hold nothing to release
@@ -362,9 +363,6 @@ class RayExecutor(Executor):
         ]
 
     def model_games(self, tasks: Sequence[GameTask]) -> Iterator[Finished] | None:
-        # A game to continue has its log in this process's store: the writer plays it.
-        if any(t.resume for t in tasks):
-            return None
         return self._model_games(tasks)
 
     def _model_games(self, tasks: Sequence[GameTask]) -> Iterator[Finished]:

@@ -403,13 +403,15 @@ def play_tournament(
         io = [t for t in tasks if t.io]
         if code:
             take(runner.code_games(code))
-        if io:
-            remote = runner.model_games(io)
-            if remote is not None:
-                take(remote)
-            else:
-                asyncio.run(_play_io(store, io, concurrency or workers, tick))
-                stored += len(io)
+        # A game to continue has its partial log in this store: the writer plays it.
+        fresh = [t for t in io if not t.resume]
+        remote = runner.model_games(fresh) if fresh else None
+        here = [t for t in io if t.resume] if remote is not None else io
+        if remote is not None:
+            take(remote)
+        if here:
+            asyncio.run(_play_io(store, here, concurrency or workers, tick))
+            stored += len(here)
     finally:
         if own:
             runner.close()
