@@ -20,6 +20,7 @@ from their seeds, up to `MAX_ATTEMPTS` times each; the writer never stores a gam
 
 from __future__ import annotations
 
+import contextlib
 import os
 import socket
 import time
@@ -173,10 +174,26 @@ class LocalExecutor(Executor):
                     except BrokenProcessPool:
                         lost = [task, *running.values()]
                         running.clear()
+                        _stop(pool)
                         return lost
                     yield finished
                 submit()
         return []
+
+
+def _stop(pool: ProcessPoolExecutor) -> None:
+    """End what is left of a broken pool. Its own clean-up (CPython 3.11) can spin forever
+    handing stop signals to workers that no longer read them; once they are gone it ends."""
+    for _ in range(3):
+        try:
+            procs = list((getattr(pool, "_processes", None) or {}).values())
+        except RuntimeError:  # changed while read by the pool's own thread: read again
+            continue
+        for p in procs:
+            with contextlib.suppress(OSError, ValueError):
+                p.kill()
+        break
+    pool.shutdown(wait=True, cancel_futures=True)
 
 
 # ---------------------------------------------------------------------------- Ray

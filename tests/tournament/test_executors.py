@@ -276,6 +276,16 @@ def wait_for_batch(proc: subprocess.Popen[str]) -> None:
     raise AssertionError(f"the tournament ended without storing a batch ({proc.wait()})")
 
 
+def finish(proc: subprocess.Popen[str], timeout: float = 300) -> tuple[str, str]:
+    """The command's output once it ends; killed (with all it started) if it hangs."""
+    try:
+        return proc.communicate(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.communicate()
+        raise AssertionError(f"the command hung for {timeout} s") from None
+
+
 def check_complete(db: Path, name: str, games: int) -> None:
     """Every scheduled game finished, each once, and each verifies."""
     with DuckStore(db, read_only=True) as store:
@@ -352,7 +362,7 @@ def test_a_ray_worker_killed_mid_run_costs_nothing(tmp_path: Path, cluster: str)
         assert time.monotonic() < deadline, "no Ray worker was seen playing games"
         time.sleep(0.01)
     os.kill(victims[0], signal.SIGKILL)
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc)
     assert proc.returncode == 0, err
     assert "played again after their worker was lost" in out, out
     check_complete(db, "survivor", 160)
@@ -381,7 +391,7 @@ def test_a_local_worker_killed_mid_run_costs_nothing(tmp_path: Path) -> None:
     workers = children(proc.pid)
     assert workers, "no worker process to kill"
     os.kill(workers[0], signal.SIGKILL)
-    out, err = proc.communicate(timeout=300)
+    out, err = finish(proc)
     assert proc.returncode == 0, err
     assert "played again after their worker was lost" in out, out
     check_complete(db, "local", 160)
