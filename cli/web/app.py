@@ -91,6 +91,12 @@ class Reader:
 def create_app(db: Path) -> Starlette:
     """The viewer's app over the store at `db`."""
     reader = Reader(db)
+    winners = data.Winners()
+
+    def warm() -> None:
+        # Read every result once, in the background: the first pages need not wait for it.
+        with contextlib.suppress(StoreError, duckdb.Error), reader.con() as con:
+            winners.load_all(con)
 
     def page(html: str, status: int = 200) -> HTMLResponse:
         return HTMLResponse(html, status_code=status, headers=HEADERS)
@@ -117,7 +123,7 @@ def create_app(db: Path) -> Starlette:
     def games_page(request: Request) -> Response:
         query = data.ListQuery.from_params(request.query_params)
         with reader.con() as con:
-            lines, total = data.list_games(con, query)
+            lines, total = data.list_games(con, query, winners)
             offered = data.choices(con)
         last = max(1, -(-total // data.PER_PAGE))
         return page(
@@ -210,6 +216,7 @@ def create_app(db: Path) -> Starlette:
 
     @contextlib.asynccontextmanager
     async def lifespan(_app: Starlette) -> Any:
+        threading.Thread(target=warm, daemon=True, name="results").start()
         yield
         reader.close()
 

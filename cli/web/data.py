@@ -165,7 +165,9 @@ class GameLine(msgspec.Struct, kw_only=True):
     winners: list[str]
 
 
-def list_games(con: duckdb.DuckDBPyConnection, query: ListQuery) -> tuple[list[GameLine], int]:
+def list_games(
+    con: duckdb.DuckDBPyConnection, query: ListQuery, winners: Winners | None = None
+) -> tuple[list[GameLine], int]:
     """One page of games matching `query`, and how many match in all."""
     where, params = query.where()
     total = con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchone()
@@ -179,14 +181,13 @@ def list_games(con: duckdb.DuckDBPyConnection, query: ListQuery) -> tuple[list[G
         " LIMIT ? OFFSET ?",
         [*params, PER_PAGE, (query.page - 1) * PER_PAGE],
     ).fetchall()
-    ranks = _final_ranks(con, [r[0] for r in rows])
+    ids = [r[0] for r in rows]
+    ranks = winners.of(con, ids) if winners is not None else _final_ranks(con, ids)
     lines = []
     for game_id, game, tournament, seats, seed, created, status in rows:
         agents = [str(s.get("agent", "")) for s in json.loads(seats)]
         got = ranks.get(game_id)
-        winners = (
-            [agents[i] for i, r in enumerate(got) if r == 1 and i < len(agents)] if got else []
-        )
+        won = [agents[i] for i, r in enumerate(got) if r == 1 and i < len(agents)] if got else []
         lines.append(
             GameLine(
                 game_id=game_id,
@@ -196,21 +197,26 @@ def list_games(con: duckdb.DuckDBPyConnection, query: ListQuery) -> tuple[list[G
                 seed=seed,
                 created_at=_date(created),
                 status=status,
-                winners=winners,
+                winners=won,
             )
         )
     return lines, count
 
 
 def _final_ranks(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, list[int]]:
+    """The final ranks of the games `ids` that have ended, from their `game_ended` events."""
     if not ids:
         return {}
-    marks = ", ".join("?" for _ in ids)
+    # The range bounds let DuckDB skip row groups by their min/max game ids before matching.
     rows = con.execute(
-        f"SELECT game_id, payload->>'$.ranks' FROM events WHERE game_id IN ({marks})"
-        " AND type = 'game_ended'",
-        list(ids),
+        "SELECT game_id, payload->>'$.ranks' FROM events WHERE type = 'game_ended'"
+        " AND game_id BETWEEN ? AND ? AND game_id IN (SELECT unnest(?))",
+        [min(ids), max(ids), list(ids)],
     ).fetchall()
+    return _ranks_of(rows)
+
+
+def _ranks_of(rows: Sequence[tuple[str, str]]) -> dict[str, list[int]]:
     out: dict[str, list[int]] = {}
     for game_id, ranks in rows:
         try:
@@ -218,6 +224,32 @@ def _final_ranks(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str
         except (TypeError, ValueError):
             continue
     return out
+
+
+class Winners:
+    """Final ranks of ended games, kept once read (an ended game's result never changes).
+
+    Finding a page's results means scanning the events table; on a store of 100,000 games
+    that costs more than the rest of the page, so they are read once for every game when
+    the server starts (`load_all`) and for new games as pages ask for them.
+    """
+
+    def __init__(self) -> None:
+        self.ranks: dict[str, list[int]] = {}
+
+    def load_all(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Read the result of every ended game."""
+        rows = con.execute(
+            "SELECT game_id, payload->>'$.ranks' FROM events WHERE type = 'game_ended'"
+        ).fetchall()
+        self.ranks.update(_ranks_of(rows))
+
+    def of(self, con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, list[int]]:
+        """The final ranks of those of `ids` that have ended."""
+        missing = [i for i in ids if i not in self.ranks]
+        if missing:
+            self.ranks.update(_final_ranks(con, missing))
+        return {i: self.ranks[i] for i in ids if i in self.ranks}
 
 
 def _date(value: Any) -> str:

@@ -73,6 +73,7 @@ def _cattle(viewer: Viewer) -> tuple[Callable[[Any], dict[str, Any]], dict[str, 
 
 def _cattle_omniscient() -> Callable[[Any], dict[str, Any]]:
     state: list[GameState | None] = [None]
+    last: list[dict[str, Any]] = []
 
     def step(e: Any) -> dict[str, Any]:
         s = state[0]
@@ -82,57 +83,65 @@ def _cattle_omniscient() -> Callable[[Any], dict[str, Any]]:
             s = CATTLE_RULES.fold([e])
         else:
             s = CATTLE_RULES.evolve(s, e)
+            if s is state[0] and last:
+                return last[0]  # an event the rules ignore (model calls, notes): same table
         state[0] = s
-        names = s.config.animals
-        seats = []
-        for p in range(s.players):
-            seats.append(
-                {
-                    "seat": p,
-                    "animals": {a: n for a, n in zip(names, s.animals[p], strict=True) if n},
-                    "sets": list(s.sets[p]),
-                    "cards": len(s.money[p]),
-                    "money": list(s.money[p]),
-                }
-            )
-        auction = None
-        if s.auction is not None:
-            a = s.auction
-            auction = {
-                "animal": a.animal,
-                "auctioneer": a.auctioneer,
-                "price": a.price,
-                "leader": a.leader,
-                "bidders": list(a.bidders),
-                "round": a.round,
-            }
-        trade = None
-        if s.trade is not None:
-            t = s.trade
-            trade = {
-                "initiator": t.initiator,
-                "target": t.target,
-                "animal": t.animal,
-                "offer": len(t.offer),
-                "counter": len(t.counter),
-                "offer_money": list(t.offer),
-                "counter_money": list(t.counter),
-                "ties": t.ties,
-            }
-        return {
-            "kind": "cattle",
-            "turn": s.turn,
-            "active": s.active,
-            "deck_left": s.deck_left,
-            "drawn": s.drawn,
-            "seats": seats,
-            "auction": auction,
-            "trade": trade,
-            "ended": s.phase == "ended",
-            "scores": list(s.scores()) if s.phase == "ended" else None,
-        }
+        last[:] = [_omniscient_frame(s)]
+        return last[0]
 
     return step
+
+
+def _omniscient_frame(s: GameState) -> dict[str, Any]:
+    """The table of a Cattle Trade state, everything shown."""
+    names = s.config.animals
+    seats = []
+    for p in range(s.players):
+        seats.append(
+            {
+                "seat": p,
+                "animals": {a: n for a, n in zip(names, s.animals[p], strict=True) if n},
+                "sets": list(s.sets[p]),
+                "cards": len(s.money[p]),
+                "money": list(s.money[p]),
+            }
+        )
+    auction = None
+    if s.auction is not None:
+        a = s.auction
+        auction = {
+            "animal": a.animal,
+            "auctioneer": a.auctioneer,
+            "price": a.price,
+            "leader": a.leader,
+            "bidders": list(a.bidders),
+            "round": a.round,
+        }
+    trade = None
+    if s.trade is not None:
+        t = s.trade
+        trade = {
+            "initiator": t.initiator,
+            "target": t.target,
+            "animal": t.animal,
+            "offer": len(t.offer),
+            "counter": len(t.counter),
+            "offer_money": list(t.offer),
+            "counter_money": list(t.counter),
+            "ties": t.ties,
+        }
+    return {
+        "kind": "cattle",
+        "turn": s.turn,
+        "active": s.active,
+        "deck_left": s.deck_left,
+        "drawn": s.drawn,
+        "seats": seats,
+        "auction": auction,
+        "trade": trade,
+        "ended": s.phase == "ended",
+        "scores": list(s.scores()) if s.phase == "ended" else None,
+    }
 
 
 def _cattle_seat(seat: int) -> Callable[[Any], dict[str, Any]]:
