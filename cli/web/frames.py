@@ -44,7 +44,7 @@ def build(game: GameDef | None, events: Sequence[Any], viewer: Viewer) -> Frames
     """The frames after each of `events` (already filtered for `viewer`)."""
     maker = _BUILDERS.get(game.name) if game is not None else None
     if maker is None:
-        step: Callable[[Any], dict[str, Any]] = _text_builder(game, viewer)
+        step: Callable[[Any], dict[str, Any]] = _text_builder(game, viewer, len(events))
         logs: dict[str, list[Any]] = {}
     else:
         step, logs = maker(viewer)
@@ -272,25 +272,39 @@ def _pact(viewer: Viewer) -> tuple[Callable[[Any], dict[str, Any]], dict[str, li
 # ---- any other game ---------------------------------------------------------------------------
 
 
-def _text_builder(game: GameDef | None, viewer: Viewer) -> Callable[[Any], dict[str, Any]]:
+MAX_FOLDS = 1000
+"""Most states a generic game's omniscient view folds (the rules fold whole prefixes)."""
+
+
+def _text_builder(game: GameDef | None, viewer: Viewer, n: int) -> Callable[[Any], dict[str, Any]]:
     """A text dump of the seat's view (a seat) or of the rules' state (everyone)."""
     if game is None:
         return lambda e: {"kind": "text", "text": "(this game's module is not loaded)"}
     if viewer is None:
-        holder: list[Any] = [None]
+        # `Rules.fold` is what every game defines for a prefix of its log (its `evolve` may
+        # ignore events that `step` applies); on long logs only every k-th prefix is folded.
+        every = max(1, -(-n // MAX_FOLDS))
+        log: list[Any] = []
+        last: list[dict[str, Any]] = []
 
         def fold(e: Any) -> dict[str, Any]:
-            s = holder[0]
-            holder[0] = game.rules.fold([e]) if s is None else game.rules.evolve(s, e)
-            return {"kind": "text", "text": _dump(holder[0])}
+            log.append(e)
+            if last and len(log) % every and len(log) != n:
+                return last[0]
+            try:
+                text = _dump(game.rules.fold(log))
+            except Exception as exc:  # a game's fold may refuse a log it did not expect
+                text = f"(no state text: {type(exc).__name__})"
+            last[:] = [{"kind": "text", "text": text}]
+            return last[0]
 
         return fold
     view = game.new_view(viewer if isinstance(viewer, int) else -1)
-    log: list[Any] = []
+    seen: list[Any] = []
 
     def seat_step(e: Any) -> dict[str, Any]:
-        log.append(e)
-        view.sync(log)
+        seen.append(e)
+        view.sync(seen)
         try:
             return {"kind": "text", "text": _dump(view.snapshot())}
         except Exception as exc:  # a game's view may not support a public (-1) seat
