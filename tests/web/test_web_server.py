@@ -140,6 +140,8 @@ def test_markup_in_agent_names_is_escaped(client: TestClient, games: Games) -> N
         ("/?sort=drop table", 400, "sort must be"),
         ("/?status=lost", 400, "status must be"),
         ("/tournaments/nope", 404, "no tournament"),
+        ("/?q=" + "x" * 201, 400, "too long"),
+        ("/?agent=" + "%3Cscript%3E", 200, "0 games"),
         ("/nowhere", 404, "no such page"),
     ],
 )
@@ -188,3 +190,19 @@ def test_tournament_page_shows_ratings_with_intervals(client: TestClient, games:
     for r in info["ratings"]:
         assert r["low"] < r["mu"] < r["high"]
     assert 'id="figure-ratings"' in page
+    assert 'data-running="no"' in page
+
+
+def test_tournament_page_refreshes_while_games_run(games: Games, tmp_path: Path) -> None:
+    copy = tmp_path / "running.duckdb"
+    shutil.copy(games.db, copy)
+    con = duckdb.connect(str(copy))
+    con.execute(
+        "UPDATE games SET status = 'running' WHERE game_id = (SELECT min(game_id) FROM games"
+        " WHERE tournament = 'cup')"
+    )
+    con.close()
+    with TestClient(create_app(copy)) as other:
+        page = other.get("/tournaments/cup").text
+    assert 'data-running="yes"' in page and "tournament.js" in page
+    assert "3 finished of 4 planned" in page
