@@ -200,3 +200,34 @@ def test_published_site_works_from_disk(page: Any, games: Games, tmp_path: Path)
     page.keyboard.press("End")
     assert not any("hidden" in v for v in page.locator(".seat .value").all_inner_texts())
     assert page.errors == []
+
+
+def test_pages_work_under_their_own_content_security_policy(
+    browser: Any, site: str, games: Games, tmp_path: Path
+) -> None:
+    """Without bypassing the policy: the viewer's own script and styles load and run, live
+    and from a published site on disk."""
+    ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    try:
+        pg = ctx.new_page()
+        blocked: list[str] = []
+        pg.on("console", lambda m: blocked.append(m.text) if m.type == "error" else None)
+        pg.goto(f"{site}/games/{games.pact}")
+        pg.wait_for_selector("body[data-ready=yes]", timeout=10_000)
+        pg.keyboard.press("End")
+        assert pg.locator("#table table.quotes tr").count() > 3
+        out = tmp_path / "site"
+        done = subprocess.run(
+            [sys.executable, "-m", "cli.main", "publish", "--out", str(out), "--limit", "3",
+             "--db", str(games.db)],
+            cwd=ROOT, capture_output=True, text=True, timeout=300,
+        )  # fmt: skip
+        assert done.returncode == 0, done.stderr
+        pg.goto((out / "index.html").as_uri())
+        pg.locator("a.game-link").first.click()
+        pg.wait_for_selector("body[data-ready=yes]", timeout=10_000)
+        pg.keyboard.press("ArrowRight")
+        assert pg.inner_text("#position").startswith("event 2 of")
+        assert blocked == []
+    finally:
+        ctx.close()
