@@ -156,6 +156,9 @@ def _cattle_seat(seat: int) -> Callable[[Any], dict[str, Any]]:
             trade_cards["offer"] = e.n_cards
         elif isinstance(e, ev.TradeCountered):
             trade_cards["counter"] = e.n_cards
+        elif isinstance(e, ev.TieOfferMade) and view.trade is not None:
+            side = "offer" if e.seat == view.trade.initiator else "counter"
+            trade_cards[side] = e.n_cards
         if view.config is None:
             return {"kind": "text", "text": "(no game_started event)"}
         seats = []
