@@ -86,3 +86,33 @@ def test_publish_writes_public_views_only(games: Games, tmp_path: Path) -> None:
         con.close()
     again = cattle("publish", "--out", out, "--tournament", "cup", "--db", games.db)
     assert again.returncode == 0, again.stderr  # a site written before is rewritten
+
+
+def test_serve_stops_cleanly_on_sigterm(games: Games) -> None:
+    import signal
+    import time
+
+    from webkit import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--db", str(games.db), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert err.strip() == "stopped by SIGTERM"
