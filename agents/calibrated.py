@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from engine import actions as act
 from engine import decisions as dec
+from events import game as ev
 from projections.observation import SeatView
 
 from .code import CodeAgent, cards_for, round_down
@@ -31,6 +32,9 @@ class CalibratedAgent(CodeAgent):
     """Mean money per player at which one set point is worth one coin."""
     RATE_POWER = 1.0
     """How steeply the coin rate grows with the money supply (1: in proportion)."""
+    SOLO_SHARE = 0.5
+    """While it leads and nobody else bid in the last round, it raises up to this share of its
+    limit."""
 
     def coin_rate(self) -> float:
         """Coins per set point now: the mean money per player over `PRICE_BASE`."""
@@ -50,11 +54,27 @@ class CalibratedAgent(CodeAgent):
         ]
         return max((self.ledger.est(p) for p in rivals), default=0)
 
-    def raise_to(self, d: dec.BidDecision, limit: float, *, while_leading: float) -> act.AnyAction:
+    def contested(self, view: SeatView, d: dec.BidDecision) -> bool:
+        """True if a rival bid in the previous call round of this auction."""
+        want = d.round - 1
+        for e in reversed(view.history):
+            t = type(e)
+            if t is ev.BidPlaced:
+                assert isinstance(e, ev.BidPlaced)
+                if e.auction == d.auction and e.round == want and e.seat != self.seat:
+                    return True
+                if e.round < want:
+                    return False
+            elif t is ev.AuctionOpened or t is ev.AuctionRestarted:
+                return False
+        return False
+
+    def raise_to(self, view: SeatView, d: dec.BidDecision, limit: float) -> act.AnyAction:
         """Bid toward `limit`: the whole of it in a sealed round, else the minimum raise.
 
-        While this seat already leads, it raises again only up to `while_leading` (its
-        pre-emptive ceiling); otherwise it passes and lets the round close.
+        While this seat leads it raises again up to `limit` if a rival bid in the last round
+        (the contest is alive and the rival is likely to raise), and only up to
+        `SOLO_SHARE` of `limit` when nobody else bid (a confirming raise, not a run).
         """
         seat = self.seat
         if d.mode == "fast":
@@ -62,7 +82,9 @@ class CalibratedAgent(CodeAgent):
             if amount >= d.min_bid:
                 return act.PlaceBid(seat=seat, amount=amount)
             return act.Pass(seat=seat)
-        top = limit if d.leader != seat else min(limit, while_leading)
+        top = limit
+        if d.leader == seat and not self.contested(view, d):
+            top = self.SOLO_SHARE * limit
         if d.min_bid <= top:
             return act.PlaceBid(seat=seat, amount=d.min_bid)
         return act.Pass(seat=seat)

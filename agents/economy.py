@@ -71,7 +71,7 @@ class EconomyAgent(CalibratedAgent):
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         budget = self.budget(view)
         limit = min(self.value(view, d.animal), budget)
-        return self.raise_to(d, limit, while_leading=budget)
+        return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         leader = self.ledger.leader(view)

@@ -37,8 +37,7 @@ class SetRaceAgent(CalibratedAgent):
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
-    LEAD_SHARE = 1.0
-    """Share of its limit up to which it raises its own standing bid on a set not yet near."""
+
 
     def value(self, view: SeatView, animal: str, n: int = 1) -> float:
         """Coins that `n` more cards of `animal` are worth to it (0 for a hopeless type)."""
@@ -79,9 +78,7 @@ class SetRaceAgent(CalibratedAgent):
         return act.ChooseTurn(seat=self.seat, choice="trade" if trade else "auction")
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
-        limit = self.value(view, d.animal)
-        leading = limit if self.near(view, d.animal) else self.LEAD_SHARE * limit
-        return self.raise_to(d, limit, while_leading=leading)
+        return self.raise_to(view, d, self.value(view, d.animal))
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         keep = self.value(view, d.animal) >= d.price and d.price <= view.wealth

@@ -38,6 +38,8 @@ class TrackerAgent(CalibratedAgent):
     """It also keeps a card with the buy-right when it already holds this many of its type."""
     POOR = 0
     """It bluffs a target whose estimated money is below this."""
+    DEFEND = 0.0
+    """Share of the animals' worth it may put into a counter beyond the inferred offer."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
@@ -91,7 +93,7 @@ class TrackerAgent(CalibratedAgent):
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         ceiling = self.rival_budget(view, d, holders=self.HOLDERS) + 10
         limit = min(self.card_value(view, d.animal), ceiling)
-        return self.raise_to(d, limit, while_leading=ceiling)
+        return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         k = self.ledger.set_size
@@ -115,7 +117,11 @@ class TrackerAgent(CalibratedAgent):
         ledger = self.ledger
         most = min(ledger.est(d.initiator), 500 * d.n_cards)
         guess = min(most, round_down(d.n_cards * ledger.average_card(d.initiator)))
-        offer = min(guess + 10, round_down(view.wealth))
+        worth = self.trade_value(view, d.initiator, d.animal)
+        # Just above the offer it infers; up to the most the challenger could have put down
+        # when the animals are worth that much to it.
+        offer = max(guess + 10, min(most + 10, round_down(self.DEFEND * worth)))
+        offer = min(offer, round_down(view.wealth))
         return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))
 
     def tie(self, view: SeatView, d: dec.TieDecision) -> act.AnyAction:
