@@ -35,6 +35,8 @@ class CalibratedAgent(CodeAgent):
     SOLO_SHARE = 0.5
     """While it leads and nobody else bid in the last round, it raises up to this share of its
     limit."""
+    NEAR_SOLO_SHARE = 0.5
+    """The same, for a card that leaves one of its sets at most one card short."""
 
     def coin_rate(self) -> float:
         """Coins per set point now: the mean money per player over `PRICE_BASE`."""
@@ -69,12 +71,15 @@ class CalibratedAgent(CodeAgent):
                 return False
         return False
 
-    def raise_to(self, view: SeatView, d: dec.BidDecision, limit: float) -> act.AnyAction:
+    def raise_to(
+        self, view: SeatView, d: dec.BidDecision, limit: float, *, near: bool = False
+    ) -> act.AnyAction:
         """Bid toward `limit`: the whole of it in a sealed round, else the minimum raise.
 
         While this seat leads it raises again up to `limit` if a rival bid in the last round
         (the contest is alive and the rival is likely to raise), and only up to
-        `SOLO_SHARE` of `limit` when nobody else bid (a confirming raise, not a run).
+        `SOLO_SHARE` of `limit` when nobody else bid (`NEAR_SOLO_SHARE` when the card leaves
+        one of its sets at most one card short, `near`).
         """
         seat = self.seat
         if d.mode == "fast":
@@ -84,7 +89,7 @@ class CalibratedAgent(CodeAgent):
             return act.Pass(seat=seat)
         top = limit
         if d.leader == seat and not self.contested(view, d):
-            top = self.SOLO_SHARE * limit
+            top = (self.NEAR_SOLO_SHARE if near else self.SOLO_SHARE) * limit
         if d.min_bid <= top:
             return act.PlaceBid(seat=seat, amount=d.min_bid)
         return act.Pass(seat=seat)

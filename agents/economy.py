@@ -29,9 +29,10 @@ class EconomyAgent(CalibratedAgent):
 
     spec = "economy"
     PRICE_BASE = 330.0
+    SOLO_SHARE = 1.0
     FLOOR = 30
     """Coins any card is worth to it at least: a card it holds can be sold in a trade."""
-    TURN_BUDGET = 0.25
+    TURN_BUDGET = 0.08
     """Share of its wealth it may commit in one turn."""
     PAYOUT_DISCOUNT = 0.0
     """Share of the donkey payouts still to come that it counts as money when budgeting."""
@@ -39,8 +40,8 @@ class EconomyAgent(CalibratedAgent):
     """It bluffs only against opponents that counter less often than this."""
     POOR = 0.6
     """An opponent is cash-poor below this share of its own wealth."""
-    KEEP_FACTOR = 1.0
-    """It counters an offer up to this many times what the animals at stake are worth to it."""
+    KEEP_FACTOR = 3.0
+    """It accepts an offer it infers to be worth more than this many times the animals."""
     RICH = 1.0
     """It will not pay a bidder (buy-right) whose estimated money is this share of its own."""
 
@@ -101,10 +102,10 @@ class EconomyAgent(CalibratedAgent):
         guess = min(
             ledger.est(d.initiator), round_down(d.n_cards * ledger.average_card(d.initiator))
         )
-        offer = guess + 10
-        if offer <= self.budget(view) and offer <= self.KEEP_FACTOR * max(keep, 10):
-            return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))
-        return act.AcceptTrade(seat=self.seat)
+        if guess > self.KEEP_FACTOR * max(keep, 10):
+            return act.AcceptTrade(seat=self.seat)  # the money is worth more than the animals
+        offer = min(guess + 10, self.budget(view))
+        return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))
 
     def tie(self, view: SeatView, d: dec.TieDecision) -> act.AnyAction:
         offer = min(d.previous + 10, self.budget(view))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from engine import actions as act
 from engine import decisions as dec
+from events.domain import ANIMAL_VALUES
 from projections.observation import SeatView
 
 from .calibrated import CalibratedAgent
@@ -14,8 +15,9 @@ class SetRaceAgent(CalibratedAgent):
     """Values each card by its marginal gain towards a set and goes hard for near-complete ones.
 
     * It ignores a type it holds none of while a rival already holds two or more (no path to
-      the set). Progress is valued convexly (the last cards of a set are dearest), with a
-      premium once the card leaves a set at most one card short, at the money-supply rate.
+      the set). A card is worth its marginal gain towards that set's own value, shared
+      convexly (the last cards of a set are dearest), with a premium once the card leaves the
+      set at most one card short, at the money-supply rate.
     * Auctions: it bids up to that value; it raises its own standing bid only on a
       near-complete set.
     * Buy-right: whenever the card is worth the price to it.
@@ -29,6 +31,9 @@ class SetRaceAgent(CalibratedAgent):
     CONVEXITY = 0.5
     PRICE_BASE = 250.0
     RATE_POWER = 0.7
+    NEAR_SOLO_SHARE = 1.0
+    BONUS_CAP = 4.0
+    """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0
     """Valuation multiplier when a card leaves the set at most one card short."""
     OFFER_SHARE = 0.6
@@ -37,7 +42,9 @@ class SetRaceAgent(CalibratedAgent):
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
-
+    ACCEPT_FACTOR = 3.0
+    """For a type it is not building, it takes the money when the animals are worth less than
+    this many times the offer it infers."""
 
     def value(self, view: SeatView, animal: str, n: int = 1) -> float:
         """Coins that `n` more cards of `animal` are worth to it (0 for a hopeless type)."""
@@ -48,10 +55,25 @@ class SetRaceAgent(CalibratedAgent):
             view.animals[p][animal] >= 2 for p in range(self.ledger.players) if p != me
         ):
             return 0.0
-        gain = self.progress_gain(view, me, animal, n)
+        gain = self.quartet_gain(view, animal, n)
+        # Finishing the set also lifts the other sets (multiplicative score); that part counts
+        # up to BONUS_CAP times the set's own value.
+        bonus = self.progress_gain(view, me, animal, n) - gain
+        gain += min(bonus, self.BONUS_CAP * ANIMAL_VALUES[animal])
         if have + n >= k - 1:
             gain *= self.NEAR_PREMIUM
         return self.coin_rate() * gain
+
+    def quartet_gain(self, view: SeatView, animal: str, n: int = 1) -> float:
+        """Set points that `n` more cards bring towards the set of `animal` itself (its value,
+        shared convexly over its cards), leaving aside what finishing it adds to the other
+        sets through the multiplicative score."""
+        k = self.ledger.set_size
+        have = view.animals[self.seat][animal]
+        after = min(k, have + n)
+        c = self.CONVEXITY
+        share = (1 - c) * (after - have) / k + c * (after * after - have * have) / (k * k)
+        return ANIMAL_VALUES[animal] * share
 
     def near(self, view: SeatView, animal: str) -> bool:
         """True when one more card leaves the set at most one card short."""
@@ -78,7 +100,7 @@ class SetRaceAgent(CalibratedAgent):
         return act.ChooseTurn(seat=self.seat, choice="trade" if trade else "auction")
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
-        return self.raise_to(view, d, self.value(view, d.animal))
+        return self.raise_to(view, d, self.value(view, d.animal), near=self.near(view, d.animal))
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         keep = self.value(view, d.animal) >= d.price and d.price <= view.wealth
@@ -97,7 +119,7 @@ class SetRaceAgent(CalibratedAgent):
         ledger = self.ledger
         guess = round_down(d.n_cards * ledger.average_card(d.initiator)) + 10
         building = view.animals[self.seat][d.animal] >= self.DEFEND_FROM
-        if not building and worth < guess:
+        if not building and worth < self.ACCEPT_FACTOR * guess:
             return act.AcceptTrade(seat=self.seat)  # the money is worth more than the animals
         offer = round_down(min(max(guess, worth), view.wealth))
         return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))

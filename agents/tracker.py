@@ -28,13 +28,14 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
+    SOLO_SHARE = 0.55
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
     """It trades when the trade is worth this many times its cost."""
     PAD = 2
     """Zero cards added to an offer to hide its size."""
-    KEEP_FROM = 2
+    KEEP_FROM = 1
     """It also keeps a card with the buy-right when it already holds this many of its type."""
     POOR = 0
     """It bluffs a target whose estimated money is below this."""
