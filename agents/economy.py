@@ -32,7 +32,7 @@ class EconomyAgent(CalibratedAgent):
     SOLO_SHARE = 1.0
     FLOOR = 30
     """Coins any card is worth to it at least: a card it holds can be sold in a trade."""
-    TURN_BUDGET = 0.08
+    TURN_BUDGET = 0.05
     """Share of its wealth it may commit in one turn."""
     PAYOUT_DISCOUNT = 0.0
     """Share of the donkey payouts still to come that it counts as money when budgeting."""
