@@ -244,6 +244,8 @@ def paper(
             raise UsageError(f"--stand-in: {exc}") from None
         if agent.options or spec.split(":", 1)[0] not in _code_names():
             raise UsageError(f"--stand-in {spec!r}: only code agents can stand in here")
+        if spec in P.CODE_AGENTS:
+            raise UsageError(f"--stand-in {spec!r} is measured; use another (random, tracker-v1)")
     with tempfile.TemporaryDirectory(prefix="cattle-paper-") as tmp:
         path = db if db is not None else Path(tmp) / "paper.duckdb"
         name = _play(path, games, seed, pool, workers, quiet or output_json)

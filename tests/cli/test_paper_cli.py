@@ -57,6 +57,7 @@ def test_tables_fit_80_columns() -> None:
         (["--stand-in", "random,random"], "only once"),
         (["--stand-in", "openai:gpt-4o-mini"], "only code agents"),
         (["--stand-in", " , "], "at least one agent"),
+        (["--stand-in", "tracker"], "is measured; use another"),
         (["--workers", "0"], "--workers must be between 1"),
     ],
 )
