@@ -36,6 +36,10 @@ LABELS = {
 NAMES = {"tracker": "Tracker", "setrace": "SetRace", "economy": "Economy"}
 
 
+def _games(n: int) -> str:
+    return f"{n} game" if n == 1 else f"{n} games"
+
+
 def _percent(metric: str) -> bool:
     return metric not in P.RATIO_METRICS
 
@@ -60,7 +64,7 @@ def table3(result: P.PaperComparison) -> Table:
     """Table 3 of the paper, code-agent rows: ours (with its 95% interval), the paper's, the
     difference, and whether it meets the aim."""
     t = Table(
-        title=f"Table 3, code agents ({result.table_games} games; rates in %)",
+        title=f"Table 3, code agents ({_games(result.table_games)}; rates in %)",
         title_justify="left",
         pad_edge=False,
     )
@@ -105,7 +109,7 @@ def table3(result: P.PaperComparison) -> Table:
 def trueskill_table(result: P.PaperComparison) -> Table:
     """TrueSkill μ of every agent over all compositions, beside the paper's code agents."""
     t = Table(
-        title=f"TrueSkill, all compositions ({result.games} games)",
+        title=f"TrueSkill, all compositions ({_games(result.games)})",
         title_justify="left",
         pad_edge=False,
     )
