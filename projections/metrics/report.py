@@ -202,8 +202,9 @@ _PAPER_OF = {fid: paper for paper, fids in PAPER_FIGURES.items() for fid in fids
 def _figure(fig_id: str, fig: Figure, caption: str) -> str:
     paper = _PAPER_OF.get(fig_id)
     tag = f' <span class="paper">(paper: {paper})</span>' if paper else ""
+    empty = ' data-empty="true"' if fig.get_label() == "empty" else ""
     return (
-        f'<figure id="{fig_id}"><img id="{fig_id}-img" alt="{html.escape(caption)}"'
+        f'<figure id="{fig_id}"{empty}><img id="{fig_id}-img" alt="{html.escape(caption)}"'
         f' src="data:image/png;base64,{_png(fig)}"><figcaption>{html.escape(caption)}{tag}'
         "</figcaption></figure>"
     )
