@@ -515,7 +515,7 @@ def build_report(
     add(
         "fig-composition",
         F.fig_composition_radar(comp_data, comp_axes, col, code),
-        "Win rate of each agent under test against each code-agent composition (C1 "
+        "Win rate of each agent under test against each code-agent composition ("
         + ", ".join(f"{k} = {' + '.join(v)}" for k, v in COMPOSITIONS.items())
         + "), as percentiles across the agents under test: outward beats more of them.",
     )
