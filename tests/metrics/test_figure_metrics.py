@@ -94,3 +94,30 @@ def test_figure_metrics_equal_an_independent_recomputation(tmp_path: Path) -> No
 def test_hand_games_equal_the_recomputation(hand_store: DuckStore) -> None:
     rebuild(hand_store.con)
     assert cross_check(hand_store) > 20
+
+
+def test_phase_intervals_are_seeded(hand_store: DuckStore) -> None:
+    """Bid aggressiveness by phase carries bootstrap intervals that repeat run after run."""
+    import re
+
+    from projections.metrics.aggregate import Selection, profiles
+    from projections.metrics.report import build_report
+
+    rebuild(hand_store.con)
+    sel = Selection(tournament="hand")
+
+    def phase() -> dict[str, object]:
+        return {
+            p.agent: p.keyed.get("bid_aggressiveness_donkeys")
+            for p in profiles(
+                hand_store.con, sel, names=(), keyed=("bid_aggressiveness_donkeys",), resamples=50
+            )
+        }
+
+    first = phase()
+    assert first == phase()
+    est = first["a"]["1"]  # type: ignore[index]
+    assert est.lo is not None and est.lo <= est.value <= est.hi
+    pages = [build_report(hand_store.con, sel, resamples=50)[0] for _ in range(2)]
+    imgs = [re.search(r'id="fig-phase-img"[^>]*src="([^"]+)"', p) for p in pages]
+    assert imgs[0] and imgs[1] and imgs[0].group(1) == imgs[1].group(1)
