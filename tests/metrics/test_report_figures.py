@@ -20,7 +20,7 @@ from figure_recompute import cross_check
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from agents.llm.loopback import FaultPolicy, LegalPolicy, LoopbackServer
+from agents.llm.loopback import Answer, FaultPolicy, Incoming, LegalPolicy, LoopbackServer
 from events.store import DuckStore
 from projections.metrics import figures as F
 from projections.metrics.aggregate import Estimate
@@ -40,6 +40,17 @@ def cattle(env: dict[str, str], *args: str) -> subprocess.CompletedProcess[str]:
     )
     assert proc.returncode == 0, proc.stderr
     return proc
+
+
+class ByModel:
+    """Answers each request with the policy of the model it names, so two model agents on one
+    server play differently (and their polygons do not hide each other)."""
+
+    def __init__(self, policies: dict[str, FaultPolicy | LegalPolicy]) -> None:
+        self.policies = policies
+
+    def __call__(self, req: Incoming) -> Answer:
+        return self.policies[str(req.body.get("model"))](req)
 
 
 @pytest.fixture(scope="module")
@@ -70,7 +81,13 @@ def model_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
         env.pop(var, None)
     faults = [("any", "truncated")] * 8 + [("bid", "prose")] * 4
     db = tmp / "mixed.duckdb"
-    with LoopbackServer(FaultPolicy(LegalPolicy(), faults)) as srv:
+    policy = ByModel(
+        {
+            "m1": FaultPolicy(LegalPolicy(), faults),
+            "m2": LegalPolicy(seed=7, trade_bias=0.6),
+        }
+    )
+    with LoopbackServer(policy) as srv:
         agents = f"openai:m1@{srv.openai_url},anthropic:m2@{srv.url},random"
         cattle(
             env,
@@ -216,7 +233,7 @@ def test_code_agents_are_dashed_with_squares() -> None:
     col = F.colours(agents)
     est = {a: {"0": Estimate(0.5, 0.4, 0.6)} for a in agents}
     fig = F.fig_phase(est, agents, col, code={"tracker"})
-    lines = [ln for ln in fig.axes[0].get_lines() if len(ln.get_xdata())]
+    lines = [ln for ln in fig.axes[0].get_lines() if np.asarray(ln.get_xdata()).size]
     styles = {(ln.get_color(), ln.get_linestyle(), ln.get_marker()) for ln in lines}
     assert (col["tracker"], "--", "s") in styles
     assert (col["model"], "-", "o") in styles
