@@ -716,7 +716,9 @@ def fig_bars(
             Patch(facecolor="white", edgecolor=INK, hatch=hatches[j % len(hatches)])
             for j in range(k)
         ]
-        ax.legend(handles, [lbl for lbl, _ in series], loc="lower right", fontsize=8)
+        fig.legend(
+            handles, [lbl for lbl, _ in series], loc="outside lower center", ncols=k, fontsize=8
+        )
     return fig
 
 

@@ -190,6 +190,12 @@ def test_report_renders_every_paper_figure(
     )
     from PIL import Image
 
+    keep = os.environ.get("CATTLE_REPORT_SHOTS")
+    if keep:
+        # For a person to look at: the report and its screenshot, kept after the test.
+        Path(keep).mkdir(parents=True, exist_ok=True)
+        shutil.copy(out, Path(keep) / "report.html")
+        shutil.copy(png, Path(keep) / "report.png")
     img = Image.open(png).convert("RGB")
     assert img.size == (1400, 12000)
     # The whole page is drawn, down to the last figures: no blank stretch of a screen height.
