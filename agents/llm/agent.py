@@ -97,7 +97,7 @@ class LLMAgent(Agent):
             base_url=o.base_url,
             temperature=request.temperature,
             max_tokens=request.max_tokens,
-            reasoning_effort=request.reasoning_effort,
+            reasoning_effort=None if reply.effort_dropped else request.reasoning_effort,
             messages=request.messages,
             response=reply.text,
             finish_reason=reply.finish_reason,
@@ -112,7 +112,13 @@ class LLMAgent(Agent):
             parse_error=parse_error,
         )
 
-    def _request(self, messages: tuple[ChatMessage, ...], *, short: bool = False) -> Request:
+    def _request(
+        self,
+        messages: tuple[ChatMessage, ...],
+        *,
+        short: bool = False,
+        schema: dict[str, Any] | None = None,
+    ) -> Request:
         o = self.options
         return Request(
             model=o.model,
@@ -120,7 +126,16 @@ class LLMAgent(Agent):
             temperature=o.temperature,
             max_tokens=min(SHORT_RETRY_TOKENS, o.max_tokens) if short else o.max_tokens,
             reasoning_effort=None if short else o.reasoning_effort,
+            schema=schema,
         )
+
+    def _schema(self, view: Any, decision: Any) -> dict[str, Any] | None:
+        """The answer's JSON schema when the seat asks for structured output (and the game
+        has one: `answer_schema` is an optional part of a prompter)."""
+        if self.options.output != "json_schema":
+            return None
+        make = getattr(self.prompter, "answer_schema", None)
+        return None if make is None else make(view, decision)
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
         """Send with retries; failed attempts are recorded here, the answer by the caller."""
@@ -163,7 +178,8 @@ class LLMAgent(Agent):
         prompt = prompter.decision_prompt(view, decision, self.options.memory, rejection)
         system = ChatMessage(role="system", content=self.system)
         user = ChatMessage(role="user", content=prompt)
-        request = self._request((system, user))
+        schema = self._schema(view, decision)
+        request = self._request((system, user), schema=schema)
         sent = await self._send(kind, stage, request)
         if sent is None:
             return self._default(decision, "model unavailable: every attempt failed")
@@ -174,7 +190,7 @@ class LLMAgent(Agent):
             note = ChatMessage(
                 role="user", content=prompt + "\n\n" + prompter.truncation_retry_prompt(kind)
             )
-            request = self._request((system, note), short=True)
+            request = self._request((system, note), short=True, schema=schema)
             sent = await self._send(kind, stage, request)
             if sent is None:
                 return self._default(decision, "model unavailable after a truncated answer")
@@ -190,7 +206,7 @@ class LLMAgent(Agent):
             ChatMessage(role="assistant", content=reply.text or "(empty answer)"),
             ChatMessage(role="user", content=prompter.format_retry_prompt(kind, error)),
         )
-        request = self._request(retry, short=True)
+        request = self._request(retry, short=True, schema=schema)
         sent = await self._send(kind, "format_retry", request)
         if sent is None:
             return self._default(decision, f"unreadable answer ({error}); retry failed")
@@ -210,8 +226,12 @@ class LLMAgent(Agent):
         if self.options.memory != "full" or view.ended:
             return
         new = view.history[self._notes_seen :]
-        self._notes_seen = len(view.history)
-        lines = self.prompter.notes_lines(new, self.seat)
+        # A game may leave the events of a turn just begun for the next update, so that
+        # every update sees whole turns (the prompter's optional `notes_ready`).
+        ready = getattr(self.prompter, "notes_ready", None)
+        done = len(new) if ready is None else ready(new)
+        self._notes_seen += done
+        lines = self.prompter.notes_lines(new[:done], self.seat)
         if not lines:
             return
         request = Request(
