@@ -55,7 +55,7 @@ class _Turn:
         if not self.bids:
             return "no bids"
         order = sorted(self.bids.items(), key=lambda kv: (-kv[1], kv[0]))
-        return "highest bids " + ", ".join(f"{self.p(s)} {b}" for s, b in order)
+        return "bids: " + ", ".join(f"{self.p(s)} {b}" for s, b in order)
 
     def _close_auction(self, outcome: str) -> None:
         self.parts.append(outcome)
@@ -170,7 +170,7 @@ class _Turn:
         if not self.closed and self.animal is not None and self.auctioneer is not None:
             parts.append(
                 f"{self.p(self.auctioneer)} is auctioning a {self.animal} "
-                f"({self._bids().replace('highest bids', 'bids so far')})"
+                f"({self._bids().replace('bids:', 'bids so far:')})"
             )
         if self.trade is not None:
             parts.append("; ".join([*self.trade_parts, "undecided so far"]))

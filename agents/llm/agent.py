@@ -69,6 +69,9 @@ class LLMAgent(Agent):
         except KeyError as exc:
             raise SpecError(str(exc.args[0])) from None
         self._notes_seen = 0
+        self._decisions = 0
+        self._format_errors = 0
+        self._defaults = 0
 
     def resume(self, log: list[Any]) -> None:
         calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
@@ -145,8 +148,8 @@ class LLMAgent(Agent):
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
-            log.info(
-                "llm.retry", seat=self.seat, decision=decision, attempt=attempt, error=reply.error
+            self._note(
+                "llm.retry", decision=decision, stage=stage, attempt=attempt, error=reply.error
             )
             if attempt < attempts and not self.transport.replaying:
                 wait = self.backoff * 2 ** (attempt - 1)
@@ -165,8 +168,25 @@ class LLMAgent(Agent):
                 reason=reason,
             )
         )
-        log.warning("llm.default", seat=self.seat, decision=decision.kind, reason=reason)
+        self._defaults += 1
+        # The first default of a seat is a warning; the rest are details (a small local
+        # model may miss most answers), and `close` sums them up at the end of the game.
+        self._note(
+            "llm.default",
+            warn=self._defaults == 1,
+            decision=decision.kind,
+            played=self.prompter.action_json(action),
+            reason=reason,
+        )
         return action
+
+    def _note(self, event: str, *, warn: bool = False, **fields: Any) -> None:
+        """Log a retry or fallback of a live game; a replay re-runs them silently (they are
+        recorded events, already told when the game was played)."""
+        if self.transport.replaying:
+            return
+        emit = log.warning if warn else log.info
+        emit(event, seat=self.seat, model=self.spec, **fields)
 
     # ---- decisions -------------------------------------------------------------------------
 
@@ -195,11 +215,14 @@ class LLMAgent(Agent):
             if sent is None:
                 return self._default(decision, "model unavailable after a truncated answer")
             reply, attempt = sent
+        self._decisions += 1
         action, parse_stage, error = prompter.parse(reply.text, decision, self.seat)
         self.record(self._event(kind, stage, attempt, request, reply, parse_stage, error))
         if action is not None:
             return action
         assert error is not None
+        self._format_errors += 1
+        self._note("llm.format_retry", decision=kind, error=error, answer=_snippet(reply.text))
         retry = (
             system,
             user,
@@ -215,7 +238,9 @@ class LLMAgent(Agent):
         self.record(self._event(kind, "format_retry", attempt, request, reply, parse_stage, error2))
         if action is not None:
             return action
-        return self._default(decision, f"unreadable answer after a retry ({error2})")
+        return self._default(
+            decision, f"unreadable answer after a retry ({error2}): {_snippet(reply.text)}"
+        )
 
     def act(self, view: Any, decision: Any) -> Any:
         raise RuntimeError("model agents are asynchronous: use aact")
@@ -254,4 +279,18 @@ class LLMAgent(Agent):
             self.record(ScratchpadUpdated(seat=self.seat, notes=notes))
 
     async def close(self) -> None:
+        if self._defaults or self._format_errors:
+            self._note(
+                "llm.summary",
+                warn=self._defaults > 0,
+                decisions=self._decisions,
+                format_errors=self._format_errors,
+                defaults=self._defaults,
+            )
         await self.transport.close()
+
+
+def _snippet(text: str, limit: int = 80) -> str:
+    """The start of a model's answer, quoted with control characters escaped (safe in logs)."""
+    cut = text.strip()
+    return repr(cut[:limit] + ("..." if len(cut) > limit else ""))
