@@ -7,7 +7,7 @@ import io
 import os
 import secrets
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -76,6 +76,34 @@ def print_fitted(
                 out.print(t)
             return
     out.print(full)
+
+
+def pack_columns(
+    cells: Mapping[str, Sequence[str]], names: Sequence[Sequence[str]], width: int
+) -> list[tuple[str, ...]]:
+    """Columns (in order) packed into as few tables of at most `width` as each fits.
+
+    `cells` holds every value column's header and cells; `names` the cells of the columns
+    every table repeats (agent names and such), each given up to 20 characters (they fold).
+    """
+
+    def need(texts: Sequence[str]) -> int:
+        return max((len(line) for t in texts for line in t.splitlines()), default=0) + 3
+
+    fixed = 1 + sum(min(need(col), 23) for col in names)
+    parts: list[tuple[str, ...]] = []
+    current: list[str] = []
+    used = fixed
+    for header, col in cells.items():
+        w = need([header, *col])
+        if current and used + w > width:
+            parts.append(tuple(current))
+            current, used = [], fixed
+        current.append(header)
+        used += w
+    if current:
+        parts.append(tuple(current))
+    return parts
 
 
 DbOption = Annotated[

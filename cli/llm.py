@@ -18,7 +18,9 @@ from cli.common import (
     _score_table,
     app,
     out,
+    pack_columns,
     print_fitted,
+    table_width,
 )
 from cli.text import line, plain
 from events import catalog
@@ -67,8 +69,17 @@ def costs(
             plain("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
         )
         return
-    # Too wide for the terminal: the same rows in two or three tables, each with the names.
-    print_fitted(lambda cols: _costs_table(rows, by, cols), _COST_SPLITS)
+    from projections.costs import GROUPS
+
+    columns = [c for c in _COST_COLUMNS if by == "agent" or c not in _PER_GAME]
+    cells = {c: [_COST_COLUMNS[c](r) for r in rows] for c in columns}
+    names = [[str(r[k]) for r in rows] + [k] for k in GROUPS[by]]
+    # Too wide for the terminal: the same rows in as many tables as needed, each repeating
+    # the names, so that no header or number loses its end.
+    width = table_width() or 10_000
+    print_fitted(
+        lambda cols: _costs_table(rows, by, cols or columns), [pack_columns(cells, names, width)]
+    )
 
 
 def _money(value: float | None) -> str:
@@ -90,18 +101,8 @@ _COST_COLUMNS: dict[str, Callable[[dict[str, Any]], str]] = {
     "transport err": lambda r: str(r["transport_errors"]),
 }
 """Every column after the group's, in table order, with how it prints a row."""
-_COST_SPLITS = (
-    (
-        ("games", "calls", "calls/game", "format err", "fallbacks", "transport err"),
-        ("input tok", "output tok", "reasoning tok", "tokens/game", "cost $", "$/game"),
-    ),
-    (
-        ("games", "calls", "calls/game", "transport err"),
-        ("input tok", "output tok", "reasoning tok", "tokens/game"),
-        ("cost $", "$/game", "format err", "fallbacks"),
-    ),
-)
-"""How the columns part when the whole table is too wide: in two tables, else in three."""
+_PER_GAME = ("games", "calls/game", "tokens/game", "$/game")
+"""Columns that repeat others when every row is one game (by seat, by game)."""
 
 
 def _costs_table(
