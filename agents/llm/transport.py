@@ -167,6 +167,9 @@ class _SDKTransport:
         self._loop: asyncio.AbstractEventLoop | None = None
         self.no_effort = False
         """Set once the model refused a reasoning effort: later requests leave it out."""
+        self.schema_form = "json_schema"
+        """How a schema is asked for: OpenAI's `json_schema`, or `json_object` with a schema
+        (llama-cpp-python's server and other older compatible servers)."""
 
     def _make_client(self) -> Any:
         raise NotImplementedError
@@ -182,23 +185,36 @@ class _SDKTransport:
         raise NotImplementedError
 
     async def send(self, request: Request) -> Reply:
-        if request.reasoning_effort is not None and self.no_effort:
-            return _dropped(await self._send(_without_effort(request)))
-        try:
-            return await self._send(request)
-        except ModelRefused as exc:
-            if request.reasoning_effort is None or not _EFFORT_REFUSED.search(str(exc)):
-                raise
-        # The model takes no reasoning effort (a chat model, a local server): the paper's
-        # default is "low where supported", so the seat goes on without it, said once.
-        self.no_effort = True
-        log.info(
-            "llm.effort_unsupported",
-            provider=self.provider,
-            model=request.model,
-            effort=request.reasoning_effort,
-        )
-        return _dropped(await self._send(_without_effort(request)))
+        while True:
+            sent = _without_effort(request) if self.no_effort else request
+            try:
+                reply = await self._send(sent)
+            except ModelRefused as exc:
+                if not self._adapt(request, str(exc)):
+                    raise
+                continue
+            if sent is not request and request.reasoning_effort is not None:
+                reply = Reply(**{**reply.__dict__, "effort_dropped": True})
+            return reply
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        """Whether a refusal names a setting this seat can do without (then it is left out
+        of this and every later request, said once): the reasoning effort, which the paper
+        sets "where supported", or the form of the structured-output request."""
+        if (
+            request.reasoning_effort is not None
+            and not self.no_effort
+            and _EFFORT_REFUSED.search(refusal)
+        ):
+            self.no_effort = True
+            log.info(
+                "llm.effort_unsupported",
+                provider=self.provider,
+                model=request.model,
+                effort=request.reasoning_effort,
+            )
+            return True
+        return False
 
     async def _send(self, request: Request) -> Reply:
         sdk = self._sdk()
@@ -215,9 +231,13 @@ class _SDKTransport:
                 status = exc.status_code
                 if status in (408, 409, 429) or status >= 500:
                     return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+                said = str(exc)
+                body = getattr(exc, "body", None)
+                if body is not None and str(body) not in said:
+                    said += f" - {body}"  # a body without "error" (validation details)
                 raise ModelRefused(
                     f"{self.provider} refused the request ({status}): "
-                    + redact(str(exc), self.api_key)[:300]
+                    + redact(said, self.api_key)[:300]
                 ) from None
 
     def _sdk(self) -> Any:
@@ -246,8 +266,8 @@ def _without_effort(request: Request) -> Request:
     )
 
 
-def _dropped(reply: Reply) -> Reply:
-    return Reply(**{**reply.__dict__, "effort_dropped": True})
+_FORMAT_REFUSED = re.compile(r"\(4(00|22)\).*(response_format|json_schema)", re.DOTALL)
+"""A refusal of OpenAI's structured-output form (servers that know only JSON mode)."""
 
 
 class OpenAITransport(_SDKTransport):
@@ -285,12 +305,31 @@ class OpenAITransport(_SDKTransport):
         if request.reasoning_effort is not None:
             body["reasoning_effort"] = request.reasoning_effort
         if request.schema is not None:
-            # OpenAI's structured outputs; vLLM, llama.cpp and SGLang read the same field.
-            body["response_format"] = {
-                "type": "json_schema",
-                "json_schema": {"name": ANSWER_TOOL, "strict": True, "schema": request.schema},
-            }
+            # OpenAI's structured outputs; vLLM, llama.cpp's server and SGLang read the same
+            # field. Servers that refuse it get JSON mode with the schema beside it.
+            if self.schema_form == "json_schema":
+                body["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": ANSWER_TOOL, "strict": True, "schema": request.schema},
+                }
+            else:
+                body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        if super()._adapt(request, refusal):
+            return True
+        if (
+            request.schema is not None
+            and self.schema_form == "json_schema"
+            and _FORMAT_REFUSED.search(refusal)
+        ):
+            self.schema_form = "json_object"
+            log.info(
+                "llm.schema_form", provider=self.provider, model=request.model, form="json_object"
+            )
+            return True
+        return False
 
     async def _call(self, request: Request) -> Reply:
         t0 = time.perf_counter()

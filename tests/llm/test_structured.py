@@ -193,3 +193,33 @@ def test_fallbacks_log_once_live_and_never_in_replay(tmp_path: Path) -> None:
     done = cattle("replay", gid, "--verify", "--db", db)
     assert done.returncode == 0, done.stderr
     assert done.stderr == ""
+
+
+class _JsonModeOnly:
+    """A server that knows JSON mode with a schema but not OpenAI's `json_schema` form, as
+    llama-cpp-python's: the request body is validated and refused with 422."""
+
+    def __init__(self) -> None:
+        self.base = LegalPolicy(trade_bias=1.0)
+
+    def __call__(self, req: Incoming) -> Answer:
+        fmt = req.body.get("response_format")
+        if fmt is not None and fmt.get("type") != "json_object":
+            detail = [{"loc": ["body", "response_format", "type"], "msg": "json_schema"}]
+            return Answer(status=422, text=json.dumps({"detail": detail}))
+        return self.base(req)
+
+
+def test_a_server_with_json_mode_only_gets_the_schema_there() -> None:
+    with LoopbackServer(_JsonModeOnly()) as srv:
+        specs = [seat(srv, "openai", opts="output=json_schema"), "random"]
+        record = play_game(load_preset("micro-duel"), 1, specs)
+        requests = list(srv.requests)
+    events = _checked(record)
+    forms = [r.body["response_format"]["type"] for r in requests if "response_format" in r.body]
+    assert forms[0] == "json_schema" and set(forms[1:]) == {"json_object"}
+    later = [r for r in requests[1:] if r.kind != "scratchpad"]
+    assert later and all(set(r.body["response_format"]["schema"]["properties"]) ==
+                         ANSWER_KEYS[r.kind] for r in later)  # fmt: skip
+    calls = [e for e in events if isinstance(e, LLMCall) and e.decision != "scratchpad"]
+    assert all(c.parse_stage == "json" for c in calls)
