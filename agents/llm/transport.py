@@ -229,16 +229,19 @@ class _SDKTransport:
                 return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
             except sdk.APIStatusError as exc:
                 status = exc.status_code
-                if status in (408, 409, 429) or status >= 500:
-                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
                 said = str(exc)
                 body = getattr(exc, "body", None)
                 if body is not None and str(body) not in said:
                     said += f" - {body}"  # a body without "error" (validation details)
-                raise ModelRefused(
+                refusal = (
                     f"{self.provider} refused the request ({status}): "
                     + redact(said, self.api_key)[:300]
-                ) from None
+                )
+                # llama-cpp-python's server answers a request it cannot validate with 500.
+                settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
+                if (status in (408, 409, 429) or status >= 500) and not settles:
+                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+                raise ModelRefused(refusal) from None
 
     def _sdk(self) -> Any:
         raise NotImplementedError
@@ -266,7 +269,7 @@ def _without_effort(request: Request) -> Request:
     )
 
 
-_FORMAT_REFUSED = re.compile(r"\(4(00|22)\).*(response_format|json_schema)", re.DOTALL)
+_FORMAT_REFUSED = re.compile(r"\((400|422|500)\).*response_format.*json_schema", re.DOTALL)
 """A refusal of OpenAI's structured-output form (servers that know only JSON mode)."""
 
 

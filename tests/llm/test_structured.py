@@ -196,22 +196,30 @@ def test_fallbacks_log_once_live_and_never_in_replay(tmp_path: Path) -> None:
 
 
 class _JsonModeOnly:
-    """A server that knows JSON mode with a schema but not OpenAI's `json_schema` form, as
-    llama-cpp-python's: the request body is validated and refused with 422."""
+    """A server that knows JSON mode with a schema but not OpenAI's `json_schema` form:
+    a validation error, with 422 (FastAPI's) or 500 (what llama-cpp-python's server sends)."""
 
-    def __init__(self) -> None:
+    def __init__(self, status: int) -> None:
         self.base = LegalPolicy(trade_bias=1.0)
+        self.status = status
 
     def __call__(self, req: Incoming) -> Answer:
         fmt = req.body.get("response_format")
         if fmt is not None and fmt.get("type") != "json_object":
-            detail = [{"loc": ["body", "response_format", "type"], "msg": "json_schema"}]
-            return Answer(status=422, text=json.dumps({"detail": detail}))
+            detail = {
+                "type": "literal_error",
+                "loc": ["body", "response_format", "type"],
+                "msg": "Input should be 'text' or 'json_object'",
+                "input": "json_schema",
+            }
+            body = {"detail": [detail]} if self.status == 422 else {"error": {"message": detail}}
+            return Answer(status=self.status, text=json.dumps(body))
         return self.base(req)
 
 
-def test_a_server_with_json_mode_only_gets_the_schema_there() -> None:
-    with LoopbackServer(_JsonModeOnly()) as srv:
+@pytest.mark.parametrize("status", [422, 500])
+def test_a_server_with_json_mode_only_gets_the_schema_there(status: int) -> None:
+    with LoopbackServer(_JsonModeOnly(status)) as srv:
         specs = [seat(srv, "openai", opts="output=json_schema"), "random"]
         record = play_game(load_preset("micro-duel"), 1, specs)
         requests = list(srv.requests)
@@ -222,4 +230,4 @@ def test_a_server_with_json_mode_only_gets_the_schema_there() -> None:
     assert later and all(set(r.body["response_format"]["schema"]["properties"]) ==
                          ANSWER_KEYS[r.kind] for r in later)  # fmt: skip
     calls = [e for e in events if isinstance(e, LLMCall) and e.decision != "scratchpad"]
-    assert all(c.parse_stage == "json" for c in calls)
+    assert all(c.parse_stage == "json" and c.error is None for c in calls)
