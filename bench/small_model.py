@@ -132,6 +132,7 @@ def figures(events: list[Any], seat: int) -> dict[str, Any]:
         "output_tokens": sum(c.output_tokens for c in calls),
         "model_seconds": round(sum(c.latency_ms for c in calls) / 1000, 1),
         "turns": end.turns,
+        "end": end.reason,
         "score": end.scores[seat],
         "rank": end.ranks[seat],
     }
@@ -145,13 +146,20 @@ def main() -> None:
     ap.add_argument("--opponents", default="random", help="code agent(s) in the other seats")
     ap.add_argument("--max-tokens", type=int, default=256, help="answer limit per call")
     ap.add_argument("--memory", default="full", choices=("none", "recent", "full"))
+    ap.add_argument(
+        "--max-turns", type=int, default=None, help="end games after this many turns (busy CPUs)"
+    )
     ap.add_argument("--ctx", type=int, default=4096, help="the server's context window")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
 
-    config = load_preset(args.preset)
+    config = (
+        load_preset(args.preset)
+        if args.max_turns is None
+        else load_preset(args.preset, max_turns=args.max_turns)
+    )
     port = free_port()
     url = f"http://127.0.0.1:{port}/v1"
     log = Path(os.environ.get("TMPDIR", "/tmp")) / f"small-model-server-{port}.log"
