@@ -22,6 +22,7 @@ from events.catalog import GameDef
 from events.domain import GameConfig
 from events.store import view_files
 from projections import prompts
+from projections.history import finished_turns
 from projections.observation import SeatView
 from projections.timeline import describe
 
@@ -37,6 +38,10 @@ class CattlePrompter:
 
     def decision_prompt(self, view: SeatView, decision: Any, memory: str, rejection: Any) -> str:
         return prompts.decision_prompt(view, decision, memory, rejection)
+
+    def answer_schema(self, view: SeatView, decision: Any) -> dict[str, Any]:
+        """The JSON schema of the answer (seats with ``output=json_schema``)."""
+        return prompts.answer_schema(view, decision)
 
     def rejection(self, view: SeatView, seat: int, kind: str) -> ev.ActionRejected | None:
         """The engine's rejection of this seat's last answer, if it is asking again."""
@@ -68,6 +73,10 @@ class CattlePrompter:
 
     def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
         return prompts.event_lines(events, seat)
+
+    def notes_ready(self, events: Sequence[Any]) -> int:
+        """How many of the new events a scratchpad update takes: the finished turns."""
+        return finished_turns(events)
 
     def notes_prompt(self, notes: str, lines: list[str]) -> str:
         return prompts.scratchpad_prompt(notes, lines)
