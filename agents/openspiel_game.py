@@ -12,7 +12,7 @@ from collections.abc import Mapping
 from pathlib import Path
 
 from agents.openspiel import CODE_AGENTS, configured_agent, parse_options
-from engine.openspiel import RULES, players_of
+from engine.openspiel import RULES, players_of, state_data
 from events.catalog import GameDef
 from events.domain import ConfigError
 from events.openspiel import NAME, OPENSPIEL_EVENT_TYPES, OpenSpielConfig
@@ -97,6 +97,7 @@ GAME = GameDef(
         "configured_agent": configured_agent,
         "check_agent": check_agent,
         "render": render,
+        "state_data": state_data,
     },
 )
 """OpenSpiel games, as the catalogue knows them."""

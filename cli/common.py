@@ -266,8 +266,9 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(*row)
     turns = getattr(result, "turns", None)
     rounds = getattr(result, "rounds", None)
-    length = f"{turns} turns" if turns is not None else f"{rounds} rounds"
-    table.caption = plain(f"{length}, {len(record.events)} events, ended: {result.reason}")
+    length = f"{turns} turns, " if turns is not None else ""
+    length = f"{rounds} rounds, " if turns is None and rounds is not None else length
+    table.caption = plain(f"{length}{len(record.events)} events, ended: {result.reason}")
     return table
 
 

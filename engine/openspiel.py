@@ -371,6 +371,19 @@ class OpenSpielRules:
         raise LookupError(f"no move of seat {seat} at ply {ply}")
 
 
+def state_data(st: OpenSpielState) -> dict[str, Any]:
+    """The whole state as plain data (for `cattle replay`): OpenSpiel's own text of it."""
+    state = st.state
+    return {
+        "game_string": st.game_string,
+        "ply": st.ply,
+        "over": st.over,
+        "current_player": int(state.current_player()),
+        "state": str(state).rstrip("\n").splitlines(),
+        "returns": [float(r) for r in state.returns()] if state.is_terminal() else None,
+    }
+
+
 def apply_recorded(state: Any, events: Sequence[Any]) -> None:
     """Re-apply the recorded chance outcomes and moves of `events` to a fresh pyspiel state
     (the moves of a simultaneous node go together, in player order)."""
