@@ -271,15 +271,55 @@ INSTRUCTIONS = {
 INSTRUCTIONS["sc-cot"] = INSTRUCTIONS["cot"]
 
 
+def _num(rx: str, text: str) -> str | None:
+    m = re.search(rx, text)
+    return m.group(1) if m else None
+
+
+def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | None:
+    """One sentence in plain words about what OpenSpiel's string shows a GTBench game's seat."""
+    match preset:
+        case "tic_tac_toe" | "connect_four":
+            return f"You play '{'xo'[seat]}'; the grid as it stands ('.' is empty):"
+        case "breakthrough":
+            return f"You play '{'bw'[seat]}'; the board as it stands ('.' is empty):"
+        case "kuhn_poker" if raw[:1] in ("0", "1", "2"):
+            card = ("Jack", "Queen", "King")[int(raw[0])]
+            return f"Your card is the {card}. OpenSpiel's record of your hand (card, then bets):"
+        case "liars_dice" if raw.split():
+            return f"Your die shows {raw.split()[0]}. OpenSpiel's record (your die, then bids):"
+        case "blind_auction" if (value := _num(r"val (\d+)", raw)) is not None:
+            return f"The object is worth {value} to you. OpenSpiel's record:"
+        case "nim":
+            return "Matches left in piles 1 to 4, as OpenSpiel writes them:"
+        case "pig":
+            scores = re.search(r"Scores: (\d+) (\d+), Turn total: (\d+)", raw)
+            if scores:
+                mine, theirs = scores.group(1 + seat), scores.group(2 - seat)
+                return (
+                    f"Your score is {mine}, the other player's {theirs}; this turn has "
+                    f"gathered {scores.group(3)} so far. OpenSpiel's view:"
+                )
+        case "negotiation":
+            return "The item pool, your own values per item and the latest offers:"
+        case "prisoners_dilemma":
+            rounds = sum(1 for p, _ in snap.moves if p == seat)
+            return f"Rounds played so far: {rounds}. The last round as OpenSpiel writes it:"
+    return None
+
+
 def decision_text(config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str) -> str:
     """The question of one decision."""
     moves = [f"{_p(p)}: {t}" for p, t in snap.moves] or ["none yet"]
+    raw = snap.observation.rstrip("\n")
+    words = explain(config.preset, seat, raw, snap)
     parts = [
         "RULES",
         rules_text(config),
         "",
         f"WHAT YOU SEE (you are Player {seat})",
-        snap.observation.rstrip("\n") or "(nothing)",
+        *([words] if words else []),
+        raw or "(nothing yet)",
         "",
         "MOVES SO FAR (that you saw)",
         *moves,
