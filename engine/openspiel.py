@@ -18,8 +18,10 @@ had another action been taken there.
 from __future__ import annotations
 
 import contextlib
+import os
 import random
-from collections.abc import Sequence
+import sys
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -78,14 +80,44 @@ def openspiel_version() -> str:
         return ""
 
 
+@contextlib.contextmanager
+def _quiet_stderr() -> Iterator[None]:
+    """OpenSpiel's C++ side prints its errors on file descriptor 2 before raising them; the
+    raised error is what we report, in one line, so the print goes to /dev/null."""
+    sys.stderr.flush()
+    saved = os.dup(2)
+    try:
+        with open(os.devnull, "wb") as null:
+            os.dup2(null.fileno(), 2)
+            yield
+    finally:
+        os.dup2(saved, 2)
+        os.close(saved)
+
+
+_LOADED: dict[str, str] = {}
+"""Game strings that loaded once (checked again only when they failed)."""
+
+
 def load(game_string: str) -> Any:
     """A fresh pyspiel game for `game_string`; `ConfigError` in one line if OpenSpiel refuses it."""
     ps = pyspiel()
-    try:
+    if game_string in _LOADED:
         return ps.load_game(game_string)
+    short = game_string.split("(", 1)[0].strip()
+    if short not in ps.registered_names():
+        raise ConfigError(
+            f"OpenSpiel has no game {short[:60]!r} (its names: python -c "
+            "'import pyspiel; print(pyspiel.registered_names())')"
+        )
+    try:
+        with _quiet_stderr():
+            game = ps.load_game(game_string)
     except Exception as exc:  # pyspiel raises plain RuntimeError / SpielError with its reason
         text = " ".join(str(exc).split())
-        raise ConfigError(f"OpenSpiel cannot load {game_string!r}: {text[:200]}") from None
+        raise ConfigError(f"OpenSpiel cannot load {game_string[:80]!r}: {text[:160]}") from None
+    _LOADED[game_string] = short
+    return game
 
 
 def effective_game_string(game_string: str, seed: int) -> str:
@@ -115,7 +147,9 @@ def info_string(state: Any, player: int) -> str:
         return str(state.information_state_string(player))
     if kind.provides_observation_string:
         return str(state.observation_string(player))
-    return str(state)
+    if is_perfect(state.get_game()):
+        return str(state)
+    return ""  # hidden information without a string for it: show nothing rather than all
 
 
 def is_perfect(game: Any) -> bool:
