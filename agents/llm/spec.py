@@ -25,6 +25,11 @@ MEMORY_MODES = ("none", "recent", "full")
 EFFORTS = ("minimal", "low", "medium", "high")
 OUTPUTS = ("text", "json_schema")
 """How answers are asked for: free text holding JSON, or JSON constrained by a schema."""
+MODES = ("prompt", "cot", "sc-cot")
+"""Reasoning modes (games whose prompts offer them): answer at once, think first, or think
+`samples` times and play the majority answer."""
+SC_SAMPLES = 5
+"""Samples of the `sc-cot` mode unless `samples` says otherwise."""
 
 DEFAULTS: dict[str, Any] = {
     "temperature": 0.1,
@@ -38,7 +43,16 @@ DEFAULTS: dict[str, Any] = {
 }
 """Option defaults; every seat's resolved options are stored with its game."""
 
-IDENTITY = ("temperature", "max_tokens", "reasoning_effort", "output", "memory", "character")
+IDENTITY = (
+    "temperature",
+    "max_tokens",
+    "reasoning_effort",
+    "output",
+    "memory",
+    "character",
+    "mode",
+    "samples",
+)
 """Options that change how a seat plays; non-default ones are part of the agent name."""
 
 _ALIASES = {
@@ -102,7 +116,17 @@ def _coerce(key: str, value: str) -> Any:
         if v not in CHARACTERS:
             raise SpecError(f"character must be one of {', '.join(CHARACTERS)}, got {v!r}")
         return v
-    raise SpecError(f"unknown option {key!r}; known: {', '.join(DEFAULTS)}")
+    if key == "mode":
+        if v not in MODES:
+            raise SpecError(f"mode must be one of {', '.join(MODES)}, got {v!r}")
+        return v
+    if key == "samples":
+        n = int(v)
+        if not 1 <= n <= 20:
+            raise SpecError(f"samples must be within 1..20, got {v}")
+        return n
+    known = [*DEFAULTS, "mode", "samples"]
+    raise SpecError(f"unknown option {key!r}; known: {', '.join(known)}")
 
 
 def parse_model_spec(text: str) -> SeatSpec:
@@ -171,6 +195,10 @@ class SeatOptions:
     timeout: float
     output: str = "text"
     """``text`` (JSON asked for in words) or ``json_schema`` (schema-constrained answers)."""
+    mode: str = "prompt"
+    """Reasoning mode: prompt, cot or sc-cot (games whose prompts offer them)."""
+    samples: int = 1
+    """Answers asked per decision; the majority is played when more than one."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -196,6 +224,8 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         attempts=int(opts["attempts"]),
         timeout=float(opts["timeout"]),
         output=str(opts.get("output", "text")),
+        mode=str(opts.get("mode", "prompt")),
+        samples=int(opts.get("samples", SC_SAMPLES if opts.get("mode") == "sc-cot" else 1)),
     )
 
 
