@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import signal
 import socket
 import time
 from abc import ABC, abstractmethod
@@ -156,29 +157,38 @@ class LocalExecutor(Executor):
         self, todo: list[GameTask], workers: int
     ) -> Generator[Finished, None, list[GameTask]]:
         """Play from `todo` in one pool; return the games in flight if the pool broke."""
-        with ProcessPoolExecutor(max_workers=workers) as pool:
-            running: dict[Future[Any], GameTask] = {}
-
-            def submit() -> None:
+        pool = ProcessPoolExecutor(max_workers=workers, initializer=_worker_setup)
+        running: dict[Future[Any], GameTask] = {}
+        broken = False
+        try:
+            while True:
                 while todo and len(running) < 4 * workers:
-                    t = todo.pop()
-                    running[pool.submit(play_many, [t])] = t
-
-            submit()
-            while running:
+                    running[pool.submit(play_many, [todo[-1]])] = todo[-1]
+                    todo.pop()
+                if not running:
+                    return []
                 done, _ = wait(running, return_when=FIRST_COMPLETED)
                 for f in done:
-                    task = running.pop(f)
-                    try:
-                        (finished,) = f.result()
-                    except BrokenProcessPool:
-                        lost = [task, *running.values()]
-                        running.clear()
-                        _stop(pool)
-                        return lost
+                    (finished,) = f.result()  # BrokenProcessPool: the game stays in `running`
+                    del running[f]
                     yield finished
-                submit()
-        return []
+        except BrokenProcessPool:
+            broken = True
+            return list(running.values())
+        finally:
+            if broken:
+                _stop(pool)
+            else:
+                pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _worker_setup() -> None:
+    """In a pool process: SIGTERM and SIGHUP end it. (The command's handlers, inherited by
+    the fork, would turn them into an exception the pool reports and survives.)"""
+    for name in ("SIGTERM", "SIGHUP"):
+        sig = getattr(signal, name, None)
+        if sig is not None:
+            signal.signal(sig, signal.SIG_DFL)
 
 
 def _stop(pool: ProcessPoolExecutor) -> None:
