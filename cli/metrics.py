@@ -15,6 +15,7 @@ from cli.common import (
     DbOption,
     GameOption,
     UsageError,
+    analysis_hooks,
     app,
     err,
     game_def,
@@ -140,9 +141,7 @@ def _other_metrics(
     """`cattle metrics` for a game other than Cattle Trade, through its analysis hooks."""
     from projections.metrics import aggregate
 
-    hooks = g.extras.get("analysis")
-    if hooks is None:
-        raise UsageError(f"{g.name} defines no metrics")
+    hooks = analysis_hooks(g)
     in_range("--resamples", resamples, 10, hooks.max_resamples)
     if definitions:
         for name, version, text in hooks.definitions():

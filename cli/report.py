@@ -13,6 +13,7 @@ from cli.common import (
     DbOption,
     GameOption,
     UsageError,
+    analysis_hooks,
     app,
     err,
     game_def,
@@ -68,9 +69,7 @@ def report(
     check_out_file(out_path)
     g = game_def(game)
     if g.name != DEFAULT_GAME:
-        hooks = g.extras.get("analysis")
-        if hooks is None:
-            raise UsageError(f"{g.name} defines no report")
+        hooks = analysis_hooks(g)
         in_range("--resamples", resamples, 10, hooks.max_resamples)
         with open_for_metrics(db) as store:
             if tournament is not None and not store.list_games(tournament):
