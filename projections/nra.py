@@ -347,7 +347,10 @@ def analyse(
     pair_reps: dict[tuple[str, str], list[tuple[str, np.ndarray, float]]] = defaultdict(list)
     for label in labels:
         in_game = lab == label
-        keys = {tuple(sorted((x, y))) for x, y in zip(a0[in_game], a1[in_game], strict=True)}
+        # Self-play is no pairing (its NRA would only measure the first-move advantage).
+        keys = {
+            tuple(sorted((x, y))) for x, y in zip(a0[in_game], a1[in_game], strict=True) if x != y
+        }
         for x, y in sorted(keys):
             as0 = in_game & (a0 == x) & (a1 == y)
             as1 = in_game & (a0 == y) & (a1 == x)
@@ -362,19 +365,9 @@ def analyse(
             est = _estimate(point, reps, n, level)
             rec = _record(own, other)
             out.pairs.append(PairNRA(label, x, y, n, int(as0.sum()), est, rec))
-            if x != y:
-                out.pairs.append(
-                    PairNRA(
-                        label,
-                        y,
-                        x,
-                        n,
-                        int(as1.sum()),
-                        _negated(est),
-                        Record(rec.losses, rec.draws, rec.wins),
-                    )
-                )
-                pair_reps[(x, y)].append((label, reps, point))
+            mirrored = Record(rec.losses, rec.draws, rec.wins)
+            out.pairs.append(PairNRA(label, y, x, n, int(as1.sum()), _negated(est), mirrored))
+            pair_reps[(x, y)].append((label, reps, point))
 
     # Across games: the mean of the per-game pair means, resampled within each game.
     for (x, y), per_game in sorted(pair_reps.items()):
