@@ -25,6 +25,7 @@ docs/nra.md gives the definitions with their reasons.
 from __future__ import annotations
 
 import math
+import textwrap
 from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -618,7 +619,7 @@ def render_lines(
                 f"No two-seat match: the {a.skipped} finished game(s) of this selection have"
                 " another number of seats (NRA compares two seats)."
             )
-        return lines
+        return _wrap(lines, width)
     lines.append(
         f"{a.matches} two-seat match(es) in {len(a.labels)} game(s)"
         + (f"; {a.skipped} game(s) without exactly two seats left out" if a.skipped else "")
@@ -704,4 +705,12 @@ def render_lines(
             width,
             (False, True, True, True, True, True),
         )
-    return lines
+    return _wrap(lines, width)
+
+
+def _wrap(lines: list[str], width: int) -> list[str]:
+    """Prose lines wrapped to `width` (table lines already fit)."""
+    out: list[str] = []
+    for text in lines:
+        out.extend(textwrap.wrap(text, width) if len(text) > width else [text])
+    return out

@@ -13,17 +13,22 @@ TOY = {"CATTLE_GAMES": "games.toy_auction", "PYTHONPATH": str(ROOT / "tests")}
 
 MARKUP = "anchor:[bold red]x[/]"
 """An agent spec that rich would read as markup if it were not printed as plain text."""
+WILD = "wild:[bold red]<x>&[/]"
+"""Markup for rich and for HTML at once."""
+LONG = "wild:" + "a-very-long-agent-name-" * 3
+TOY_AGENTS = ("honest", "wild", WILD, LONG)
 
 
 @pytest.fixture(scope="session")
 def two_seat_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Toy-auction duels (three agents, 6 matches per pairing), PACT (four agents, one of
+    """Toy-auction duels (four agents, one named like markup, one very long; 4 matches per
+    pairing), PACT (four agents, one of
     them named like markup, 4 per pairing), a three-seat toy tournament that NRA must leave
     out, and Cattle Trade micro-duels."""
     db = tmp_path_factory.mktemp("nra") / "two.duckdb"
     runs = [
-        ("--game", "toy-auction", "--preset", "duel", "--agents", "honest,wild,wild:x",
-         "--games", "18", "--name", "toy"),
+        ("--game", "toy-auction", "--preset", "duel", "--agents", ",".join(TOY_AGENTS),
+         "--games", "24", "--name", "toy"),
         ("--game", "pact", "--preset", "quick", "--agents", f"truthful,{MARKUP},mirror,random",
          "--games", "24", "--name", "pact"),
         ("--game", "toy-auction", "--agents", "honest,wild,wild:x", "--games", "3",

@@ -57,7 +57,7 @@ def test_nra_matches_the_event_log(two_seat_db: Path, game: str) -> None:
 def test_games_without_two_seats_are_left_out_and_counted(two_seat_db: Path) -> None:
     a = _analysis(two_seat_db, "toy-auction")
     assert a.skipped == 3  # the three-seat tournament
-    assert a.matches == 18
+    assert a.matches == 24
     only = _analysis(two_seat_db, "toy-auction", "toy3")
     assert only.matches == 0 and only.skipped == 3
     assert N.render_lines(only)[0].startswith("No two-seat match")
@@ -176,3 +176,10 @@ def test_sql_nra_is_the_definition_and_pairs_are_antisymmetric(
         assert x.nra.value is None or -1 <= x.nra.value <= 1
         assert x.completion.value == 1.0  # nothing was played in anyone's place
     assert not any(math.isnan(v) for v in (p.nra.value for p in a.pairs) if v is not None)
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_text_tables_fit_any_width(two_seat_db: Path, width: int) -> None:
+    for game in GAMES:
+        lines = N.render_lines(_analysis(two_seat_db, game), width=width)
+        assert lines and max(len(line) for line in lines) <= width, game
