@@ -86,10 +86,12 @@ def fig_games(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
             )
             return fig
         by = {(p.label, p.agent, p.opponent): p for p in a.pairs}
-        x = np.arange(len(a.labels))
         for ax, opp in zip(axes.flat, opps, strict=False):
+            # Only the games this opponent played, and only the agents that met it.
+            labels = [lab for lab in a.labels if any((lab, g, opp) in by for g in a.agents)]
+            x = np.arange(len(labels))
             agents = [
-                g for g in a.agents if g != opp and any((lab, g, opp) in by for lab in a.labels)
+                g for g in a.agents if g != opp and any((lab, g, opp) in by for lab in labels)
             ]
             w = 0.8 / max(1, len(agents))
             for k, agent in enumerate(agents):
@@ -98,7 +100,7 @@ def fig_games(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
                         _bounds(by[(lab, agent, opp)].nra)
                         if (lab, agent, opp) in by
                         else (np.nan, 0.0, 0.0)
-                        for lab in a.labels
+                        for lab in labels
                     ]
                 )
                 pos = x - 0.4 + w * (k + 0.5)
@@ -114,7 +116,7 @@ def fig_games(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
                 )
             ax.axhline(0, color=F.MUTED, lw=0.8)
             ax.set_ylim(-1.08, 1.08)
-            ax.set_xticks(x, [label(lab, 16) for lab in a.labels], rotation=30, ha="right")
+            ax.set_xticks(x, [label(lab, 16) for lab in labels], rotation=30, ha="right")
             ax.set_ylabel("NRA")
             ax.set_title(f"against {label(opp, 28)}", fontsize=10)
             ax.grid(axis="x", visible=False)
@@ -190,7 +192,7 @@ def fig_completion(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
 
 def _png(fig: Figure) -> str:
     buf = io.BytesIO()
-    fig.savefig(buf, format="png", facecolor="white")
+    fig.savefig(buf, format="png", facecolor="white", bbox_inches="tight")
     plt.close(fig)
     return base64.b64encode(buf.getvalue()).decode()
 
