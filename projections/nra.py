@@ -47,6 +47,10 @@ FALLBACK_TAGS: tuple[str, ...] = ("fallback_applied", "action_defaulted")
 """Events that record a move played in a seat's place (their `actor` is the seat): the rules'
 fallback after a rejected action, and an agent's default when it had no usable answer."""
 
+FALLBACK_VIEWS: tuple[str, ...] = ("openspiel_fallbacks",)
+"""Views (game_id, seat, ...) in which a game lists the moves played in a seat's place by
+events of its own, when the store has them."""
+
 ALL_GAMES = "all games"
 """The label of aggregates over every game of the selection."""
 
@@ -147,6 +151,12 @@ def load_matches(con: duckdb.DuckDBPyConnection, sel: Selection) -> Matches:
     join, label = label_sql(con)
     tags = fallback_tags(con)
     marks = ", ".join("?" for _ in tags)
+    # A game may list its own fallbacks in a view (game_id, seat): OpenSpiel games do.
+    extra = "".join(
+        f" UNION ALL SELECT game_id, seat FROM {view}"
+        for view in FALLBACK_VIEWS
+        if {"game_id", "seat"} <= _columns(con, view)
+    )
     sql = f"""
 WITH chosen AS (
     SELECT g.game_id FROM games g WHERE g.status = 'finished' AND {where}
@@ -159,9 +169,10 @@ two AS (
     HAVING count(*) = 2 AND min(seat) = 0 AND max(seat) = 1
 ),
 fb AS (
-    SELECT game_id, actor AS seat FROM events
-    WHERE type IN ({marks}) AND game_id IN (SELECT game_id FROM two)
-    GROUP BY game_id, actor
+    SELECT game_id, seat FROM (
+        SELECT game_id, actor AS seat FROM events WHERE type IN ({marks}){extra}
+    ) WHERE game_id IN (SELECT game_id FROM two)
+    GROUP BY game_id, seat
 )
 SELECT g.game_id, {label} AS label, a.agent, b.agent, a.score, b.score, a.rank, b.rank,
        CASE WHEN abs(a.score) + abs(b.score) = 0 THEN 0.0
