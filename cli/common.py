@@ -123,6 +123,11 @@ def _config(
     game: str | None = None,
 ) -> Any:
     g = game_def(game)
+    carried = carried_config(game)
+    if carried is not None:
+        if preset is not None or preset_file is not None:
+            raise UsageError(f"--game {game} names its configuration; drop --preset/--preset-file")
+        return _other_config(g, None, mode, max_turns, None, carried)
     if g.name != catalog.DEFAULT_GAME:
         return _other_config(g, preset, mode, max_turns, preset_file)
     overrides: dict[str, Any] = {}
@@ -143,17 +148,31 @@ MAX_CONFIG_BYTES = 64 * 1024
 """A configuration file is a few hundred bytes; anything far larger is not one."""
 
 
+def carried_config(name: str | None) -> Any:
+    """The configuration a game name carries (`gtbench:nim`, `openspiel:GAME_STRING`), or
+    None; a bad one (or OpenSpiel missing) is a usage error in one line."""
+    try:
+        return catalog.resolve(name)[1]
+    except catalog.UnknownGame as exc:
+        raise UsageError(f"--game: {exc}") from None
+    except ValueError as exc:  # ConfigError: an unknown preset, a refused game string
+        raise UsageError(f"--game: {exc}") from None
+
+
 def _other_config(
     g: catalog.GameDef,
     preset: str | None,
     mode: str | None,
     max_turns: int | None,
     preset_file: Path | None,
+    carried: Any = None,
 ) -> Any:
     """A configuration of a game other than Cattle Trade (its presets, or a JSON file)."""
     for flag, value in (("--mode", mode), ("--max-turns", max_turns)):
         if value is not None:
             raise UsageError(f"{flag} is a Cattle Trade option; {g.name} does not take it")
+    if carried is not None:
+        return carried
     if preset_file is not None:
         if preset is not None:
             raise UsageError("give either --preset or --preset-file, not both")
@@ -258,8 +277,9 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(*row)
     turns = getattr(result, "turns", None)
     rounds = getattr(result, "rounds", None)
-    length = f"{turns} turns" if turns is not None else f"{rounds} rounds"
-    table.caption = plain(f"{length}, {len(record.events)} events, ended: {result.reason}")
+    length = f"{turns} turns, " if turns is not None else ""
+    length = f"{rounds} rounds, " if turns is None and rounds is not None else length
+    table.caption = plain(f"{length}{len(record.events)} events, ended: {result.reason}")
     return table
 
 

@@ -254,7 +254,7 @@ def tournament(
             " (run several tournaments for more; ratings read them together)"
         )
     seed = seed_or_random(seed)
-    config = _config(preset, mode, preset_file=preset_file, game=g.name)
+    config = _config(preset, mode, preset_file=preset_file, game=game)
     name = name or f"{fmt}-{seed}-{games}"
     if not NAME_RE.match(name):
         raise UsageError(

@@ -63,6 +63,10 @@ class LLMAgent(Agent):
         prompter = catalog.for_config(config).prompter
         if prompter is None:
             raise catalog.UnknownGame(f"{catalog.for_config(config).name} has no model seats")
+        # A game's prompter may depend on the seat's options (its reasoning mode).
+        for_seat = getattr(prompter, "for_seat", None)
+        if for_seat is not None:
+            prompter = for_seat(options)
         self.prompter: catalog.Prompter = prompter
         try:
             self.system = prompter.system_prompt(config, options.character, self.seat)
@@ -164,6 +168,8 @@ class LLMAgent(Agent):
         system = ChatMessage(role="system", content=self.system)
         user = ChatMessage(role="user", content=prompt)
         request = self._request((system, user))
+        if self.options.samples > 1 and rejection is None:
+            return await self._vote(decision, system, user, request)
         sent = await self._send(kind, stage, request)
         if sent is None:
             return self._default(decision, "model unavailable: every attempt failed")
@@ -184,10 +190,41 @@ class LLMAgent(Agent):
         if action is not None:
             return action
         assert error is not None
+        return await self._retry(decision, system, user, reply.text, error)
+
+    async def _vote(
+        self, decision: Any, system: ChatMessage, user: ChatMessage, request: Request
+    ) -> Any:
+        """Self-consistency: ask `samples` times (stage ``sample``) and play the action most
+        answers chose (the earliest of equals); with no usable sample, the format retry."""
+        kind = decision.kind
+        votes: dict[Any, int] = {}
+        last_text, last_error = "", "no answer"
+        for _ in range(self.options.samples):
+            sent = await self._send(kind, "sample", request)
+            if sent is None:
+                continue
+            reply, attempt = sent
+            action, parse_stage, error = self.prompter.parse(reply.text, decision, self.seat)
+            self.record(self._event(kind, "sample", attempt, request, reply, parse_stage, error))
+            if action is not None:
+                votes[action] = votes.get(action, 0) + 1
+            else:
+                last_text, last_error = reply.text, error or "unreadable answer"
+        if votes:
+            return max(votes, key=lambda a: votes[a])  # first maximum: the earliest of equals
+        return await self._retry(decision, system, user, last_text, last_error)
+
+    async def _retry(
+        self, decision: Any, system: ChatMessage, user: ChatMessage, text: str, error: str
+    ) -> Any:
+        """One format retry after an answer that yielded no action, then the default."""
+        kind = decision.kind
+        prompter = self.prompter
         retry = (
             system,
             user,
-            ChatMessage(role="assistant", content=reply.text or "(empty answer)"),
+            ChatMessage(role="assistant", content=text or "(empty answer)"),
             ChatMessage(role="user", content=prompter.format_retry_prompt(kind, error)),
         )
         request = self._request(retry, short=True)

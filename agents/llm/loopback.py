@@ -100,6 +100,8 @@ _KINDS = (
     # PACT
     ("YOUR MESSAGE FOR ROUND", "message"),
     ("YOUR QUOTE:", "quote"),
+    # OpenSpiel games
+    ("\nLEGAL ACTIONS\n", "openspiel"),
 )
 
 
@@ -132,6 +134,26 @@ def prompt_cards(prompt: str) -> list[int]:
 def prompt_targets(prompt: str) -> list[tuple[int, str]]:
     """Valid trade targets listed in the prompt."""
     return [(int(p), a) for p, a in re.findall(r"Player (\d+): (\w+) \(you have", prompt)]
+
+
+def prompt_legal_actions(prompt: str) -> list[str]:
+    """The legal actions an OpenSpiel prompt lists (its `- ACTION` lines after LEGAL ACTIONS)."""
+    tail = prompt.split("\nLEGAL ACTIONS\n", 1)[-1]
+    out = []
+    for ln in tail.splitlines():
+        if not ln.startswith("- "):
+            break
+        out.append(ln[2:])
+    return out
+
+
+def openspiel_answer(prompt: str, rng: random.Random) -> str:
+    """A legal move for an OpenSpiel prompt, with a thought first when the prompt asks for one."""
+    legal = prompt_legal_actions(prompt)
+    choice = rng.choice(legal) if legal else "nothing"
+    if "step by step" in prompt:
+        return f"Thought: {len(legal)} legal actions; I take one of them.\nAction: {choice}"
+    return f"Action: {choice}"
 
 
 class LegalPolicy:
@@ -190,6 +212,8 @@ class LegalPolicy:
                 "reasoning": "open",
                 "message": f"I can move a little. Round {rng.randint(1, 9)}.",
             }
+        if kind == "openspiel":
+            return openspiel_answer(p, rng)
         if kind == "quote":
             # Shade the private number by a few units: bids below the value, asks above the cost.
             if "Your value:" in p:

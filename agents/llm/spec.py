@@ -23,6 +23,11 @@ from events.domain import ConfigError, SeatSpec
 PROVIDERS = ("openai", "anthropic")
 MEMORY_MODES = ("none", "recent", "full")
 EFFORTS = ("minimal", "low", "medium", "high")
+MODES = ("prompt", "cot", "sc-cot")
+"""Reasoning modes (games whose prompts offer them): answer at once, think first, or think
+`samples` times and play the majority answer."""
+SC_SAMPLES = 5
+"""Samples of the `sc-cot` mode unless `samples` says otherwise."""
 
 DEFAULTS: dict[str, Any] = {
     "temperature": 0.1,
@@ -34,7 +39,15 @@ DEFAULTS: dict[str, Any] = {
 }
 """Option defaults; every seat's resolved options are stored with its game."""
 
-IDENTITY = ("temperature", "max_tokens", "reasoning_effort", "memory", "character")
+IDENTITY = (
+    "temperature",
+    "max_tokens",
+    "reasoning_effort",
+    "memory",
+    "character",
+    "mode",
+    "samples",
+)
 """Options that change how a seat plays; non-default ones are part of the agent name."""
 
 _ALIASES = {
@@ -93,7 +106,17 @@ def _coerce(key: str, value: str) -> Any:
         if v not in CHARACTERS:
             raise SpecError(f"character must be one of {', '.join(CHARACTERS)}, got {v!r}")
         return v
-    raise SpecError(f"unknown option {key!r}; known: {', '.join([*DEFAULTS, 'reasoning_effort'])}")
+    if key == "mode":
+        if v not in MODES:
+            raise SpecError(f"mode must be one of {', '.join(MODES)}, got {v!r}")
+        return v
+    if key == "samples":
+        n = int(v)
+        if not 1 <= n <= 20:
+            raise SpecError(f"samples must be within 1..20, got {v}")
+        return n
+    known = [*DEFAULTS, "reasoning_effort", "mode", "samples"]
+    raise SpecError(f"unknown option {key!r}; known: {', '.join(known)}")
 
 
 def parse_model_spec(text: str) -> SeatSpec:
@@ -160,6 +183,10 @@ class SeatOptions:
     character: str
     attempts: int
     timeout: float
+    mode: str = "prompt"
+    """Reasoning mode: prompt, cot or sc-cot (games whose prompts offer them)."""
+    samples: int = 1
+    """Answers asked per decision; the majority is played when more than one."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -179,6 +206,8 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         character=str(opts["character"]),
         attempts=int(opts["attempts"]),
         timeout=float(opts["timeout"]),
+        mode=str(opts.get("mode", "prompt")),
+        samples=int(opts.get("samples", SC_SAMPLES if opts.get("mode") == "sc-cot" else 1)),
     )
 
 
