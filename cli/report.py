@@ -15,6 +15,7 @@ from cli.common import (
     UsageError,
     analysis_hooks,
     app,
+    carried_config,
     err,
     game_def,
     in_range,
@@ -24,6 +25,7 @@ from cli.selection import (
     MAX_RESAMPLES,
     GameIdOption,
     TournamentOption,
+    narrowed,
     open_for_metrics,
     other_games_hint,
 )
@@ -75,13 +77,17 @@ def report(
             if tournament is not None and not store.list_games(tournament):
                 raise UsageError(f"no games in tournament {tournament!r}")
             sel = Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+            carried = carried_config(game)
+            if carried is not None:
+                sel = narrowed(store, sel, carried)
             where, params = sel.where()
             finished = store.con.execute(
                 f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
             ).fetchall()[0][0]
             if not finished:
                 hint = other_games_hint(store.con, g.name, tournament, game_id or ())
-                raise UsageError(f"no finished {g.name} games in this selection{hint}")
+                what = g.name if carried is None else f"{g.name} ({carried.name})"
+                raise UsageError(f"no finished {what} games in this selection{hint}")
             with out.status("Building the report..."):
                 page, rstats = hooks.report(
                     store.con,
