@@ -14,7 +14,8 @@ from pathlib import Path
 
 import duckdb
 
-FALLBACKS = {"fallback_applied", "action_defaulted"}
+FALLBACKS = {"fallback_applied", "action_defaulted", "openspiel_move_rejected"}
+"""Events of a move played in a seat's place; the seat is `seat` (or `player`)."""
 
 
 @dataclass
@@ -23,6 +24,7 @@ class Match:
 
     game_id: str
     game: str
+    """The game's label: its name, or for OpenSpiel its preset (else its game string)."""
     agents: tuple[str, str]
     scores: tuple[float, float]
     fallback: tuple[bool, bool]
@@ -36,7 +38,8 @@ def nra(own: float, other: float) -> float:
 
 
 def read(path: Path, game: str | None = None, tournament: str | None = None) -> list[Match]:
-    """Every finished two-seat game of the file (of one game and tournament, if given)."""
+    """Every finished two-seat game of the file (of one catalogue game and tournament, if
+    given)."""
     con = duckdb.connect(str(path), read_only=True)
     try:
         games = con.execute("SELECT game_id, game, status, tournament FROM games").fetchall()
@@ -55,11 +58,15 @@ def read(path: Path, game: str | None = None, tournament: str | None = None) -> 
         end = next(e for e in log if e["type"] == "game_ended")
         if len(start["seats"]) != 2:
             continue
-        bad = {e.get("seat") for e in log if e["type"] in FALLBACKS}
+        bad = {e.get("seat", e.get("player")) for e in log if e["type"] in FALLBACKS}
+        # OpenSpiel games are told apart by their GTBench name, else their game string.
+        label = name
+        if name == "openspiel":
+            label = (start.get("config") or {}).get("preset") or start["game_string"]
         out.append(
             Match(
                 game_id=gid,
-                game=name,
+                game=label,
                 agents=(start["seats"][0]["agent"], start["seats"][1]["agent"]),
                 scores=(float(end["scores"][0]), float(end["scores"][1])),
                 fallback=(0 in bad, 1 in bad),
