@@ -682,19 +682,27 @@ def render_lines(
     if len(agents) > 1:
         lines.append("")
         lines.append("NRA matrix, mean over games (row agent against column agent)")
-        head = ["#", "agent", *(str(k + 1) for k in range(len(agents)))]
-        rows = [
-            [
-                str(i + 1),
-                label(agent),
-                *(
-                    "·" if i == j else _signed(None if math.isnan(v) else v)
-                    for j, v in enumerate(mat[i])
-                ),
+        # As many agent columns per block as fit beside the row names (each "+0.00" and its
+        # gap takes 7); later columns go to further blocks.
+        idw = len(str(len(agents)))
+        per = max(1, (width - idw - 2 - 12) // 7)
+        for start in range(0, len(agents), per):
+            cols = range(start, min(len(agents), start + per))
+            if start:
+                lines.append("")
+            head = ["#", "agent", *(str(j + 1) for j in cols)]
+            rows = [
+                [
+                    str(i + 1),
+                    label(agent),
+                    *(
+                        "·" if i == j else _signed(None if math.isnan(mat[i, j]) else mat[i, j])
+                        for j in cols
+                    ),
+                ]
+                for i, agent in enumerate(agents)
             ]
-            for i, agent in enumerate(agents)
-        ]
-        lines += _grid(head, rows, (1,), width, (True, False, *([True] * len(agents))))
+            lines += _grid(head, rows, (1,), width, (True, False, *([True] * len(cols))))
     if a.ratings:
         lines.append("")
         lines.append("TrueSkill over every match of every game (1st: shared first places count)")

@@ -183,3 +183,41 @@ def test_text_tables_fit_any_width(two_seat_db: Path, width: int) -> None:
     for game in GAMES:
         lines = N.render_lines(_analysis(two_seat_db, game), width=width)
         assert lines and max(len(line) for line in lines) <= width, game
+
+
+@settings(max_examples=30, deadline=None)
+@given(
+    agents=st.lists(
+        st.text(alphabet="ab[]/<>&:x-", min_size=1, max_size=40),
+        min_size=2,
+        max_size=14,
+        unique=True,
+    ),
+    width=st.integers(min_value=50, max_value=130),
+    data=st.data(),
+)
+def test_any_number_of_agents_and_any_names_fit_the_width(
+    agents: list[str], width: int, data: st.DataObject
+) -> None:
+    games = data.draw(
+        st.lists(
+            st.tuples(st.sampled_from(agents), st.sampled_from(agents), finite, finite,
+                      st.sampled_from(("tic_tac_toe", "a-rather-long-game-label(x=1,y=2)"))),
+            min_size=1, max_size=30,
+        )
+    )  # fmt: skip
+    m = N.Matches(
+        game_id=tuple(f"g{k}" for k in range(len(games))),
+        label=tuple(g[4] for g in games),
+        agent0=tuple(g[0] for g in games),
+        agent1=tuple(g[1] for g in games),
+        score0=np.array([g[2] for g in games]),
+        score1=np.array([g[3] for g in games]),
+        rank0=np.array([1 if g[2] >= g[3] else 2 for g in games]),
+        rank1=np.array([1 if g[3] >= g[2] else 2 for g in games]),
+        nra0=np.array([O.nra(g[2], g[3]) for g in games]),
+        fallback0=np.zeros(len(games), dtype=bool),
+        fallback1=np.zeros(len(games), dtype=bool),
+    )
+    lines = N.render_lines(N.analyse(m, resamples=20), width=width)
+    assert max(len(line) for line in lines) <= width
