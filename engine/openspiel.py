@@ -18,6 +18,7 @@ had another action been taken there.
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import random
 import sys
@@ -70,6 +71,7 @@ def pyspiel() -> Any:
     return _PYSPIEL
 
 
+@functools.cache
 def openspiel_version() -> str:
     """The installed open_spiel version ("" if unknown)."""
     from importlib import metadata
@@ -120,15 +122,39 @@ def load(game_string: str) -> Any:
     return game
 
 
+@functools.lru_cache(maxsize=256)
+def _canonical(game_string: str) -> tuple[str, bool]:
+    """OpenSpiel's canonical form of a game string, and whether it leaves `rng_seed` unset."""
+    game = load(game_string)
+    return str(game), game.get_parameters().get("rng_seed") == -1
+
+
 def effective_game_string(game_string: str, seed: int) -> str:
     """The game string to store: OpenSpiel's canonical form, with a seed-derived `rng_seed`
     when the game has that parameter and the string leaves it at its default (-1)."""
+    canonical, unseeded = _canonical(game_string)
+    if not unseeded:
+        return canonical
     game = load(game_string)
     params = dict(game.get_parameters())
-    if params.get("rng_seed") == -1:
-        params["rng_seed"] = random.Random(f"{seed}:openspiel:rng_seed").randrange(2**31 - 1)
-        game = pyspiel().load_game(game.get_type().short_name, params)
-    return str(game)
+    params["rng_seed"] = random.Random(f"{seed}:openspiel:rng_seed").randrange(2**31 - 1)
+    return str(pyspiel().load_game(game.get_type().short_name, params))
+
+
+_SHARED: dict[str, Any] = {}
+"""Loaded games that hold no state of their own, shared by every state of that game string."""
+
+
+def game_for(game_string: str) -> Any:
+    """A pyspiel game to start a state from: a shared one, or a fresh one for games that draw
+    chance inside the game object (an `rng_seed` parameter), whose every state needs its own."""
+    game = _SHARED.get(game_string)
+    if game is None:
+        game = load(game_string)
+        if "rng_seed" in game.get_parameters():
+            return game
+        _SHARED[game_string] = game
+    return game
 
 
 def players_of(game_string: str) -> int:
@@ -156,6 +182,16 @@ def is_perfect(game: Any) -> bool:
     """True for games of perfect information (every seat sees every action)."""
     ps = pyspiel()
     return bool(game.get_type().information == ps.GameType.Information.PERFECT_INFORMATION)
+
+
+_PERFECT: dict[str, bool] = {}
+
+
+def _perfect(game_string: str, game: Any) -> bool:
+    found = _PERFECT.get(game_string)
+    if found is None:
+        found = _PERFECT[game_string] = is_perfect(game)
+    return found
 
 
 def _seen_by(
@@ -192,10 +228,10 @@ class OpenSpielState:
     def __init__(self, game_string: str, seed: int) -> None:
         self.game_string = game_string
         self.seed = seed
-        self.game = load(game_string)
+        self.game = game_for(game_string)
         self.state = self.game.new_initial_state()
         self.players = int(self.game.num_players())
-        self.perfect = is_perfect(self.game)
+        self.perfect = _perfect(game_string, self.game)
         self.ply = 0
         self.over = False
 
