@@ -37,13 +37,15 @@ def write_store(path: Path, matches: int, agents: int, games: int, seed: int) ->
     game_rows = []
     event_rows = []
     for i in range(matches):
+        # Every pairing in every game, each side first in turn.
         x, y = pairs[i % len(pairs)]
-        if (i // len(pairs)) % 2:
+        block = i // len(pairs)
+        if (block // games) % 2:
             x, y = y, x
-        game = f"game-{i % games}"
+        game = f"game-{block % games}"
         gid = f"m{i:07d}"
         # Win/draw/loss games and reward games alike: scores in -1..1 or 0..100.
-        if i % games < games // 2:
+        if block % games < games // 2:
             edge = (names.index(x) - names.index(y)) / agents
             r = rng.random() + edge / 2
             s0, s1 = (1.0, -1.0) if r > 0.55 else (-1.0, 1.0) if r < 0.45 else (0.0, 0.0)
