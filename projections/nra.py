@@ -107,7 +107,8 @@ class Matches:
     """True where seat 0 had at least one move played in its place."""
     fallback1: np.ndarray
     skipped: int = 0
-    """Finished games of the selection that do not have exactly two seats."""
+    """Finished games of the selection that do not have exactly two seats (or whose scores
+    are missing or not finite)."""
 
     def __len__(self) -> int:
         return len(self.game_id)
@@ -166,7 +167,8 @@ r AS (
 ),
 two AS (
     SELECT game_id FROM r GROUP BY game_id
-    HAVING count(*) = 2 AND min(seat) = 0 AND max(seat) = 1
+    HAVING count(*) = 2 AND min(seat) = 0 AND max(seat) = 1 AND count(score) = 2
+       AND bool_and(isfinite(score))
 ),
 fb AS (
     SELECT game_id, seat FROM (
@@ -189,7 +191,8 @@ ORDER BY g.game_id
     others = con.execute(
         f"""SELECT count(*) FROM (SELECT r.game_id FROM results r JOIN games g
         ON g.game_id = r.game_id WHERE g.status = 'finished' AND {where}
-        GROUP BY r.game_id HAVING count(*) <> 2 OR min(r.seat) <> 0 OR max(r.seat) <> 1)""",
+        GROUP BY r.game_id HAVING count(*) <> 2 OR min(r.seat) <> 0 OR max(r.seat) <> 1
+        OR count(r.score) <> 2 OR NOT bool_and(coalesce(isfinite(r.score), false)))""",
         params,
     ).fetchall()[0][0]
     cols = list(zip(*rows, strict=True)) if rows else [()] * 11

@@ -221,3 +221,20 @@ def test_any_number_of_agents_and_any_names_fit_the_width(
     )
     lines = N.render_lines(N.analyse(m, resamples=20), width=width)
     assert max(len(line) for line in lines) <= width
+
+
+def test_a_game_without_usable_scores_is_left_out_and_counted(
+    scratch: tuple[DuckStore, itertools.count[int]],
+) -> None:
+    store, counter = scratch
+    name = f"broken{next(counter)}"
+    _write(store, name, [("a", "b", 1.0, -1.0), ("a", "b", 0.0, 0.0)])
+    # A hand-edited log: the second game's scores are gone.
+    store.con.execute(
+        "UPDATE events SET payload = ? WHERE game_id = ? AND type = 'game_ended'",
+        ['{"type":"game_ended","scores":[null,1],"ranks":[2,1]}', f"{name}.0001"],
+    )
+    m = N.load_matches(store.con, Selection(tournament=name, game=None))
+    assert m.game_id == (f"{name}.0000",) and m.skipped == 1
+    doc = N.analysis_json(N.analyse(m, resamples=20))
+    assert json.loads(json.dumps(doc, allow_nan=False)) == doc
