@@ -278,6 +278,9 @@ class NRAAnalysis:
     """Per agent across games (label `ALL_GAMES`)."""
     ratings: list[AgentRating] = field(default_factory=list)
     resamples: int = RESAMPLES
+    chance: frozenset[str] = frozenset()
+    """Labels of the games whose log holds chance outcomes (known for OpenSpiel games): GTBench
+    shows deterministic games (its Fig. 2) apart from games with chance (Fig. 3)."""
 
     def matrix(self, label: str = ALL_GAMES) -> tuple[list[str], np.ndarray, np.ndarray]:
         """(agents, NRA matrix, matches matrix) of one game or across games: entry [i, j] is
@@ -500,7 +503,24 @@ def nra_analysis(
     level: float = LEVEL,
 ) -> NRAAnalysis:
     """Load the selection's two-seat matches and compute every table."""
-    return analyse(load_matches(con, sel), resamples=resamples, level=level)
+    a = analyse(load_matches(con, sel), resamples=resamples, level=level)
+    a.chance = chance_labels(con, sel)
+    return a
+
+
+def chance_labels(con: duckdb.DuckDBPyConnection, sel: Selection) -> frozenset[str]:
+    """Labels of the selection's games with at least one chance outcome in their log, read
+    from `openspiel_actions` (player -1) when the store has it (else none is known)."""
+    if "player" not in _columns(con, "openspiel_actions"):
+        return frozenset()
+    where, params = sel.where("g.game_id")
+    join, label = label_sql(con)
+    rows = con.execute(
+        f"SELECT DISTINCT {label} FROM games g{join} WHERE g.status = 'finished' AND {where}"
+        " AND g.game_id IN (SELECT game_id FROM openspiel_actions WHERE player = -1)",
+        params,
+    ).fetchall()
+    return frozenset(r[0] for r in rows)
 
 
 # ---------------------------------------------------------------------------- output
@@ -521,6 +541,7 @@ def analysis_json(a: NRAAnalysis) -> dict[str, object]:
         "matches": a.matches,
         "skipped_games": a.skipped,
         "games": a.labels,
+        "games_with_chance": sorted(a.chance),
         "agents": a.agents,
         "resamples": a.resamples,
         "pairs": [

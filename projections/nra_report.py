@@ -31,6 +31,9 @@ from projections.metrics.report import CSS, ReportStats
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = ("fig-nra-games", "fig-nra-matrix", "fig-nra-completion")
+CHANCE_FIGURE = "fig-nra-games-chance"
+"""A second per-game figure, for the games with chance, when the selection holds both kinds
+(then "fig-nra-games" shows the deterministic ones: GTBench's Figs. 2 and 3)."""
 #: Most opponents drawn as panels of the per-game figure (the tables hold every one).
 MAX_PANELS = 6
 
@@ -49,22 +52,23 @@ def _bounds(e: Estimate) -> tuple[float, float, float]:
     return (e.value, max(0.0, e.value - lo), max(0.0, hi - e.value))
 
 
-def _opponents(a: N.NRAAnalysis) -> list[str]:
-    """Opponents to draw a panel for: those faced by the most other agents first."""
+def _opponents(a: N.NRAAnalysis, games: Sequence[str]) -> list[str]:
+    """Opponents to draw a panel for (in `games`): those faced by the most agents first."""
     faced: dict[str, set[str]] = {}
     for p in a.pairs:
-        if p.agent != p.opponent:
+        if p.agent != p.opponent and p.label in games:
             faced.setdefault(p.opponent, set()).add(p.agent)
     return sorted(faced, key=lambda o: (-len(faced[o]), o))[:MAX_PANELS]
 
 
-def fig_games(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
-    """One panel per opponent: each agent's NRA against it in every game, with 95% intervals
-    (GTBench's Figs. 2 and 3 in this harness's rendering)."""
-    opps = _opponents(a)
+def fig_games(a: N.NRAAnalysis, col: dict[str, str], games: Sequence[str] | None = None) -> Figure:
+    """One panel per opponent: each agent's NRA against it in every game (of `games`, else
+    all), with 95% intervals (GTBench's Figs. 2 and 3 in this harness's rendering)."""
+    games = a.labels if games is None else [g for g in a.labels if g in games]
+    opps = _opponents(a, games)
     with plt.rc_context({"text.parse_math": False}):
         n = max(1, len(opps))
-        width = min(12.0, 1.6 + 0.9 * max(2, len(a.labels)) * min(2, n))
+        width = min(12.0, 1.6 + 0.9 * max(2, len(games)) * min(2, n))
         cols = min(2, n)
         rows = (n + cols - 1) // cols
         fig, axes = plt.subplots(
@@ -88,7 +92,7 @@ def fig_games(a: N.NRAAnalysis, col: dict[str, str]) -> Figure:
         by = {(p.label, p.agent, p.opponent): p for p in a.pairs}
         for ax, opp in zip(axes.flat, opps, strict=False):
             # Only the games this opponent played, and only the agents that met it.
-            labels = [lab for lab in a.labels if any((lab, g, opp) in by for g in a.agents)]
+            labels = [lab for lab in games if any((lab, g, opp) in by for g in a.agents)]
             x = np.arange(len(labels))
             agents = [
                 g for g in a.agents if g != opp and any((lab, g, opp) in by for lab in labels)
@@ -240,12 +244,17 @@ def section_html(a: N.NRAAnalysis) -> str:
             "No finished two-seat games in this selection.</p></section>"
         )
     col = F.colours(a.agents)
+    what = (
+        "NRA of each agent against one opponent per panel, in every game{}: mean over matches"
+        " with its 95% bootstrap interval. +1: won every match outright."
+    )
+    plain = [g for g in a.labels if g not in a.chance]
+    split = bool(plain) and len(plain) < len(a.labels)
     figs = {
         "fig-nra-games": figure_html(
             "fig-nra-games",
-            fig_games(a, col),
-            "NRA of each agent against one opponent per panel, in every game: mean over"
-            " matches with its 95% bootstrap interval. +1: won every match outright.",
+            fig_games(a, col, plain if split else None),
+            what.format(" without chance (as GTBench's Fig. 2)" if split else ""),
         ),
         "fig-nra-matrix": figure_html(
             "fig-nra-matrix",
@@ -260,6 +269,15 @@ def section_html(a: N.NRAAnalysis) -> str:
             " place (a fallback); 95% bootstrap intervals.",
         ),
     }
+    chance_fig = (
+        figure_html(
+            CHANCE_FIGURE,
+            fig_games(a, col, sorted(a.chance)),
+            what.format(" with chance (as GTBench's Fig. 3)"),
+        )
+        if split
+        else ""
+    )
     pairs = _table(
         "nra-pairs",
         ("game", "agent", "opponent", "matches", "first", "NRA (95% interval)", "W/D/L"),
@@ -315,7 +333,7 @@ def section_html(a: N.NRAAnalysis) -> str:
     return f"""<section id="nra"><h2>Two-seat matches: NRA</h2>
 <p class="lead">{a.matches:,} matches in {len(a.labels)} game(s), {len(a.agents)} agents.
 Intervals are 95% bootstrap intervals from {a.resamples:,} resamples of matches.{skipped}</p>
-<div class="stack">{figs["fig-nra-games"]}</div>
+<div class="stack">{figs["fig-nra-games"]}{chance_fig}</div>
 <div class="grid">{figs["fig-nra-matrix"]}{figs["fig-nra-completion"]}</div>
 <h3 style="font-size:14px;margin:18px 0 6px">NRA per game and opponent</h3>
 {pairs}

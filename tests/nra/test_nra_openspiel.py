@@ -7,6 +7,7 @@ the loopback server that now and then names a move that is not legal (its retry 
 
 from __future__ import annotations
 
+import html
 import json
 import zlib
 from collections import Counter
@@ -32,6 +33,11 @@ def board_db(tmp_path_factory: pytest.TempPathFactory) -> Path:
                      "--agents", f"{MCTS},random", "--games", str(MATCHES), "--seed", "7",
                      "--name", game, "--quiet", "--db", db)  # fmt: skip
         assert got.returncode == 0, got.stderr
+    # A game with chance (cards are dealt): GTBench shows such games in a figure of their own.
+    got = cattle("tournament", "--game", "gtbench:kuhn_poker", "--format", "round-robin",
+                 "--agents", "mcts?simulations=20,random", "--games", "4", "--seed", "7",
+                 "--name", "kuhn", "--quiet", "--db", db)  # fmt: skip
+    assert got.returncode == 0, got.stderr
     return db
 
 
@@ -48,7 +54,8 @@ def test_mcts_beats_random_by_more_than_point_eight(board_db: Path) -> None:
         assert pairs[(game, "random", MCTS)]["nra"]["value"] == -p["nra"]["value"]
     # The labels are the GTBench names; the oracle reads the same matches from the log.
     want = O.pair_means(O.read(board_db, "openspiel"))
-    assert {k[0] for k in want} == {"tic_tac_toe", "connect_four"}
+    assert {k[0] for k in want} == {"tic_tac_toe", "connect_four", "kuhn_poker"}
+    assert doc["games_with_chance"] == ["kuhn_poker"]
     for key, (mean, n, wdl) in want.items():
         p = pairs[key]
         assert p["matches"] == n and f"{p['wins']}/{p['draws']}/{p['losses']}" == wdl
@@ -63,6 +70,18 @@ def test_a_gtbench_name_selects_its_own_games(board_db: Path) -> None:
     assert max(len(line) for line in got.stdout.splitlines()) <= 80
     none = cattle("metrics", "--game", "gtbench:nim", "--db", board_db)
     assert none.returncode == 0 and "No finished openspiel (nim) games" in none.stdout
+
+
+def test_the_report_shows_games_with_chance_apart(board_db: Path, tmp_path: Path) -> None:
+    out = tmp_path / "gtbench.html"
+    got = cattle("report", "--game", "openspiel", "--resamples", "100", "-o", out,
+                 "--db", board_db)  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    page = html.unescape(out.read_text())
+    for fig in ("fig-nra-games", "fig-nra-games-chance", "fig-nra-matrix", "fig-nra-completion"):
+        assert f'id="{fig}-img"' in page, fig
+    assert "without chance (as GTBench's Fig. 2)" in page
+    assert "with chance (as GTBench's Fig. 3)" in page
 
 
 class Illegal:
