@@ -291,9 +291,20 @@ def tournament(
                 config.name,
             )
         out.print(what)
+        if fmt == "round-robin" and config.players == 2:
+            out.print(plain(_pairings(len(pool), n_planned)))
         _, tasks, _ = pending_tasks(store, name)
         _play_with_progress(store, name, config, tasks, workers=workers, show=not quiet)
         _summary(store, name)
+
+
+def _pairings(pool: int, games: int) -> str:
+    """How a two-seat round-robin shares its games among the pairings."""
+    pairs = pool * (pool - 1) // 2
+    few, more = divmod(games, pairs)
+    counts = f"{few} match(es) each" if not more else f"{few} or {few + 1} match(es) each"
+    odd = "" if not more and few % 2 == 0 else "; with an odd count one side is first once more"
+    return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
 
 
 def _summary(store: DuckStore, name: str) -> None:
