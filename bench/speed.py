@@ -157,6 +157,12 @@ def main() -> None:
     parser.add_argument("--help-runs", type=int, default=5)
     parser.add_argument("--skip-workers", action="store_true", help="leave out the 2-vs-1 run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated figures to run (engine, play, tournament, replay, verify, help,"
+        " workers); the replay and verify figures read what the tournament figure stored",
+    )
     args = parser.parse_args()
 
     from cli.main import configure_logging
@@ -166,18 +172,33 @@ def main() -> None:
     config = load_preset("standard")
     n = args.games
     figures: dict[str, Any] = {"games": n}
+    names = ("engine", "play", "tournament", "replay", "verify", "help", "workers")
+    only = {x.strip() for x in args.only.split(",") if x.strip()} or set(names)
+    if args.skip_workers:
+        only.discard("workers")
+    unknown = only - set(names)
+    if unknown:
+        parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
+    if only & {"replay", "verify"}:
+        only.add("tournament")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        eng = engine_only(config, n)
-        figures["engine_games_per_s"] = eng["games_per_s"]
-        figures["events_per_game"] = eng["events_per_game"]
-        figures["play_games_per_s"] = play_path(config, n, folder)
+        if "engine" in only:
+            eng = engine_only(config, n)
+            figures["engine_games_per_s"] = eng["games_per_s"]
+            figures["events_per_game"] = eng["events_per_game"]
+        if "play" in only:
+            figures["play_games_per_s"] = play_path(config, n, folder)
         db = folder / "tournament.duckdb"
-        figures["tournament_games_per_s"] = tournament_path(config, n, db)
-        figures["replay_events_per_s"] = replay(db)["events_per_s"]
-        figures["verify_ms_per_game"] = verify(db, min(n, 100))
-        figures["help_s"] = help_cold(args.help_runs)
-        if not args.skip_workers:
+        if "tournament" in only:
+            figures["tournament_games_per_s"] = tournament_path(config, n, db)
+        if "replay" in only:
+            figures["replay_events_per_s"] = replay(db)["events_per_s"]
+        if "verify" in only:
+            figures["verify_ms_per_game"] = verify(db, min(n, 100))
+        if "help" in only:
+            figures["help_s"] = help_cold(args.help_runs)
+        if "workers" in only:
             w = workers(config, args.tournament_games, folder)
             figures["workers_1_games_per_s"] = w["one"]
             figures["workers_2_games_per_s"] = w["two"]
@@ -191,23 +212,21 @@ def main() -> None:
     table = Table(title=f"Speed: standard preset, 4 random agents, {n} games")
     table.add_column("figure")
     table.add_column("value", justify="right")
-    table.add_row("engine only (games/s)", f"{figures['engine_games_per_s']:,.1f}")
-    table.add_row("events per game", f"{figures['events_per_game']:,.0f}")
-    table.add_row(
-        "play path, 1 game per transaction (games/s)", f"{figures['play_games_per_s']:,.1f}"
-    )
-    table.add_row(
-        "tournament path, batched writes (games/s)", f"{figures['tournament_games_per_s']:,.1f}"
-    )
-    table.add_row(
-        "replay: read + decode + fold (events/s)", f"{figures['replay_events_per_s']:,.0f}"
-    )
-    table.add_row("replay --verify, in process (ms/game)", f"{figures['verify_ms_per_game']:.1f}")
-    table.add_row("cattle --help, cold (s)", f"{figures['help_s']:.2f}")
-    if "workers_speedup" in figures:
-        table.add_row("tournament, 1 worker (games/s)", f"{figures['workers_1_games_per_s']:,.1f}")
-        table.add_row("tournament, 2 workers (games/s)", f"{figures['workers_2_games_per_s']:,.1f}")
-        table.add_row("tournament, 2 workers vs 1", f"{figures['workers_speedup']:.2f}x")
+    rows = [
+        ("engine only (games/s)", "engine_games_per_s", "{:,.1f}"),
+        ("events per game", "events_per_game", "{:,.0f}"),
+        ("play path, 1 game per transaction (games/s)", "play_games_per_s", "{:,.1f}"),
+        ("tournament path, batched writes (games/s)", "tournament_games_per_s", "{:,.1f}"),
+        ("replay: read + decode + fold (events/s)", "replay_events_per_s", "{:,.0f}"),
+        ("replay --verify, in process (ms/game)", "verify_ms_per_game", "{:.1f}"),
+        ("cattle --help, cold (s)", "help_s", "{:.2f}"),
+        ("tournament, 1 worker (games/s)", "workers_1_games_per_s", "{:,.1f}"),
+        ("tournament, 2 workers (games/s)", "workers_2_games_per_s", "{:,.1f}"),
+        ("tournament, 2 workers vs 1", "workers_speedup", "{:.2f}x"),
+    ]
+    for label, key, fmt in rows:
+        if key in figures:
+            table.add_row(label, fmt.format(figures[key]))
     Console().print(table)
 
 
