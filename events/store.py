@@ -20,9 +20,8 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
-import duckdb
 import msgspec
 
 try:
@@ -35,6 +34,13 @@ from events.base import Event
 from events.catalog import END_TAG
 from events.codec import encode, encode_each
 from events.domain import SeatSpec
+from events.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import duckdb
+else:
+    # DuckDB loads on first use: commands that never open a store start without it.
+    duckdb = LazyModule("duckdb")
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("data/cattle.duckdb")
