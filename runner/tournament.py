@@ -29,12 +29,12 @@ from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wai
 from typing import Any
 
 import msgspec
-import structlog
 
 from agents import make_agent, parse_spec
 from engine.schedule import PlannedGame, iter_schedule
 from events import catalog
 from events.codec import encode
+from events.lazy import get_logger
 from events.store import DuckStore, PreparedGame, StoreError, prepare_game
 from runner.session import game_row
 
@@ -43,7 +43,7 @@ class TournamentError(ValueError):
     """A tournament that cannot be run as asked (the message says why)."""
 
 
-log = structlog.get_logger("cattle.tournament")
+log = get_logger("cattle.tournament")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
