@@ -27,6 +27,7 @@ from events.domain import ConfigError
 from events.store import DEFAULT_DB, StoreError, describe_error
 from events.store import duckdb as _duckdb
 from projections.costs import PricesError
+from runner.executors import ClusterError, ExecutorError
 from runner.tournament import TournamentError
 from runner.verify import SelectionError
 
@@ -136,9 +137,10 @@ def run() -> None:
         TournamentError,
         UnknownGame,
         SelectionError,
+        ExecutorError,
     ) as exc:
         _fail(exc, 2)
-    except StoreError as exc:
+    except (StoreError, ClusterError) as exc:
         _fail(exc, 1)
     except SystemExit:
         # Listed before the DuckDB errors below: looking those up would load DuckDB, which

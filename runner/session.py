@@ -63,6 +63,14 @@ def play_game(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> GameRe
     return game.run()
 
 
+async def play_game_async(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> GameRecord:
+    """Play one game in memory in the running event loop (nothing stored), so that many games
+    of one worker share its event loop and the per-provider limits that go with it."""
+    seats = seat_specs(specs, catalog.for_config(config))
+    agents = make_agents(seats, seed, config)
+    return await _run_async(Game(config, seed, agents, seats))
+
+
 async def _run_async(game: Game) -> GameRecord:
     try:
         return await game.run_async()

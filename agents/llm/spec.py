@@ -241,11 +241,15 @@ class ProviderSettings:
     concurrency: int
     backoff: float
     """Base of the exponential backoff between attempts, in seconds (1, 2, 4, ...)."""
+    tokens_per_minute: int | None = None
+    """Most tokens (input and output) one worker's calls may use in any minute; None: no
+    limit."""
 
     def __repr__(self) -> str:  # never show the key
         return (
             f"ProviderSettings(base_url={self.base_url!r}, concurrency={self.concurrency}, "
-            f"backoff={self.backoff}, api_key={'set' if self.api_key else 'unset'})"
+            f"backoff={self.backoff}, tokens_per_minute={self.tokens_per_minute}, "
+            f"api_key={'set' if self.api_key else 'unset'})"
         )
 
 
@@ -279,9 +283,22 @@ def provider_settings(provider: str) -> ProviderSettings:
     base = os.environ.get(f"{env}_BASE_URL") or section.get("base_url")
     conc = os.environ.get(f"CATTLE_{env}_CONCURRENCY") or section.get("concurrency")
     backoff = os.environ.get("CATTLE_LLM_BACKOFF") or cfg.get("backoff", 1.0)
+    tpm = os.environ.get(f"CATTLE_{env}_TPM") or section.get("tokens_per_minute")
     return ProviderSettings(
         api_key=key or None,
         base_url=_clean_url(base) if base else None,
-        concurrency=int(conc) if conc else DEFAULT_CONCURRENCY,
+        concurrency=_count(f"CATTLE_{env}_CONCURRENCY", conc) if conc else DEFAULT_CONCURRENCY,
         backoff=float(backoff),
+        tokens_per_minute=_count(f"CATTLE_{env}_TPM", tpm) if tpm else None,
     )
+
+
+def _count(name: str, value: Any) -> int:
+    """A positive whole number from the environment or the config file, or a clear error."""
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
+    if n < 1:
+        raise ConfigError(f"{name} must be at least 1, got {n}")
+    return n

@@ -10,11 +10,13 @@ that every attempt is the agent's, and is recorded.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
 import json
 import re
 import time
 import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
@@ -103,19 +105,116 @@ def redact(text: str, *secrets: str | None) -> str:
 
 # ---------------------------------------------------------------------------- concurrency
 
-_LIMITS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = (
+WINDOW = 60.0
+"""Seconds over which a tokens-per-minute limit counts tokens."""
+CHARS_PER_TOKEN = 4
+"""How a prompt's size in tokens is guessed before the provider counts it."""
+
+
+class ProviderGate:
+    """One worker's limits on one provider, shared by every game the worker plays at once.
+
+    A call waits for a free slot (`calls` in flight at most), for the end of a pause that a
+    rate-limited answer asked for (its Retry-After holds back every call of the worker, not only
+    the one that got it), and, with a tokens-per-minute limit, until the tokens of the calls
+    of the last minute leave room for it: those answered count with the tokens the provider
+    reported, those in flight with their prompt's estimate.
+    """
+
+    def __init__(
+        self, calls: int, tokens_per_minute: int | None = None, *, window: float = WINDOW
+    ) -> None:
+        self.slots = asyncio.Semaphore(max(1, calls))
+        self.tokens_per_minute = tokens_per_minute
+        self.window = window
+        """Seconds over which tokens count (a minute; shorter in tests)."""
+        self.clock = time.monotonic
+        self.spent: collections.deque[tuple[float, int]] = collections.deque()
+        """(when, tokens) of the calls answered within the last minute."""
+        self.reserved = 0
+        """Estimated tokens of the calls in flight."""
+        self.paused_until = 0.0
+        self.pauses = 0
+        """Pauses taken because a provider answered 429 with Retry-After."""
+
+    def used(self) -> int:
+        """Tokens counted against the limit now."""
+        cutoff = self.clock() - self.window
+        while self.spent and self.spent[0][0] <= cutoff:
+            self.spent.popleft()
+        return self.reserved + sum(n for _, n in self.spent)
+
+    def _wait(self, estimate: int) -> float:
+        """Seconds to wait before a call of `estimate` tokens may start (0: now)."""
+        now = self.clock()
+        if now < self.paused_until:
+            return self.paused_until - now
+        limit = self.tokens_per_minute
+        if limit is None:
+            return 0.0
+        used = self.used()
+        if used + estimate <= limit or (used == 0 and not self.spent):
+            return 0.0  # (a call larger than the whole limit goes alone)
+        if self.spent:
+            return max(0.01, self.spent[0][0] + self.window - now)
+        return 0.05  # only calls in flight hold the budget: look again when they end
+
+    @contextlib.asynccontextmanager
+    async def call(self, estimate: int) -> AsyncIterator[Callable[[Reply], None]]:
+        """Hold one slot and `estimate` tokens for a call; the caller reports the reply."""
+        async with self.slots:
+            while (wait := self._wait(estimate)) > 0:
+                await asyncio.sleep(wait)
+            self.reserved += estimate
+            done = False
+
+            def settle(reply: Reply) -> None:
+                nonlocal done
+                if done:
+                    return
+                done = True
+                self.reserved -= estimate
+                tokens = reply.input_tokens + reply.output_tokens
+                if reply.error is None and self.tokens_per_minute is not None:
+                    self.spent.append((self.clock(), tokens or estimate))
+                if reply.status == 429 and reply.retry_after:
+                    self.pause(reply.retry_after)
+
+            try:
+                yield settle
+            finally:
+                if not done:
+                    done = True
+                    self.reserved -= estimate
+
+    def pause(self, seconds: float) -> None:
+        """Hold back every call of this worker to the provider for `seconds`."""
+        until = self.clock() + min(seconds, 120.0)
+        if until > self.paused_until:
+            self.paused_until = until
+            self.pauses += 1
+
+
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderGate]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def limiter(provider: str, size: int) -> asyncio.Semaphore:
-    """The running loop's shared limit on concurrent calls to `provider`."""
+def gate(provider: str, calls: int, tokens_per_minute: int | None = None) -> ProviderGate:
+    """The running loop's limits on `provider`, made with these sizes by the first caller
+    (all games a worker plays at once run in its one event loop, so they share them)."""
     loop = asyncio.get_running_loop()
-    per_loop = _LIMITS.setdefault(loop, {})
-    sem = per_loop.get(provider)
-    if sem is None:
-        sem = per_loop[provider] = asyncio.Semaphore(size)
-    return sem
+    per_loop = _GATES.setdefault(loop, {})
+    g = per_loop.get(provider)
+    if g is None:
+        g = per_loop[provider] = ProviderGate(calls, tokens_per_minute)
+    return g
+
+
+def estimate_tokens(request: Request) -> int:
+    """A guess at the prompt's tokens before the provider counts them."""
+    chars = sum(len(m.content) for m in request.messages)
+    return max(1, chars // CHARS_PER_TOKEN)
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -219,29 +318,36 @@ class _SDKTransport:
     async def _send(self, request: Request) -> Reply:
         sdk = self._sdk()
         self.client()  # built outside the timed call
-        async with limiter(self.provider, self.settings.concurrency):
-            t0 = time.perf_counter()
-            try:
-                return await asyncio.wait_for(self._call(request), self.options.timeout + 5.0)
-            except (sdk.APITimeoutError, TimeoutError):
-                return Reply(latency_ms=_ms(t0), error="timeout")
-            except sdk.APIConnectionError as exc:
-                return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
-            except sdk.APIStatusError as exc:
-                status = exc.status_code
-                said = str(exc)
-                body = getattr(exc, "body", None)
-                if body is not None and str(body) not in said:
-                    said += f" - {body}"  # a body without "error" (validation details)
-                refusal = (
-                    f"{self.provider} refused the request ({status}): "
-                    + redact(said, self.api_key)[:300]
-                )
-                # llama-cpp-python's server answers a request it cannot validate with 500.
-                settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
-                if (status in (408, 409, 429) or status >= 500) and not settles:
-                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
-                raise ModelRefused(refusal) from None
+        limits = gate(self.provider, self.settings.concurrency, self.settings.tokens_per_minute)
+        async with limits.call(estimate_tokens(request)) as settle:
+            reply = await self._attempt(sdk, request)
+            settle(reply)
+            return reply
+
+    async def _attempt(self, sdk: Any, request: Request) -> Reply:
+        """One call through the SDK, its failures turned into replies or `ModelRefused`."""
+        t0 = time.perf_counter()
+        try:
+            return await asyncio.wait_for(self._call(request), self.options.timeout + 5.0)
+        except (sdk.APITimeoutError, TimeoutError):
+            return Reply(latency_ms=_ms(t0), error="timeout")
+        except sdk.APIConnectionError as exc:
+            return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
+        except sdk.APIStatusError as exc:
+            status = exc.status_code
+            said = str(exc)
+            body = getattr(exc, "body", None)
+            if body is not None and str(body) not in said:
+                said += f" - {body}"  # a body without "error" (validation details)
+            refusal = (
+                f"{self.provider} refused the request ({status}): "
+                + redact(said, self.api_key)[:300]
+            )
+            # llama-cpp-python's server answers a request it cannot validate with 500.
+            settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
+            if (status in (408, 409, 429) or status >= 500) and not settles:
+                return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+            raise ModelRefused(refusal) from None
 
     def _sdk(self) -> Any:
         raise NotImplementedError
