@@ -6,7 +6,6 @@ module parses options, shows progress and prints.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,7 +13,6 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -43,6 +41,7 @@ from cli.common import (
     game_def,
     in_range,
     out,
+    print_fitted,
     seed_or_random,
 )
 from cli.selection import other_games_hint
@@ -254,7 +253,7 @@ def tournament(
             " (run several tournaments for more; ratings read them together)"
         )
     seed = seed_or_random(seed)
-    config = _config(preset, mode, preset_file=preset_file, game=g.name)
+    config = _config(preset, mode, preset_file=preset_file, game=game)
     name = name or f"{fmt}-{seed}-{games}"
     if not NAME_RE.match(name):
         raise UsageError(
@@ -292,9 +291,20 @@ def tournament(
                 config.name,
             )
         out.print(what)
+        if fmt == "round-robin" and config.players == 2:
+            out.print(plain(_pairings(len(pool), n_planned)))
         _, tasks, _ = pending_tasks(store, name)
         _play_with_progress(store, name, config, tasks, workers=workers, show=not quiet)
         _summary(store, name)
+
+
+def _pairings(pool: int, games: int) -> str:
+    """How a two-seat round-robin shares its games among the pairings."""
+    pairs = pool * (pool - 1) // 2
+    few, more = divmod(games, pairs)
+    counts = f"{few} match(es) each" if not more else f"{few} or {few + 1} match(es) each"
+    odd = "" if not more and few % 2 == 0 else "; with an odd count one side is first once more"
+    return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
 
 
 def _summary(store: DuckStore, name: str) -> None:
@@ -366,18 +376,14 @@ def ratings(
         return
     rated = name or (found[0][0] if found else DEFAULT_GAME)
     n_games = len({r.game_id for r in results})
-    full = _ratings_table(table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME)
-    if _natural_width(full) <= out.width:
-        out.print(full)
-        return
     # Too wide for the terminal: the same columns in two tables, so that no name or number
     # is cut short (each table repeats the agent names).
-    for part in (_TRUESKILL, _SCORES):
-        out.print(
-            _ratings_table(
-                table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME, columns=part
-            )
-        )
+    print_fitted(
+        lambda cols: _ratings_table(
+            table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME, columns=cols
+        ),
+        [(_TRUESKILL, _SCORES)],
+    )
 
 
 _RATING_COLUMNS: dict[str, Callable[[Any], str]] = {
@@ -395,13 +401,6 @@ _RATING_COLUMNS: dict[str, Callable[[Any], str]] = {
 """Every column after the agent's, in table order, with how it prints a rating."""
 _TRUESKILL = ("μ", "σ", "μ−3σ", "seats", "win rate")
 _SCORES = ("median score", "score std", "mean sets", "μ shuffle Δ", "gap shuffle Δ")
-
-
-def _natural_width(table: Table) -> int:
-    """How wide `table` prints when nothing has to be cut."""
-    wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
-    wide.print(table)
-    return max((len(line) for line in wide.export_text().splitlines()), default=0)
 
 
 def _ratings_table(

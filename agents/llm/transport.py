@@ -11,20 +11,27 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import re
 import time
 import weakref
 from dataclasses import dataclass
 from typing import Any, Protocol
 
+import structlog
+
 from agents.llm.spec import ProviderSettings, SeatOptions
 from events.agent import ChatMessage, LLMCall
 from events.domain import ConfigError
+
+log = structlog.get_logger("cattle.llm")
 
 TRUNCATED = ("length", "max_tokens")
 """Finish reasons that mean the answer was cut off by the token limit."""
 THINKING_BUDGET = {"minimal": 1024, "low": 1024, "medium": 4096, "high": 16384}
 """Anthropic extended-thinking budget per reasoning effort."""
+ANSWER_TOOL = "answer"
+"""Name of the schema (OpenAI) or tool (Anthropic) that carries a structured answer."""
 
 
 class ModelRefused(ConfigError):
@@ -40,6 +47,8 @@ class Request:
     temperature: float | None
     max_tokens: int
     reasoning_effort: str | None
+    schema: dict[str, Any] | None = None
+    """JSON schema the answer must follow (structured output), or None for free text."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,8 @@ class Reply:
     status: int | None = None
     retry_after: float | None = None
     error: str | None = None
+    effort_dropped: bool = False
+    """True when the request went out without its reasoning effort (the model refused it)."""
 
     @property
     def truncated(self) -> bool:
@@ -154,6 +165,11 @@ class _SDKTransport:
             )
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.no_effort = False
+        """Set once the model refused a reasoning effort: later requests leave it out."""
+        self.schema_form = "json_schema"
+        """How a schema is asked for: OpenAI's `json_schema`, or `json_object` with a schema
+        (llama-cpp-python's server and other older compatible servers)."""
 
     def _make_client(self) -> Any:
         raise NotImplementedError
@@ -169,6 +185,38 @@ class _SDKTransport:
         raise NotImplementedError
 
     async def send(self, request: Request) -> Reply:
+        while True:
+            sent = _without_effort(request) if self.no_effort else request
+            try:
+                reply = await self._send(sent)
+            except ModelRefused as exc:
+                if not self._adapt(request, str(exc)):
+                    raise
+                continue
+            if sent is not request and request.reasoning_effort is not None:
+                reply = Reply(**{**reply.__dict__, "effort_dropped": True})
+            return reply
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        """Whether a refusal names a setting this seat can do without (then it is left out
+        of this and every later request, said once): the reasoning effort, which the paper
+        sets "where supported", or the form of the structured-output request."""
+        if (
+            request.reasoning_effort is not None
+            and not self.no_effort
+            and _EFFORT_REFUSED.search(refusal)
+        ):
+            self.no_effort = True
+            log.info(
+                "llm.effort_unsupported",
+                provider=self.provider,
+                model=request.model,
+                effort=request.reasoning_effort,
+            )
+            return True
+        return False
+
+    async def _send(self, request: Request) -> Reply:
         sdk = self._sdk()
         self.client()  # built outside the timed call
         async with limiter(self.provider, self.settings.concurrency):
@@ -181,12 +229,19 @@ class _SDKTransport:
                 return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
             except sdk.APIStatusError as exc:
                 status = exc.status_code
-                if status in (408, 409, 429) or status >= 500:
-                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
-                raise ModelRefused(
+                said = str(exc)
+                body = getattr(exc, "body", None)
+                if body is not None and str(body) not in said:
+                    said += f" - {body}"  # a body without "error" (validation details)
+                refusal = (
                     f"{self.provider} refused the request ({status}): "
-                    + redact(str(exc), self.api_key)[:300]
-                ) from None
+                    + redact(said, self.api_key)[:300]
+                )
+                # llama-cpp-python's server answers a request it cannot validate with 500.
+                settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
+                if (status in (408, 409, 429) or status >= 500) and not settles:
+                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+                raise ModelRefused(refusal) from None
 
     def _sdk(self) -> Any:
         raise NotImplementedError
@@ -197,6 +252,25 @@ class _SDKTransport:
             # RuntimeError: its event loop is gone, and the connections went with it.
             with contextlib.suppress(RuntimeError):
                 await client.close()
+
+
+_EFFORT_REFUSED = re.compile(r"\(400\).*(reasoning|thinking)", re.IGNORECASE | re.DOTALL)
+"""A refusal that names the reasoning parameters (a model without reasoning settings)."""
+
+
+def _without_effort(request: Request) -> Request:
+    return Request(
+        model=request.model,
+        messages=request.messages,
+        temperature=request.temperature,
+        max_tokens=request.max_tokens,
+        reasoning_effort=None,
+        schema=request.schema,
+    )
+
+
+_FORMAT_REFUSED = re.compile(r"\((400|422|500)\).*response_format.*json_schema", re.DOTALL)
+"""A refusal of OpenAI's structured-output form (servers that know only JSON mode)."""
 
 
 class OpenAITransport(_SDKTransport):
@@ -233,7 +307,32 @@ class OpenAITransport(_SDKTransport):
             body["temperature"] = request.temperature
         if request.reasoning_effort is not None:
             body["reasoning_effort"] = request.reasoning_effort
+        if request.schema is not None:
+            # OpenAI's structured outputs; vLLM, llama.cpp's server and SGLang read the same
+            # field. Servers that refuse it get JSON mode with the schema beside it.
+            if self.schema_form == "json_schema":
+                body["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": ANSWER_TOOL, "strict": True, "schema": request.schema},
+                }
+            else:
+                body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        if super()._adapt(request, refusal):
+            return True
+        if (
+            request.schema is not None
+            and self.schema_form == "json_schema"
+            and _FORMAT_REFUSED.search(refusal)
+        ):
+            self.schema_form = "json_object"
+            log.info(
+                "llm.schema_form", provider=self.provider, model=request.model, form="json_object"
+            )
+            return True
+        return False
 
     async def _call(self, request: Request) -> Reply:
         t0 = time.perf_counter()
@@ -287,11 +386,25 @@ class AnthropicTransport(_SDKTransport):
         if system:
             body["system"] = system
         budget = THINKING_BUDGET.get(request.reasoning_effort or "")
-        if budget is not None and request.max_tokens > budget + 256:
+        thinking = budget is not None and request.max_tokens > budget + 256
+        if thinking:
             # Extended thinking requires the default temperature.
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.schema is not None:
+            # Structured output through a tool whose input is the answer. Forcing the tool
+            # is refused together with extended thinking, which then leaves the choice open.
+            body["tools"] = [
+                {
+                    "name": ANSWER_TOOL,
+                    "description": "Give your answer to the decision.",
+                    "input_schema": request.schema,
+                }
+            ]
+            body["tool_choice"] = (
+                {"type": "auto"} if thinking else {"type": "tool", "name": ANSWER_TOOL}
+            )
         return body
 
     async def _call(self, request: Request) -> Reply:
@@ -305,6 +418,9 @@ class AnthropicTransport(_SDKTransport):
         text = "".join(
             getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text"
         )
+        for b in resp.content:
+            if getattr(b, "type", "") == "tool_use" and getattr(b, "name", "") == ANSWER_TOOL:
+                text = json.dumps(getattr(b, "input", None))  # the structured answer
         usage = resp.usage
         return Reply(
             text=text,
@@ -350,6 +466,7 @@ class RecordedTransport:
             status=c.status,
             retry_after=c.retry_after,
             error=c.error,
+            effort_dropped=c.reasoning_effort is None and request.reasoning_effort is not None,
         )
 
     async def close(self) -> None:
