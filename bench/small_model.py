@@ -127,6 +127,9 @@ def figures(events: list[Any], seat: int) -> dict[str, Any]:
             isinstance(e, ev.FallbackApplied) and e.seat == seat for e in events
         ),
         "rejections": sum(isinstance(e, ev.ActionRejected) and e.seat == seat for e in events),
+        "rejection_reasons": dict(
+            Counter(e.reason for e in events if isinstance(e, ev.ActionRejected) and e.seat == seat)
+        ),
         "parse_stages": dict(Counter(c.parse_stage for c in answered)),
         "input_tokens": sum(c.input_tokens for c in calls),
         "output_tokens": sum(c.output_tokens for c in calls),
