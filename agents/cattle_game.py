@@ -7,10 +7,13 @@ from typing import Any
 
 from agents.base import Agent
 from agents.economy import EconomyAgent
+from agents.economy_v1 import EconomyAgentV1
 from agents.llm.parse import default_action, parse_answer
 from agents.random_agent import RandomAgent
 from agents.setrace import SetRaceAgent
+from agents.setrace_v1 import SetRaceAgentV1
 from agents.tracker import TrackerAgent
+from agents.tracker_v1 import TrackerAgentV1
 from engine.actions import action_json
 from engine.cattle import RULES
 from engine.presets import load_preset, preset_names
@@ -112,6 +115,9 @@ GAME = GameDef(
         TrackerAgent.spec: _maker(TrackerAgent),
         SetRaceAgent.spec: _maker(SetRaceAgent),
         EconomyAgent.spec: _maker(EconomyAgent),
+        TrackerAgentV1.spec: _maker(TrackerAgentV1),
+        SetRaceAgentV1.spec: _maker(SetRaceAgentV1),
+        EconomyAgentV1.spec: _maker(EconomyAgentV1),
     },
     prompter=CattlePrompter(),
 )

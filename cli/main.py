@@ -164,8 +164,10 @@ def _stopped() -> None:
 from cli import commands as _commands  # noqa: E402, F401
 from cli import llm as _llm  # noqa: E402, F401
 from cli import metrics as _metrics  # noqa: E402, F401
+from cli import paper as _paper  # noqa: E402, F401
 from cli import recover as _recover  # noqa: E402, F401
 from cli import report as _report  # noqa: E402, F401
+from cli import serve as _serve  # noqa: E402, F401
 from cli import tournament as _tournament  # noqa: E402, F401
 from cli import verify as _verify  # noqa: E402, F401
 
