@@ -20,6 +20,7 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -157,6 +158,8 @@ def main() -> None:
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
+    # A SIGTERM (timeout, kill) ends the run through the `finally` that stops the server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     config = (
         load_preset(args.preset)
