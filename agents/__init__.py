@@ -77,8 +77,14 @@ def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent
     if isinstance(spec, str):
         spec = parse_spec(spec, game)
     kind = spec.agent.split(":", 1)[0]
-    maker = game.code_agents.get(kind)
+    maker = game.code_agents.get(kind.split("?", 1)[0])
     if maker is not None:
+        if "?" in kind:  # a code agent with options (`mcts?simulations=200`)
+            configured = game.extras.get("configured_agent")
+            if configured is None:
+                raise UnknownAgent(f"agent {spec.agent!r}: {game.name} agents take no options")
+            made: Agent = configured(spec.agent, seat, seed, config)
+            return made
         agent: Agent = maker(seat, seed, config)
         return agent
     factory = _FACTORIES.get(kind)
@@ -96,7 +102,15 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
         raise UnknownAgent("empty agent spec")
     g = _game(game)
     kind = text.split(":", 1)[0]
-    if kind in g.code_agents:
+    if kind.split("?", 1)[0] in g.code_agents:
+        if "?" in kind:  # options of a code agent, checked by its game
+            check = g.extras.get("check_agent")
+            if check is None:
+                raise UnknownAgent(f"agent {text!r}: {g.name} agents take no options")
+            try:
+                check(text)
+            except ValueError as exc:
+                raise UnknownAgent(f"agent {text!r}: {exc}") from None
         return SeatSpec(agent=text)
     if kind not in _FACTORIES:
         raise UnknownAgent(

@@ -226,6 +226,10 @@ def show(
     out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
     for entry in _timeline_lines(timeline(events, seat)):
         out.print(entry, highlight=False)
+    render = catalog.get(row.game).extras.get("render")
+    if render is not None:  # the game draws its position (the board of board games)
+        for text in render(events, seat):
+            out.print(plain(text), highlight=False)
 
 
 def _timeline_lines(lines: Any) -> list[Text]:
@@ -290,7 +294,8 @@ def replay(
             out.print(part)
         return
     state = state_at(events, to)
-    data = msgspec.to_builtins(state)
+    state_data = catalog.get(row.game).extras.get("state_data")
+    data = state_data(state) if state_data is not None else msgspec.to_builtins(state)
     data["pending"] = msgspec.to_builtins(catalog.get(row.game).rules.pending(state))
     if not cattle:
         if as_json:

@@ -3,7 +3,11 @@ store opener. Command modules import this; none imports another command module."
 
 from __future__ import annotations
 
+import io
+import os
 import secrets
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +35,76 @@ app = typer.Typer(
 # Emoji codes off: a stored name such as "a:cow:b" must print as written.
 out = Console(emoji=False)
 err = Console(stderr=True, emoji=False)
+
+
+def natural_width(table: Table) -> int:
+    """How wide `table` prints when nothing has to be cut."""
+    wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
+    wide.print(table)
+    return max((len(line) for line in wide.export_text().splitlines()), default=0)
+
+
+def table_width() -> int | None:
+    """The width tables must fit: $COLUMNS or the terminal's; None when the output goes to a
+    pipe or a file without $COLUMNS (then a table prints whole, at its natural width)."""
+    if os.environ.get("COLUMNS") or out.is_terminal:
+        return out.width
+    return None
+
+
+def print_fitted(
+    build: Callable[[Sequence[str] | None], Table], splits: Sequence[Sequence[Sequence[str]]]
+) -> None:
+    """Print the table `build(None)` if it fits, else the first split whose every part fits
+    (`build(columns)` makes a part: the row names again, then those columns), else the last.
+
+    Piped output without $COLUMNS gets the whole table at its natural width, one row a line.
+    """
+    full = build(None)
+    width = table_width()
+    need = natural_width(full)
+    if width is None:
+        Console(width=max(need, 20), emoji=False, file=sys.stdout).print(full)
+        return
+    if need <= width:
+        out.print(full)
+        return
+    for i, split in enumerate(splits):
+        parts = [build(cols) for cols in split]
+        if i == len(splits) - 1 or all(natural_width(t) <= width for t in parts):
+            for t in parts:
+                out.print(t)
+            return
+    out.print(full)
+
+
+def pack_columns(
+    cells: Mapping[str, Sequence[str]], names: Sequence[Sequence[str]], width: int
+) -> list[tuple[str, ...]]:
+    """Columns (in order) packed into as few tables of at most `width` as each fits.
+
+    `cells` holds every value column's header and cells; `names` the cells of the columns
+    every table repeats (agent names and such), each given up to 20 characters (they fold).
+    """
+
+    def need(texts: Sequence[str]) -> int:
+        return max((len(line) for t in texts for line in t.splitlines()), default=0) + 3
+
+    fixed = 1 + sum(min(need(col), 23) for col in names)
+    parts: list[tuple[str, ...]] = []
+    current: list[str] = []
+    used = fixed
+    for header, col in cells.items():
+        w = need([header, *col])
+        if current and used + w > width:
+            parts.append(tuple(current))
+            current, used = [], fixed
+        current.append(header)
+        used += w
+    if current:
+        parts.append(tuple(current))
+    return parts
+
 
 DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
@@ -104,6 +178,17 @@ def game_def(name: str | None) -> catalog.GameDef:
         raise UsageError(f"--game: {exc}") from None
 
 
+def analysis_hooks(g: catalog.GameDef) -> Any:
+    """The analysis `metrics` and `report` run for a game other than Cattle Trade: its own,
+    else the generic two-seat one (NRA, completion rate, W/D/L, TrueSkill)."""
+    hooks = g.extras.get("analysis")
+    if hooks is None:
+        from projections.nra_report import HOOKS
+
+        hooks = HOOKS
+    return hooks
+
+
 def _config(
     preset: str | None,
     mode: str | None,
@@ -112,6 +197,11 @@ def _config(
     game: str | None = None,
 ) -> Any:
     g = game_def(game)
+    carried = carried_config(game)
+    if carried is not None:
+        if preset is not None or preset_file is not None:
+            raise UsageError(f"--game {game} names its configuration; drop --preset/--preset-file")
+        return _other_config(g, None, mode, max_turns, None, carried)
     if g.name != catalog.DEFAULT_GAME:
         return _other_config(g, preset, mode, max_turns, preset_file)
     overrides: dict[str, Any] = {}
@@ -132,17 +222,31 @@ MAX_CONFIG_BYTES = 64 * 1024
 """A configuration file is a few hundred bytes; anything far larger is not one."""
 
 
+def carried_config(name: str | None) -> Any:
+    """The configuration a game name carries (`gtbench:nim`, `openspiel:GAME_STRING`), or
+    None; a bad one (or OpenSpiel missing) is a usage error in one line."""
+    try:
+        return catalog.resolve(name)[1]
+    except catalog.UnknownGame as exc:
+        raise UsageError(f"--game: {exc}") from None
+    except ValueError as exc:  # ConfigError: an unknown preset, a refused game string
+        raise UsageError(f"--game: {exc}") from None
+
+
 def _other_config(
     g: catalog.GameDef,
     preset: str | None,
     mode: str | None,
     max_turns: int | None,
     preset_file: Path | None,
+    carried: Any = None,
 ) -> Any:
     """A configuration of a game other than Cattle Trade (its presets, or a JSON file)."""
     for flag, value in (("--mode", mode), ("--max-turns", max_turns)):
         if value is not None:
             raise UsageError(f"{flag} is a Cattle Trade option; {g.name} does not take it")
+    if carried is not None:
+        return carried
     if preset_file is not None:
         if preset is not None:
             raise UsageError("give either --preset or --preset-file, not both")
@@ -247,8 +351,9 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(*row)
     turns = getattr(result, "turns", None)
     rounds = getattr(result, "rounds", None)
-    length = f"{turns} turns" if turns is not None else f"{rounds} rounds"
-    table.caption = plain(f"{length}, {len(record.events)} events, ended: {result.reason}")
+    length = f"{turns} turns, " if turns is not None else ""
+    length = f"{rounds} rounds, " if turns is None and rounds is not None else length
+    table.caption = plain(f"{length}{len(record.events)} events, ended: {result.reason}")
     return table
 
 

@@ -45,7 +45,12 @@ DEFAULT_GAME = "cattle-trade"
 _BUILTIN: dict[str, str] = {
     "cattle-trade": "agents.cattle_game",
     "pact": "agents.pact_game",
+    "openspiel": "agents.openspiel_game",
 }
+
+#: Names that carry a configuration: the part before the first ':' names the built-in game
+#: that reads the rest (`openspiel:breakthrough(columns=3)`, `gtbench:tic_tac_toe`).
+_PREFIXES: dict[str, str] = {"openspiel": "openspiel", "gtbench": "openspiel"}
 
 
 class Decision(Protocol):
@@ -110,9 +115,12 @@ class View(Protocol):
     seat: int
     seen: int
     """How many log events were consumed (visible or not)."""
-    history: list[Any]
-    """The events this seat saw, in order."""
     ended: bool
+
+    @property
+    def history(self) -> list[Any]:
+        """The events this seat saw, in order (may be built when read)."""
+        ...
 
     def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> Any:
         """Consume the events of `log` not seen yet; return the view."""
@@ -277,7 +285,7 @@ def unregister(name: str) -> None:
 
 def get(name: str | None = None) -> GameDef:
     """The definition of game `name` (or an alias); the default game for None."""
-    key = DEFAULT_GAME if name is None else name
+    key = DEFAULT_GAME if name is None else _base(name)
     failures: list[str] = []
     with _LOCK:
         real = _ALIASES.get(key)
@@ -288,6 +296,22 @@ def get(name: str | None = None) -> GameDef:
             known = f"unknown game {_shown(key)}; known: {', '.join(names())}"
             raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
+
+
+def _base(name: str) -> str:
+    """The game a name asks for: the game itself, or the game its prefix names."""
+    prefix, colon, _ = name.partition(":")
+    return _PREFIXES.get(prefix, name) if colon else name
+
+
+def resolve(name: str | None) -> tuple[GameDef, Any | None]:
+    """The game a name asks for and the configuration the name carries (None when it carries
+    none: `pact`, `openspiel`); a carried configuration the game refuses raises `ValueError`."""
+    game = get(name)
+    configure = game.extras.get("configure")
+    if name is None or configure is None or ":" not in name:
+        return game, None
+    return game, configure(name)
 
 
 def for_config(config: Any) -> GameDef:

@@ -100,6 +100,8 @@ _KINDS = (
     # PACT
     ("YOUR MESSAGE FOR ROUND", "message"),
     ("YOUR QUOTE:", "quote"),
+    # OpenSpiel games
+    ("\nLEGAL ACTIONS\n", "openspiel"),
 )
 
 
@@ -132,6 +134,26 @@ def prompt_cards(prompt: str) -> list[int]:
 def prompt_targets(prompt: str) -> list[tuple[int, str]]:
     """Valid trade targets listed in the prompt."""
     return [(int(p), a) for p, a in re.findall(r"Player (\d+): (\w+) \(you have", prompt)]
+
+
+def prompt_legal_actions(prompt: str) -> list[str]:
+    """The legal actions an OpenSpiel prompt lists (its `- ACTION` lines after LEGAL ACTIONS)."""
+    tail = prompt.split("\nLEGAL ACTIONS\n", 1)[-1]
+    out = []
+    for ln in tail.splitlines():
+        if not ln.startswith("- "):
+            break
+        out.append(ln[2:])
+    return out
+
+
+def openspiel_answer(prompt: str, rng: random.Random) -> str:
+    """A legal move for an OpenSpiel prompt, with a thought first when the prompt asks for one."""
+    legal = prompt_legal_actions(prompt)
+    choice = rng.choice(legal) if legal else "nothing"
+    if "step by step" in prompt:
+        return f"Thought: {len(legal)} legal actions; I take one of them.\nAction: {choice}"
+    return f"Action: {choice}"
 
 
 class LegalPolicy:
@@ -190,6 +212,8 @@ class LegalPolicy:
                 "reasoning": "open",
                 "message": f"I can move a little. Round {rng.randint(1, 9)}.",
             }
+        if kind == "openspiel":
+            return openspiel_answer(p, rng)
         if kind == "quote":
             # Shade the private number by a few units: bids below the value, asks above the cost.
             if "Your value:" in p:
@@ -356,16 +380,38 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     }
 
 
+def _tool_input(req: Incoming, ans: Answer) -> tuple[str, dict[str, Any]] | None:
+    """(tool name, input) when the request offers a tool and the answer is a JSON object."""
+    tools = req.body.get("tools") or []
+    if not tools or ans.finish == "length":
+        return None
+    try:
+        data = json.loads(ans.text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    choice = req.body.get("tool_choice") or {}
+    return str(choice.get("name") or tools[0].get("name", "answer")), data
+
+
 def anthropic_body(req: Incoming, ans: Answer) -> dict[str, Any]:
-    """A messages response."""
+    """A messages response (a tool call when the request offers a tool, as structured
+    output does, and the answer is a JSON object)."""
     prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
+    tool = _tool_input(req, ans)
+    content: list[dict[str, Any]] = [{"type": "text", "text": ans.text}]
+    stop = "max_tokens" if ans.finish == "length" else "end_turn"
+    if tool is not None:
+        content = [{"type": "tool_use", "id": f"toolu_{req.n}", "name": tool[0], "input": tool[1]}]
+        stop = "tool_use"
     return {
         "id": f"msg_{req.n}",
         "type": "message",
         "role": "assistant",
         "model": req.body.get("model", "loopback"),
-        "content": [{"type": "text", "text": ans.text}],
-        "stop_reason": "max_tokens" if ans.finish == "length" else "end_turn",
+        "content": content,
+        "stop_reason": stop,
         "stop_sequence": None,
         "usage": {"input_tokens": prompt, "output_tokens": _tokens(ans.text)},
     }

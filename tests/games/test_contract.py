@@ -1,6 +1,6 @@
 """One contract every registered game honours, run through the generic core only.
 
-For Cattle Trade, PACT and the toy auction defined in tests/games: the same seed gives the
+For Cattle Trade, PACT, OpenSpiel (Kuhn poker) and the toy auction defined in tests/games: the same seed gives the
 same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
 the game's own codec; a seat's view holds exactly the events it may see; the store gives back
 what it was given.
@@ -30,6 +30,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "cattle-trade": ("micro-duel", ("tracker", "random")),
     "pact": ("quick", ("anchor", "mirror")),
     "toy-auction": ("standard", ("honest", "wild", "honest")),
+    "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
 }
 
 

@@ -1,0 +1,74 @@
+"""OpenSpiel games through the real command line: names, agents, bad input, show, replay."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.cli.clikit import cattle
+
+BAD = [
+    (["--game", "openspiel:nonsense"], "OpenSpiel has no game 'nonsense'"),
+    (["--game", "openspiel:tic_tac_toe(rows=3"], "Missing closing bracket"),
+    (["--game", "openspiel:tic_tac_toe(foo=3)"], "Unknown parameter 'foo'"),
+    (["--game", "gtbench:chess"], "unknown GTBench game 'chess'"),
+    (["--game", "gtbench:nim", "--preset", "pig"], "names its configuration"),
+    (["--game", "gtbench:nim", "--agents", "mcts?simulations=0,random"], "simulations must"),
+    (["--game", "gtbench:nim", "--agents", "mcts?depth=3,random"], "no option 'depth'"),
+    (["--game", "gtbench:nim", "--agents", "tft,random"], "prisoner's dilemma only"),
+    (["--game", "gtbench:prisoners_dilemma", "--agents", "mcts,tft"], "turns only"),
+    (["--game", "gtbench:nim", "--agents", "random"], "needs 2"),
+    (["--game", "gtbench:nim", "--mode", "open"], "Cattle Trade option"),
+]
+
+
+@pytest.mark.parametrize(("args", "message"), BAD)
+def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str, tmp_path: Path) -> None:
+    db = tmp_path / "bad.duckdb"
+    got = cattle("play", *args, "--seed", "1", "--db", db, env={"COLUMNS": "400"})
+    assert got.returncode == 2, got.stdout + got.stderr
+    lines = got.stderr.strip().splitlines()
+    assert len(lines) == 1 and message in lines[0], got.stderr
+    assert "Traceback" not in got.stderr and not got.stdout
+
+
+def test_without_openspiel_the_game_says_how_to_install_it(tmp_path: Path) -> None:
+    # A module named pyspiel that fails to import stands in for an environment without it.
+    (tmp_path / "pyspiel.py").write_text("raise ImportError('No module named pyspiel')\n")
+    got = cattle("play", "--game", "gtbench:tic_tac_toe", "--db", tmp_path / "x.duckdb",
+                 env={"PYTHONPATH": str(tmp_path), "COLUMNS": "400"})  # fmt: skip
+    assert got.returncode == 2
+    (only,) = got.stderr.strip().splitlines()
+    assert "uv sync --extra openspiel" in only
+    listed = cattle("agents", "--game", "openspiel", env={"PYTHONPATH": str(tmp_path)})
+    assert listed.returncode == 0 and "mcts" in listed.stdout.split()
+
+
+def test_play_show_replay_and_sql(tmp_path: Path) -> None:
+    db = tmp_path / "os.duckdb"
+    got = cattle("play", "--game", "gtbench:tic_tac_toe", "--agents", "mcts?simulations=50,random",
+                 "--seed", "4", "--json", "--db", db)  # fmt: skip
+    assert got.returncode == 0, got.stderr
+    summary = json.loads(got.stdout)
+    assert set(summary) >= {"game_id", "seed", "scores"} and summary["seed"] == 4
+    gid = summary["game_id"]
+    again = cattle("play", "--game", "openspiel:tic_tac_toe", "--agents",
+                   "mcts?simulations=50,random", "--seed", "4", "--json", "--db", db)  # fmt: skip
+    assert [s["score"] for s in json.loads(again.stdout)["scores"]] == [
+        s["score"] for s in summary["scores"]
+    ]
+    shown = cattle("show", gid, "--db", db)
+    assert shown.returncode == 0, shown.stderr
+    assert "Final position:" in shown.stdout and "Game over: returns" in shown.stdout
+    replayed = cattle("replay", gid, "--json", "--db", db)
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["over"] is True
+    query = f"SELECT count(*) AS n FROM openspiel_actions WHERE player >= 0 AND game_id = '{gid}'"
+    sql = cattle("sql", query, "--format", "csv", "--db", db)
+    assert sql.returncode == 0, sql.stderr
+    moves = shown.stdout.count("] Player ")
+    assert sql.stdout.split() == ["n", str(moves)]
+    agents = cattle("agents", "--game", "gtbench:pig")
+    assert {"random", "mcts", "tft", "openai", "anthropic"} <= set(agents.stdout.split())
