@@ -20,6 +20,7 @@ import importlib.util
 import json
 import logging
 import os
+import signal
 import socket
 import subprocess
 import sys
@@ -127,6 +128,9 @@ def figures(events: list[Any], seat: int) -> dict[str, Any]:
             isinstance(e, ev.FallbackApplied) and e.seat == seat for e in events
         ),
         "rejections": sum(isinstance(e, ev.ActionRejected) and e.seat == seat for e in events),
+        "rejection_reasons": dict(
+            Counter(e.reason for e in events if isinstance(e, ev.ActionRejected) and e.seat == seat)
+        ),
         "parse_stages": dict(Counter(c.parse_stage for c in answered)),
         "input_tokens": sum(c.input_tokens for c in calls),
         "output_tokens": sum(c.output_tokens for c in calls),
@@ -154,6 +158,8 @@ def main() -> None:
     ap.add_argument("--modes", default=",".join(MODES))
     ap.add_argument("--json", action="store_true", help="print JSON only")
     args = ap.parse_args()
+    # A SIGTERM (timeout, kill) ends the run through the `finally` that stops the server.
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
 
     config = (
         load_preset(args.preset)

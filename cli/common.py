@@ -178,6 +178,17 @@ def game_def(name: str | None) -> catalog.GameDef:
         raise UsageError(f"--game: {exc}") from None
 
 
+def analysis_hooks(g: catalog.GameDef) -> Any:
+    """The analysis `metrics` and `report` run for a game other than Cattle Trade: its own,
+    else the generic two-seat one (NRA, completion rate, W/D/L, TrueSkill)."""
+    hooks = g.extras.get("analysis")
+    if hooks is None:
+        from projections.nra_report import HOOKS
+
+        hooks = HOOKS
+    return hooks
+
+
 def _config(
     preset: str | None,
     mode: str | None,

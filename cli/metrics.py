@@ -15,7 +15,9 @@ from cli.common import (
     DbOption,
     GameOption,
     UsageError,
+    analysis_hooks,
     app,
+    carried_config,
     err,
     game_def,
     in_range,
@@ -25,6 +27,7 @@ from cli.selection import (
     MAX_RESAMPLES,
     GameIdOption,
     TournamentOption,
+    narrowed,
     open_for_metrics,
     other_games_hint,
 )
@@ -85,7 +88,9 @@ def metrics(
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     g = game_def(game)
     if g.name != DEFAULT_GAME:
-        _other_metrics(g, tournament, game_id, as_json, definitions, resamples, db)
+        _other_metrics(
+            g, tournament, game_id, as_json, definitions, resamples, db, carried_config(game)
+        )
         return
     if definitions:
         for m in all_metrics():
@@ -136,13 +141,13 @@ def _other_metrics(
     definitions: bool,
     resamples: int,
     db: Path,
+    carried: Any = None,
 ) -> None:
-    """`cattle metrics` for a game other than Cattle Trade, through its analysis hooks."""
+    """`cattle metrics` for a game other than Cattle Trade, through its analysis hooks (over
+    the games played with the configuration `carried`, when the game's name carries one)."""
     from projections.metrics import aggregate
 
-    hooks = g.extras.get("analysis")
-    if hooks is None:
-        raise UsageError(f"{g.name} defines no metrics")
+    hooks = analysis_hooks(g)
     in_range("--resamples", resamples, 10, hooks.max_resamples)
     if definitions:
         for name, version, text in hooks.definitions():
@@ -152,13 +157,16 @@ def _other_metrics(
         if tournament is not None and not store.list_games(tournament):
             raise UsageError(f"no games in tournament {tournament!r}")
         sel = aggregate.Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+        if carried is not None:
+            sel = narrowed(store, sel, carried)
         if as_json:
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
         lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
         hint = "" if lines else other_games_hint(store.con, g.name, tournament, game_id or ())
     if not lines:
-        out.print(plain(f"No finished {g.name} games in this selection{hint}."))
+        what = g.name if carried is None else f"{g.name} ({carried.name})"
+        out.print(plain(f"No finished {what} games in this selection{hint}."))
         return
     for text in lines:
         out.print(plain(text), highlight=False)

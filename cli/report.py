@@ -13,7 +13,9 @@ from cli.common import (
     DbOption,
     GameOption,
     UsageError,
+    analysis_hooks,
     app,
+    carried_config,
     err,
     game_def,
     in_range,
@@ -23,6 +25,7 @@ from cli.selection import (
     MAX_RESAMPLES,
     GameIdOption,
     TournamentOption,
+    narrowed,
     open_for_metrics,
     other_games_hint,
 )
@@ -68,21 +71,23 @@ def report(
     check_out_file(out_path)
     g = game_def(game)
     if g.name != DEFAULT_GAME:
-        hooks = g.extras.get("analysis")
-        if hooks is None:
-            raise UsageError(f"{g.name} defines no report")
+        hooks = analysis_hooks(g)
         in_range("--resamples", resamples, 10, hooks.max_resamples)
         with open_for_metrics(db) as store:
             if tournament is not None and not store.list_games(tournament):
                 raise UsageError(f"no games in tournament {tournament!r}")
             sel = Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+            carried = carried_config(game)
+            if carried is not None:
+                sel = narrowed(store, sel, carried)
             where, params = sel.where()
             finished = store.con.execute(
                 f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
             ).fetchall()[0][0]
             if not finished:
                 hint = other_games_hint(store.con, g.name, tournament, game_id or ())
-                raise UsageError(f"no finished {g.name} games in this selection{hint}")
+                what = g.name if carried is None else f"{g.name} ({carried.name})"
+                raise UsageError(f"no finished {what} games in this selection{hint}")
             with out.status("Building the report..."):
                 page, rstats = hooks.report(
                     store.con,

@@ -49,3 +49,19 @@ def other_games_hint(
     if not found:
         return ""
     return f"; it holds {', '.join(found)} games (add --game {found[0]})"
+
+
+def narrowed(store: DuckStore, sel: Any, config: Any) -> Any:
+    """`sel` restricted to the games played with exactly `config` (the configuration a name
+    such as `gtbench:nim` carries): the stored configuration is the same encoding."""
+    from dataclasses import replace
+
+    from events.codec import encode
+
+    where, params = sel.where()
+    _, rows = store.query(
+        f"SELECT game_id FROM games WHERE CAST(config AS VARCHAR) = ? AND {where} ORDER BY game_id",
+        [encode(config).decode(), *params],
+    )
+    # No such game: an id no game has, so the selection is empty rather than unrestricted.
+    return replace(sel, games=tuple(r[0] for r in rows) or ("",))

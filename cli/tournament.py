@@ -363,6 +363,8 @@ def tournament(
                     _where(executor, workers, ray_address),
                 )
             out.print(what)
+            if fmt == "round-robin" and config.players == 2:
+                out.print(plain(_pairings(len(pool), n_planned)))
             _, tasks, _ = pending_tasks(store, name)
             _play_with_progress(
                 store,
@@ -389,6 +391,15 @@ def _retried(executor: Executor) -> None:
     n = executor.status.retries
     if n:
         out.print(plain(f"{n} game(s) played again after their worker was lost."))
+
+
+def _pairings(pool: int, games: int) -> str:
+    """How a two-seat round-robin shares its games among the pairings."""
+    pairs = pool * (pool - 1) // 2
+    few, more = divmod(games, pairs)
+    counts = f"{few} match(es) each" if not more else f"{few} or {few + 1} match(es) each"
+    odd = "" if not more and few % 2 == 0 else "; with an odd count one side is first once more"
+    return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
 
 
 def _summary(store: DuckStore, name: str) -> None:

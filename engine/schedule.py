@@ -8,7 +8,9 @@ per game), so a stored tournament can always be re-planned and checked. Formats:
   each deal: game i of every agent under test in the same composition and rotation uses the
   same seed, so deck luck hits them alike.
 * `round-robin`: every combination of `players` agents from the pool (each pair meets equally
-  often over a full cycle), with every seat rotation.
+  often over a full cycle), with every seat rotation. In two-seat games this is GTBench's
+  match plan: the pairings take turns game by game, and each side of a pairing moves first in
+  half of that pairing's matches (see `first_seat`).
 * `duplicate`: like round-robin, but every deal (seed) is played once per seat rotation, so
   each agent of a lineup gets each seat of the same deck.
 """
@@ -18,10 +20,13 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Iterator
+from typing import TypeVar
 
 import msgspec
 
 from engine.rules import chance
+
+T = TypeVar("T")
 
 FORMATS = ("mixed", "round-robin", "duplicate")
 
@@ -64,6 +69,28 @@ def rotate(lineup: tuple[str, ...], r: int) -> tuple[str, ...]:
     """The lineup moved `r` seats to the right (seat r gets the lineup's first agent)."""
     n = len(lineup)
     return tuple(lineup[(j - r) % n] for j in range(n))
+
+
+def leads(pool: int, i: int, j: int) -> bool:
+    """True if agent i (i < j) moves first in the first match of its pairing with agent j.
+
+    The pairings are oriented as a balanced tournament: i leads the agents 1 .. (pool - 1) // 2
+    places after it, counting round the pool. So when a pairing plays an odd number of matches
+    (one side is first once more), every agent has that extra first move in (pool - 1) / 2
+    pairings, or in pool / 2 - 1 or pool / 2 of them for an even pool: never the agent listed
+    first in all of them.
+    """
+    return (j - i) % pool <= (pool - 1) // 2
+
+
+def first_seat(pool: int, i: int, j: int, match: int) -> int:
+    """The rotation of match number `match` (0-based) of the two-seat pairing of agents i < j.
+
+    Rotation 0 seats agent i in seat 0 (it moves first), rotation 1 seats agent j there. The
+    leading side (`leads`) is first in matches 0, 2, 4, ... and the other side in 1, 3, 5, ...:
+    with an even number of matches each side is first in exactly half of them.
+    """
+    return (match + (0 if leads(pool, i, j) else 1)) % 2
 
 
 def opponents(composition: str, players: int) -> tuple[str, ...]:
@@ -126,6 +153,20 @@ def _games(
     # Combinations are produced on demand and cycled: a large pool has very many of them.
     count = math.comb(len(agents), players)
     combos = _cycled_combinations(agents, players)
+    if fmt == "round-robin" and players == 2:
+        pairs = _cycled_combinations(tuple(range(len(agents))), 2)
+        for i in range(games):
+            a, b = next(pairs)
+            pair: tuple[str, ...] = (agents[a], agents[b])
+            r = first_seat(len(agents), a, b, i // count)
+            yield PlannedGame(
+                index=i,
+                seed=game_seed(seed, i),
+                seats=rotate(pair, r),
+                lineup="+".join(pair),
+                rotation=r,
+            )
+        return
     if fmt == "round-robin":
         for i in range(games):
             combo = next(combos)
@@ -152,7 +193,7 @@ def _games(
         )
 
 
-def _cycled_combinations(agents: tuple[str, ...], k: int) -> Iterator[tuple[str, ...]]:
+def _cycled_combinations(agents: tuple[T, ...], k: int) -> Iterator[tuple[T, ...]]:
     """Every k-combination of `agents` in `itertools.combinations` order, over and over."""
     while True:
         yield from itertools.combinations(agents, k)

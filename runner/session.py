@@ -8,16 +8,15 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-import structlog
-
 from agents import Agent, make_agents, parse_spec
 from events import catalog
 from events.codec import encode
 from events.domain import SeatSpec
+from events.lazy import get_logger
 from events.store import GameRow, Store, StoreError
 from runner.driver import Game, GameRecord
 
-log = structlog.get_logger("cattle.session")
+log = get_logger("cattle.session")
 
 
 def new_game_id() -> str:

@@ -28,12 +28,12 @@ from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
 
 import msgspec
-import structlog
 
 from agents import make_agent, parse_spec
 from engine.schedule import PlannedGame, iter_schedule
 from events import catalog
 from events.codec import encode
+from events.lazy import get_logger
 from events.store import DuckStore, PreparedGame, StoreError, prepare_game
 from runner.executors import Executor, LocalExecutor
 from runner.session import game_row
@@ -43,7 +43,7 @@ class TournamentError(ValueError):
     """A tournament that cannot be run as asked (the message says why)."""
 
 
-log = structlog.get_logger("cattle.tournament")
+log = get_logger("cattle.tournament")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (

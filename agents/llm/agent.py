@@ -19,15 +19,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import structlog
-
 from agents.base import Agent
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from events import catalog
 from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
+from events.lazy import get_logger
 
-log = structlog.get_logger("cattle.llm")
+log = get_logger("cattle.llm")
 
 SHORT_RETRY_TOKENS = 512
 """Token limit of the JSON-only call after a truncated answer."""

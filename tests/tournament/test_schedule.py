@@ -106,7 +106,13 @@ def _eager(fmt: str, agents: tuple[str, ...], games: int, seed: int, players: in
         return out
     combos = list(itertools.combinations(agents, players))
     for i in range(games):
-        if fmt == "round-robin":
+        if fmt == "round-robin" and players == 2:
+            # Two seats: the pairing's leading side (a balanced orientation of the pairings)
+            # moves first in its even-numbered matches.
+            a, b = (agents.index(x) for x in combos[i % len(combos)])
+            lead = 0 if (b - a) % len(agents) <= (len(agents) - 1) // 2 else 1
+            deal, combo, r = i, combos[i % len(combos)], (lead + i // len(combos)) % 2
+        elif fmt == "round-robin":
             deal, combo, r = i, combos[i % len(combos)], (i // len(combos)) % players
         else:
             deal, r = divmod(i, players)

@@ -4,9 +4,11 @@ as stored."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import re
 import shutil
+import sys
 from pathlib import Path
 
 import duckdb
@@ -16,7 +18,17 @@ from cli.web.app import create_app
 from events import catalog
 from events.store import DuckStore
 from runner.session import play_and_store
-from tests.games import toy_auction  # noqa: F401  (registers the toy game)
+
+TESTS = Path(__file__).resolve().parents[1]
+
+
+def toy_game() -> catalog.GameDef:
+    """The toy auction of tests/games, imported under the module name the other tests and
+    `CATTLE_GAMES` use (`games.toy_auction`), so that it is registered once."""
+    if str(TESTS) not in sys.path:
+        sys.path.insert(0, str(TESTS))
+    importlib.import_module("games.toy_auction")
+    return catalog.get("toy-auction")
 
 
 def page_data(html: str) -> dict:
@@ -27,7 +39,7 @@ def page_data(html: str) -> dict:
 
 def test_toy_game_as_text_and_filtered(tmp_path: Path) -> None:
     db = tmp_path / "toy.duckdb"
-    toy = catalog.get("toy-auction")
+    toy = toy_game()
     with DuckStore(db) as store:
         gid, _ = play_and_store(store, toy.preset("standard"), 4, ["honest", "wild", "honest"])
     with TestClient(create_app(db)) as client:
