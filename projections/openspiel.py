@@ -97,10 +97,7 @@ class OpenSpielView:
     @property
     def observation(self) -> str:
         """What OpenSpiel shows this seat now."""
-        st = self.state()
-        if st.state.is_terminal() and not st.perfect:
-            return str(st.state)  # the game is over: everything may be shown
-        return info_string(st.state, self.seat)
+        return info_string(self.state().state, self.seat)
 
     def moves(self) -> tuple[tuple[int, str], ...]:
         """(player, text) of the moves and chance outcomes this seat saw."""
