@@ -14,6 +14,9 @@ class Agent:
 
     spec: str = "agent"
     is_async: bool = False
+    reads_view: bool = True
+    """False for agents that never look into the seat's view beyond `view.seen` (how many
+    events of the log came before the decision): the driver then skips folding the view."""
 
     def __init__(self, seat: int, seed: int, config: Any) -> None:
         self.seat = seat

@@ -7,10 +7,13 @@ from typing import Any
 
 from agents.base import Agent
 from agents.economy import EconomyAgent
+from agents.economy_v1 import EconomyAgentV1
 from agents.llm.parse import default_action, parse_answer
 from agents.random_agent import RandomAgent
 from agents.setrace import SetRaceAgent
+from agents.setrace_v1 import SetRaceAgentV1
 from agents.tracker import TrackerAgent
+from agents.tracker_v1 import TrackerAgentV1
 from engine.actions import action_json
 from engine.cattle import RULES
 from engine.presets import load_preset, preset_names
@@ -19,6 +22,7 @@ from events.catalog import GameDef
 from events.domain import GameConfig
 from events.store import view_files
 from projections import prompts
+from projections.history import finished_turns
 from projections.observation import SeatView
 from projections.timeline import describe
 
@@ -34,6 +38,10 @@ class CattlePrompter:
 
     def decision_prompt(self, view: SeatView, decision: Any, memory: str, rejection: Any) -> str:
         return prompts.decision_prompt(view, decision, memory, rejection)
+
+    def answer_schema(self, view: SeatView, decision: Any) -> dict[str, Any]:
+        """The JSON schema of the answer (seats with ``output=json_schema``)."""
+        return prompts.answer_schema(view, decision)
 
     def rejection(self, view: SeatView, seat: int, kind: str) -> ev.ActionRejected | None:
         """The engine's rejection of this seat's last answer, if it is asking again."""
@@ -65,6 +73,10 @@ class CattlePrompter:
 
     def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
         return prompts.event_lines(events, seat)
+
+    def notes_ready(self, events: Sequence[Any]) -> int:
+        """How many of the new events a scratchpad update takes: the finished turns."""
+        return finished_turns(events)
 
     def notes_prompt(self, notes: str, lines: list[str]) -> str:
         return prompts.scratchpad_prompt(notes, lines)
@@ -103,6 +115,9 @@ GAME = GameDef(
         TrackerAgent.spec: _maker(TrackerAgent),
         SetRaceAgent.spec: _maker(SetRaceAgent),
         EconomyAgent.spec: _maker(EconomyAgent),
+        TrackerAgentV1.spec: _maker(TrackerAgentV1),
+        SetRaceAgentV1.spec: _maker(SetRaceAgentV1),
+        EconomyAgentV1.spec: _maker(EconomyAgentV1),
     },
     prompter=CattlePrompter(),
 )

@@ -3,7 +3,11 @@ store opener. Command modules import this; none imports another command module."
 
 from __future__ import annotations
 
+import io
+import os
 import secrets
+import sys
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
@@ -31,6 +35,76 @@ app = typer.Typer(
 # Emoji codes off: a stored name such as "a:cow:b" must print as written.
 out = Console(emoji=False)
 err = Console(stderr=True, emoji=False)
+
+
+def natural_width(table: Table) -> int:
+    """How wide `table` prints when nothing has to be cut."""
+    wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
+    wide.print(table)
+    return max((len(line) for line in wide.export_text().splitlines()), default=0)
+
+
+def table_width() -> int | None:
+    """The width tables must fit: $COLUMNS or the terminal's; None when the output goes to a
+    pipe or a file without $COLUMNS (then a table prints whole, at its natural width)."""
+    if os.environ.get("COLUMNS") or out.is_terminal:
+        return out.width
+    return None
+
+
+def print_fitted(
+    build: Callable[[Sequence[str] | None], Table], splits: Sequence[Sequence[Sequence[str]]]
+) -> None:
+    """Print the table `build(None)` if it fits, else the first split whose every part fits
+    (`build(columns)` makes a part: the row names again, then those columns), else the last.
+
+    Piped output without $COLUMNS gets the whole table at its natural width, one row a line.
+    """
+    full = build(None)
+    width = table_width()
+    need = natural_width(full)
+    if width is None:
+        Console(width=max(need, 20), emoji=False, file=sys.stdout).print(full)
+        return
+    if need <= width:
+        out.print(full)
+        return
+    for i, split in enumerate(splits):
+        parts = [build(cols) for cols in split]
+        if i == len(splits) - 1 or all(natural_width(t) <= width for t in parts):
+            for t in parts:
+                out.print(t)
+            return
+    out.print(full)
+
+
+def pack_columns(
+    cells: Mapping[str, Sequence[str]], names: Sequence[Sequence[str]], width: int
+) -> list[tuple[str, ...]]:
+    """Columns (in order) packed into as few tables of at most `width` as each fits.
+
+    `cells` holds every value column's header and cells; `names` the cells of the columns
+    every table repeats (agent names and such), each given up to 20 characters (they fold).
+    """
+
+    def need(texts: Sequence[str]) -> int:
+        return max((len(line) for t in texts for line in t.splitlines()), default=0) + 3
+
+    fixed = 1 + sum(min(need(col), 23) for col in names)
+    parts: list[tuple[str, ...]] = []
+    current: list[str] = []
+    used = fixed
+    for header, col in cells.items():
+        w = need([header, *col])
+        if current and used + w > width:
+            parts.append(tuple(current))
+            current, used = [], fixed
+        current.append(header)
+        used += w
+    if current:
+        parts.append(tuple(current))
+    return parts
+
 
 DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")

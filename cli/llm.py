@@ -3,13 +3,25 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Annotated, Any
 
 import typer
 from rich.table import Table
 
-from cli.common import DEFAULT_DB, DbOption, UsageError, _open, _score_table, app, out
+from cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    UsageError,
+    _open,
+    _score_table,
+    app,
+    out,
+    pack_columns,
+    print_fitted,
+    table_width,
+)
 from cli.text import line, plain
 from events import catalog
 from events.store import GameNotFound
@@ -57,50 +69,59 @@ def costs(
             plain("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
         )
         return
-    out.print(_costs_table(rows, by))
-
-
-def _costs_table(rows: list[dict[str, Any]], by: str) -> Table:
-    """Model usage as a table; agent names and game ids print as plain text."""
     from projections.costs import GROUPS
 
+    columns = [c for c in _COST_COLUMNS if by == "agent" or c not in _PER_GAME]
+    cells = {c: [_COST_COLUMNS[c](r) for r in rows] for c in columns}
+    names = [[str(r[k]) for r in rows] + [k] for k in GROUPS[by]]
+    # Too wide for the terminal: the same rows in as many tables as needed, each repeating
+    # the names, so that no header or number loses its end.
+    width = table_width() or 10_000
+    print_fitted(
+        lambda cols: _costs_table(rows, by, cols or columns), [pack_columns(cells, names, width)]
+    )
+
+
+def _money(value: float | None) -> str:
+    return "n/a" if value is None else f"{value:.4f}"
+
+
+_COST_COLUMNS: dict[str, Callable[[dict[str, Any]], str]] = {
+    "games": lambda r: str(r["games"]),
+    "calls": lambda r: f"{r['calls']:,}",
+    "calls/game": lambda r: f"{r['calls_per_game']:.0f}",
+    "input tok": lambda r: f"{r['input_tokens']:,}",
+    "output tok": lambda r: f"{r['output_tokens']:,}",
+    "reasoning tok": lambda r: f"{r['reasoning_tokens']:,}",
+    "tokens/game": lambda r: f"{r['tokens_per_game']:,.0f}",
+    "cost $": lambda r: _money(r["cost_usd"]),
+    "$/game": lambda r: _money(r["cost_per_game"]),
+    "format err": lambda r: f"{r['format_error_rate']:.2%}",
+    "fallbacks": lambda r: f"{r['fallback_rate']:.2%}",
+    "transport err": lambda r: str(r["transport_errors"]),
+}
+"""Every column after the group's, in table order, with how it prints a row."""
+_PER_GAME = ("games", "calls/game", "tokens/game", "$/game")
+"""Columns that repeat others when every row is one game (by seat, by game)."""
+
+
+def _costs_table(
+    rows: list[dict[str, Any]], by: str, columns: Sequence[str] | None = None
+) -> Table:
+    """Model usage as a table (every column, or those named); agent names and game ids
+    print as plain text, folded onto more lines rather than cut."""
+    from projections.costs import GROUPS
+
+    names = list(columns or _COST_COLUMNS)
     t = Table(title=plain(f"Model usage by {by}"))
-    cols = [
-        *GROUPS[by],
-        "games",
-        "calls",
-        "calls/game",
-        "input tok",
-        "output tok",
-        "reasoning tok",
-        "tokens/game",
-        "cost $",
-        "$/game",
-        "format err",
-        "fallbacks",
-        "transport err",
-    ]
-    for c in cols:
-        t.add_column(c, justify="left" if c in ("agent", "game_id") else "right")
+    for c in GROUPS[by]:
+        t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
+    for c in names:
+        t.add_column(c, justify="right")
     for r in rows:
-        cost = "n/a" if r["cost_usd"] is None else f"{r['cost_usd']:.4f}"
-        per = "n/a" if r["cost_per_game"] is None else f"{r['cost_per_game']:.4f}"
-        t.add_row(
-            *(plain(r[k]) for k in GROUPS[by]),
-            str(r["games"]),
-            f"{r['calls']:,}",
-            f"{r['calls_per_game']:.0f}",
-            f"{r['input_tokens']:,}",
-            f"{r['output_tokens']:,}",
-            f"{r['reasoning_tokens']:,}",
-            f"{r['tokens_per_game']:,.0f}",
-            cost,
-            per,
-            f"{r['format_error_rate']:.2%}",
-            f"{r['fallback_rate']:.2%}",
-            str(r["transport_errors"]),
-        )
-    t.caption = "cost n/a: model missing from the price table (add it with --prices)"
+        t.add_row(*(plain(r[k]) for k in GROUPS[by]), *(_COST_COLUMNS[c](r) for c in names))
+    if "cost $" in names:
+        t.caption = "cost n/a: model missing from the price table (add it with --prices)"
     return t
 
 

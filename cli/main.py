@@ -13,7 +13,6 @@ import signal
 import sys
 from typing import Annotated, Any
 
-import structlog
 import typer
 
 from agents import UnknownAgent
@@ -26,7 +25,9 @@ from cli.text import line
 from events.catalog import UnknownGame
 from events.domain import ConfigError
 from events.store import DEFAULT_DB, StoreError, describe_error
+from events.store import duckdb as _duckdb
 from projections.costs import PricesError
+from runner.executors import ClusterError, ExecutorError
 from runner.tournament import TournamentError
 from runner.verify import SelectionError
 
@@ -70,6 +71,8 @@ def install_signal_handlers() -> None:
 
 def configure_logging(verbose: bool, log_json: bool) -> None:
     """structlog to stderr: warnings only by default, debug with -v, JSON lines with --log-json."""
+    import structlog  # here, not at the top: `cattle --help` never needs it
+
     level = logging.DEBUG if verbose else logging.WARNING
     processors: list[Any] = [
         structlog.processors.add_log_level,
@@ -117,8 +120,6 @@ def _db_arg() -> str:
 
 def run() -> None:
     """Entry point: run the app, turning user errors into one clear line and exit code 2."""
-    import duckdb
-
     install_signal_handlers()
     try:
         try:
@@ -136,11 +137,16 @@ def run() -> None:
         TournamentError,
         UnknownGame,
         SelectionError,
+        ExecutorError,
     ) as exc:
         _fail(exc, 2)
-    except StoreError as exc:
+    except (StoreError, ClusterError) as exc:
         _fail(exc, 1)
-    except duckdb.Error as exc:
+    except SystemExit:
+        # Listed before the DuckDB errors below: looking those up would load DuckDB, which
+        # `--help` and other commands that never open a store do not need.
+        raise
+    except _duckdb.Error as exc:
         # A damaged file can open fine and fail on the first page it reads.
         _fail(describe_error(_db_arg(), exc), 1)
     except KeyboardInterrupt:
@@ -164,8 +170,10 @@ def _stopped() -> None:
 from cli import commands as _commands  # noqa: E402, F401
 from cli import llm as _llm  # noqa: E402, F401
 from cli import metrics as _metrics  # noqa: E402, F401
+from cli import paper as _paper  # noqa: E402, F401
 from cli import recover as _recover  # noqa: E402, F401
 from cli import report as _report  # noqa: E402, F401
+from cli import serve as _serve  # noqa: E402, F401
 from cli import tournament as _tournament  # noqa: E402, F401
 from cli import verify as _verify  # noqa: E402, F401
 

@@ -6,7 +6,6 @@ module parses options, shows progress and prints.
 
 from __future__ import annotations
 
-import io
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -14,7 +13,6 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
-from rich.console import Console
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
@@ -43,6 +41,7 @@ from cli.common import (
     game_def,
     in_range,
     out,
+    print_fitted,
     seed_or_random,
 )
 from cli.selection import other_games_hint
@@ -50,7 +49,9 @@ from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
 from events.catalog import DEFAULT_GAME
 from events.store import DEFAULT_DB, DuckStore, StoreError
+from runner.executors import EXECUTORS, Executor, Status, make_executor, require_ray
 from runner.tournament import (
+    MAX_CONCURRENCY,
     MAX_GAMES,
     MAX_MODEL_GAMES,
     MAX_SHUFFLES,
@@ -80,6 +81,18 @@ class RateColumn(ProgressColumn):
         return Text(f"{speed:.1f} games/s")
 
 
+class WorkersColumn(ProgressColumn):
+    """Workers alive and games played again after a worker died (a distributed run)."""
+
+    def __init__(self, status: Status) -> None:
+        super().__init__()
+        self.status = status
+
+    def render(self, task: Task) -> Text:
+        s = self.status
+        return Text(f"{s.workers} alive, {s.retries} retried")
+
+
 def _play_with_progress(
     store: DuckStore,
     name: str,
@@ -90,14 +103,19 @@ def _play_with_progress(
     already: int = 0,
     total: int | None = None,
     show: bool = True,
+    executor: Executor,
+    concurrency: int | None = None,
 ) -> int:
     """`play_tournament` under a progress bar on stderr."""
+    distributed = executor.name != "local"
+    extra: tuple[ProgressColumn, ...] = (WorkersColumn(executor.status),) if distributed else ()
     columns = (
         # Plain text: the description is the tournament's name.
         TextColumn("{task.description}", style="bold", markup=False),
-        BarColumn(),
+        BarColumn(bar_width=16 if distributed else 40),
         MofNCompleteColumn(),
         RateColumn(),
+        *extra,
         TextColumn("elapsed"),
         TimeElapsedColumn(),
         TextColumn("eta"),
@@ -114,6 +132,8 @@ def _play_with_progress(
             workers=workers,
             already=already,
             on_game=lambda: progress.advance(bar),
+            executor=executor,
+            concurrency=concurrency,
         )
 
 
@@ -153,6 +173,27 @@ def tournament(
     name: Annotated[
         str | None, typer.Option(help="Tournament name (default: FORMAT-SEED-GAMES).")
     ] = None,
+    executor: Annotated[
+        str,
+        typer.Option(
+            help="Where games are played: local (processes here) or ray (tasks on a Ray"
+            " cluster; needs the 'ray' extra)."
+        ),
+    ] = "local",
+    ray_address: Annotated[
+        str | None,
+        typer.Option(
+            help="The Ray cluster: 'auto', or HOST:PORT of its head (default: a local Ray"
+            " started for this run)."
+        ),
+    ] = None,
+    concurrency: Annotated[
+        int | None,
+        typer.Option(
+            help=f"Games with model seats each worker plays at once, 1 to {MAX_CONCURRENCY}"
+            " (default: --workers locally, 16 on Ray)."
+        ),
+    ] = None,
     preset: PresetOption = None,
     mode: Annotated[
         str | None, typer.Option(help="Auction mode: canonical, fast or legacy.")
@@ -174,7 +215,27 @@ def tournament(
     duplicate: every lineup plays each deal once per seat rotation (in PACT, every pair
     plays both roles on the same drawn values).
     """
-    check_workers(workers)
+    if executor not in EXECUTORS:
+        raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    if ray_address is not None and executor != "ray":
+        raise UsageError("--ray-address goes with --executor ray")
+    if ray_address is not None and not ray_address.strip():
+        raise UsageError("--ray-address is empty: give 'auto' or HOST:PORT")
+    if concurrency is not None:
+        in_range("--concurrency", concurrency, 1, MAX_CONCURRENCY)
+    if executor == "local":
+        check_workers(workers)
+    else:
+        # On Ray, code-agent games use every CPU of the cluster; --workers is the number of
+        # workers that play games with model seats.
+        in_range("--workers", workers, 1, MAX_MODEL_GAMES)
+        require_ray(local=ray_address is None)  # before anything is opened
+
+    def start() -> Executor:
+        return make_executor(
+            executor, workers=workers, concurrency=concurrency, address=ray_address
+        )
+
     if resume is not None:
         given = [
             flag
@@ -202,7 +263,8 @@ def tournament(
             load(store, resume)
             store.claim(f"tournament:{resume}")
             config, tasks, done = pending_tasks(store, resume)
-            check_workers(workers, every_game_has_a_model=all(t.io for t in tasks))
+            if executor == "local":
+                check_workers(workers, every_game_has_a_model=all(t.io for t in tasks))
             _, planned = load(store, resume)
             if not tasks:
                 out.print(
@@ -215,16 +277,20 @@ def tournament(
                         resume,
                     )
                 )
-                _play_with_progress(
-                    store,
-                    resume,
-                    config,
-                    tasks,
-                    workers=workers,
-                    already=done,
-                    total=len(planned),
-                    show=not quiet,
-                )
+                with start() as ex:
+                    _play_with_progress(
+                        store,
+                        resume,
+                        config,
+                        tasks,
+                        workers=workers,
+                        already=done,
+                        total=len(planned),
+                        show=not quiet,
+                        executor=ex,
+                        concurrency=concurrency,
+                    )
+                    _retried(ex)
             _summary(store, resume)
         return
     g = game_def(game)
@@ -264,7 +330,7 @@ def tournament(
         check(fmt, pool, games, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
-    if workers > max_workers():
+    if executor == "local" and workers > max_workers():
         check_workers(workers, every_game_has_a_model=every_game_has_a_model(fmt, pool, config))
     with DuckStore(db, init=init) as store:
         ensure_schema(store)
@@ -273,30 +339,58 @@ def tournament(
                 f"a tournament named {name!r} already exists in {db}; pick another --name"
                 f" or finish it with --resume {name}"
             )
-        n_planned = create(store, name, fmt, pool, games, seed, config)
-        store.claim(f"tournament:{name}")
-        if cattle:
-            what = line(
-                f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
-                f" seed {seed}, {workers} worker(s).",
+        # Connected before anything is stored: a cluster that cannot be reached leaves no
+        # tournament behind.
+        with start() as ex:
+            n_planned = create(store, name, fmt, pool, games, seed, config)
+            store.claim(f"tournament:{name}")
+            if cattle:
+                what = line(
+                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
+                    f" seed {seed}, {{}}.",
+                    name,
+                    config.name,
+                    config.auction_mode,
+                    _where(executor, workers, ray_address),
+                )
+            else:
+                what = line(
+                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s),"
+                    f" seed {seed}, {{}}.",
+                    name,
+                    g.name,
+                    config.name,
+                    _where(executor, workers, ray_address),
+                )
+            out.print(what)
+            if fmt == "round-robin" and config.players == 2:
+                out.print(plain(_pairings(len(pool), n_planned)))
+            _, tasks, _ = pending_tasks(store, name)
+            _play_with_progress(
+                store,
                 name,
-                config.name,
-                config.auction_mode,
+                config,
+                tasks,
+                workers=workers,
+                show=not quiet,
+                executor=ex,
+                concurrency=concurrency,
             )
-        else:
-            what = line(
-                f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s),"
-                f" seed {seed}, {workers} worker(s).",
-                name,
-                g.name,
-                config.name,
-            )
-        out.print(what)
-        if fmt == "round-robin" and config.players == 2:
-            out.print(plain(_pairings(len(pool), n_planned)))
-        _, tasks, _ = pending_tasks(store, name)
-        _play_with_progress(store, name, config, tasks, workers=workers, show=not quiet)
+            _retried(ex)
         _summary(store, name)
+
+
+def _where(executor: str, workers: int, address: str | None) -> str:
+    if executor == "local":
+        return f"{workers} worker(s)"
+    return f"on Ray ({address or 'local'})"
+
+
+def _retried(executor: Executor) -> None:
+    """Say how many games were played again because their worker died."""
+    n = executor.status.retries
+    if n:
+        out.print(plain(f"{n} game(s) played again after their worker was lost."))
 
 
 def _pairings(pool: int, games: int) -> str:
@@ -377,18 +471,14 @@ def ratings(
         return
     rated = name or (found[0][0] if found else DEFAULT_GAME)
     n_games = len({r.game_id for r in results})
-    full = _ratings_table(table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME)
-    if _natural_width(full) <= out.width:
-        out.print(full)
-        return
     # Too wide for the terminal: the same columns in two tables, so that no name or number
     # is cut short (each table repeats the agent names).
-    for part in (_TRUESKILL, _SCORES):
-        out.print(
-            _ratings_table(
-                table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME, columns=part
-            )
-        )
+    print_fitted(
+        lambda cols: _ratings_table(
+            table, n_games, tournament, shuffles, sets=rated == DEFAULT_GAME, columns=cols
+        ),
+        [(_TRUESKILL, _SCORES)],
+    )
 
 
 _RATING_COLUMNS: dict[str, Callable[[Any], str]] = {
@@ -406,13 +496,6 @@ _RATING_COLUMNS: dict[str, Callable[[Any], str]] = {
 """Every column after the agent's, in table order, with how it prints a rating."""
 _TRUESKILL = ("μ", "σ", "μ−3σ", "seats", "win rate")
 _SCORES = ("median score", "score std", "mean sets", "μ shuffle Δ", "gap shuffle Δ")
-
-
-def _natural_width(table: Table) -> int:
-    """How wide `table` prints when nothing has to be cut."""
-    wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
-    wide.print(table)
-    return max((len(line) for line in wide.export_text().splitlines()), default=0)
 
 
 def _ratings_table(

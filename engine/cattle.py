@@ -83,30 +83,43 @@ class RecordMissing(LookupError):
 
 def recorded_action(log: Sequence[Any], pos: int, seat: int, d: dec.AnyDecision) -> act.AnyAction:
     """The action `seat` took for decision `d`, read from the events that start at `pos`."""
+    # Replays ask this once per decision and pass every bid of a round: the decision's kind
+    # is settled once, and each event is told apart by its exact type (event types are
+    # leaves of the union).
+    game_types = _GAME_TYPES
+    rejected = ev.ActionRejected
+    bid = isinstance(d, dec.BidDecision)
     for i in range(pos, len(log)):
         e = log[i]
-        if not is_game_event(e):
+        t = type(e)
+        if t not in game_types:
             continue
-        if isinstance(e, ev.ActionRejected) and e.seat == seat:
-            return act.action_from_json(e.raw)
-        match d, e:
-            case dec.TurnDecision(), ev.TurnChosen():
-                return act.ChooseTurn(seat=seat, choice=e.choice)
-            case dec.BidDecision(), ev.BidPlaced() if e.seat == seat:
+        if t is rejected:
+            if e.seat == seat:
+                return act.action_from_json(e.raw)
+            continue
+        if bid:
+            if t is ev.BidPlaced and e.seat == seat:
                 return act.PlaceBid(seat=seat, amount=e.amount)
-            case dec.BidDecision(), ev.BidPassed() if e.seat == seat:
+            if t is ev.BidPassed and e.seat == seat:
                 return act.Pass(seat=seat)
-            case dec.BidDecision(), ev.BidRoundClosed():
+            if t is ev.BidRoundClosed:
                 break
-            case dec.SaleDecision(), ev.AuctioneerDecided():
+            continue
+        match d:
+            case dec.TurnDecision() if t is ev.TurnChosen:
+                return act.ChooseTurn(seat=seat, choice=e.choice)
+            case dec.SaleDecision() if t is ev.AuctioneerDecided:
                 return act.ChooseSale(seat=seat, decision=e.decision)
-            case dec.TradeDecision(), ev.OfferCards():
-                t = log[i - 1]
-                return act.InitiateTrade(seat=seat, target=t.target, animal=t.animal, cards=e.cards)
-            case dec.ResponseDecision(), ev.TradeAccepted():
+            case dec.TradeDecision() if t is ev.OfferCards:
+                initiated = log[i - 1]
+                return act.InitiateTrade(
+                    seat=seat, target=initiated.target, animal=initiated.animal, cards=e.cards
+                )
+            case dec.ResponseDecision() if t is ev.TradeAccepted:
                 return act.AcceptTrade(seat=seat)
-            case dec.ResponseDecision(), ev.OfferCards():
+            case dec.ResponseDecision() if t is ev.OfferCards:
                 return act.CounterTrade(seat=seat, cards=e.cards)
-            case dec.TieDecision(), ev.OfferCards():
+            case dec.TieDecision() if t is ev.OfferCards:
                 return act.OfferAgain(seat=seat, cards=e.cards)
     raise RecordMissing(f"no recorded {d.kind} action for seat {seat} after event {pos}")

@@ -368,6 +368,31 @@ def evolve(s: GameState, e: Any) -> GameState:
             assert_never(e)
 
 
+# Events after which the state is the one before (when no retry is being counted): bids and
+# passes outside legacy mode (60% of a game's events are bid-round events), payments'
+# announcements, fallbacks, and every agent-side event. `fold` and the rules' own fold skip the
+# call for them; `evolve` stays the definition, and tests check the two agree.
+_UNCHANGED: frozenset[type] = frozenset(
+    {
+        ev.PaymentMade,
+        ev.TradeWon,
+        ev.FallbackApplied,
+        *(t for t in ae.AgentEvent.__args__),
+    }
+)
+_UNCHANGED_BY_MODE: dict[str, frozenset[type]] = {
+    "canonical": _UNCHANGED | {ev.BidPassed, ev.BidPlaced},
+    "fast": _UNCHANGED | {ev.BidPassed, ev.BidPlaced},
+    "legacy": _UNCHANGED,
+}
+
+
+def unchanged_by(config: GameConfig) -> frozenset[type]:
+    """Event types that leave a state of this configuration as it is (while no retry is
+    counted: then every game event resets the count)."""
+    return _UNCHANGED_BY_MODE.get(config.auction_mode, frozenset())
+
+
 def fold(events: Any, config: GameConfig | None = None) -> GameState:
     """The state after all `events` (the first must be `GameStarted` unless `config` is given)."""
     events = list(events)
@@ -376,4 +401,19 @@ def fold(events: Any, config: GameConfig | None = None) -> GameState:
         if not isinstance(first, ev.GameStarted):
             raise ValueError("a game's first event must be game_started")
         config = first.config
+    state = initial_state(config)
+    # The mode is the one the log's game_started sets (the same as `config`'s in any real log).
+    head = events[0] if events else None
+    skip = unchanged_by(head.config if isinstance(head, ev.GameStarted) else config)
+    for e in events:
+        if state.attempts or e.__class__ not in skip:
+            state = evolve(state, e)
+    return state
+
+
+def fold_plain(events: Any, config: GameConfig | None = None) -> GameState:
+    """`fold` by the definition: `evolve` applied to every event in turn (tests compare)."""
+    events = list(events)
+    if config is None:
+        config = events[0].config
     return reduce(evolve, events, initial_state(config))

@@ -115,9 +115,12 @@ class View(Protocol):
     seat: int
     seen: int
     """How many log events were consumed (visible or not)."""
-    history: list[Any]
-    """The events this seat saw, in order."""
     ended: bool
+
+    @property
+    def history(self) -> list[Any]:
+        """The events this seat saw, in order (may be built when read)."""
+        ...
 
     def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> Any:
         """Consume the events of `log` not seen yet; return the view."""

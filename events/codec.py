@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any, TypeAlias
 
 import msgspec
@@ -19,6 +20,15 @@ _DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyEvent)
 def encode(event: Any) -> bytes:
     """Encode an event (or any msgspec value) to deterministic JSON bytes."""
     return _ENCODER.encode(event)
+
+
+def encode_each(events: Sequence[Any]) -> list[str]:
+    """The encodings of `events` as text, one per event (the same bytes `encode` gives)."""
+    if not events:
+        return []
+    # One call for the whole batch: JSON escapes newlines inside strings, so each line is
+    # exactly one event's encoding.
+    return _ENCODER.encode_lines(events).decode().split("\n")[:-1]
 
 
 def decode(data: bytes | str) -> Any:

@@ -16,10 +16,9 @@ import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import duckdb
-
+from events.lazy import LazyModule
 from events.store import (
     READ_WAIT,
     SCHEMA_VERSION,
@@ -29,6 +28,12 @@ from events.store import (
     current_views,
     lock_wait,
 )
+
+if TYPE_CHECKING:
+    import duckdb
+else:
+    # DuckDB loads on first use: commands that never open a store start without it.
+    duckdb = LazyModule("duckdb")
 
 DEFAULT_TIMEOUT = 60.0
 """Seconds a query may run before it is stopped."""

@@ -1,7 +1,7 @@
 """The event store: an append-only game log in DuckDB, and an in-memory twin for tests.
 
-Tables: `games` (one row per game: seed, config, seats, status) and `events` (primary key
-`(game_id, seq)`; rows are only ever inserted). Writes go in batches inside transactions.
+Tables: `games` (one row per game: seed, config, seats, status) and `events` (one row per
+event, keyed by `(game_id, seq)`; rows are only ever inserted). Writes go in batches inside transactions.
 `visible_to` is NULL for an event every seat may see, an empty list for an engine-only event,
 and otherwise the seats that may see it. SQL views over `events` live in `events/views.sql`.
 """
@@ -20,9 +20,8 @@ import time
 from abc import ABC, abstractmethod
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import Any, NamedTuple, Self
+from typing import TYPE_CHECKING, Any, NamedTuple, Self
 
-import duckdb
 import msgspec
 
 try:
@@ -31,9 +30,17 @@ except ImportError:  # not on this platform: files are opened without the gate
     fcntl = None  # type: ignore[assignment]
 
 from events import catalog
+from events.base import Event
 from events.catalog import END_TAG
-from events.codec import encode
+from events.codec import encode, encode_each
 from events.domain import SeatSpec
+from events.lazy import LazyModule
+
+if TYPE_CHECKING:
+    import duckdb
+else:
+    # DuckDB loads on first use: commands that never open a store start without it.
+    duckdb = LazyModule("duckdb")
 
 SCHEMA_VERSION = 1
 DEFAULT_DB = Path("data/cattle.duckdb")
@@ -537,8 +544,7 @@ CREATE TABLE IF NOT EXISTS events (
     turn INTEGER NOT NULL,
     actor SMALLINT,
     visible_to SMALLINT[],
-    payload JSON NOT NULL,
-    PRIMARY KEY (game_id, seq)
+    payload JSON NOT NULL
 );
 CREATE TABLE IF NOT EXISTS writers (
     key VARCHAR PRIMARY KEY,
@@ -549,6 +555,11 @@ CREATE TABLE IF NOT EXISTS writers (
     heartbeat TIMESTAMP NOT NULL
 );
 """
+# `events` has no primary key: keeping its index costs about a third of every write and
+# grows with the file. `(game_id, seq)` stays unique by construction: a game's rows are
+# written by one writer (its games row is refused twice by the games key), a finished game in
+# one transaction numbered from 0, a running one after `max(seq)` read in the same transaction.
+# Files made before keep their key; both read the same.
 _OUR_TABLES = frozenset({"meta", "games", "events", "writers"})
 
 # Events are bulk-loaded through a temporary delimited file: DuckDB's CSV reader ingests it
@@ -570,19 +581,43 @@ _GAME_COLUMNS = (
 )
 
 
+_Shape = tuple[str, str | None, bool, bool]
+_SHAPES: dict[type, _Shape] = {}
+
+
+def _overrides(cls: type, name: str) -> bool:
+    return getattr(cls, name) is not getattr(Event, name)
+
+
+def _shape(cls: Any) -> _Shape:
+    """An event class's tag and actor field, and whether it defines its own `actor` or
+    `audience` (then they are asked; otherwise read without a call)."""
+    shape = _SHAPES.get(cls)
+    if shape is None:
+        own_actor, own_audience = _overrides(cls, "actor"), _overrides(cls, "audience")
+        shape = _SHAPES[cls] = (cls.__struct_config__.tag, cls.ACTOR, own_actor, own_audience)
+    return shape
+
+
 def _event_lines(
     game_id: str, first: int, events: Sequence[Any], turns: Sequence[int]
 ) -> list[str]:
     """One delimited line per event: game_id, seq, type, turn, actor, visible_to, payload."""
-    out = []
-    for i, (e, turn) in enumerate(zip(events, turns, strict=True)):
-        actor = e.actor()
-        aud = e.audience()
-        out.append(
-            f"{game_id}{_SEP}{first + i}{_SEP}{e.__struct_config__.tag}{_SEP}{turn}{_SEP}"
+    out: list[str] = []
+    append = out.append
+    shapes = _SHAPES
+    seq = first
+    for e, turn, payload in zip(events, turns, encode_each(events), strict=True):
+        cls = e.__class__
+        tag, field, own_actor, own_audience = shapes.get(cls) or _shape(cls)
+        actor = e.actor() if own_actor else None if field is None else getattr(e, field)
+        aud = e.audience() if own_audience else None
+        append(
+            f"{game_id}{_SEP}{seq}{_SEP}{tag}{_SEP}{turn}{_SEP}"
             f"{'' if actor is None else actor}{_SEP}{'' if aud is None else list(aud)}{_SEP}"
-            f"{encode(e).decode()}\n"
+            f"{payload}\n"
         )
+        seq += 1
     return out
 
 

@@ -78,8 +78,11 @@ class SeatView:
         self.ended = False
         self.scores: tuple[int, ...] | None = None
         self.keep_recent = recent
-        self.history: list[Any] = []
-        """Every event this seat saw, in order (agents that track the game read it)."""
+        self._history: list[Any] = []
+        self._history_upto = 0
+        """How many events of `_log` were looked at for `history` (it is built when read)."""
+        self._log: Sequence[Any] = ()
+        self._audiences: Sequence[Any] | None = None
         self.seen = 0
         """How many events of the log this view has consumed (visible or not)."""
         # context of the auction / trade in progress, as this seat knows it
@@ -100,28 +103,53 @@ class SeatView:
         `audiences`, when given, holds each event's `audience()` (the driver computes them
         once for all seats).
         """
+        if log is not self._log:
+            self._catch_up()  # the history so far comes from the log it was synced with
+            self._log, self._history_upto = log, self.seen
+        self._audiences = audiences
         seat = self.seat
         handlers = _HANDLERS
-        history = self.history.append
         start, end = self.seen, len(log)
-        # The loop inlines `apply`: it runs once per event per seat, the driver's hottest path.
+        # The driver's hottest loop (once per event per seat). Most events (bids, passes,
+        # rounds opened) change nothing a view keeps: they are passed over before their
+        # audience is looked at; `history` is filled from the log when someone reads it.
         for i in range(start, end):
             e = log[i]
+            handler = handlers.get(e.__class__)
+            if handler is None:
+                continue
             aud = audiences[i] if audiences is not None else e.audience()
             if aud is None or seat in aud:
-                handler = handlers.get(e.__class__)
-                if handler is not None:
-                    handler(self, e)
-                history(e)
+                handler(self, e)
         self.seen = end
         return self
 
     def apply(self, e: Any) -> None:
         """Fold one event that this seat may see."""
+        self._catch_up()
         handler = _HANDLERS.get(type(e))
         if handler is not None:
             handler(self, e)
-        self.history.append(e)
+        self._history.append(e)
+
+    @property
+    def history(self) -> list[Any]:
+        """Every event this seat saw, in order (agents that track the game read it; the list
+        only grows, so a reader may remember how far it read)."""
+        if self._history_upto < self.seen:
+            self._catch_up()
+        return self._history
+
+    def _catch_up(self) -> None:
+        """Add the visible events synced since `history` was last built."""
+        log, audiences, seat = self._log, self._audiences, self.seat
+        add = self._history.append
+        for i in range(self._history_upto, min(self.seen, len(log))):
+            e = log[i]
+            aud = audiences[i] if audiences is not None else e.audience()
+            if aud is None or seat in aud:
+                add(e)
+        self._history_upto = self.seen
 
     # ---- queries ---------------------------------------------------------------------------
 

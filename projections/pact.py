@@ -469,6 +469,21 @@ class PactPrompter:
             parts[1:1] = ["", f"YOUR PREVIOUS ANSWER WAS REJECTED: {rejection.reason}."]
         return "\n".join(parts)
 
+    def answer_schema(self, view: PactView, decision: Any) -> dict[str, Any]:
+        """The JSON schema of the answer (seats with ``output=json_schema``)."""
+        field: dict[str, Any] = (
+            {"message": {"type": "string"}}
+            if isinstance(decision, MessageDecision)
+            else {"quote": {"type": "integer"}}
+        )
+        props = {"reasoning": {"type": "string"}, **field}
+        return {
+            "type": "object",
+            "properties": props,
+            "required": list(props),
+            "additionalProperties": False,
+        }
+
     def rejection(self, view: PactView, seat: int, kind: str) -> Any:
         """Always None: PACT never asks again (a bad quote gets its fallback at once)."""
         return None

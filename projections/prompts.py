@@ -13,20 +13,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from engine import decisions as dec
-from events import agent as ae
 from events import game as ev
 from events.domain import ANIMAL_VALUES, GameConfig
+from projections.history import RECENT_TURNS, recent_turn_lines, turn_lines
 from projections.observation import SeatView
-from projections.timeline import describe
 
-RECENT_EVENTS = 10
-"""How many recent events a prompt shows in the `recent` and `full` memory modes."""
 NOTES_TOKENS = 300
 """Target size of a scratchpad, in tokens."""
 NOTES_CHARS = NOTES_TOKENS * 4
 """Hard cap on a scratchpad, in characters (about four characters per token)."""
-SCRATCHPAD_EVENTS = 60
-"""At most this many new events are shown to a scratchpad update."""
 
 CHARACTERS: dict[str, str] = {
     "optimal": (
@@ -185,25 +180,14 @@ def system_prompt(config: GameConfig, character: str = "optimal") -> str:
 # ---------------------------------------------------------------------------- observation
 
 
-def _shown(e: Any) -> bool:
-    return not isinstance(e, ae.ScratchpadUpdated | ae.LLMCall)
-
-
-def recent_lines(view: SeatView, n: int = RECENT_EVENTS) -> list[str]:
-    """The last `n` events the seat saw, one line each, worded for it."""
-    out: list[str] = []
-    for e in reversed(view.history):
-        if _shown(e):
-            out.append(describe(e, view.seat).strip())
-            if len(out) == n:
-                break
-    out.reverse()
-    return out
+def recent_lines(view: SeatView, turns: int = RECENT_TURNS) -> list[str]:
+    """The seat's last `turns` turns and the turn in progress, one line each."""
+    return recent_turn_lines(view.history, view.seat, turns)
 
 
 def event_lines(events: Sequence[Any], seat: int) -> list[str]:
-    """Lines for a run of events the seat saw (scratchpad updates)."""
-    return [describe(e, seat).strip() for e in events if _shown(e)]
+    """A run of events the seat saw (a scratchpad update's), one line per turn."""
+    return turn_lines(events, seat)
 
 
 def observation_text(view: SeatView, memory: str = "full") -> str:
@@ -248,7 +232,7 @@ def observation_text(view: SeatView, memory: str = "full") -> str:
     else:
         lines.append("  none")
     if memory in ("recent", "full"):
-        lines += ["", "RECENT EVENTS (as you saw them):"]
+        lines += ["", "RECENT TURNS (as you saw them):"]
         lines += [f"  {line}" for line in recent_lines(view)] or ["  none yet"]
     if memory == "full":
         lines += ["", "YOUR NOTES:"]
@@ -270,6 +254,54 @@ TEMPLATES: dict[str, str] = {
     "tie_offer": '{"reasoning": "...", "offer_cards": [50, 10, 0]}',
 }
 """The JSON answer each decision asks for."""
+
+
+def _object(**fields: dict[str, Any]) -> dict[str, Any]:
+    # Strict structured outputs want every field required and no other field allowed.
+    props = {"reasoning": {"type": "string"}, **fields}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
+
+
+def _card_list(view: SeatView) -> dict[str, Any]:
+    held = sorted(set(view.money), reverse=True)
+    items: dict[str, Any] = {"type": "integer"}
+    if held:
+        items["enum"] = held
+    return {"type": "array", "items": items}
+
+
+def answer_schema(view: SeatView, decision: dec.AnyDecision) -> dict[str, Any]:
+    """The JSON schema of the answer to `decision` (structured output): the keys of its
+    template, the choices as enums and the card lists drawn from the seat's hand."""
+    match decision:
+        case dec.TurnDecision():
+            return _object(action={"type": "string", "enum": ["auction", "kuhhandel"]})
+        case dec.BidDecision():
+            return _object(
+                action={"type": "string", "enum": ["bid", "pass"]}, amount={"type": "integer"}
+            )
+        case dec.SaleDecision():
+            return _object(decision={"type": "string", "enum": ["sell", "buy_right"]})
+        case dec.TradeDecision():
+            seats = sorted({t for t, _ in decision.targets})
+            animals = [a for a in ANIMAL_VALUES if any(a == b for _, b in decision.targets)]
+            return _object(
+                target_player={"type": "integer", "enum": seats},
+                animal={"type": "string", "enum": animals},
+                offer_cards=_card_list(view),
+            )
+        case dec.ResponseDecision():
+            return _object(
+                action={"type": "string", "enum": ["accept", "counter"]},
+                counter_cards=_card_list(view),
+            )
+        case dec.TieDecision():
+            return _object(offer_cards=_card_list(view))
 
 
 def short_template(kind: str) -> str:
@@ -482,8 +514,7 @@ def truncation_retry_prompt(kind: str) -> str:
 
 
 def scratchpad_prompt(notes: str, lines: Sequence[str]) -> str:
-    """Asks for rewritten notes after the seat's own turn."""
-    shown = list(lines)[-SCRATCHPAD_EVENTS:]
+    """Asks for rewritten notes after the seat's own turn, showing every turn since the last."""
     return "\n".join(
         [
             "Update your private game notes with the new events below.",
@@ -494,8 +525,8 @@ def scratchpad_prompt(notes: str, lines: Sequence[str]) -> str:
             "Current notes:",
             notes or "(none yet)",
             "",
-            "New events:",
-            *shown,
+            "New events, turn by turn:",
+            *lines,
             "",
             "Respond with ONLY the updated notes, nothing else.",
         ]

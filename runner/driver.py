@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import time
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import msgspec
 
@@ -40,6 +40,12 @@ class GameRecord(msgspec.Struct, kw_only=True):
         if last is not None and last.__struct_config__.tag == END_TAG:
             return last
         return None
+
+
+class LogPosition(NamedTuple):
+    """Handed to agents that do not read a view: how many events came before the decision."""
+
+    seen: int
 
 
 Batch = Callable[[list[Any], list[int]], None]
@@ -131,6 +137,13 @@ class Game:
         """The seat's view, brought up to date."""
         return self.views[seat].sync(self.log, self.audiences)
 
+    def _view_for(self, seat: int, agent: Agent) -> Any:
+        """What `agent` is handed: its seat's view, or only the log position for an agent
+        that reads nothing else (its view is never folded, and never handed out)."""
+        if agent.reads_view:
+            return self.views[seat].sync(self.log, self.audiences)
+        return LogPosition(len(self.log))
+
     def record(self) -> GameRecord:
         """The game so far as a record."""
         return GameRecord(
@@ -153,14 +166,15 @@ class Game:
             if len(seats) > 1:
                 bids: list[Any] = []
                 for seat in seats:
-                    bids.append(agents[seat].act(self.view(seat), d))
+                    agent = agents[seat]
+                    bids.append(agent.act(self._view_for(seat, agent), d))
                 for seat in seats:
                     self._record(agents[seat])
                 self._apply(d, bids)
             else:
                 seat = seats[0]
                 agent = agents[seat]
-                action = agent.act(self.view(seat), d)
+                action = agent.act(self._view_for(seat, agent), d)
                 self._record(agent)
                 self._apply(d, (action,))
             if (
@@ -181,13 +195,13 @@ class Game:
             now = rules.active(self.state)
             if now != active:
                 if active is not None and active >= 0:
-                    await agents[active].after_turn(self.view(active))
+                    await agents[active].after_turn(self._view_for(active, agents[active]))
                     self._record(agents[active])
                     self.flush()
                 active = now
             seats = d.seats
             if len(seats) > 1:
-                views = [self.view(seat) for seat in seats]
+                views = [self._view_for(seat, agents[seat]) for seat in seats]
                 bids: list[Any] = await asyncio.gather(
                     *(agents[seat].aact(view, d) for seat, view in zip(seats, views, strict=True))
                 )
@@ -197,12 +211,12 @@ class Game:
             else:
                 seat = seats[0]
                 agent = agents[seat]
-                action = await agent.aact(self.view(seat), d)
+                action = await agent.aact(self._view_for(seat, agent), d)
                 self._record(agent)
                 self._apply(d, (action,))
             self._maybe_flush()
         if active is not None and active >= 0:
-            await agents[active].after_turn(self.view(active))
+            await agents[active].after_turn(self._view_for(active, agents[active]))
             self._record(agents[active])
         self.flush()
         return self.record()

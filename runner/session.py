@@ -8,16 +8,15 @@ import uuid
 from collections.abc import Sequence
 from typing import Any
 
-import structlog
-
 from agents import Agent, make_agents, parse_spec
 from events import catalog
 from events.codec import encode
 from events.domain import SeatSpec
+from events.lazy import get_logger
 from events.store import GameRow, Store, StoreError
 from runner.driver import Game, GameRecord
 
-log = structlog.get_logger("cattle.session")
+log = get_logger("cattle.session")
 
 
 def new_game_id() -> str:
@@ -62,6 +61,14 @@ def play_game(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> GameRe
     if any(a.is_async for a in agents):
         return asyncio.run(_run_async(game))
     return game.run()
+
+
+async def play_game_async(config: Any, seed: int, specs: Sequence[SeatSpec | str]) -> GameRecord:
+    """Play one game in memory in the running event loop (nothing stored), so that many games
+    of one worker share its event loop and the per-provider limits that go with it."""
+    seats = seat_specs(specs, catalog.for_config(config))
+    agents = make_agents(seats, seed, config)
+    return await _run_async(Game(config, seed, agents, seats))
 
 
 async def _run_async(game: Game) -> GameRecord:

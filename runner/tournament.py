@@ -25,17 +25,17 @@ import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from typing import Any
 
 import msgspec
-import structlog
 
 from agents import make_agent, parse_spec
 from engine.schedule import PlannedGame, iter_schedule
 from events import catalog
 from events.codec import encode
+from events.lazy import get_logger
 from events.store import DuckStore, PreparedGame, StoreError, prepare_game
+from runner.executors import Executor, LocalExecutor
 from runner.session import game_row
 
 
@@ -43,7 +43,7 @@ class TournamentError(ValueError):
     """A tournament that cannot be run as asked (the message says why)."""
 
 
-log = structlog.get_logger("cattle.tournament")
+log = get_logger("cattle.tournament")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS tournaments (
@@ -83,6 +83,8 @@ processes only add memory."""
 MAX_MODEL_GAMES = 64
 """Most games played at once when every game has a model seat: such games wait on the model,
 not the CPU, and run in this process, so `--workers` may exceed the CPU limit up to this."""
+MAX_CONCURRENCY = 256
+"""Most games with model seats one worker plays at once (`--concurrency`)."""
 MAX_SHUFFLES = 100
 """Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
 SCHEDULE_CHUNK = 20_000
@@ -146,6 +148,16 @@ def simulate(task: GameTask) -> tuple[int, PreparedGame]:
     from runner.session import play_game
 
     record = play_game(task.config, task.seed, list(task.seats))
+    row = game_row(task.game_id, task.config, task.seed, record.seats, task.tournament)
+    return task.index, prepare_game(row, record.events, record.turns)
+
+
+async def simulate_async(task: GameTask) -> tuple[int, PreparedGame]:
+    """Play one game with model seats to its end in the running event loop (a worker that
+    plays many at once) and return it as rows ready for the writer."""
+    from runner.session import play_game_async
+
+    record = await play_game_async(task.config, task.seed, list(task.seats))
     row = game_row(task.game_id, task.config, task.seed, record.seats, task.tournament)
     return task.index, prepare_game(row, record.events, record.turns)
 
@@ -328,31 +340,6 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
 # ---------------------------------------------------------------------------- running
 
 
-def _results(tasks: Sequence[GameTask], workers: int) -> Iterator[tuple[int, PreparedGame]]:
-    """Finished games as they come: in this process, or from a pool of workers."""
-    # No more processes than games (a pool starts all its processes at once) or than the CPUs
-    # can use.
-    workers = min(workers, len(tasks), max_workers())
-    if workers <= 1:
-        for t in tasks:
-            yield simulate(t)
-        return
-    with ProcessPoolExecutor(max_workers=workers) as pool:
-        todo = iter(tasks)
-        running: set[Future[Any]] = set()
-        for t in todo:
-            running.add(pool.submit(simulate, t))
-            if len(running) >= 4 * workers:
-                break
-        while running:
-            done, running = wait(running, return_when=FIRST_COMPLETED)
-            for f in done:
-                yield f.result()
-                nxt = next(todo, None)
-                if nxt is not None:
-                    running.add(pool.submit(simulate, nxt))
-
-
 def play_tournament(
     store: DuckStore,
     name: str,
@@ -363,9 +350,14 @@ def play_tournament(
     already: int = 0,
     on_game: Callable[[], None] | None = None,
     show: bool = False,
+    executor: Executor | None = None,
+    concurrency: int | None = None,
 ) -> int:
-    """Play `tasks` and store every finished game; return the number stored.
+    """Play `tasks` and store every finished game once; return the number stored.
 
+    `executor` plays the games (default: `LocalExecutor(workers)`, closed here; one passed in
+    is left open for its owner). Games with model seats that the executor hands back to the
+    writer are played here, `concurrency` at a time (default: `workers`), written as they run.
     `on_game` is called once per game stored (progress bars hook in here); `show` is kept
     for callers that passed it and has no effect.
     """
@@ -373,6 +365,7 @@ def play_tournament(
     batch: list[PreparedGame] = []
     first = 0.0
     stored = 0
+    seen: set[int] = set()
 
     def flush() -> None:
         nonlocal stored
@@ -386,19 +379,42 @@ def play_tournament(
         if on_game is not None:
             on_game()
 
-    code = [t for t in tasks if not t.io]
-    io = [t for t in tasks if t.io]
-    for _index, prepared in _results(code, workers):
-        if not batch:
-            first = time.monotonic()
-        batch.append(prepared)
-        if len(batch) >= BATCH_GAMES or time.monotonic() - first >= BATCH_SECONDS:
-            flush()
-        tick()
-    flush()
-    if io:
-        asyncio.run(_play_io(store, io, workers, tick))
-        stored += len(io)
+    def take(finished: Iterable[tuple[int, PreparedGame]]) -> None:
+        nonlocal first
+        for index, prepared in finished:
+            if index in seen:
+                # A game that came back twice (a worker thought lost still answered): the
+                # first copy is the one stored; both are the same game.
+                log.warning("tournament.duplicate", index=index)
+                continue
+            seen.add(index)
+            if not batch:
+                first = time.monotonic()
+            batch.append(prepared)
+            if len(batch) >= BATCH_GAMES or time.monotonic() - first >= BATCH_SECONDS:
+                flush()
+            tick()
+        flush()
+
+    own = executor is None
+    runner = executor if executor is not None else LocalExecutor(min(workers, max_workers()))
+    try:
+        code = [t for t in tasks if not t.io]
+        io = [t for t in tasks if t.io]
+        if code:
+            take(runner.code_games(code))
+        # A game to continue has its partial log in this store: the writer plays it.
+        fresh = [t for t in io if not t.resume]
+        remote = runner.model_games(fresh) if fresh else None
+        here = [t for t in io if t.resume] if remote is not None else io
+        if remote is not None:
+            take(remote)
+        if here:
+            asyncio.run(_play_io(store, here, concurrency or workers, tick))
+            stored += len(here)
+    finally:
+        if own:
+            runner.close()
     return stored
 
 

@@ -26,7 +26,7 @@ import msgspec
 
 from events import catalog
 from events.catalog import END_TAG, START_TAG
-from events.codec import encode
+from events.codec import encode, encode_each
 from events.domain import SeatSpec
 from events.store import DuckStore, GameNotFound, StoredGame, StoreError
 from runner.replay import verify as resimulate_and_compare
@@ -193,8 +193,18 @@ def _named(payload: str) -> Any:
 
 def _events(stored: StoredGame, game: catalog.GameDef) -> list[Any]:
     """Decode every row, checking seq, canonical bytes and each column against the payload."""
-    events: list[Any] = []
     decode = game.decoder.decode
+    decoded: list[Any] = []
+    bad: tuple[int, str] | None = None
+    for i, row in enumerate(stored.events):
+        try:
+            decoded.append(decode(row.payload))
+        except msgspec.MsgspecError as exc:
+            bad = (i, f"the payload is not a known event: {exc}")
+            break
+    # The whole log encoded again in one call; the checks below still run event by event,
+    # in the order they are documented.
+    canonical = encode_each(decoded)
     turn_of = game.rules.turn_of
     turn = 0
     for i, row in enumerate(stored.events):
@@ -202,12 +212,10 @@ def _events(stored: StoredGame, game: catalog.GameDef) -> list[Any]:
         if seq != i:
             missing = f"seq {i}" if seq == i + 1 else f"seqs {i}..{seq - 1}"
             raise Failed("seq", i, f"{missing} missing: the next stored event is seq {seq}")
-        data = row.payload.encode()
-        try:
-            event = decode(data)
-        except msgspec.MsgspecError as exc:
-            raise Failed("payload", seq, f"the payload is not a known event: {exc}") from None
-        if encode(event) != data:
+        if bad is not None and bad[0] == i:
+            raise Failed("payload", seq, bad[1])
+        event = decoded[i]
+        if canonical[i] != row.payload:
             raise Failed(
                 "encoding",
                 seq,
@@ -236,8 +244,7 @@ def _events(stored: StoredGame, game: catalog.GameDef) -> list[Any]:
             raise Failed(
                 "turn", seq, f"the turn column says {row.turn}, the event is in turn {turn}"
             )
-        events.append(event)
-    return events
+    return decoded
 
 
 def _same(check: str, what: str, stored_text: str, value: Any, kind: type) -> None:

@@ -19,15 +19,14 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-import structlog
-
 from agents.base import Agent
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from events import catalog
 from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
+from events.lazy import get_logger
 
-log = structlog.get_logger("cattle.llm")
+log = get_logger("cattle.llm")
 
 SHORT_RETRY_TOKENS = 512
 """Token limit of the JSON-only call after a truncated answer."""
@@ -73,6 +72,9 @@ class LLMAgent(Agent):
         except KeyError as exc:
             raise SpecError(str(exc.args[0])) from None
         self._notes_seen = 0
+        self._decisions = 0
+        self._format_errors = 0
+        self._defaults = 0
 
     def resume(self, log: list[Any]) -> None:
         calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
@@ -101,7 +103,7 @@ class LLMAgent(Agent):
             base_url=o.base_url,
             temperature=request.temperature,
             max_tokens=request.max_tokens,
-            reasoning_effort=request.reasoning_effort,
+            reasoning_effort=None if reply.effort_dropped else request.reasoning_effort,
             messages=request.messages,
             response=reply.text,
             finish_reason=reply.finish_reason,
@@ -116,7 +118,13 @@ class LLMAgent(Agent):
             parse_error=parse_error,
         )
 
-    def _request(self, messages: tuple[ChatMessage, ...], *, short: bool = False) -> Request:
+    def _request(
+        self,
+        messages: tuple[ChatMessage, ...],
+        *,
+        short: bool = False,
+        schema: dict[str, Any] | None = None,
+    ) -> Request:
         o = self.options
         return Request(
             model=o.model,
@@ -124,7 +132,16 @@ class LLMAgent(Agent):
             temperature=o.temperature,
             max_tokens=min(SHORT_RETRY_TOKENS, o.max_tokens) if short else o.max_tokens,
             reasoning_effort=None if short else o.reasoning_effort,
+            schema=schema,
         )
+
+    def _schema(self, view: Any, decision: Any) -> dict[str, Any] | None:
+        """The answer's JSON schema when the seat asks for structured output (and the game
+        has one: `answer_schema` is an optional part of a prompter)."""
+        if self.options.output != "json_schema":
+            return None
+        make = getattr(self.prompter, "answer_schema", None)
+        return None if make is None else make(view, decision)
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
         """Send with retries; failed attempts are recorded here, the answer by the caller."""
@@ -134,8 +151,8 @@ class LLMAgent(Agent):
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
-            log.info(
-                "llm.retry", seat=self.seat, decision=decision, attempt=attempt, error=reply.error
+            self._note(
+                "llm.retry", decision=decision, stage=stage, attempt=attempt, error=reply.error
             )
             if attempt < attempts and not self.transport.replaying:
                 wait = self.backoff * 2 ** (attempt - 1)
@@ -154,8 +171,25 @@ class LLMAgent(Agent):
                 reason=reason,
             )
         )
-        log.warning("llm.default", seat=self.seat, decision=decision.kind, reason=reason)
+        self._defaults += 1
+        # The first default of a seat is a warning; the rest are details (a small local
+        # model may miss most answers), and `close` sums them up at the end of the game.
+        self._note(
+            "llm.default",
+            warn=self._defaults == 1,
+            decision=decision.kind,
+            played=self.prompter.action_json(action),
+            reason=reason,
+        )
         return action
+
+    def _note(self, event: str, *, warn: bool = False, **fields: Any) -> None:
+        """Log a retry or fallback of a live game; a replay re-runs them silently (they are
+        recorded events, already told when the game was played)."""
+        if self.transport.replaying:
+            return
+        emit = log.warning if warn else log.info
+        emit(event, seat=self.seat, model=self.spec, **fields)
 
     # ---- decisions -------------------------------------------------------------------------
 
@@ -167,9 +201,10 @@ class LLMAgent(Agent):
         prompt = prompter.decision_prompt(view, decision, self.options.memory, rejection)
         system = ChatMessage(role="system", content=self.system)
         user = ChatMessage(role="user", content=prompt)
-        request = self._request((system, user))
+        schema = self._schema(view, decision)
+        request = self._request((system, user), schema=schema)
         if self.options.samples > 1 and rejection is None:
-            return await self._vote(decision, system, user, request)
+            return await self._vote(decision, system, user, request, schema)
         sent = await self._send(kind, stage, request)
         if sent is None:
             return self._default(decision, "model unavailable: every attempt failed")
@@ -180,24 +215,31 @@ class LLMAgent(Agent):
             note = ChatMessage(
                 role="user", content=prompt + "\n\n" + prompter.truncation_retry_prompt(kind)
             )
-            request = self._request((system, note), short=True)
+            request = self._request((system, note), short=True, schema=schema)
             sent = await self._send(kind, stage, request)
             if sent is None:
                 return self._default(decision, "model unavailable after a truncated answer")
             reply, attempt = sent
+        self._decisions += 1
         action, parse_stage, error = prompter.parse(reply.text, decision, self.seat)
         self.record(self._event(kind, stage, attempt, request, reply, parse_stage, error))
         if action is not None:
             return action
         assert error is not None
-        return await self._retry(decision, system, user, reply.text, error)
+        return await self._retry(decision, system, user, reply.text, error, schema)
 
     async def _vote(
-        self, decision: Any, system: ChatMessage, user: ChatMessage, request: Request
+        self,
+        decision: Any,
+        system: ChatMessage,
+        user: ChatMessage,
+        request: Request,
+        schema: dict[str, Any] | None,
     ) -> Any:
         """Self-consistency: ask `samples` times (stage ``sample``) and play the action most
         answers chose (the earliest of equals); with no usable sample, the format retry."""
         kind = decision.kind
+        self._decisions += 1
         votes: dict[Any, int] = {}
         last_text, last_error = "", "no answer"
         for _ in range(self.options.samples):
@@ -213,21 +255,29 @@ class LLMAgent(Agent):
                 last_text, last_error = reply.text, error or "unreadable answer"
         if votes:
             return max(votes, key=lambda a: votes[a])  # first maximum: the earliest of equals
-        return await self._retry(decision, system, user, last_text, last_error)
+        return await self._retry(decision, system, user, last_text, last_error, schema)
 
     async def _retry(
-        self, decision: Any, system: ChatMessage, user: ChatMessage, text: str, error: str
+        self,
+        decision: Any,
+        system: ChatMessage,
+        user: ChatMessage,
+        text: str,
+        error: str,
+        schema: dict[str, Any] | None,
     ) -> Any:
         """One format retry after an answer that yielded no action, then the default."""
         kind = decision.kind
         prompter = self.prompter
+        self._format_errors += 1
+        self._note("llm.format_retry", decision=kind, error=error, answer=_snippet(text))
         retry = (
             system,
             user,
             ChatMessage(role="assistant", content=text or "(empty answer)"),
             ChatMessage(role="user", content=prompter.format_retry_prompt(kind, error)),
         )
-        request = self._request(retry, short=True)
+        request = self._request(retry, short=True, schema=schema)
         sent = await self._send(kind, "format_retry", request)
         if sent is None:
             return self._default(decision, f"unreadable answer ({error}); retry failed")
@@ -236,7 +286,9 @@ class LLMAgent(Agent):
         self.record(self._event(kind, "format_retry", attempt, request, reply, parse_stage, error2))
         if action is not None:
             return action
-        return self._default(decision, f"unreadable answer after a retry ({error2})")
+        return self._default(
+            decision, f"unreadable answer after a retry ({error2}): {_snippet(reply.text)}"
+        )
 
     def act(self, view: Any, decision: Any) -> Any:
         raise RuntimeError("model agents are asynchronous: use aact")
@@ -247,8 +299,12 @@ class LLMAgent(Agent):
         if self.options.memory != "full" or view.ended:
             return
         new = view.history[self._notes_seen :]
-        self._notes_seen = len(view.history)
-        lines = self.prompter.notes_lines(new, self.seat)
+        # A game may leave the events of a turn just begun for the next update, so that
+        # every update sees whole turns (the prompter's optional `notes_ready`).
+        ready = getattr(self.prompter, "notes_ready", None)
+        done = len(new) if ready is None else ready(new)
+        self._notes_seen += done
+        lines = self.prompter.notes_lines(new[:done], self.seat)
         if not lines:
             return
         request = Request(
@@ -271,4 +327,18 @@ class LLMAgent(Agent):
             self.record(ScratchpadUpdated(seat=self.seat, notes=notes))
 
     async def close(self) -> None:
+        if self._defaults or self._format_errors:
+            self._note(
+                "llm.summary",
+                warn=self._defaults > 0,
+                decisions=self._decisions,
+                format_errors=self._format_errors,
+                defaults=self._defaults,
+            )
         await self.transport.close()
+
+
+def _snippet(text: str, limit: int = 80) -> str:
+    """The start of a model's answer, quoted with control characters escaped (safe in logs)."""
+    cut = text.strip()
+    return repr(cut[:limit] + ("..." if len(cut) > limit else ""))

@@ -380,16 +380,38 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     }
 
 
+def _tool_input(req: Incoming, ans: Answer) -> tuple[str, dict[str, Any]] | None:
+    """(tool name, input) when the request offers a tool and the answer is a JSON object."""
+    tools = req.body.get("tools") or []
+    if not tools or ans.finish == "length":
+        return None
+    try:
+        data = json.loads(ans.text)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    choice = req.body.get("tool_choice") or {}
+    return str(choice.get("name") or tools[0].get("name", "answer")), data
+
+
 def anthropic_body(req: Incoming, ans: Answer) -> dict[str, Any]:
-    """A messages response."""
+    """A messages response (a tool call when the request offers a tool, as structured
+    output does, and the answer is a JSON object)."""
     prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
+    tool = _tool_input(req, ans)
+    content: list[dict[str, Any]] = [{"type": "text", "text": ans.text}]
+    stop = "max_tokens" if ans.finish == "length" else "end_turn"
+    if tool is not None:
+        content = [{"type": "tool_use", "id": f"toolu_{req.n}", "name": tool[0], "input": tool[1]}]
+        stop = "tool_use"
     return {
         "id": f"msg_{req.n}",
         "type": "message",
         "role": "assistant",
         "model": req.body.get("model", "loopback"),
-        "content": [{"type": "text", "text": ans.text}],
-        "stop_reason": "max_tokens" if ans.finish == "length" else "end_turn",
+        "content": content,
+        "stop_reason": stop,
         "stop_sequence": None,
         "usage": {"input_tokens": prompt, "output_tokens": _tokens(ans.text)},
     }

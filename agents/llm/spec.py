@@ -23,6 +23,8 @@ from events.domain import ConfigError, SeatSpec
 PROVIDERS = ("openai", "anthropic")
 MEMORY_MODES = ("none", "recent", "full")
 EFFORTS = ("minimal", "low", "medium", "high")
+OUTPUTS = ("text", "json_schema")
+"""How answers are asked for: free text holding JSON, or JSON constrained by a schema."""
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes (games whose prompts offer them): answer at once, think first, or think
 `samples` times and play the majority answer."""
@@ -32,6 +34,8 @@ SC_SAMPLES = 5
 DEFAULTS: dict[str, Any] = {
     "temperature": 0.1,
     "max_tokens": 4096,
+    "reasoning_effort": "low",
+    "output": "text",
     "memory": "full",
     "character": "optimal",
     "attempts": 4,
@@ -43,6 +47,7 @@ IDENTITY = (
     "temperature",
     "max_tokens",
     "reasoning_effort",
+    "output",
     "memory",
     "character",
     "mode",
@@ -55,6 +60,7 @@ _ALIASES = {
     "effort": "reasoning_effort",
     "max_output_tokens": "max_tokens",
     "tokens": "max_tokens",
+    "response_format": "output",
 }
 
 
@@ -96,6 +102,10 @@ def _coerce(key: str, value: str) -> Any:
         if v not in EFFORTS:
             raise SpecError(f"reasoning effort must be one of {', '.join(EFFORTS)}, got {v!r}")
         return v
+    if key == "output":
+        if v not in OUTPUTS:
+            raise SpecError(f"output must be one of {', '.join(OUTPUTS)}, got {v!r}")
+        return v
     if key == "memory":
         if v not in MEMORY_MODES:
             raise SpecError(f"memory must be one of {', '.join(MEMORY_MODES)}, got {v!r}")
@@ -115,7 +125,7 @@ def _coerce(key: str, value: str) -> Any:
         if not 1 <= n <= 20:
             raise SpecError(f"samples must be within 1..20, got {v}")
         return n
-    known = [*DEFAULTS, "reasoning_effort", "mode", "samples"]
+    known = [*DEFAULTS, "mode", "samples"]
     raise SpecError(f"unknown option {key!r}; known: {', '.join(known)}")
 
 
@@ -153,18 +163,18 @@ def make_spec(
 ) -> SeatSpec:
     """A SeatSpec from resolved parts: identity in ``agent``, everything in ``options``."""
     opts = {k: v for k, v in options.items() if v is not None and k != "base_url"}
-    if "temperature" in options and options["temperature"] is None:
-        opts["temperature"] = "none"  # omitted from requests (models that reject it)
+    # "none" is stored, not dropped: these options are then left out of every request.
+    for key in ("temperature", "reasoning_effort"):
+        if key in options and options[key] is None:
+            opts[key] = "none"
     if base_url:
         opts["base_url"] = base_url
     opts["model"] = model
     shown = [
-        f"{k}={options[k]}"
+        f"{k}={'none' if options[k] is None else options[k]}"
         for k in IDENTITY
-        if k in options and options[k] != DEFAULTS.get(k) and options[k] is not None
+        if k in options and options[k] != DEFAULTS.get(k)
     ]
-    if "temperature" in options and options["temperature"] is None:
-        shown.append("temperature=none")
     agent = f"{provider}:{model}" + ("?" + "&".join(sorted(shown)) if shown else "")
     return SeatSpec(agent=agent, options=opts)
 
@@ -183,6 +193,8 @@ class SeatOptions:
     character: str
     attempts: int
     timeout: float
+    output: str = "text"
+    """``text`` (JSON asked for in words) or ``json_schema`` (schema-constrained answers)."""
     mode: str = "prompt"
     """Reasoning mode: prompt, cot or sc-cot (games whose prompts offer them)."""
     samples: int = 1
@@ -195,17 +207,23 @@ def resolve(spec: SeatSpec) -> SeatOptions:
     opts: dict[str, Any] = {**parsed.options, **spec.options}
     temp = opts.get("temperature")
     provider, _, _ = spec.agent.partition(":")
+    if "model" in spec.options:
+        # A resolved seat as stored; those stored before effort had a default sent none.
+        effort = spec.options.get("reasoning_effort")
+    else:
+        effort = opts.get("reasoning_effort")
     return SeatOptions(
         provider=provider,
         model=str(opts["model"]),
         base_url=opts.get("base_url"),
         temperature=None if temp in (None, "none") else float(temp),
         max_tokens=int(opts["max_tokens"]),
-        reasoning_effort=opts.get("reasoning_effort"),
+        reasoning_effort=None if effort in (None, "none") else str(effort),
         memory=str(opts["memory"]),
         character=str(opts["character"]),
         attempts=int(opts["attempts"]),
         timeout=float(opts["timeout"]),
+        output=str(opts.get("output", "text")),
         mode=str(opts.get("mode", "prompt")),
         samples=int(opts.get("samples", SC_SAMPLES if opts.get("mode") == "sc-cot" else 1)),
     )
@@ -223,11 +241,15 @@ class ProviderSettings:
     concurrency: int
     backoff: float
     """Base of the exponential backoff between attempts, in seconds (1, 2, 4, ...)."""
+    tokens_per_minute: int | None = None
+    """Most tokens (input and output) one worker's calls may use in any minute; None: no
+    limit."""
 
     def __repr__(self) -> str:  # never show the key
         return (
             f"ProviderSettings(base_url={self.base_url!r}, concurrency={self.concurrency}, "
-            f"backoff={self.backoff}, api_key={'set' if self.api_key else 'unset'})"
+            f"backoff={self.backoff}, tokens_per_minute={self.tokens_per_minute}, "
+            f"api_key={'set' if self.api_key else 'unset'})"
         )
 
 
@@ -261,9 +283,22 @@ def provider_settings(provider: str) -> ProviderSettings:
     base = os.environ.get(f"{env}_BASE_URL") or section.get("base_url")
     conc = os.environ.get(f"CATTLE_{env}_CONCURRENCY") or section.get("concurrency")
     backoff = os.environ.get("CATTLE_LLM_BACKOFF") or cfg.get("backoff", 1.0)
+    tpm = os.environ.get(f"CATTLE_{env}_TPM") or section.get("tokens_per_minute")
     return ProviderSettings(
         api_key=key or None,
         base_url=_clean_url(base) if base else None,
-        concurrency=int(conc) if conc else DEFAULT_CONCURRENCY,
+        concurrency=_count(f"CATTLE_{env}_CONCURRENCY", conc) if conc else DEFAULT_CONCURRENCY,
         backoff=float(backoff),
+        tokens_per_minute=_count(f"CATTLE_{env}_TPM", tpm) if tpm else None,
     )
+
+
+def _count(name: str, value: Any) -> int:
+    """A positive whole number from the environment or the config file, or a clear error."""
+    try:
+        n = int(str(value).strip())
+    except ValueError:
+        raise ConfigError(f"{name} must be a whole number, got {value!r}") from None
+    if n < 1:
+        raise ConfigError(f"{name} must be at least 1, got {n}")
+    return n

@@ -10,21 +10,30 @@ that every attempt is the agent's, and is recorded.
 from __future__ import annotations
 
 import asyncio
+import collections
 import contextlib
+import json
 import re
 import time
 import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
+
+import structlog
 
 from agents.llm.spec import ProviderSettings, SeatOptions
 from events.agent import ChatMessage, LLMCall
 from events.domain import ConfigError
 
+log = structlog.get_logger("cattle.llm")
+
 TRUNCATED = ("length", "max_tokens")
 """Finish reasons that mean the answer was cut off by the token limit."""
 THINKING_BUDGET = {"minimal": 1024, "low": 1024, "medium": 4096, "high": 16384}
 """Anthropic extended-thinking budget per reasoning effort."""
+ANSWER_TOOL = "answer"
+"""Name of the schema (OpenAI) or tool (Anthropic) that carries a structured answer."""
 
 
 class ModelRefused(ConfigError):
@@ -40,6 +49,8 @@ class Request:
     temperature: float | None
     max_tokens: int
     reasoning_effort: str | None
+    schema: dict[str, Any] | None = None
+    """JSON schema the answer must follow (structured output), or None for free text."""
 
 
 @dataclass(frozen=True)
@@ -55,6 +66,8 @@ class Reply:
     status: int | None = None
     retry_after: float | None = None
     error: str | None = None
+    effort_dropped: bool = False
+    """True when the request went out without its reasoning effort (the model refused it)."""
 
     @property
     def truncated(self) -> bool:
@@ -92,19 +105,116 @@ def redact(text: str, *secrets: str | None) -> str:
 
 # ---------------------------------------------------------------------------- concurrency
 
-_LIMITS: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, asyncio.Semaphore]] = (
+WINDOW = 60.0
+"""Seconds over which a tokens-per-minute limit counts tokens."""
+CHARS_PER_TOKEN = 4
+"""How a prompt's size in tokens is guessed before the provider counts it."""
+
+
+class ProviderGate:
+    """One worker's limits on one provider, shared by every game the worker plays at once.
+
+    A call waits for a free slot (`calls` in flight at most), for the end of a pause that a
+    rate-limited answer asked for (its Retry-After holds back every call of the worker, not only
+    the one that got it), and, with a tokens-per-minute limit, until the tokens of the calls
+    of the last minute leave room for it: those answered count with the tokens the provider
+    reported, those in flight with their prompt's estimate.
+    """
+
+    def __init__(
+        self, calls: int, tokens_per_minute: int | None = None, *, window: float = WINDOW
+    ) -> None:
+        self.slots = asyncio.Semaphore(max(1, calls))
+        self.tokens_per_minute = tokens_per_minute
+        self.window = window
+        """Seconds over which tokens count (a minute; shorter in tests)."""
+        self.clock = time.monotonic
+        self.spent: collections.deque[tuple[float, int]] = collections.deque()
+        """(when, tokens) of the calls answered within the last minute."""
+        self.reserved = 0
+        """Estimated tokens of the calls in flight."""
+        self.paused_until = 0.0
+        self.pauses = 0
+        """Pauses taken because a provider answered 429 with Retry-After."""
+
+    def used(self) -> int:
+        """Tokens counted against the limit now."""
+        cutoff = self.clock() - self.window
+        while self.spent and self.spent[0][0] <= cutoff:
+            self.spent.popleft()
+        return self.reserved + sum(n for _, n in self.spent)
+
+    def _wait(self, estimate: int) -> float:
+        """Seconds to wait before a call of `estimate` tokens may start (0: now)."""
+        now = self.clock()
+        if now < self.paused_until:
+            return self.paused_until - now
+        limit = self.tokens_per_minute
+        if limit is None:
+            return 0.0
+        used = self.used()
+        if used + estimate <= limit or (used == 0 and not self.spent):
+            return 0.0  # (a call larger than the whole limit goes alone)
+        if self.spent:
+            return max(0.01, self.spent[0][0] + self.window - now)
+        return 0.05  # only calls in flight hold the budget: look again when they end
+
+    @contextlib.asynccontextmanager
+    async def call(self, estimate: int) -> AsyncIterator[Callable[[Reply], None]]:
+        """Hold one slot and `estimate` tokens for a call; the caller reports the reply."""
+        async with self.slots:
+            while (wait := self._wait(estimate)) > 0:
+                await asyncio.sleep(wait)
+            self.reserved += estimate
+            done = False
+
+            def settle(reply: Reply) -> None:
+                nonlocal done
+                if done:
+                    return
+                done = True
+                self.reserved -= estimate
+                tokens = reply.input_tokens + reply.output_tokens
+                if reply.error is None and self.tokens_per_minute is not None:
+                    self.spent.append((self.clock(), tokens or estimate))
+                if reply.status == 429 and reply.retry_after:
+                    self.pause(reply.retry_after)
+
+            try:
+                yield settle
+            finally:
+                if not done:
+                    done = True
+                    self.reserved -= estimate
+
+    def pause(self, seconds: float) -> None:
+        """Hold back every call of this worker to the provider for `seconds`."""
+        until = self.clock() + min(seconds, 120.0)
+        if until > self.paused_until:
+            self.paused_until = until
+            self.pauses += 1
+
+
+_GATES: weakref.WeakKeyDictionary[asyncio.AbstractEventLoop, dict[str, ProviderGate]] = (
     weakref.WeakKeyDictionary()
 )
 
 
-def limiter(provider: str, size: int) -> asyncio.Semaphore:
-    """The running loop's shared limit on concurrent calls to `provider`."""
+def gate(provider: str, calls: int, tokens_per_minute: int | None = None) -> ProviderGate:
+    """The running loop's limits on `provider`, made with these sizes by the first caller
+    (all games a worker plays at once run in its one event loop, so they share them)."""
     loop = asyncio.get_running_loop()
-    per_loop = _LIMITS.setdefault(loop, {})
-    sem = per_loop.get(provider)
-    if sem is None:
-        sem = per_loop[provider] = asyncio.Semaphore(size)
-    return sem
+    per_loop = _GATES.setdefault(loop, {})
+    g = per_loop.get(provider)
+    if g is None:
+        g = per_loop[provider] = ProviderGate(calls, tokens_per_minute)
+    return g
+
+
+def estimate_tokens(request: Request) -> int:
+    """A guess at the prompt's tokens before the provider counts them."""
+    chars = sum(len(m.content) for m in request.messages)
+    return max(1, chars // CHARS_PER_TOKEN)
 
 
 def _retry_after(headers: Any) -> float | None:
@@ -154,6 +264,11 @@ class _SDKTransport:
             )
         self._client: Any = None
         self._loop: asyncio.AbstractEventLoop | None = None
+        self.no_effort = False
+        """Set once the model refused a reasoning effort: later requests leave it out."""
+        self.schema_form = "json_schema"
+        """How a schema is asked for: OpenAI's `json_schema`, or `json_object` with a schema
+        (llama-cpp-python's server and other older compatible servers)."""
 
     def _make_client(self) -> Any:
         raise NotImplementedError
@@ -169,24 +284,70 @@ class _SDKTransport:
         raise NotImplementedError
 
     async def send(self, request: Request) -> Reply:
+        while True:
+            sent = _without_effort(request) if self.no_effort else request
+            try:
+                reply = await self._send(sent)
+            except ModelRefused as exc:
+                if not self._adapt(request, str(exc)):
+                    raise
+                continue
+            if sent is not request and request.reasoning_effort is not None:
+                reply = Reply(**{**reply.__dict__, "effort_dropped": True})
+            return reply
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        """Whether a refusal names a setting this seat can do without (then it is left out
+        of this and every later request, said once): the reasoning effort, which the paper
+        sets "where supported", or the form of the structured-output request."""
+        if (
+            request.reasoning_effort is not None
+            and not self.no_effort
+            and _EFFORT_REFUSED.search(refusal)
+        ):
+            self.no_effort = True
+            log.info(
+                "llm.effort_unsupported",
+                provider=self.provider,
+                model=request.model,
+                effort=request.reasoning_effort,
+            )
+            return True
+        return False
+
+    async def _send(self, request: Request) -> Reply:
         sdk = self._sdk()
         self.client()  # built outside the timed call
-        async with limiter(self.provider, self.settings.concurrency):
-            t0 = time.perf_counter()
-            try:
-                return await asyncio.wait_for(self._call(request), self.options.timeout + 5.0)
-            except (sdk.APITimeoutError, TimeoutError):
-                return Reply(latency_ms=_ms(t0), error="timeout")
-            except sdk.APIConnectionError as exc:
-                return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
-            except sdk.APIStatusError as exc:
-                status = exc.status_code
-                if status in (408, 409, 429) or status >= 500:
-                    return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
-                raise ModelRefused(
-                    f"{self.provider} refused the request ({status}): "
-                    + redact(str(exc), self.api_key)[:300]
-                ) from None
+        limits = gate(self.provider, self.settings.concurrency, self.settings.tokens_per_minute)
+        async with limits.call(estimate_tokens(request)) as settle:
+            reply = await self._attempt(sdk, request)
+            settle(reply)
+            return reply
+
+    async def _attempt(self, sdk: Any, request: Request) -> Reply:
+        """One call through the SDK, its failures turned into replies or `ModelRefused`."""
+        t0 = time.perf_counter()
+        try:
+            return await asyncio.wait_for(self._call(request), self.options.timeout + 5.0)
+        except (sdk.APITimeoutError, TimeoutError):
+            return Reply(latency_ms=_ms(t0), error="timeout")
+        except sdk.APIConnectionError as exc:
+            return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
+        except sdk.APIStatusError as exc:
+            status = exc.status_code
+            said = str(exc)
+            body = getattr(exc, "body", None)
+            if body is not None and str(body) not in said:
+                said += f" - {body}"  # a body without "error" (validation details)
+            refusal = (
+                f"{self.provider} refused the request ({status}): "
+                + redact(said, self.api_key)[:300]
+            )
+            # llama-cpp-python's server answers a request it cannot validate with 500.
+            settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
+            if (status in (408, 409, 429) or status >= 500) and not settles:
+                return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
+            raise ModelRefused(refusal) from None
 
     def _sdk(self) -> Any:
         raise NotImplementedError
@@ -197,6 +358,25 @@ class _SDKTransport:
             # RuntimeError: its event loop is gone, and the connections went with it.
             with contextlib.suppress(RuntimeError):
                 await client.close()
+
+
+_EFFORT_REFUSED = re.compile(r"\(400\).*(reasoning|thinking)", re.IGNORECASE | re.DOTALL)
+"""A refusal that names the reasoning parameters (a model without reasoning settings)."""
+
+
+def _without_effort(request: Request) -> Request:
+    return Request(
+        model=request.model,
+        messages=request.messages,
+        temperature=request.temperature,
+        max_tokens=request.max_tokens,
+        reasoning_effort=None,
+        schema=request.schema,
+    )
+
+
+_FORMAT_REFUSED = re.compile(r"\((400|422|500)\).*response_format.*json_schema", re.DOTALL)
+"""A refusal of OpenAI's structured-output form (servers that know only JSON mode)."""
 
 
 class OpenAITransport(_SDKTransport):
@@ -233,7 +413,32 @@ class OpenAITransport(_SDKTransport):
             body["temperature"] = request.temperature
         if request.reasoning_effort is not None:
             body["reasoning_effort"] = request.reasoning_effort
+        if request.schema is not None:
+            # OpenAI's structured outputs; vLLM, llama.cpp's server and SGLang read the same
+            # field. Servers that refuse it get JSON mode with the schema beside it.
+            if self.schema_form == "json_schema":
+                body["response_format"] = {
+                    "type": "json_schema",
+                    "json_schema": {"name": ANSWER_TOOL, "strict": True, "schema": request.schema},
+                }
+            else:
+                body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
+
+    def _adapt(self, request: Request, refusal: str) -> bool:
+        if super()._adapt(request, refusal):
+            return True
+        if (
+            request.schema is not None
+            and self.schema_form == "json_schema"
+            and _FORMAT_REFUSED.search(refusal)
+        ):
+            self.schema_form = "json_object"
+            log.info(
+                "llm.schema_form", provider=self.provider, model=request.model, form="json_object"
+            )
+            return True
+        return False
 
     async def _call(self, request: Request) -> Reply:
         t0 = time.perf_counter()
@@ -287,11 +492,25 @@ class AnthropicTransport(_SDKTransport):
         if system:
             body["system"] = system
         budget = THINKING_BUDGET.get(request.reasoning_effort or "")
-        if budget is not None and request.max_tokens > budget + 256:
+        thinking = budget is not None and request.max_tokens > budget + 256
+        if thinking:
             # Extended thinking requires the default temperature.
             body["thinking"] = {"type": "enabled", "budget_tokens": budget}
         elif request.temperature is not None:
             body["temperature"] = request.temperature
+        if request.schema is not None:
+            # Structured output through a tool whose input is the answer. Forcing the tool
+            # is refused together with extended thinking, which then leaves the choice open.
+            body["tools"] = [
+                {
+                    "name": ANSWER_TOOL,
+                    "description": "Give your answer to the decision.",
+                    "input_schema": request.schema,
+                }
+            ]
+            body["tool_choice"] = (
+                {"type": "auto"} if thinking else {"type": "tool", "name": ANSWER_TOOL}
+            )
         return body
 
     async def _call(self, request: Request) -> Reply:
@@ -305,6 +524,9 @@ class AnthropicTransport(_SDKTransport):
         text = "".join(
             getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text"
         )
+        for b in resp.content:
+            if getattr(b, "type", "") == "tool_use" and getattr(b, "name", "") == ANSWER_TOOL:
+                text = json.dumps(getattr(b, "input", None))  # the structured answer
         usage = resp.usage
         return Reply(
             text=text,
@@ -350,6 +572,7 @@ class RecordedTransport:
             status=c.status,
             retry_after=c.retry_after,
             error=c.error,
+            effort_dropped=c.reasoning_effort is None and request.reasoning_effort is not None,
         )
 
     async def close(self) -> None:

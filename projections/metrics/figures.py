@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import math
 import warnings
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import duckdb
 import matplotlib
@@ -19,8 +20,10 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
-from projections.metrics.aggregate import AgentProfile, Selection, seed_for
+from projections.metrics.aggregate import AgentProfile, Estimate, Selection, seed_for
 from projections.metrics.ratings import Rating
 
 INK = "#1f2430"
@@ -81,9 +84,33 @@ def _fig(w: float = 5.6, h: float = 3.6) -> tuple[Figure, plt.Axes]:
 
 
 def _empty(fig: Figure, ax: plt.Axes, text: str) -> Figure:
+    # The label tells the report (and its tests) that this figure shows no data.
+    fig.set_label("empty")
     ax.axis("off")
     ax.text(0.5, 0.5, text, ha="center", va="center", color=MUTED, transform=ax.transAxes)
     return fig
+
+
+def style(agent: str, code: Collection[str]) -> dict[str, Any]:
+    """Line style of an agent: code agents dashed with square markers (as in the paper)."""
+    return {"ls": "--", "marker": "s"} if agent in code else {"ls": "-", "marker": "o"}
+
+
+def legend(
+    target: plt.Axes | Figure,
+    agents: Sequence[str],
+    col: dict[str, str],
+    code: Collection[str] = (),
+    **kw: Any,
+) -> None:
+    """A legend with one entry per agent, built from explicit handles.
+
+    Automatic legends skip every artist whose label starts with "_", which would drop agents
+    so named; explicit handles and labels are always shown.
+    """
+    handles = [Line2D([], [], color=col[a], lw=1.8, ms=5, **style(a, code)) for a in agents]
+    if handles:
+        target.legend(handles, [short(a) for a in agents], **kw)
 
 
 # ---------------------------------------------------------------------------- data
@@ -260,47 +287,71 @@ def fig_win_rate(profs: Sequence[AgentProfile], col: dict[str, str], players: in
 
 
 def fig_bands(
-    bands: dict[str, Band], col: dict[str, str], title: str, ylabel: str, note: str
+    bands: dict[str, Band],
+    col: dict[str, str],
+    title: str,
+    ylabel: str,
+    note: str,
+    code: Collection[str] = (),
 ) -> Figure:
-    """Mean per turn with bootstrap bands, one line per agent."""
+    """Mean per turn with bootstrap bands, one line per agent (code agents dashed)."""
     fig, ax = _fig()
     if not bands:
         return _empty(fig, ax, "no finished games")
     for agent, b in bands.items():
-        ax.plot(b.turns, b.mean, color=col[agent], lw=1.8, label=short(agent))
+        ax.plot(b.turns, b.mean, color=col[agent], lw=1.8, ls=style(agent, code)["ls"])
         ax.fill_between(b.turns, b.lo, b.hi, color=col[agent], alpha=0.15, lw=0)
     ax.set_xlabel("turn")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
     ax.text(0.0, -0.2, note, transform=ax.transAxes, color=MUTED, fontsize=7.5, va="top")
-    ax.legend(loc="upper left")
+    legend(ax, list(bands), col, code, loc="upper left")
     return fig
 
 
 def fig_phase(
-    data: dict[tuple[str, str], tuple[float | None, float]],
+    data: dict[str, dict[str, Estimate]],
     agents: Sequence[str],
     col: dict[str, str],
+    code: Collection[str] = (),
 ) -> Figure:
-    """Bid aggressiveness by number of donkeys drawn, one line per agent."""
+    """Bid aggressiveness by number of donkeys drawn, one line per agent, with the 95%
+    bootstrap interval of every point."""
     fig, ax = _fig()
-    keys = sorted({k for _, k in data}, key=int)
+    keys = sorted({k for by_key in data.values() for k in by_key}, key=int)
     if not keys:
         return _empty(fig, ax, "no bids")
-    for agent in agents:
-        xs, ys = [], []
-        for k in keys:
-            v = data.get((agent, k))
-            if v and v[0] is not None:
-                xs.append(int(k))
-                ys.append(v[0])
-        if xs:
-            ax.plot(xs, ys, marker="o", color=col[agent], lw=1.8, ms=4, label=short(agent))
+    drawn = []
+    n = max(1, len(agents))
+    for i, agent in enumerate(agents):
+        pts = [(int(k), e) for k, e in sorted(data.get(agent, {}).items(), key=lambda x: int(x[0]))]
+        pts = [(k, e) for k, e in pts if e.value is not None]
+        if not pts:
+            continue
+        # Agents side by side around each key, so their intervals do not hide each other.
+        xs = np.array([k for k, _ in pts]) + (i - (n - 1) / 2) * (0.5 / n)
+        ys = np.array([e.value for _, e in pts], dtype=float)
+        lo = np.array([e.lo if e.lo is not None else e.value for _, e in pts], dtype=float)
+        hi = np.array([e.hi if e.hi is not None else e.value for _, e in pts], dtype=float)
+        st = style(agent, code)
+        ax.errorbar(
+            xs,
+            ys,
+            yerr=[np.maximum(ys - lo, 0), np.maximum(hi - ys, 0)],
+            color=col[agent],
+            lw=1.6,
+            ms=4,
+            capsize=2,
+            elinewidth=0.9,
+            ls=st["ls"],
+            marker=st["marker"],
+        )
+        drawn.append(agent)
     ax.set_xticks([int(k) for k in keys])
     ax.set_xlabel("donkeys drawn when the auction opened")
-    ax.set_ylabel("highest bid / set value")
+    ax.set_ylabel("bid / set value")
     ax.set_title("Bid aggressiveness by donkey phase")
-    ax.legend(loc="upper left")
+    legend(ax, drawn, col, code, loc="upper left")
     return fig
 
 
@@ -309,8 +360,10 @@ def fig_economic(
     tau: dict[str, np.ndarray],
     profs: Sequence[AgentProfile],
     col: dict[str, str],
+    code: Collection[str] = (),
 ) -> Figure:
-    """Economic profile: median η against median τ with IQR bars; size by win rate."""
+    """Economic profile: median η against median τ with IQR bars; size by win rate; code
+    agents as squares, model agents as circles."""
     fig, ax = _fig(5.6, 4.2)
     drawn = 0
     for p in profs:
@@ -330,7 +383,15 @@ def fig_economic(
             alpha=0.5,
             lw=1,
         )
-        ax.scatter(ex[1], ty[1], s=60 + 900 * win, color=col[p.agent], edgecolor="white", zorder=3)
+        ax.scatter(
+            ex[1],
+            ty[1],
+            s=60 + 900 * win,
+            color=col[p.agent],
+            edgecolor="white",
+            marker="s" if p.agent in code else "o",
+            zorder=3,
+        )
         ax.annotate(
             short(p.agent, 16),
             (ex[1], ty[1]),
@@ -419,14 +480,19 @@ def percentiles(raw: dict[str, list[float]]) -> dict[str, list[float]]:
     return out
 
 
-def fig_radar(norm: dict[str, list[float]], col: dict[str, str]) -> Figure:
-    """Strategic radar: six percentile-normalised axes, outward is better."""
+def fig_radar(
+    norm: dict[str, list[float]], col: dict[str, str], code: Collection[str] = ()
+) -> Figure:
+    """Strategic radar: six percentile-normalised axes, outward is better; code agents
+    dashed."""
     fig = plt.figure(figsize=(5.6, 4.6), layout="constrained")
     ax = fig.add_subplot(projection="polar")
     n = len(RADAR_AXES)
     ang = np.linspace(0, 2 * np.pi, n, endpoint=False).tolist()
     for agent, vals in norm.items():
-        ax.plot(ang + ang[:1], vals + vals[:1], color=col[agent], lw=1.8, label=short(agent))
+        ax.plot(
+            ang + ang[:1], vals + vals[:1], color=col[agent], lw=1.8, ls=style(agent, code)["ls"]
+        )
         ax.fill(ang + ang[:1], vals + vals[:1], color=col[agent], alpha=0.08)
     ax.set_xticks(ang, RADAR_AXES, fontsize=8, color=INK)
     ax.tick_params(axis="x", pad=10)
@@ -434,7 +500,7 @@ def fig_radar(norm: dict[str, list[float]], col: dict[str, str]) -> Figure:
     ax.set_ylim(0, 1)
     ax.spines["polar"].set_color(GRID)
     ax.set_title("Strategic radar (percentile across agents)", pad=18)
-    fig.legend(loc="outside lower center", ncols=min(4, max(1, len(norm))))
+    legend(fig, list(norm), col, code, loc="outside lower center", ncols=min(4, max(1, len(norm))))
     return fig
 
 
@@ -451,14 +517,26 @@ def fig_heatmap(
     vmax: float | None = None,
     height: float | None = None,
     width: float | None = None,
+    robust: bool = False,
 ) -> Figure:
-    """An annotated heat map; NaN cells are left blank."""
+    """An annotated heat map; NaN cells are left blank.
+
+    With `robust`, the colour scale ends at the largest value inside the upper Tukey fence
+    (see `robust_limits`), so one extreme cell cannot wash out the others; cells beyond it
+    take the top colour and still print their value.
+    """
     w = width or max(5.6, 1.6 + 0.62 * len(cols))
     h = height or max(2.4, 1.3 + 0.5 * len(rows))
     fig, ax = plt.subplots(figsize=(w, h), layout="constrained")
     if not len(rows) or not len(cols):
         return _empty(fig, ax, "no data")
     masked = np.ma.masked_invalid(values)
+    extend = "neither"
+    if robust:
+        vmin, vmax = robust_limits(values)
+        finite = values[np.isfinite(values)]
+        if len(finite) and vmax is not None and finite.max() > vmax:
+            extend = "max"
     im = ax.imshow(masked, cmap=cmap, aspect="auto", vmin=vmin, vmax=vmax)
     ax.set_xticks(range(len(cols)), cols, rotation=35, ha="right")
     ax.set_yticks(range(len(rows)), [short(r) for r in rows])
@@ -487,18 +565,35 @@ def fig_heatmap(
     ax.set_title(title)
     if xlabel:
         ax.set_xlabel(xlabel)
-    fig.colorbar(im, ax=ax, shrink=0.8, pad=0.01)
+    fig.colorbar(im, ax=ax, shrink=0.8, pad=0.01, extend=extend)
     return fig
+
+
+def robust_limits(values: np.ndarray) -> tuple[float | None, float | None]:
+    """Colour limits that outliers cannot flatten: from the smallest value to the largest one
+    not above Q3 + 1.5 IQR of the finite cells (all of them when there are fewer than four)."""
+    finite = np.sort(values[np.isfinite(values)])
+    if not len(finite):
+        return None, None
+    lo, top = float(finite[0]), float(finite[-1])
+    if len(finite) >= 4:
+        q1, q3 = np.percentile(finite, [25, 75])
+        inside = finite[finite <= q3 + 1.5 * (q3 - q1)]
+        top = float(inside[-1])
+    if top <= lo:
+        top = lo + 1.0
+    return lo, top
 
 
 def fig_accept_by_size(
     data: dict[tuple[str, str], tuple[float | None, float]],
     agents: Sequence[str],
     col: dict[str, str],
+    code: Collection[str] = (),
 ) -> Figure:
     """Accept rate by the number of face-down cards offered (sizes with few cases hidden)."""
     fig, ax = _fig()
-    drawn = False
+    drawn: list[str] = []
     for agent in agents:
         pts = sorted(
             (int(k), v[0])
@@ -509,20 +604,19 @@ def fig_accept_by_size(
             ax.plot(
                 [p[0] for p in pts],
                 [100 * p[1] for p in pts],
-                marker="o",
                 ms=3.5,
                 lw=1.6,
                 color=col[agent],
-                label=short(agent),
+                **style(agent, code),
             )
-            drawn = True
+            drawn.append(agent)
     if not drawn:
         return _empty(fig, ax, "no trade challenges answered")
     ax.set_xlabel("cards in the face-down offer")
     ax.set_ylabel("accepted (%)")
     ax.set_title("Accept rate by offer size")
     ax.set_ylim(0, 100)
-    ax.legend(loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.16))
+    legend(ax, drawn, col, code, loc="upper center", ncols=3, bbox_to_anchor=(0.5, -0.16))
     return fig
 
 
@@ -552,3 +646,179 @@ def fig_distributions(
     ax.set_title(title)
     ax.grid(axis="y", visible=False)
     return fig
+
+
+Series = tuple[str, dict[str, Estimate]]
+"""A labelled set of per-agent estimates (one bar per agent)."""
+
+
+def fig_bars(
+    series: Sequence[Series],
+    agents: Sequence[str],
+    col: dict[str, str],
+    title: str,
+    xlabel: str,
+    percent: bool = False,
+    code: Collection[str] = (),
+    empty: str = "no data",
+) -> Figure:
+    """Horizontal bars per agent, one per series, with 95% bootstrap intervals.
+
+    Code agents' bars are pale with a dashed outline; several series are told apart by
+    hatching and named in the legend.
+    """
+    present = [a for a in agents if any(a in d and d[a].value is not None for _, d in series)]
+    k = max(1, len(series))
+    fig, ax = _fig(5.6, 0.7 + (0.3 + 0.2 * k) * max(3, len(present)))
+    if not present:
+        return _empty(fig, ax, empty)
+    order = list(reversed(present))
+    scale = 100.0 if percent else 1.0
+    height = 0.75 / k
+    hatches = ("", "////", "....", "xxx")
+    for j, (_, data) in enumerate(series):
+        for i, agent in enumerate(order):
+            est = data.get(agent)
+            if est is None or est.value is None:
+                continue
+            y = i + (k - 1 - j - (k - 1) / 2) * height
+            v = scale * est.value
+            is_code = agent in code
+            ax.barh(
+                y,
+                v,
+                height=height * 0.9,
+                color=col[agent],
+                alpha=0.4 if is_code else 0.85,
+                edgecolor=col[agent],
+                ls="--" if is_code else "-",
+                lw=1.2,
+                hatch=hatches[j % len(hatches)],
+            )
+            if est.lo is not None and est.hi is not None:
+                ax.errorbar(
+                    v,
+                    y,
+                    xerr=[[max(v - scale * est.lo, 0)], [max(scale * est.hi - v, 0)]],
+                    fmt="none",
+                    ecolor=INK,
+                    capsize=2,
+                    lw=0.9,
+                )
+    ax.set_yticks(range(len(order)), [short(a) for a in order])
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.grid(axis="y", visible=False)
+    # Bars start at zero; an all-zero panel still gets a readable scale.
+    ax.set_xlim(left=0, right=max(ax.get_xlim()[1], 1.0))
+    if k > 1:
+        handles = [
+            Patch(facecolor="white", edgecolor=INK, hatch=hatches[j % len(hatches)])
+            for j in range(k)
+        ]
+        fig.legend(
+            handles, [lbl for lbl, _ in series], loc="outside lower center", ncols=k, fontsize=8
+        )
+    return fig
+
+
+def fig_radar_grid(
+    norm: dict[str, list[float]], col: dict[str, str], code: Collection[str] = ()
+) -> Figure:
+    """One small strategic radar per agent, each against the cross-agent median (dotted)."""
+    agents = list(norm)
+    ncols = min(4, max(1, len(agents)))
+    nrows = max(1, math.ceil(len(agents) / ncols))
+    fig = plt.figure(figsize=(2.9 * ncols, 2.9 * nrows + 0.3), layout="constrained")
+    if not agents:
+        ax = fig.add_subplot()
+        return _empty(fig, ax, "no agents")
+    n = len(RADAR_AXES)
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False).tolist()
+    median = np.median(np.array([norm[a] for a in agents]), axis=0).tolist()
+    ticks = [t.split("\n")[0] for t in RADAR_AXES]
+    for i, agent in enumerate(agents):
+        ax = fig.add_subplot(nrows, ncols, i + 1, projection="polar")
+        ax.plot(ang + ang[:1], median + median[:1], color=MUTED, lw=1.1, ls=":")
+        vals = norm[agent]
+        ax.plot(
+            ang + ang[:1], vals + vals[:1], color=col[agent], lw=1.8, ls=style(agent, code)["ls"]
+        )
+        ax.fill(ang + ang[:1], vals + vals[:1], color=col[agent], alpha=0.15)
+        ax.set_xticks(ang, ticks, fontsize=7, color=INK)
+        ax.tick_params(axis="x", pad=2)
+        ax.set_yticks([0.25, 0.5, 0.75, 1.0], ["", "", "", ""])
+        ax.set_ylim(0, 1)
+        ax.spines["polar"].set_color(GRID)
+        tag = " (code)" if agent in code else ""
+        ax.set_title(short(agent, 26) + tag, fontsize=9, pad=10, loc="center")
+    fig.suptitle("Strategic radar per agent (dotted: median of all agents)", fontsize=11)
+    return fig
+
+
+def fig_composition_radar(
+    data: dict[str, dict[str, float]],
+    axes: Sequence[str],
+    col: dict[str, str],
+    code: Collection[str] = (),
+    percentile: bool = True,
+) -> Figure:
+    """Robustness across opponent compositions: one axis per composition, one polygon per
+    agent under test; values are win-rate percentiles across those agents (or raw win rates
+    when only one agent was tested)."""
+    fig = plt.figure(figsize=(5.6, 4.8), layout="constrained")
+    agents = [a for a in data if data[a]]
+    if len(axes) < 3 or not agents:
+        ax = fig.add_subplot()
+        return _empty(
+            fig,
+            ax,
+            "needs games of agents under test against at least three code-agent\n"
+            "compositions (cattle tournament --format mixed)",
+        )
+    ax = fig.add_subplot(projection="polar")
+    n = len(axes)
+    ang = np.linspace(0, 2 * np.pi, n, endpoint=False).tolist()
+    raw = {a: [data[a].get(c, float("nan")) for c in axes] for a in agents}
+    if percentile and len(agents) >= 2:
+        vals_by = rank_normalise(raw)
+    else:
+        vals_by = {a: [0.0 if math.isnan(v) else v for v in raw[a]] for a in agents}
+    for agent in agents:
+        vals = vals_by[agent]
+        ax.plot(
+            ang + ang[:1],
+            vals + vals[:1],
+            color=col[agent],
+            lw=1.8,
+            ms=4,
+            **style(agent, code),
+        )
+        ax.fill(ang + ang[:1], vals + vals[:1], color=col[agent], alpha=0.08)
+    ax.set_xticks(ang, list(axes), fontsize=8.5, color=INK)
+    ax.set_yticks([0.25, 0.5, 0.75, 1.0], ["", "", "", ""])
+    ax.set_ylim(0, 1)
+    ax.spines["polar"].set_color(GRID)
+    what = "percentile" if percentile and len(agents) >= 2 else "win rate"
+    ax.set_title(f"Robustness across compositions ({what})", pad=16, loc="center")
+    legend(fig, agents, col, code, loc="outside lower center", ncols=min(4, len(agents)))
+    return fig
+
+
+def rank_normalise(raw: dict[str, list[float]]) -> dict[str, list[float]]:
+    """Each position rank-normalised across the agents to [0, 1] (ties share the mean rank;
+    a missing value counts 0)."""
+    agents = list(raw)
+    width = max((len(v) for v in raw.values()), default=0)
+    out = {a: [0.5] * width for a in agents}
+    for i in range(width):
+        vals = [raw[a][i] for a in agents if not math.isnan(raw[a][i])]
+        for a in agents:
+            x = raw[a][i]
+            if math.isnan(x):
+                out[a][i] = 0.0
+            elif len(vals) >= 2:
+                below = sum(1 for y in vals if y < x)
+                equal = sum(1 for y in vals if y == x) - 1
+                out[a][i] = (below + equal / 2) / (len(vals) - 1)
+    return out

@@ -74,7 +74,7 @@ def metric(
 
 def metrics() -> list[Metric]:
     """Every registered metric, in registration order."""
-    from projections.metrics import definitions  # noqa: F401  (registers the metrics)
+    from projections.metrics import definitions, figure_metrics  # noqa: F401  (they register)
 
     return list(REGISTRY.values())
 

@@ -10,6 +10,7 @@ import base64
 import datetime as dt
 import html
 import io
+import math
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -19,6 +20,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
 
+from engine.schedule import COMPOSITIONS
 from projections.metrics import figures as F
 from projections.metrics.aggregate import (
     PAPER_METRICS,
@@ -39,16 +41,86 @@ FIGURE_IDS: tuple[str, ...] = (
     "fig-sets",
     "fig-score",
     "fig-phase",
+    "fig-composition",
     "fig-economic",
     "fig-radar",
-    "fig-cost-per-set",
-    "fig-auction-cost",
-    "fig-trade-cost",
+    "fig-radar-agents",
+    "fig-eta-distribution",
+    "fig-trade-net",
+    "fig-participation",
+    "fig-overpay",
+    "fig-tc-rates",
+    "fig-bluff-size",
+    "fig-ties",
+    "fig-tokens",
+    "fig-truncation",
+    "fig-set-cost",
     "fig-crossplay",
     "fig-seat-position",
     "fig-accept-size",
-    "fig-eta-distribution",
-    "fig-trade-net",
+    "fig-exploitation",
+    "fig-bid-wealth",
+    "fig-tc-phase",
+    "fig-cost-per-set",
+    "fig-auction-cost",
+    "fig-trade-cost",
+)
+
+#: Where each figure of the paper (seed document, Figs. 1-10) is in the report.
+PAPER_FIGURES: dict[str, tuple[str, ...]] = {
+    "Fig. 1b": ("ratings-table",),
+    "Fig. 2": ("fig-trueskill", "fig-win-rate", "fig-wealth", "fig-sets", "fig-score", "fig-phase"),
+    "Fig. 3a": ("fig-composition",),
+    "Fig. 3b": ("fig-economic",),
+    "Fig. 4": (
+        "fig-participation",
+        "fig-overpay",
+        "fig-tc-rates",
+        "fig-bluff-size",
+        "fig-ties",
+        "fig-tokens",
+        "fig-truncation",
+        "fig-set-cost",
+        "fig-crossplay",
+    ),
+    "Fig. 5": (
+        "fig-seat-position",
+        "fig-wealth",
+        "fig-accept-size",
+        "fig-exploitation",
+        "fig-bid-wealth",
+        "fig-tc-phase",
+    ),
+    "Fig. 6": ("fig-radar",),
+    "Fig. 7": ("fig-radar-agents",),
+    "Fig. 8": ("fig-cost-per-set",),
+    "Fig. 9": ("fig-auction-cost", "fig-trade-cost"),
+    "Fig. 10": ("fig-eta-distribution", "fig-trade-net"),
+}
+
+#: Per-agent metrics of the detail panels (figure_metrics.py).
+PANEL_METRICS: tuple[str, ...] = (
+    "auction_participation",
+    "auction_win_rate",
+    "overpay_rate",
+    "tc_counter_rate",
+    "target_win_rate",
+    "bluff_size",
+    "tie_rate",
+    "set_cost",
+    "llm_truncation_rate",
+    "bid_to_wealth",
+    "bluff_success_rate",
+    "bluffed_rate",
+    "bankrupt_initiation_rate",
+)
+
+#: Keyed metrics whose per-key estimates (with intervals) the figures use.
+KEYED_METRICS: tuple[str, ...] = (
+    "bid_aggressiveness_phase",
+    "bid_aggressiveness_donkeys",
+    "tc_initiation_phase",
+    "win_rate_by_composition",
 )
 
 _EXTRA = (
@@ -100,6 +172,9 @@ dl.defs { display:grid; grid-template-columns:220px 1fr; gap:6px 18px; margin:0;
 dl.defs dt { font-weight:600; }
 dl.defs dt small { color:var(--muted); font-weight:400; }
 dl.defs dd { margin:0; color:#374151; }
+figcaption .paper { color:#9ca3af; }
+.tag { display:inline-block; font-size:10px; color:var(--muted); border:1px dashed #9ca3af;
+       border-radius:3px; padding:0 4px; margin-left:6px; }
 footer { color:var(--muted); font-size:12px; text-align:center; padding:0 0 30px; }
 """
 
@@ -121,10 +196,16 @@ def _png(fig: Figure) -> str:
     return base64.b64encode(buf.getvalue()).decode()
 
 
+_PAPER_OF = {fid: paper for paper, fids in PAPER_FIGURES.items() for fid in fids}
+
+
 def _figure(fig_id: str, fig: Figure, caption: str) -> str:
+    paper = _PAPER_OF.get(fig_id)
+    tag = f' <span class="paper">(paper: {paper})</span>' if paper else ""
+    empty = ' data-empty="true"' if fig.get_label() == "empty" else ""
     return (
-        f'<figure id="{fig_id}"><img id="{fig_id}-img" alt="{html.escape(caption)}"'
-        f' src="data:image/png;base64,{_png(fig)}"><figcaption>{html.escape(caption)}'
+        f'<figure id="{fig_id}"{empty}><img id="{fig_id}-img" alt="{html.escape(caption)}"'
+        f' src="data:image/png;base64,{_png(fig)}"><figcaption>{html.escape(caption)}{tag}'
         "</figcaption></figure>"
     )
 
@@ -180,22 +261,38 @@ def _selection_summary(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[s
     }
 
 
+def score_spread(scores: np.ndarray | None) -> str:
+    """Median ± standard deviation of per-game scores (the paper's ranking column)."""
+    if scores is None or not len(scores):
+        return "–"
+    return f"{np.median(scores):,.0f} ± {np.std(scores):,.0f}"
+
+
 def _ratings_table(
-    rs: Sequence[Rating], profs: dict[str, AgentProfile], col: dict[str, str]
+    rs: Sequence[Rating],
+    profs: dict[str, AgentProfile],
+    col: dict[str, str],
+    scores: dict[str, np.ndarray] | None = None,
+    code: frozenset[str] = frozenset(),
 ) -> str:
     head = (
         "<tr><th>#</th><th class='name'>agent</th><th>TrueSkill μ</th><th>σ</th><th>μ − 3σ</th>"
-        "<th>seat-games</th><th>win rate</th><th>mean score</th><th>sets / game</th></tr>"
+        "<th>seat-games</th><th>win rate</th><th>mean score</th><th>median ± std score</th>"
+        "<th>sets / game</th></tr>"
     )
+    scores = scores or {}
     body = []
     for i, r in enumerate(rs, 1):
         p = profs.get(r.agent)
         m = p.metrics if p else {}
+        tag = '<span class="tag">code</span>' if r.agent in code else ""
         body.append(
-            f"<tr><td>{i}</td><td class='name'>{_agent_cell(r.agent, col)}</td>"
+            f"<tr><td>{i}</td><td class='name'>{_agent_cell(r.agent, col)}{tag}</td>"
             f"<td><b>{r.mu:.2f}</b></td><td>{r.sigma:.2f}</td><td>{r.conservative:.2f}</td>"
             f"<td>{p.games if p else 0}</td><td>{_fmt(m.get('win_rate'), True)}</td>"
-            f"<td>{_fmt(m.get('score'), False)}</td><td>{_fmt(m.get('sets_per_game'), False)}</td></tr>"
+            f"<td>{_fmt(m.get('score'), False)}</td>"
+            f"<td class='spread'>{score_spread(scores.get(r.agent))}</td>"
+            f"<td>{_fmt(m.get('sets_per_game'), False)}</td></tr>"
         )
     return f'<div class="scroll"><table id="ratings-table"><thead>{head}</thead><tbody>{"".join(body)}</tbody></table></div>'
 
@@ -276,7 +373,7 @@ def _llm_section(
         cost = m.get("llm_cost")
         cost_text = (
             "–"
-            if cost is None or cost.value is None
+            if cost is None or cost.value is None or math.isnan(cost.value)
             else f"${cost.value:,.4f}<span class='ci'>${cost.lo or 0:,.4f} – ${cost.hi or 0:,.4f}</span>"
         )
         body.append(
@@ -331,8 +428,8 @@ def build_report(
     profs_list = profiles(
         con,
         sel,
-        names=(*TABLE_METRICS, *_EXTRA),
-        keyed=("bid_aggressiveness_phase",),
+        names=(*TABLE_METRICS, *_EXTRA, *PANEL_METRICS),
+        keyed=KEYED_METRICS,
         resamples=resamples,
     )
     rank = {r.agent: i for i, r in enumerate(rs)}
@@ -340,6 +437,7 @@ def build_report(
     agents = [p.agent for p in profs_list]
     profs = {p.agent: p for p in profs_list}
     col = F.colours(agents)
+    code = code_agents(con, sel, agents)
     animals = [
         r[0]
         for r in con.execute(
@@ -348,105 +446,257 @@ def build_report(
         ).fetchall()
     ]
 
-    figs: list[str] = []
+    def series(*names: str) -> list[F.Series]:
+        return [(get(n).label, {p.agent: p.metrics[n] for p in profs_list}) for n in names]
+
+    def keyed(name: str) -> dict[str, dict[str, Estimate]]:
+        return {p.agent: p.keyed.get(name, {}) for p in profs_list}
+
+    figs: dict[str, str] = {}
+
+    def add(fig_id: str, fig: Figure, caption: str) -> None:
+        figs[fig_id] = _figure(fig_id, fig, caption)
+
     players = int(summary["players"])  # type: ignore[call-overload]
-    figs.append(
-        _figure(
-            "fig-trueskill",
-            F.fig_trueskill(rs, col),
-            "TrueSkill posterior mean μ per agent; bars show ±3σ (99.7% interval).",
-        )
+    add(
+        "fig-trueskill",
+        F.fig_trueskill(rs, col),
+        "TrueSkill posterior mean μ per agent; bars show ±3σ (99.7% interval).",
     )
-    figs.append(
-        _figure(
-            "fig-win-rate",
-            F.fig_win_rate(profs_list, col, players),
-            "Share of games finished with the highest score (shared wins split); 95% bootstrap intervals.",
-        )
+    add(
+        "fig-win-rate",
+        F.fig_win_rate(profs_list, col, players),
+        "Share of games finished with the highest score (shared wins split); 95% bootstrap intervals.",
     )
     bands = {c: F.trajectory_bands(con, sel, c, agents) for c in ("wealth", "sets", "score")}
-    figs.append(
-        _figure(
-            "fig-wealth",
-            F.fig_bands(
-                bands["wealth"],
-                col,
-                "Wealth over turns",
-                "coins held",
-                "Mean over games still running at each turn (late turns favour longer games).",
-            ),
-            "Mean money per agent at the end of each turn, with 95% bootstrap bands.",
-        )
+    add(
+        "fig-wealth",
+        F.fig_bands(
+            bands["wealth"],
+            col,
+            "Money over turns",
+            "coins held",
+            "Mean over games still running at each turn (late turns favour longer games).",
+            code,
+        ),
+        "Money trajectories: mean money per agent at the end of each turn, with 95% bootstrap bands.",
     )
-    figs.append(
-        _figure(
-            "fig-sets",
-            F.fig_bands(
-                bands["sets"],
-                col,
-                "Complete sets over turns",
-                "complete sets",
-                "Finished games carry their final count forward.",
-            ),
-            "Mean complete sets per agent by turn, with 95% bootstrap bands.",
-        )
+    add(
+        "fig-sets",
+        F.fig_bands(
+            bands["sets"],
+            col,
+            "Complete sets over turns",
+            "complete sets",
+            "Finished games carry their final count forward.",
+            code,
+        ),
+        "Mean complete sets per agent by turn, with 95% bootstrap bands.",
     )
-    figs.append(
-        _figure(
-            "fig-score",
-            F.fig_bands(
-                bands["score"],
-                col,
-                "Score over turns",
-                "score",
-                "Finished games carry their final score forward.",
-            ),
-            "Mean score per agent by turn, with 95% bootstrap bands.",
-        )
+    add(
+        "fig-score",
+        F.fig_bands(
+            bands["score"],
+            col,
+            "Score over turns",
+            "score",
+            "Finished games carry their final score forward.",
+            code,
+        ),
+        "Mean score per agent by turn, with 95% bootstrap bands.",
     )
-    figs.append(
-        _figure(
-            "fig-phase",
-            F.fig_phase(F.keyed_values(con, sel, "bid_aggressiveness_donkeys"), agents, col),
-            "Mean highest bid divided by the animal's set value, by the number of donkeys drawn.",
-        )
+    add(
+        "fig-phase",
+        F.fig_phase(keyed("bid_aggressiveness_donkeys"), agents, col, code),
+        "Bid aggressiveness by the number of donkeys drawn when the auction opened, with 95% "
+        "bootstrap intervals (seeded); code agents dashed with squares.",
+    )
+    comp_axes, comp_data = _compositions(keyed("win_rate_by_composition"))
+    add(
+        "fig-composition",
+        F.fig_composition_radar(comp_data, comp_axes, col, code),
+        "Win rate of each agent under test against each code-agent composition ("
+        + ", ".join(f"{k} = {' + '.join(v)}" for k, v in COMPOSITIONS.items())
+        + "), as percentiles across the agents under test: outward beats more of them.",
     )
     eta = F.per_game_values(con, sel, "eta")
     tau = F.per_game_values(con, sel, "tau")
-    figs.append(
-        _figure(
-            "fig-economic",
-            F.fig_economic(eta, tau, profs_list, col),
-            "Median per-game η against median τ; bars are interquartile ranges, marker area grows with win rate.",
-        )
+    add(
+        "fig-economic",
+        F.fig_economic(eta, tau, profs_list, col, code),
+        "Median per-game η against median τ; bars are interquartile ranges, marker area grows "
+        "with win rate; squares are code agents.",
     )
     norm = F.percentiles(F.radar_scores(profs_list, {r.agent: r for r in rs}))
-    figs.append(
-        _figure(
-            "fig-radar",
-            F.fig_radar(norm, col),
-            "Six axes rank-normalised across agents (outward is better): TrueSkill μ, η, "
-            "1 − ½(overbid + self-bid), TC challenger win rate, log(late / early bid aggressiveness), sets per game.",
+    add(
+        "fig-radar",
+        F.fig_radar(norm, col, code),
+        "Six axes rank-normalised across agents (outward is better): TrueSkill μ, η, "
+        "1 − ½(overbid + self-bid), TC challenger win rate, log(late / early bid aggressiveness), "
+        "sets per game. Code agents dashed.",
+    )
+    add(
+        "fig-radar-agents",
+        F.fig_radar_grid(norm, col, code),
+        "The same six axes, one radar per agent, each against the median of all agents (dotted).",
+    )
+    add(
+        "fig-eta-distribution",
+        F.fig_distributions(
+            eta, agents, col, "Capital efficiency per game", "η = score / gross outflow"
+        ),
+        "Distribution of per-game η (box: quartiles, whiskers: 1.5 IQR).",
+    )
+    add(
+        "fig-trade-net",
+        F.fig_distributions(
+            F.trade_nets(con, sel),
+            agents,
+            col,
+            "Net coins per trade challenge",
+            "coins received − coins given",
+        ),
+        "Per-trade net coins: right of zero the agent pocketed money, left it paid to win animals.",
+    )
+    no_model = "no model calls in this selection"
+    for fig_id, names, heading, xlabel, pct, caption, empty in (
+        (
+            "fig-participation",
+            ("auction_participation", "auction_win_rate"),
+            "Auction participation and wins",
+            "%",
+            True,
+            "Share of the auctions open to the agent in which it bid, and of those bid in that it "
+            "closed as highest bidder.",
+            "no auctions",
+        ),
+        (
+            "fig-overpay",
+            ("overpay_rate", "overbid_rate"),
+            "Overpay and overbid frequency",
+            "%",
+            True,
+            "Auction payments above the price (no change given), and auctions with a bid above "
+            "the money held.",
+            "no auctions",
+        ),
+        (
+            "fig-tc-rates",
+            ("tc_counter_rate", "challenger_win_rate", "target_win_rate"),
+            "Trade challenges: counters and wins",
+            "%",
+            True,
+            "Challenges countered as target, and won as challenger and as target.",
+            "no trade challenges",
+        ),
+        (
+            "fig-bluff-size",
+            ("bluff_size",),
+            "Bluff size",
+            "0-value cards per bluff",
+            False,
+            "Mean number of cards in the agent's bluffs (offers of 0-value cards only).",
+            "no bluffs",
+        ),
+        (
+            "fig-ties",
+            ("tie_rate",),
+            "Tie frequency",
+            "countered challenges with a tie (%)",
+            True,
+            "Share of the countered challenges the agent took part in whose offers tied at least once.",
+            "no countered trade challenges",
+        ),
+        (
+            "fig-tokens",
+            ("llm_output_tokens",),
+            "Token use",
+            "output tokens per model call",
+            False,
+            "Mean output (completion) tokens per model call; tokens per game are in the model table.",
+            no_model,
+        ),
+        (
+            "fig-truncation",
+            ("llm_truncation_rate",),
+            "Truncated answers",
+            "model calls cut off by the token limit (%)",
+            True,
+            "Share of model calls whose answer was cut off by the token limit.",
+            no_model,
+        ),
+        (
+            "fig-set-cost",
+            ("set_cost",),
+            "Cost per complete set",
+            "coins of gross outflow per set",
+            False,
+            "Gross outflow over all animals divided by the complete sets finished, pooled over games.",
+            "no complete sets",
+        ),
+        (
+            "fig-exploitation",
+            ("bluff_success_rate", "bluffed_rate", "bankrupt_initiation_rate"),
+            "Exploitation",
+            "%",
+            True,
+            "Own bluffs the target accepted (exploiting), accepted offers that were bluffs "
+            "(exploited), and challenges started with no money of value.",
+            "no trade challenges",
+        ),
+        (
+            "fig-bid-wealth",
+            ("bid_to_wealth",),
+            "Bid-to-wealth ratio",
+            "bid / money held",
+            False,
+            "Mean of each bid divided by the money held when it was placed; above 1 is an overbid.",
+            "no bids",
+        ),
+    ):
+        add(
+            fig_id,
+            F.fig_bars(series(*names), agents, col, heading, xlabel, pct, code, empty),
+            caption,
         )
+    phases = keyed("tc_initiation_phase")
+    add(
+        "fig-tc-phase",
+        F.fig_bars(
+            [
+                (ph, {a: by.get(ph, Estimate(None)) for a, by in phases.items()})
+                for ph in ("early", "late")
+            ],
+            agents,
+            col,
+            "Trade-challenge initiation by donkey phase",
+            "free turns spent on a trade challenge (%)",
+            True,
+            code,
+            "no free turn choices",
+        ),
+        "Share of free turn choices that were trade challenges, before half of the donkeys were "
+        "drawn (early) and after (late).",
     )
     cps = F.keyed_values(con, sel, "cost_per_set")
     vals, counts = _matrix(cps, agents, animals)
     vals = np.where(counts > 0, vals, np.nan)
-    figs.append(
-        _figure(
-            "fig-cost-per-set",
-            F.fig_heatmap(
-                agents,
-                animals,
-                vals,
-                counts,
-                "Gross outflow per complete set, by animal",
-                ",.0f",
-                "YlOrRd",
-                width=10,
-            ),
-            "Coins spent on an animal (auctions and trades) divided by sets of it completed; n = sets; blank where none.",
-        )
+    add(
+        "fig-cost-per-set",
+        F.fig_heatmap(
+            agents,
+            animals,
+            vals,
+            counts,
+            "Gross outflow per complete set, by animal",
+            ",.0f",
+            "YlOrRd",
+            width=10,
+            robust=True,
+        ),
+        "Coins spent on an animal (auctions and trades) divided by sets of it completed; n = sets; "
+        "blank where none. The colour scale ends at the largest value inside Q3 + 1.5 IQR, so one "
+        "outlier cannot flatten the rest (beyond it: the top colour).",
     )
     for fig_id, name, heading, caption in (
         (
@@ -464,81 +714,52 @@ def build_report(
     ):
         data = F.keyed_values(con, sel, name)
         v, c = _matrix(data, agents, animals)
-        figs.append(
-            _figure(
-                fig_id,
-                F.fig_heatmap(agents, animals, v, c, heading, ",.0f", "Blues", width=10),
-                caption,
-            )
+        add(
+            fig_id,
+            F.fig_heatmap(agents, animals, v, c, heading, ",.0f", "Blues", width=10),
+            caption,
         )
     h2h = F.keyed_values(con, sel, "head_to_head")
     v, c = _matrix(h2h, agents, agents)
-    figs.append(
-        _figure(
-            "fig-crossplay",
-            F.fig_heatmap(
-                agents,
-                [F.short(a, 14) for a in agents],
-                100 * v,
-                None,
-                "Cross-play: row beats column (%)",
-                ".0f",
-                "RdBu",
-                xlabel="opponent",
-                vmin=0,
-                vmax=100,
-            ),
-            "Share of seat pairs in which the row agent finished above the column agent (equal scores count half).",
-        )
+    add(
+        "fig-crossplay",
+        F.fig_heatmap(
+            agents,
+            [F.short(a, 14) for a in agents],
+            100 * v,
+            None,
+            "Cross-play: row beats column (%)",
+            ".0f",
+            "RdBu",
+            xlabel="opponent",
+            vmin=0,
+            vmax=100,
+        ),
+        "Share of seat pairs in which the row agent finished above the column agent (equal scores count half).",
     )
     seat_data = _seat_wins(con, sel)
     seats = sorted({k for _, k in seat_data}, key=int)
     v, c = _matrix(seat_data, agents, seats)
-    figs.append(
-        _figure(
-            "fig-seat-position",
-            F.fig_heatmap(
-                agents,
-                [f"seat {s}" for s in seats],
-                100 * v,
-                c,
-                "Win rate by seat position (%)",
-                ".0f",
-                "Greens",
-                vmin=0,
-            ),
-            "Win rate of each agent by the seat it played (seat 0 moves first); n = seat-games.",
-        )
+    add(
+        "fig-seat-position",
+        F.fig_heatmap(
+            agents,
+            [f"seat {s}" for s in seats],
+            100 * v,
+            c,
+            "Win rate by seat position (%)",
+            ".0f",
+            "Greens",
+            vmin=0,
+        ),
+        "Win rate of each agent by the seat it played (seat 0 moves first); n = seat-games.",
     )
-    figs.append(
-        _figure(
-            "fig-accept-size",
-            F.fig_accept_by_size(F.keyed_values(con, sel, "accept_rate_by_size"), agents, col),
-            "Share of trade challenges accepted, by the number of cards offered (sizes seen at least 5 times).",
-        )
+    add(
+        "fig-accept-size",
+        F.fig_accept_by_size(F.keyed_values(con, sel, "accept_rate_by_size"), agents, col, code),
+        "Share of trade challenges accepted, by the number of cards offered (sizes seen at least 5 times).",
     )
-    figs.append(
-        _figure(
-            "fig-eta-distribution",
-            F.fig_distributions(
-                eta, agents, col, "Capital efficiency per game", "η = score / gross outflow"
-            ),
-            "Distribution of per-game η (box: quartiles, whiskers: 1.5 IQR).",
-        )
-    )
-    figs.append(
-        _figure(
-            "fig-trade-net",
-            F.fig_distributions(
-                F.trade_nets(con, sel),
-                agents,
-                col,
-                "Net coins per trade challenge",
-                "coins received − coins given",
-            ),
-            "Per-trade net coins: right of zero the agent pocketed money, left it paid to win animals.",
-        )
-    )
+    scores = F.per_game_values(con, sel, "score")
 
     defs = "".join(
         f"<dt>{html.escape(m.label)}<br><small>{m.name} v{m.version} · {m.agg}</small></dt>"
@@ -560,7 +781,8 @@ def build_report(
     stats_html = "".join(
         f'<div class="stat"><b>{a}</b><span>{b}</span></div>' for a, b in stat_items
     )
-    f = {fid: s for fid, s in zip(FIGURE_IDS, figs, strict=True)}
+    assert set(figs) == set(FIGURE_IDS), set(figs) ^ set(FIGURE_IDS)
+    f = figs
     page = f"""<!doctype html>
 <html lang="en"><head><meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
@@ -572,7 +794,7 @@ def build_report(
 <main>
 <section id="ratings"><h2>Ratings</h2>
 <p class="lead">Agents ordered by TrueSkill μ. Intervals under each value are 95% bootstrap intervals over the agent's seat-games.</p>
-{_ratings_table(rs, profs, col)}</section>
+{_ratings_table(rs, profs, col, scores, code)}</section>
 <section id="dynamics"><h2>Tournament dynamics</h2>
 <p class="lead">Ratings, wins and how wealth, sets and score build up over a game.</p>
 <div class="grid">{f["fig-trueskill"]}{f["fig-win-rate"]}{f["fig-wealth"]}{f["fig-sets"]}{f["fig-score"]}{f["fig-phase"]}</div></section>
@@ -582,14 +804,21 @@ def build_report(
 <h3 style="font-size:14px;margin:18px 0 6px">More behaviour: bargaining, trades and phases</h3>
 {_behaviour_table(profs_list, col, MORE_COLUMNS, "behaviour-more-table", True)}</section>
 <section id="economics"><h2>Economic profile and strategy</h2>
-<p class="lead">Spending efficiency against bargaining tightness, and the six-axis strategic radar.</p>
-<div class="grid">{f["fig-economic"]}{f["fig-radar"]}{f["fig-eta-distribution"]}{f["fig-trade-net"]}</div></section>
+<p class="lead">Spending efficiency against bargaining tightness, robustness across code-agent compositions, and the six-axis strategic radar (overlaid and per agent). Code agents are drawn dashed or with squares.</p>
+<div class="grid">{f["fig-economic"]}{f["fig-composition"]}{f["fig-radar"]}{f["fig-eta-distribution"]}{f["fig-trade-net"]}</div>
+<div class="stack" style="margin-top:18px">{f["fig-radar-agents"]}</div></section>
+<section id="engine"><h2>Engine-level metrics</h2>
+<p class="lead">Auctions, trade challenges, model usage and cost per set, per agent with 95% bootstrap intervals (pale bars with a dashed outline: code agents).</p>
+<div class="grid">{f["fig-participation"]}{f["fig-overpay"]}{f["fig-tc-rates"]}{f["fig-bluff-size"]}{f["fig-ties"]}{f["fig-tokens"]}{f["fig-truncation"]}{f["fig-set-cost"]}{f["fig-crossplay"]}</div></section>
+<section id="governance"><h2>Governance-level analysis</h2>
+<p class="lead">Seat positions, how targets answer trade challenges, exploitation, bids against wealth and when agents challenge (money trajectories are under tournament dynamics).</p>
+<div class="grid">{f["fig-seat-position"]}{f["fig-accept-size"]}{f["fig-exploitation"]}{f["fig-bid-wealth"]}{f["fig-tc-phase"]}</div></section>
 <section id="costs"><h2>What cards cost</h2>
 <p class="lead">Gross outflow per complete set, and auction against trade prices, by animal (ascending value).</p>
 <div class="stack">{f["fig-cost-per-set"]}{f["fig-auction-cost"]}{f["fig-trade-cost"]}</div></section>
-<section id="matchups"><h2>Match-ups and positions</h2>
-<p class="lead">Head-to-head results, seat-position effects and how targets answer trade challenges.</p>
-<div class="grid">{f["fig-crossplay"]}{f["fig-seat-position"]}{f["fig-accept-size"]}</div></section>
+<section id="paper-map"><h2>Figures of the paper</h2>
+<p class="lead">Where each figure of the Cattle Trade paper appears in this report.</p>
+{_paper_map()}</section>
 <section id="llm"><h2>Model usage and format compliance</h2>
 <p class="lead">Tokens, cost and latency of model calls, and how often actions were rejected or replaced by a fallback.</p>
 {_llm_section(con, sel, profs_list, col)}</section>
@@ -616,6 +845,56 @@ window.addEventListener("load", function () {{
         bytes=len(page.encode()),
     )
     return page, stats
+
+
+def code_agents(
+    con: duckdb.DuckDBPyConnection, sel: Selection, agents: Sequence[str]
+) -> frozenset[str]:
+    """The agents that made no model call in the selection (code agents)."""
+    where, params = sel.where()
+    models = {
+        r[0]
+        for r in con.execute(
+            f"SELECT DISTINCT agent FROM main.metric_values WHERE metric = 'llm_calls' AND {where}",
+            params,
+        ).fetchall()
+    }
+    return frozenset(a for a in agents if a not in models)
+
+
+def _compositions(
+    by_agent: dict[str, dict[str, Estimate]],
+) -> tuple[list[str], dict[str, dict[str, float]]]:
+    """Composition axes (C1..C7 that were played) and each tested agent's win rate on them.
+
+    An agent counts as tested when it faced at least three of the compositions, which keeps
+    the code agents themselves (who face other mixes) off the radar.
+    """
+    names = {tuple(sorted(v)): k for k, v in COMPOSITIONS.items()}
+    data: dict[str, dict[str, float]] = {}
+    for agent, keyed in by_agent.items():
+        got = {}
+        for key, est in keyed.items():
+            label = names.get(tuple(sorted(key.split(" + "))))
+            if label is not None and est.value is not None:
+                got[label] = est.value
+        if len(got) >= 3:
+            data[agent] = got
+    axes = sorted({c for got in data.values() for c in got}, key=lambda c: int(c[1:]))
+    return axes, data
+
+
+def _paper_map() -> str:
+    rows = "".join(
+        f"<tr><td class='name'>{html.escape(paper)}</td><td class='name'>"
+        + ", ".join(f'<a href="#{fid}">{fid}</a>' for fid in fids)
+        + "</td></tr>"
+        for paper, fids in PAPER_FIGURES.items()
+    )
+    return (
+        '<table id="paper-map-table"><thead><tr><th class="name">paper</th>'
+        f'<th class="name">report</th></tr></thead><tbody>{rows}</tbody></table>'
+    )
 
 
 def _seat_wins(

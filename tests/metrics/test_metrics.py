@@ -61,14 +61,14 @@ def test_tightness(built: dict) -> None:
 
 
 def test_bidding(built: dict) -> None:
-    # b's only auction: highest bid 30 on a chicken (set value 10).
-    assert built[("g1", "b", "bid_aggressiveness", "")] == pytest.approx(3.0)
-    # a's only auction: highest bid 200 on a donkey (500).
-    assert built[("g1", "a", "bid_aggressiveness", "")] == pytest.approx(0.4)
+    # Every bid counts: b bid 20 then 30 on a chicken (set value 10): (2.0 + 3.0) / 2.
+    assert built[("g1", "b", "bid_aggressiveness", "")] == pytest.approx(2.5)
+    # a bid 200 on a donkey (500), then 100 after the restart: (0.4 + 0.2) / 2.
+    assert built[("g1", "a", "bid_aggressiveness", "")] == pytest.approx(0.3)
     # t1 opened before any donkey (early); t2 after the first of two (late, sets of 2).
-    assert built[("g1", "b", "bid_aggressiveness_phase", "early")] == pytest.approx(3.0)
-    assert built[("g1", "a", "bid_aggressiveness_phase", "late")] == pytest.approx(0.4)
-    assert built[("g1", "a", "bid_aggressiveness_donkeys", "1")] == pytest.approx(0.4)
+    assert built[("g1", "b", "bid_aggressiveness_phase", "early")] == pytest.approx(2.5)
+    assert built[("g1", "a", "bid_aggressiveness_phase", "late")] == pytest.approx(0.3)
+    assert built[("g1", "a", "bid_aggressiveness_donkeys", "1")] == pytest.approx(0.3)
     # b bid 20 (no leader) then 30 while leading: one self-bid out of two.
     assert built[("g1", "b", "self_bid_rate", "")] == pytest.approx(0.5)
     # a bid 200 (no leader) and 100 after the restart (no leader again).

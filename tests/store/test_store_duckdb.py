@@ -10,7 +10,7 @@ from storekit import held_open, record, row_of
 
 from engine.state import evolve, initial_state
 from events import game as ev
-from events.store import SCHEMA_VERSION, DuckStore, StoreLocked, StoreMissing
+from events.store import SCHEMA_VERSION, DuckStore, StoreError, StoreLocked, StoreMissing
 
 GAMES = [
     ("standard", 1, "canonical"),
@@ -80,7 +80,14 @@ def test_schema_version_and_event_rows(filled: Path) -> None:
     assert types["deck_shuffled"] == [] and types["turn_started"] is None
 
 
-def test_events_are_append_only_by_primary_key(filled: Path, tmp_path: Path) -> None:
+def _duplicates(store: DuckStore) -> list[tuple[object, ...]]:
+    _, rows = store.query(
+        "SELECT game_id, seq, count(*) FROM events GROUP BY ALL HAVING count(*) > 1"
+    )
+    return rows
+
+
+def test_event_rows_stay_unique_by_how_seqs_are_given(filled: Path, tmp_path: Path) -> None:
     con = duckdb.connect(str(filled), read_only=True)
     with pytest.raises(duckdb.Error):
         con.execute("DELETE FROM events WHERE game_id = 'g0'")
@@ -89,11 +96,31 @@ def test_events_are_append_only_by_primary_key(filled: Path, tmp_path: Path) -> 
     rec = record()
     with DuckStore(path) as store:
         store.save_game(row_of("g1", rec), rec.events, rec.turns)
+        with pytest.raises(StoreError, match="already stored"):
+            store.save_game(row_of("g1", rec), rec.events, rec.turns)
+        store.append("g1", rec.events[:2], rec.turns[:2])  # appends go after the end
+        store.append("g1", rec.events[2:3], rec.turns[2:3])
+        _, rows = store.query("SELECT max(seq), count(*) FROM events WHERE game_id = 'g1'")
+        assert rows == [(len(rec.events) + 2, len(rec.events) + 3)]
+        assert _duplicates(store) == []
+
+
+def test_a_file_whose_events_have_a_primary_key_still_works(tmp_path: Path) -> None:
+    """Files made when `events` had a primary key keep it; they read, write and verify."""
+    from runner.verify import verify_stored
+
+    path = tmp_path / "keyed.duckdb"
+    rec = record()
+    with DuckStore(path) as store:
+        store.con.execute("ALTER TABLE events ADD PRIMARY KEY (game_id, seq)")
+        store.save_game(row_of("g1", rec), rec.events, rec.turns)
         with pytest.raises(duckdb.ConstraintException):
             store.con.execute("INSERT INTO events SELECT * FROM events WHERE seq = 0")
-        store.append("g1", rec.events[:2], rec.turns[:2])  # appends go after the end
-        _, rows = store.query("SELECT max(seq), count(*) FROM events WHERE game_id = 'g1'")
-        assert rows == [(len(rec.events) + 1, len(rec.events) + 2)]
+        store.save_game(row_of("g2", rec), rec.events, rec.turns)
+        assert _duplicates(store) == []
+    with DuckStore(path, read_only=True) as store:
+        assert store.load_events("g2") == rec.events
+        assert verify_stored(store, "g1").ok
 
 
 def test_bids_view_has_typed_columns(filled: Path) -> None:

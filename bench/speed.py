@@ -1,0 +1,234 @@
+"""Speed of the Cattle Trade hot paths, every figure in one run: prints a table (or `--json`).
+
+    uv run python bench/speed.py [--games 300] [--tournament-games 400] [--help-runs 5] [--json]
+
+Standard preset, four random agents unless said otherwise:
+
+* engine only: games/s of the driver with its agents, nothing stored;
+* play path: games/s of `play_and_store` (what `cattle play` does: one game, one transaction);
+* tournament path: games/s of `play_tournament` with one process (games written in batches);
+* replay: events/s reading every stored event back, decoding it and folding it into the state;
+* verify: ms per game of the full check `cattle replay --verify` runs, in this process;
+* `cattle --help`: seconds of a fresh `python -m cli.main --help` (median of several);
+* tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
+  ratio (only meaningful on an otherwise idle machine with two free cores).
+
+Timings on a busy machine move with the load of other processes: compare figures of one run,
+or repeat the run.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+SPECS = ["random"] * 4
+
+
+def engine_only(config: Any, games: int) -> dict[str, float]:
+    """Games/s and events/game of the driver alone."""
+    from agents import make_agents
+    from events.domain import SeatSpec
+    from runner.driver import Game
+
+    seats = tuple(SeatSpec(agent=s) for s in SPECS)
+    events = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        record = Game(config, seed, make_agents(SPECS, seed, config), seats).run()
+        events += len(record.events)
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "events_per_game": events / games}
+
+
+def play_path(config: Any, games: int, folder: Path) -> float:
+    """Games/s of one game per transaction, as `cattle play` stores them."""
+    from events.store import DuckStore
+    from runner.session import play_and_store
+
+    with DuckStore(folder / "play.duckdb") as store:
+        start = time.perf_counter()
+        for seed in range(games):
+            play_and_store(store, config, seed, SPECS)
+        return games / (time.perf_counter() - start)
+
+
+def tournament_path(config: Any, games: int, db: Path) -> float:
+    """Games/s of the tournament runner in one process (batched writes)."""
+    from events.store import DuckStore
+    from runner.tournament import GameTask, play_tournament
+
+    tasks = [
+        GameTask(
+            index=i,
+            game_id=f"speed.{i:05d}",
+            seed=1000 + i,
+            seats=tuple(SPECS),
+            config=config,
+            tournament="speed",
+        )
+        for i in range(games)
+    ]
+    with DuckStore(db) as store:
+        start = time.perf_counter()
+        stored = play_tournament(store, "speed", config, tasks, workers=1)
+        elapsed = time.perf_counter() - start
+    assert stored == games
+    return games / elapsed
+
+
+def replay(db: Path) -> dict[str, float]:
+    """Events/s reading every stored event, decoding it and folding it (per game)."""
+    from events import catalog
+    from events.store import DuckStore, decode_events
+
+    rules = catalog.get("cattle-trade").rules
+    with DuckStore(db, read_only=True) as store:
+        start = time.perf_counter()
+        rows = store.con.execute(
+            "SELECT game_id, payload FROM events ORDER BY game_id, seq"
+        ).fetchall()
+        read = time.perf_counter() - start
+        start = time.perf_counter()
+        by_game: dict[str, list[str]] = {}
+        for gid, payload in rows:
+            by_game.setdefault(gid, []).append(payload)
+        for payloads in by_game.values():
+            rules.fold(decode_events("cattle-trade", payloads))
+        work = time.perf_counter() - start
+    return {"events_per_s": len(rows) / (read + work), "events": len(rows)}
+
+
+def verify(db: Path, games: int) -> float:
+    """Milliseconds per game of the full stored-game check, in this process."""
+    from events.store import DuckStore
+    from runner.verify import check_game
+
+    with DuckStore(db, read_only=True) as store:
+        ids = [
+            r[0] for r in store.con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()
+        ]
+        ids = ids[:games]
+        start = time.perf_counter()
+        for gid in ids:
+            check = check_game(store.load_rows(gid), None)
+            assert check.ok, check
+        return (time.perf_counter() - start) / len(ids) * 1000
+
+
+def help_cold(runs: int) -> float:
+    """Median seconds of a fresh `cattle --help` process."""
+    times = []
+    for _ in range(runs + 1):
+        start = time.perf_counter()
+        subprocess.run(
+            [sys.executable, "-m", "cli.main", "--help"],
+            cwd=ROOT,
+            check=True,
+            stdout=subprocess.DEVNULL,
+        )
+        times.append(time.perf_counter() - start)
+    return statistics.median(times[1:])  # the first run warms the file cache
+
+
+def workers(config: Any, games: int, folder: Path) -> dict[str, float]:
+    """Games/s of a code-agent tournament with 1 and 2 workers."""
+    from bench.tournament import run
+
+    one, _ = run(games, 1, folder)
+    two, _ = run(games, 2, folder)
+    return {"one": games / one, "two": games / two, "ratio": one / two}
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300, help="games per engine figure")
+    parser.add_argument(
+        "--tournament-games", type=int, default=400, help="games per worker-count run"
+    )
+    parser.add_argument("--help-runs", type=int, default=5)
+    parser.add_argument("--skip-workers", action="store_true", help="leave out the 2-vs-1 run")
+    parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
+    parser.add_argument(
+        "--only",
+        default="",
+        help="comma-separated figures to run (engine, play, tournament, replay, verify, help,"
+        " workers); the replay and verify figures read what the tournament figure stored",
+    )
+    args = parser.parse_args()
+
+    from cli.main import configure_logging
+    from engine.presets import load_preset
+
+    configure_logging(verbose=False, log_json=False)
+    config = load_preset("standard")
+    n = args.games
+    figures: dict[str, Any] = {"games": n}
+    names = ("engine", "play", "tournament", "replay", "verify", "help", "workers")
+    only = {x.strip() for x in args.only.split(",") if x.strip()} or set(names)
+    if args.skip_workers:
+        only.discard("workers")
+    unknown = only - set(names)
+    if unknown:
+        parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
+    if only & {"replay", "verify"}:
+        only.add("tournament")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        if "engine" in only:
+            eng = engine_only(config, n)
+            figures["engine_games_per_s"] = eng["games_per_s"]
+            figures["events_per_game"] = eng["events_per_game"]
+        if "play" in only:
+            figures["play_games_per_s"] = play_path(config, n, folder)
+        db = folder / "tournament.duckdb"
+        if "tournament" in only:
+            figures["tournament_games_per_s"] = tournament_path(config, n, db)
+        if "replay" in only:
+            figures["replay_events_per_s"] = replay(db)["events_per_s"]
+        if "verify" in only:
+            figures["verify_ms_per_game"] = verify(db, min(n, 100))
+        if "help" in only:
+            figures["help_s"] = help_cold(args.help_runs)
+        if "workers" in only:
+            w = workers(config, args.tournament_games, folder)
+            figures["workers_1_games_per_s"] = w["one"]
+            figures["workers_2_games_per_s"] = w["two"]
+            figures["workers_speedup"] = w["ratio"]
+    if args.json:
+        print(json.dumps(figures, indent=2))
+        return
+    from rich.console import Console
+    from rich.table import Table
+
+    table = Table(title=f"Speed: standard preset, 4 random agents, {n} games")
+    table.add_column("figure")
+    table.add_column("value", justify="right")
+    rows = [
+        ("engine only (games/s)", "engine_games_per_s", "{:,.1f}"),
+        ("events per game", "events_per_game", "{:,.0f}"),
+        ("play path, 1 game per transaction (games/s)", "play_games_per_s", "{:,.1f}"),
+        ("tournament path, batched writes (games/s)", "tournament_games_per_s", "{:,.1f}"),
+        ("replay: read + decode + fold (events/s)", "replay_events_per_s", "{:,.0f}"),
+        ("replay --verify, in process (ms/game)", "verify_ms_per_game", "{:.1f}"),
+        ("cattle --help, cold (s)", "help_s", "{:.2f}"),
+        ("tournament, 1 worker (games/s)", "workers_1_games_per_s", "{:,.1f}"),
+        ("tournament, 2 workers (games/s)", "workers_2_games_per_s", "{:,.1f}"),
+        ("tournament, 2 workers vs 1", "workers_speedup", "{:.2f}x"),
+    ]
+    for label, key, fmt in rows:
+        if key in figures:
+            table.add_row(label, fmt.format(figures[key]))
+    Console().print(table)
+
+
+if __name__ == "__main__":
+    main()

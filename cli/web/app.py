@@ -1,0 +1,236 @@
+"""The live viewer: a Starlette app over a store opened read-only.
+
+The file is opened for each request and let go right after, so a tournament writing to it is
+held back for one request at most (the writer waits for readers, see events.store).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.gzip import GZipMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, JSONResponse, Response
+from starlette.routing import Route
+
+from cli.web import data, pages
+from events.store import READ_WAIT, DuckStore, StoreError, connect, lock_wait, readers_waiting
+
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " connect-src 'self'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'"
+)
+"""Scripts and styles from this server only: no inline script can run, whatever a page holds."""
+
+HEADERS = {
+    "Content-Security-Policy": CSP,
+    "X-Content-Type-Options": "nosniff",
+    "Referrer-Policy": "no-referrer",
+    "Cache-Control": "no-store",
+}
+
+_TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
+
+
+class Reader:
+    """The store, read-only, shared by requests one at a time.
+
+    The file stays open between requests while nobody else wants it, and is let go as soon as
+    another process waits for it (a tournament's writer leaves a note, see
+    `events.store.readers_waiting`): after the request in progress, or within a tenth of a
+    second when idle. The next request opens it again and sees what was written meanwhile.
+    """
+
+    def __init__(self, path: Path) -> None:
+        self.path = str(path)
+        DuckStore(path, read_only=True).close()  # a missing, damaged or foreign file: now
+        self._con: duckdb.DuckDBPyConnection | None = None
+        self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self._watch = threading.Thread(target=self._watch_loop, daemon=True, name="reader")
+        self._watch.start()
+
+    @contextlib.contextmanager
+    def con(self) -> Iterator[duckdb.DuckDBPyConnection]:
+        """The read-only connection, for the length of the block."""
+        with self._lock:
+            if self._con is None:
+                self._con = connect(self.path, read_only=True, wait=lock_wait(READ_WAIT))
+            try:
+                yield self._con
+            finally:
+                if readers_waiting(self.path):
+                    self._close()
+
+    def _close(self) -> None:
+        if self._con is not None:
+            with contextlib.suppress(duckdb.Error):
+                self._con.close()
+            self._con = None
+
+    def _watch_loop(self) -> None:
+        while not self._stop.wait(0.1):
+            if self._con is not None and readers_waiting(self.path):
+                with self._lock:
+                    self._close()
+
+    def close(self) -> None:
+        """Stop watching and let the file go."""
+        self._stop.set()
+        with self._lock:
+            self._close()
+
+
+def create_app(db: Path) -> Starlette:
+    """The viewer's app over the store at `db`."""
+    reader = Reader(db)
+    winners = data.Winners()
+
+    def warm() -> None:
+        # Read every result once, in the background: the first pages need not wait for it.
+        with contextlib.suppress(StoreError, duckdb.Error), reader.con() as con:
+            winners.load_all(con)
+
+    def page(html: str, status: int = 200) -> HTMLResponse:
+        return HTMLResponse(html, status_code=status, headers=HEADERS)
+
+    def error(status: int, message: str, *, api: bool = False) -> Response:
+        if api:
+            return JSONResponse({"error": message}, status_code=status, headers=HEADERS)
+        return page(pages.render("error.html", status=status, message=message, base=""), status)
+
+    def guarded(fn: Any, *, api: bool = False) -> Any:
+        def endpoint(request: Request) -> Response:
+            try:
+                return fn(request)
+            except data.BadRequest as exc:
+                return error(400, str(exc), api=api)
+            except data.NotFound as exc:
+                return error(404, str(exc), api=api)
+            except (StoreError, duckdb.Error) as exc:
+                line = str(exc).strip().splitlines()[0] if str(exc).strip() else "store error"
+                return error(503, f"the store cannot be read now: {line}", api=api)
+
+        return endpoint
+
+    def games_page(request: Request) -> Response:
+        query = data.ListQuery.from_params(request.query_params)
+        with reader.con() as con:
+            lines, total = data.list_games(con, query, winners)
+            offered = data.choices(con)
+        last = max(1, -(-total // data.PER_PAGE))
+        return page(
+            pages.render(
+                "list.html",
+                lines=lines,
+                total=total,
+                query=query,
+                last=last,
+                choices=offered,
+                per_page=data.PER_PAGE,
+                base="",
+            )
+        )
+
+    def game_page(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        with reader.con() as con:
+            head = data.game_head(con, game_id)
+            viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
+            at = data.parse_int("at", request.query_params.get("at"), 0, 2**31 - 1, -1)
+            payload = data.game_data(con, game_id, viewer)
+        payload["at"] = at
+        return page(
+            pages.render(
+                "game.html",
+                head=head,
+                viewer=viewer,
+                payload=payload,
+                base="",
+                static=True,
+                views=_views(head, viewer),
+                link_list="/",
+                link_tournament=f"/tournaments/{head.tournament}" if head.tournament else None,
+            )
+        )
+
+    def events_api(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        with reader.con() as con:
+            head = data.game_head(con, game_id)
+            viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
+            events = data.api_events(con, head.game_id, viewer)
+        return JSONResponse(events, headers=HEADERS)
+
+    def game_api(request: Request) -> Response:
+        game_id = request.path_params["game_id"]
+        with reader.con() as con:
+            head = data.game_head(con, game_id)
+            viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
+            payload = data.game_data(con, head.game_id, viewer)
+        return JSONResponse(payload, headers=HEADERS)
+
+    def tournament_page(request: Request) -> Response:
+        name = request.path_params["name"]
+        with reader.con() as con:
+            info = data.tournament_data(con, name)
+        return page(pages.render("tournament.html", info=info, base=""))
+
+    def tournament_api(request: Request) -> Response:
+        name = request.path_params["name"]
+        with reader.con() as con:
+            info = data.tournament_data(con, name)
+        return JSONResponse(info, headers=HEADERS)
+
+    def static(request: Request) -> Response:
+        name = request.path_params["name"]
+        if name not in pages.STATIC_FILES:
+            return error(404, "no such file")
+        suffix = name[name.rfind(".") :]
+        return Response(
+            pages.asset(name),
+            media_type=_TYPES.get(suffix, "application/octet-stream"),
+            headers={k: v for k, v in HEADERS.items() if k != "Cache-Control"},
+        )
+
+    def not_found(request: Request, exc: Exception) -> Response:
+        return error(404, "no such page", api=request.url.path.startswith("/api/"))
+
+    routes = [
+        Route("/", guarded(games_page)),
+        Route("/games/{game_id:path}", guarded(game_page)),
+        Route("/api/games/{game_id}/events", guarded(events_api, api=True)),
+        Route("/api/games/{game_id}", guarded(game_api, api=True)),
+        Route("/tournaments/{name:path}", guarded(tournament_page)),
+        Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
+        Route("/static/{name}", static),
+        Route("/favicon.ico", lambda _request: Response(status_code=204)),
+    ]
+
+    @contextlib.asynccontextmanager
+    async def lifespan(_app: Starlette) -> Any:
+        threading.Thread(target=warm, daemon=True, name="results").start()
+        yield
+        reader.close()
+
+    return Starlette(
+        lifespan=lifespan,
+        routes=routes,
+        exception_handlers={404: not_found, 405: not_found},
+        middleware=[Middleware(GZipMiddleware, minimum_size=2000)],
+    )
+
+
+def _views(head: data.GameHead, viewer: Any) -> list[dict[str, Any]]:
+    """The "view as" choices: everyone, then each seat."""
+    out = [{"label": "Everyone", "seat": "", "current": viewer is None}]
+    for i, agent in enumerate(head.agents):
+        out.append({"label": f"Seat {i}: {agent}", "seat": str(i), "current": viewer == i})
+    return out

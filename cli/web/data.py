@@ -1,0 +1,495 @@
+"""What the viewer shows, read from the store: the games list, one game for one viewer, and a
+tournament's standings and ratings. Shared by the live server and the static export.
+
+A seat's view is filtered in SQL by each event's `visible_to` column: the events another seat
+may not see are never read for it, so nothing built from them (timeline text, tables, model
+exchanges) can reach that seat's page.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import duckdb
+import msgspec
+
+from cli.web import frames as fr
+from events import catalog
+from events.store import decode_events
+from projections.costs import PricesError, cost, load_prices, price_for
+
+PUBLIC = "public"
+"""The viewer that sees what every seat sees (published replays)."""
+
+PER_PAGE = 50
+MAX_PAGE = 10_000_000
+"""Pages beyond this are refused (an offset that large is a typing error, not a request)."""
+
+SORTS = {
+    "date": "created_at",
+    "game": "game",
+    "tournament": "tournament",
+    "seed": "seed",
+    "status": "status",
+    "id": "game_id",
+}
+STATUSES = ("running", "finished", "abandoned")
+MAX_FILTER = 200
+
+
+class BadRequest(ValueError):
+    """A request the viewer refuses, with the reason shown to the user."""
+
+
+class NotFound(LookupError):
+    """No such game or tournament."""
+
+
+# ---- parsing request values -------------------------------------------------------------------
+
+
+def parse_viewer(text: str | None, players: int | None = None) -> fr.Viewer:
+    """`seat=` as given: absent or empty for everyone, "public", or a seat number in range."""
+    if text is None or text == "" or text == "all":
+        return None
+    if text == PUBLIC:
+        return PUBLIC
+    if not (text.isascii() and text.isdigit()) or len(text) > 3:
+        raise BadRequest(f"seat must be a seat number or 'public', got {_short(text)}")
+    seat = int(text)
+    if players is not None and seat >= players:
+        raise BadRequest(f"seat {seat} is not a seat of this game (seats 0 to {players - 1})")
+    return seat
+
+
+def parse_int(name: str, text: str | None, lo: int, hi: int, default: int) -> int:
+    """A whole number parameter within [lo, hi], or `BadRequest` naming it."""
+    if text is None or text == "":
+        return default
+    if not (text.isascii() and text.lstrip("-").isdigit()) or len(text) > 20:
+        raise BadRequest(f"{name} must be a whole number, got {_short(text)}")
+    value = int(text)
+    if not lo <= value <= hi:
+        raise BadRequest(f"{name} must be between {lo:,} and {hi:,}, got {_short(text)}")
+    return value
+
+
+def _short(text: str) -> str:
+    return repr(text if len(text) <= 40 else text[:37] + "...")
+
+
+# ---- the games list ---------------------------------------------------------------------------
+
+
+class ListQuery(msgspec.Struct, kw_only=True):
+    """Filters, order and page of the games list."""
+
+    q: str = ""
+    """A game id prefix, or part of an agent's name."""
+    game: str = ""
+    tournament: str = ""
+    agent: str = ""
+    status: str = ""
+    sort: str = "date"
+    desc: bool = True
+    page: int = 1
+
+    @classmethod
+    def from_params(cls, params: Any) -> ListQuery:
+        """From a request's query parameters (a mapping of str to str)."""
+        values = {}
+        for key in ("q", "game", "tournament", "agent", "status"):
+            text = str(params.get(key, "") or "").strip()
+            if len(text) > MAX_FILTER:
+                raise BadRequest(f"{key} is too long ({len(text):,} characters)")
+            values[key] = text
+        if values["status"] and values["status"] not in STATUSES:
+            raise BadRequest(f"status must be one of {', '.join(STATUSES)}")
+        sort = str(params.get("sort", "date") or "date")
+        if sort not in SORTS:
+            raise BadRequest(f"sort must be one of {', '.join(SORTS)}")
+        order = str(params.get("order", "desc") or "desc")
+        if order not in ("asc", "desc"):
+            raise BadRequest("order must be asc or desc")
+        page = parse_int("page", params.get("page"), 1, MAX_PAGE, 1)
+        return cls(**values, sort=sort, desc=order == "desc", page=page)
+
+    def where(self) -> tuple[str, list[Any]]:
+        """The SQL condition on `games g` and its parameters."""
+        parts: list[str] = []
+        params: list[Any] = []
+        for key in ("game", "tournament", "status"):
+            value = getattr(self, key)
+            if value:
+                parts.append(f"g.{key} = ?")
+                params.append(value)
+        if self.agent:
+            parts.append("list_contains(CAST(g.seats->>'$[*].agent' AS VARCHAR[]), ?)")
+            params.append(self.agent)
+        if self.q:
+            parts.append(
+                "(starts_with(g.game_id, ?) OR contains(lower(CAST(g.seats AS VARCHAR)), ?))"
+            )
+            params.extend([self.q, self.q.lower()])
+        return (" AND ".join(parts) or "TRUE"), params
+
+    def params(self, **change: Any) -> dict[str, str]:
+        """The query parameters of this query with some changed (for links)."""
+        base = {
+            "q": self.q,
+            "game": self.game,
+            "tournament": self.tournament,
+            "agent": self.agent,
+            "status": self.status,
+            "sort": self.sort,
+            "order": "desc" if self.desc else "asc",
+            "page": str(self.page),
+        }
+        base.update({k: str(v) for k, v in change.items()})
+        return {k: v for k, v in base.items() if v and not (k == "page" and v == "1")}
+
+
+class GameLine(msgspec.Struct, kw_only=True):
+    """One line of the games list."""
+
+    game_id: str
+    game: str
+    tournament: str | None
+    agents: list[str]
+    seed: int
+    created_at: str
+    status: str
+    winners: list[str]
+
+
+def list_games(
+    con: duckdb.DuckDBPyConnection, query: ListQuery, winners: Winners | None = None
+) -> tuple[list[GameLine], int]:
+    """One page of games matching `query`, and how many match in all."""
+    where, params = query.where()
+    total = con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchone()
+    count = int(total[0]) if total else 0
+    column = SORTS[query.sort]
+    direction = "DESC" if query.desc else "ASC"
+    rows = con.execute(
+        "SELECT g.game_id, g.game, g.tournament, g.seats, g.seed, g.created_at, g.status"
+        f" FROM games g WHERE {where}"
+        f" ORDER BY g.{column} {direction} NULLS LAST, g.game_id {direction}"
+        " LIMIT ? OFFSET ?",
+        [*params, PER_PAGE, (query.page - 1) * PER_PAGE],
+    ).fetchall()
+    ids = [r[0] for r in rows]
+    ranks = winners.of(con, ids) if winners is not None else _final_ranks(con, ids)
+    lines = []
+    for game_id, game, tournament, seats, seed, created, status in rows:
+        agents = [str(s.get("agent", "")) for s in json.loads(seats)]
+        got = ranks.get(game_id)
+        won = [agents[i] for i, r in enumerate(got) if r == 1 and i < len(agents)] if got else []
+        lines.append(
+            GameLine(
+                game_id=game_id,
+                game=game,
+                tournament=tournament,
+                agents=agents,
+                seed=seed,
+                created_at=_date(created),
+                status=status,
+                winners=won,
+            )
+        )
+    return lines, count
+
+
+def _final_ranks(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, list[int]]:
+    """The final ranks of the games `ids` that have ended, from their `game_ended` events."""
+    if not ids:
+        return {}
+    # The range bounds let DuckDB skip row groups by their min/max game ids before matching.
+    rows = con.execute(
+        "SELECT game_id, payload->>'$.ranks' FROM events WHERE type = 'game_ended'"
+        " AND game_id BETWEEN ? AND ? AND game_id IN (SELECT unnest(?))",
+        [min(ids), max(ids), list(ids)],
+    ).fetchall()
+    return _ranks_of(rows)
+
+
+def _ranks_of(rows: Sequence[tuple[str, str]]) -> dict[str, list[int]]:
+    out: dict[str, list[int]] = {}
+    for game_id, ranks in rows:
+        try:
+            out[game_id] = [int(r) for r in json.loads(ranks)]
+        except (TypeError, ValueError):
+            continue
+    return out
+
+
+class Winners:
+    """Final ranks of ended games, kept once read (an ended game's result never changes).
+
+    Finding a page's results means scanning the events table; on a store of 100,000 games
+    that costs more than the rest of the page, so they are read once for every game when
+    the server starts (`load_all`) and for new games as pages ask for them.
+    """
+
+    def __init__(self) -> None:
+        self.ranks: dict[str, list[int]] = {}
+
+    def load_all(self, con: duckdb.DuckDBPyConnection) -> None:
+        """Read the result of every ended game."""
+        rows = con.execute(
+            "SELECT game_id, payload->>'$.ranks' FROM events WHERE type = 'game_ended'"
+        ).fetchall()
+        self.ranks.update(_ranks_of(rows))
+
+    def of(self, con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, list[int]]:
+        """The final ranks of those of `ids` that have ended."""
+        missing = [i for i in ids if i not in self.ranks]
+        if missing:
+            self.ranks.update(_final_ranks(con, missing))
+        return {i: self.ranks[i] for i in ids if i in self.ranks}
+
+
+def _date(value: Any) -> str:
+    if isinstance(value, dt.datetime):
+        return value.strftime("%Y-%m-%d %H:%M")
+    return "" if value is None else str(value)
+
+
+def choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+    """The values the list's filters offer: games and tournaments stored."""
+    games = [r[0] for r in con.execute("SELECT DISTINCT game FROM games ORDER BY 1").fetchall()]
+    tours = [
+        r[0]
+        for r in con.execute(
+            "SELECT DISTINCT tournament FROM games WHERE tournament IS NOT NULL ORDER BY 1"
+        ).fetchall()
+    ]
+    return {"games": games, "tournaments": tours, "statuses": list(STATUSES)}
+
+
+# ---- one game ---------------------------------------------------------------------------------
+
+
+class GameHead(msgspec.Struct, kw_only=True):
+    """A stored game's row, as the viewer needs it."""
+
+    game_id: str
+    game: str
+    seed: int
+    agents: list[str]
+    status: str
+    tournament: str | None
+    created_at: str
+    end_reason: str | None
+
+
+def game_head(con: duckdb.DuckDBPyConnection, game_id: str) -> GameHead:
+    """The row of game `game_id` (exactly that id); `NotFound` if there is none."""
+    if len(game_id) > 400:
+        raise NotFound("no such game (the id is too long)")
+    row = con.execute(
+        "SELECT game_id, game, seed, seats, status, tournament, created_at, end_reason"
+        " FROM games WHERE game_id = ?",
+        [game_id],
+    ).fetchone()
+    if row is None:
+        raise NotFound(f"no game {_short(game_id)} in this store")
+    agents = [str(s.get("agent", "")) for s in json.loads(row[3])]
+    return GameHead(
+        game_id=row[0],
+        game=row[1],
+        seed=row[2],
+        agents=agents,
+        status=row[4],
+        tournament=row[5],
+        created_at=_date(row[6]),
+        end_reason=row[7],
+    )
+
+
+def event_rows(
+    con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer
+) -> list[tuple[int, str, int, int | None, str]]:
+    """(seq, type, turn, actor, payload) of the events `viewer` may see, in order."""
+    sql = "SELECT seq, type, turn, actor, payload FROM events WHERE game_id = ?"
+    params: list[Any] = [game_id]
+    if viewer == PUBLIC:
+        sql += " AND visible_to IS NULL"
+    elif isinstance(viewer, int):
+        sql += " AND (visible_to IS NULL OR list_contains(visible_to, ?))"
+        params.append(viewer)
+    return con.execute(sql + " ORDER BY seq", params).fetchall()
+
+
+def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
+    """The events `viewer` may see: each its seq, type, turn, actor and fields."""
+    out = []
+    for seq, typ, turn, actor, payload in event_rows(con, game_id, viewer):
+        fields = msgspec.json.decode(payload)
+        if isinstance(fields, dict):
+            fields.pop("type", None)
+        out.append({"seq": seq, "type": typ, "turn": turn, "actor": actor, "fields": fields})
+    return out
+
+
+def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> dict[str, Any]:
+    """Everything the viewer's script needs for one game seen by `viewer`."""
+    head = game_head(con, game_id)
+    if isinstance(viewer, int) and viewer >= len(head.agents):
+        raise BadRequest(
+            f"seat {viewer} is not a seat of this game (seats 0 to {len(head.agents) - 1})"
+        )
+    rows = event_rows(con, head.game_id, viewer)
+    try:
+        gdef: catalog.GameDef | None = catalog.get(head.game)
+    except catalog.UnknownGame:
+        gdef = None
+    decoded: list[Any] | None = None
+    note = None
+    if gdef is not None:
+        try:
+            decoded = decode_events(head.game, (r[4] for r in rows), head.game_id)
+        except Exception as exc:  # a log the loaded module cannot read: show it raw
+            note = f"the events could not be decoded ({type(exc).__name__}); shown as stored"
+    else:
+        note = f"the game {head.game!r} is not available here; events are shown as stored"
+    seat = viewer if isinstance(viewer, int) else None
+    prices = _prices()
+    events: list[dict[str, Any]] = []
+    notes: dict[int, str] = {}
+    for i, (seq, typ, turn, actor, payload) in enumerate(rows):
+        fields = msgspec.json.decode(payload)
+        if isinstance(fields, dict):
+            fields.pop("type", None)
+        text = None
+        if decoded is not None and gdef is not None:
+            try:
+                text = gdef.describe(decoded[i], seat)
+            except Exception:  # a describe that fails on an odd event: fall back to the tag
+                text = None
+        item: dict[str, Any] = {
+            "seq": seq,
+            "type": typ,
+            "turn": turn,
+            "actor": actor,
+            "text": text if text is not None else typ.replace("_", " "),
+            "fields": fields,
+        }
+        if typ == "scratchpad_updated" and isinstance(fields, dict):
+            notes[int(fields.get("seat", -1))] = str(fields.get("notes", ""))
+        if typ == "llm_call" and isinstance(fields, dict):
+            item["llm"] = _llm_extra(fields, notes, prices)
+        events.append(item)
+    built = fr.build(gdef, decoded, viewer) if decoded is not None else fr.build(None, rows, viewer)
+    return {
+        "game": msgspec.to_builtins(head),
+        "title": gdef.title if gdef is not None else head.game,
+        "viewer": viewer,
+        "players": len(head.agents),
+        "events": events,
+        "frames": built.frames,
+        "index": built.index,
+        "logs": built.logs,
+        "meta": built.meta,
+        "note": note,
+    }
+
+
+def _prices() -> dict[str, Any]:
+    try:
+        return load_prices()
+    except PricesError:
+        return {}
+
+
+def _llm_extra(fields: dict[str, Any], notes: dict[int, str], prices: dict[str, Any]) -> dict:
+    """What the decision panel adds to a model exchange: reasoning, cost, scratchpad."""
+    response = str(fields.get("response", ""))
+    reasoning = None
+    try:
+        answer = json.loads(response)
+        if isinstance(answer, dict) and isinstance(answer.get("reasoning"), str):
+            reasoning = answer["reasoning"]
+    except ValueError:
+        pass
+    price = price_for(str(fields.get("provider", "")), str(fields.get("model", "")), prices)
+    spent = cost(int(fields.get("input_tokens", 0)), int(fields.get("output_tokens", 0)), price)
+    return {
+        "reasoning": reasoning,
+        "cost": spent,
+        "scratchpad": notes.get(int(fields.get("seat", -1)), ""),
+    }
+
+
+# ---- tournaments ------------------------------------------------------------------------------
+
+
+def tournament_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
+    """Standings, ratings with intervals and progress of tournament `name`."""
+    from projections.ratings import SeatResult, rate
+
+    if len(name) > 400:
+        raise NotFound("no such tournament (the name is too long)")
+    counts = con.execute(
+        "SELECT status, count(*) FROM games WHERE tournament = ? GROUP BY status", [name]
+    ).fetchall()
+    if not counts:
+        raise NotFound(f"no tournament {_short(name)} in this store")
+    by_status = {s: int(n) for s, n in counts}
+    planned = None
+    try:
+        got = con.execute("SELECT games FROM tournaments WHERE name = ?", [name]).fetchone()
+        planned = int(got[0]) if got and got[0] else None
+    except duckdb.Error:
+        planned = None
+    rows = con.execute(
+        "SELECT r.game_id, r.seat, r.agent, r.score, r.rank FROM results r"
+        " JOIN games g USING (game_id) WHERE g.status = 'finished' AND g.tournament = ?"
+        " ORDER BY r.game_id, r.seat",
+        [name],
+    ).fetchall()
+    results = [
+        SeatResult(gid, seat, agent, int(score) if float(score).is_integer() else score, rank, 0)
+        for gid, seat, agent, score, rank in rows
+    ]
+    ratings = rate(results, shuffles=0) if results else []
+    table = [
+        {
+            "agent": r.agent,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "low": r.mu - 3 * r.sigma,
+            "high": r.mu + 3 * r.sigma,
+            "games": r.games,
+            "wins": r.wins,
+            "win_rate": r.win_rate,
+            "median_score": r.median_score,
+        }
+        for r in ratings
+    ]
+    games = sorted({r.game for r in _games_of(con, name)})
+    return {
+        "name": name,
+        "games": games,
+        "status": by_status,
+        "planned": planned,
+        "finished": by_status.get("finished", 0),
+        "ratings": table,
+        "running": by_status.get("running", 0) > 0,
+    }
+
+
+class _GameName(msgspec.Struct):
+    game: str
+
+
+def _games_of(con: duckdb.DuckDBPyConnection, name: str) -> list[_GameName]:
+    return [
+        _GameName(r[0])
+        for r in con.execute(
+            "SELECT DISTINCT game FROM games WHERE tournament = ?", [name]
+        ).fetchall()
+    ]

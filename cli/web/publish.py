@@ -1,0 +1,158 @@
+"""The viewer as static files: an index, one page and one JSON file per game, the assets.
+
+Pages read their game from data embedded in them (a browser opening a page from disk may not
+fetch a neighbouring file), so every page works from a static host and from `file://`.
+Games are published in the public view (what every seat saw) unless told otherwise.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import time
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+
+from cli.web import data, pages
+
+# Published pages carry their policy in a meta element: only the site's own scripts and styles.
+CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:;"
+    " base-uri 'none'; form-action 'none'"
+)
+
+_SAFE = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,99}")
+
+
+class PublishError(ValueError):
+    """The site cannot be written as asked."""
+
+
+class SiteStats(msgspec.Struct):
+    """What was written."""
+
+    games: int
+    bytes: int
+    seconds: float
+
+
+def file_name(game_id: str) -> str:
+    """A file name for a game: its id when that is a plain name, else a digest of it."""
+    if _SAFE.fullmatch(game_id) and not game_id.endswith("."):
+        return game_id
+    return "g-" + hashlib.sha256(game_id.encode()).hexdigest()[:20]
+
+
+def _check_dir(out: Path) -> None:
+    if out.exists() and not out.is_dir():
+        raise PublishError(f"--out {out} is a file; name a folder")
+    if out.exists() and any(out.iterdir()) and not (out / "index.html").exists():
+        raise PublishError(
+            f"--out {out} holds other files; name an empty folder or a site written before"
+        )
+    try:
+        (out / "games").mkdir(parents=True, exist_ok=True)
+        (out / "static").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise PublishError(f"cannot create {out}: {exc.strerror or exc}") from None
+
+
+def write_site(
+    con: duckdb.DuckDBPyConnection,
+    out: Path,
+    *,
+    tournament: str | None = None,
+    omniscient: bool = False,
+    limit: int | None = None,
+) -> SiteStats:
+    """Write the site for the selected games into `out`."""
+    t0 = time.perf_counter()
+    sql = "SELECT game_id FROM games"
+    params: list[Any] = []
+    if tournament is not None:
+        sql += " WHERE tournament = ?"
+        params.append(tournament)
+    sql += " ORDER BY created_at DESC NULLS LAST, game_id"
+    if limit is not None:
+        sql += f" LIMIT {int(limit)}"
+    ids = [r[0] for r in con.execute(sql, params).fetchall()]
+    if not ids:
+        where = f" in tournament {tournament!r}" if tournament is not None else ""
+        raise PublishError(f"no games{where} to publish")
+    _check_dir(out)
+    written = 0
+    for name in pages.STATIC_FILES:
+        blob = pages.asset(name)
+        (out / "static" / name).write_bytes(blob)
+        written += len(blob)
+    common = {"base": "../", "static_dir": "static/", "csp": CSP, "home": "../index.html"}
+    lines: list[data.GameLine] = []
+    for game_id in ids:
+        head = data.game_head(con, game_id)
+        stem = file_name(game_id)
+        views: list[tuple[Any, str, str]] = [(data.PUBLIC, stem, "What every seat saw")]
+        if omniscient:
+            views.append((None, f"{stem}.all", "Everyone (all private facts)"))
+        for viewer, file_stem, _label in views:
+            payload = data.game_data(con, game_id, viewer)
+            blob = msgspec.json.encode(payload)
+            (out / "games" / f"{file_stem}.json").write_bytes(blob)
+            payload["at"] = -1
+            links = [
+                {"label": label, "seat": "", "href": f"{s}.html", "current": s == file_stem}
+                for _v, s, label in views
+            ]
+            html = pages.render(
+                "game.html",
+                head=head,
+                viewer=viewer,
+                payload=payload,
+                views=links,
+                link_list="../index.html",
+                link_tournament=None,
+                **common,
+            )
+            (out / "games" / f"{file_stem}.html").write_text(html, encoding="utf-8")
+            written += len(blob) + len(html.encode())
+        lines.append(_line(con, head))
+    index = pages.render(
+        "list.html",
+        lines=lines,
+        total=len(lines),
+        query=data.ListQuery(),
+        last=1,
+        choices={
+            "games": sorted({g.game for g in lines}),
+            "tournaments": sorted({g.tournament for g in lines if g.tournament}),
+            "statuses": list(data.STATUSES),
+        },
+        per_page=len(lines),
+        base="",
+        static_dir="static/",
+        csp=CSP,
+        home="index.html",
+        static_site=True,
+        form_action="index.html",
+        game_href=lambda gid: f"games/{file_name(gid)}.html",
+    )
+    (out / "index.html").write_text(index, encoding="utf-8")
+    written += len(index.encode())
+    return SiteStats(games=len(ids), bytes=written, seconds=time.perf_counter() - t0)
+
+
+def _line(con: duckdb.DuckDBPyConnection, head: data.GameHead) -> data.GameLine:
+    ranks = data._final_ranks(con, [head.game_id]).get(head.game_id) or []
+    winners = [head.agents[i] for i, r in enumerate(ranks) if r == 1 and i < len(head.agents)]
+    return data.GameLine(
+        game_id=head.game_id,
+        game=head.game,
+        tournament=head.tournament,
+        agents=head.agents,
+        seed=head.seed,
+        created_at=head.created_at,
+        status=head.status,
+        winners=winners,
+    )

@@ -1,0 +1,204 @@
+"""The engine's shortcuts agree with the plain definitions on random games.
+
+Shortcuts under test: `engine.state.fold` skips events that leave the state unchanged; the
+rules step on the state folded so far; the driver folds each seat's view incrementally (and
+not at all for seats that only read the log position); verification encodes whole logs at
+once. Each is compared with the plain fold (`evolve` over every event), a seat's view built
+from scratch (`observe`), and a replay, on random games of every preset and auction mode,
+with agents that send bad input (rejections with retries) and record agent-side events.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from agents.base import Agent
+from agents.random_agent import RandomAgent
+from engine import actions as act
+from engine import decisions as dec
+from engine.presets import load_preset, preset_names
+from engine.rules import chance
+from engine.state import evolve, fold, fold_plain, initial_state, unchanged_by
+from events import agent as ae
+from events.codec import encode, encode_each
+from events.domain import AUCTION_MODES, GameConfig
+from projections.observation import observe
+from runner.driver import Game, LogPosition
+from runner.replay import RecordedAgent, resimulate, verify
+
+CHECK_EVERY = 29
+"""Compare a seat's view with one built from scratch at every this-many-th decision."""
+
+
+class Sloppy(RandomAgent):
+    """A random agent that sometimes offers cards it does not hold (the rules then ask again,
+    counting the retry) and sometimes rewrites its notes (an agent-side event; always when
+    asked again, so that such events arrive while a retry is counted)."""
+
+    spec = "sloppy"
+
+    def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
+        super().__init__(seat, seed, config)
+        self.noise = chance(seed, "agent", seat, "sloppy")
+        self.game: Game | None = None
+        self.asked = 0
+        self.checked = 0
+
+    def act(self, view: Any, decision: dec.AnyDecision) -> act.AnyAction:
+        self.asked += 1
+        if self.game is not None and self.asked % CHECK_EVERY == 0:
+            self._check(view, decision)
+        action = super().act(view, decision)
+        r = self.noise
+        retried = bool(view.history) and getattr(view.history[-1], "retry", False)
+        # Notes only for decisions asked of one seat: the order of notes several seats write
+        # during one sealed round is not something a replay reproduces.
+        if len(decision.seats) == 1 and (retried or r.random() < 0.1):
+            self.record(ae.ScratchpadUpdated(seat=self.seat, notes=f"note {self.asked}"))
+        if r.random() < 0.15:
+            match action:
+                case act.InitiateTrade():
+                    return act.InitiateTrade(
+                        seat=self.seat,
+                        target=action.target,
+                        animal=action.animal,
+                        cards=(*action.cards, 500, 500, 500),
+                    )
+                case act.CounterTrade():
+                    return act.CounterTrade(seat=self.seat, cards=(*action.cards, 7))
+                case act.OfferAgain():
+                    return act.OfferAgain(seat=self.seat, cards=(*action.cards, 200, 200))
+        return action
+
+    def _check(self, view: Any, decision: dec.AnyDecision) -> None:
+        game = self.game
+        assert game is not None
+        log = game.log
+        assert view.seen == len(log)
+        # The view handed out equals the seat's fold built from scratch over the same log.
+        fresh = observe(log, self.seat, decision)
+        assert view.snapshot(decision) == fresh
+        assert encode(view.snapshot(decision)) == encode(fresh)
+        # The rules' state equals the plain fold of the log, and so does the shortcut fold.
+        plain = fold_plain(log)
+        assert game.state == plain
+        assert fold(log) == plain
+        self.checked += 1
+
+
+def play(config: GameConfig, seed: int) -> tuple[Game, list[Sloppy]]:
+    agents = [Sloppy(i, seed, config) for i in range(config.players)]
+    game = Game(config, seed, agents)
+    for a in agents:
+        a.game = game
+    game.run()
+    return game, agents
+
+
+@settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    preset=st.sampled_from(preset_names()),
+    mode=st.sampled_from(AUCTION_MODES),
+    seed=st.integers(0, 2**32),
+    max_turns=st.integers(1, 60),
+)
+def test_shortcuts_agree_with_the_plain_fold(
+    preset: str, mode: str, seed: int, max_turns: int
+) -> None:
+    config = load_preset(preset, auction_mode=mode, max_turns=max_turns)
+    game, _ = play(config, seed)
+    log = game.log
+    plain = fold_plain(log)
+    assert game.state == plain
+    assert fold(log) == plain
+    # Every prefix, folded with the shortcut, is the plain fold of that prefix.
+    rng = random.Random(f"{seed}:prefixes")
+    for k in sorted(rng.sample(range(1, len(log) + 1), min(12, len(log)))):
+        assert fold(log[:k]) == fold_plain(log[:k])
+    # Each seat's final view equals the one built from scratch.
+    for seat in range(config.players):
+        assert game.view(seat).snapshot() == observe(log, seat)
+        assert game.views[seat].history == [e for e in log if _sees(e, seat)]
+    # Replays (whose seats read only the log position) give the same bytes, whole-log
+    # encoding included.
+    again = resimulate(log)
+    assert encode_each(again) == [encode(e).decode() for e in log]
+    assert verify(log).ok
+
+
+def _sees(e: Any, seat: int) -> bool:
+    aud = e.audience()
+    return aud is None or seat in aud
+
+
+def test_the_sloppy_agents_reach_retries_and_agent_events() -> None:
+    """The agents above do exercise the cases the shortcuts must respect."""
+    config = load_preset("standard")
+    game, agents = play(config, 11)
+    kinds = {type(e).__name__ for e in game.log}
+    assert {"ActionRejected", "ScratchpadUpdated"} <= kinds
+    assert any(getattr(e, "retry", False) for e in game.log)
+    assert sum(a.checked for a in agents) > 10
+    # A state counting a retry is folded through every event, skipped types included.
+    state = initial_state(config)
+    seen_retry_skip = False
+    skip = unchanged_by(config)
+    for e in game.log:
+        if state.attempts and type(e) in skip:
+            seen_retry_skip = True
+        state = evolve(state, e)
+    assert seen_retry_skip
+
+
+def test_unchanged_types_leave_the_state_as_it_is() -> None:
+    """Every event of a skipped type, in the games above, leaves the state equal."""
+    for mode in AUCTION_MODES:
+        config = load_preset("micro-duel", auction_mode=mode)
+        game, _ = play(config, 5)
+        skip = unchanged_by(config)
+        state = initial_state(config)
+        for e in game.log:
+            after = evolve(state, e)
+            if type(e) in skip and not state.attempts:
+                assert after == state, type(e).__name__
+            state = after
+
+
+class _Counting(Agent):
+    """Plays the recorded log, and says what it was handed."""
+
+    def __init__(self, inner: RecordedAgent) -> None:
+        super().__init__(inner.seat, inner.seed, inner.config)
+        self.inner = inner
+        self.reads_view = inner.reads_view
+        self.handed: list[type] = []
+
+    def act(self, view: Any, decision: Any) -> Any:
+        self.handed.append(type(view))
+        action = self.inner.act(view, decision)
+        for e in self.inner.drain():
+            self.record(e)
+        return action
+
+
+def test_seats_that_read_only_the_position_get_no_view() -> None:
+    config = load_preset("micro-duel")
+    game, _ = play(config, 3)
+    log = [e for e in game.log if not isinstance(e, ae.ScratchpadUpdated)]
+    # Without agent events, re-play the game's actions through the synchronous loop.
+    config_log = game.log[0]
+    from events import catalog
+
+    rules = catalog.get(config_log.game).rules
+    agents = [
+        _Counting(RecordedAgent(i, config_log.seed, config_log.config, log, rules))
+        for i in range(config.players)
+    ]
+    replay = Game(config_log.config, config_log.seed, agents, config_log.seats)
+    replay.run()
+    assert all(t is LogPosition for a in agents for t in a.handed)
+    assert all(v.seen == 0 and not v.history for v in replay.views)

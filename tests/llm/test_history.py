@@ -1,0 +1,68 @@
+"""Turn lines (projections/history.py): one per turn, whole turns, nothing hidden, any split."""
+
+from __future__ import annotations
+
+import re
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from engine.presets import load_preset
+from events import game as ev
+from projections.history import finished_turns, recent_turn_lines, turn_lines
+from projections.observation import SeatView
+from runner.session import play_game
+
+PRESETS = ("micro-duel", "standard")
+
+
+def _game(preset: str, seed: int) -> list[object]:
+    agents = ["random"] * load_preset(preset).players
+    return list(play_game(load_preset(preset), seed, agents).events)
+
+
+def _numbers(lines: list[str]) -> list[int]:
+    return [int(re.match(r"Turn (\d+): ", line).group(1)) for line in lines]  # type: ignore[union-attr]
+
+
+@settings(max_examples=12, deadline=None)
+@given(preset=st.sampled_from(PRESETS), seed=st.integers(0, 10_000), cut=st.randoms())
+def test_turn_lines_are_one_per_turn_and_any_whole_turn_split_gives_the_same(
+    preset: str, seed: int, cut: object
+) -> None:
+    events = _game(preset, seed)
+    turns = max(e.turn for e in events if isinstance(e, ev.TurnStarted))
+    for seat in range(load_preset(preset).players):
+        history = SeatView(seat).sync(events).history
+        whole = turn_lines(history, seat)
+        # every turn is told, once, in order (every turn has an auction, a trade or a skip)
+        assert _numbers(whole) == list(range(1, turns + 1))
+        # scratchpad updates take whole turns: cutting the history where a turn starts and
+        # telling each piece gives the same lines, however the cuts fall
+        starts = [i for i, e in enumerate(history) if isinstance(e, ev.TurnStarted)]
+        picks = sorted(cut.sample(starts, min(len(starts), 6)))  # type: ignore[attr-defined]
+        pieces: list[str] = []
+        for a, b in zip([0, *picks], [*picks, len(history)], strict=True):
+            chunk = history[a:b]
+            assert finished_turns(chunk) <= len(chunk)
+            pieces += turn_lines(chunk, seat)
+        assert pieces == whole
+        # the recent history: the last ten turns
+        recent = recent_turn_lines(history, seat)
+        assert recent == whole[-11:]
+
+
+@settings(max_examples=8, deadline=None)
+@given(seed=st.integers(0, 10_000))
+def test_turn_lines_show_trade_amounts_only_to_the_two_traders(seed: int) -> None:
+    events = _game("standard", seed)
+    traders = {e.trade: {e.initiator, e.target} for e in events if isinstance(e, ev.TradeInitiated)}
+    for seat in range(4):
+        for line in turn_lines(SeatView(seat).sync(events).history, seat):
+            for part in line.split("; "):
+                if part.startswith(("offers: ", "the offer held ")):
+                    # which trade: the challenge named earlier in the same line
+                    m = re.findall(r"Player (\d+)(?: \(you\))? challenged Player (\d+)", line)
+                    assert m, line
+                    assert any(seat in {int(a), int(b)} for a, b in m), (seat, line)
+    assert traders  # the games did hold trades

@@ -1,0 +1,118 @@
+"""`cattle serve` and `cattle publish` through the real command line: bad input gets one clear
+line and a non-zero exit, a published site holds what it says."""
+
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+from pathlib import Path
+
+import duckdb
+from webkit import ROOT, Games
+
+
+def cattle(*args: str | Path, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """The `cattle` command in a subprocess."""
+    env = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
+    env.update({"COLUMNS": "300", "NO_COLOR": "1", "TERM": "dumb"})
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *map(str, args)],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )
+
+
+def one_line(done: subprocess.CompletedProcess[str], code: int, says: str) -> None:
+    assert done.returncode == code, done
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1 and says in lines[0], done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_serve_refuses_bad_input(games: Games, tmp_path: Path) -> None:
+    one_line(cattle("serve", "--db", tmp_path / "none.duckdb"), 1, "no database")
+    one_line(cattle("serve", "--db", games.db, "--port", "70000"), 2, "--port must be")
+    one_line(cattle("serve", "--db", games.db, "--host", "no.such.host.invalid"), 2, "--host")
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen(1)
+        port = busy.getsockname()[1]
+        one_line(cattle("serve", "--db", games.db, "--port", port), 2, "cannot listen")
+
+
+def test_publish_refuses_bad_input(games: Games, tmp_path: Path) -> None:
+    a_file = tmp_path / "file.txt"
+    a_file.write_text("x")
+    one_line(cattle("publish", "--out", a_file, "--db", games.db), 2, "is a file")
+    one_line(
+        cattle("publish", "--out", tmp_path / "s", "--tournament", "nope", "--db", games.db),
+        2,
+        "no games in tournament",
+    )
+    other = tmp_path / "busy"
+    other.mkdir()
+    (other / "notes.txt").write_text("mine")
+    one_line(cattle("publish", "--out", other, "--db", games.db), 2, "holds other files")
+    one_line(
+        cattle("publish", "--out", tmp_path / "s", "--limit", "0", "--db", games.db), 2, "--limit"
+    )
+
+
+def test_publish_writes_public_views_only(games: Games, tmp_path: Path) -> None:
+    out = tmp_path / "site"
+    done = cattle("publish", "--out", out, "--tournament", "cup", "--db", games.db)
+    assert done.returncode == 0, done.stderr
+    pages = sorted(p.name for p in (out / "games").glob("*.html"))
+    assert len(pages) == 4 and not any(".all." in p for p in pages)
+    con = duckdb.connect(str(games.db), read_only=True)
+    try:
+        for page in (out / "games").glob("*.json"):
+            data = json.loads(page.read_text())
+            public = [
+                r[0]
+                for r in con.execute(
+                    "SELECT seq FROM events WHERE game_id = ? AND visible_to IS NULL ORDER BY seq",
+                    [data["game"]["game_id"]],
+                ).fetchall()
+            ]
+            assert [e["seq"] for e in data["events"]] == public
+    finally:
+        con.close()
+    again = cattle("publish", "--out", out, "--tournament", "cup", "--db", games.db)
+    assert again.returncode == 0, again.stderr  # a site written before is rewritten
+
+
+def test_serve_stops_cleanly_on_sigterm(games: Games) -> None:
+    import signal
+    import time
+
+    from webkit import free_port
+
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--db", str(games.db), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+    )
+    try:
+        assert proc.stdout is not None
+        first = proc.stdout.readline()
+        assert f"http://127.0.0.1:{port}/" in first
+        time.sleep(0.5)
+        proc.send_signal(signal.SIGTERM)
+        _, err = proc.communicate(timeout=30)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert err.strip() == "stopped by SIGTERM"

@@ -1,0 +1,172 @@
+"""A store of games for the viewer's tests, the viewer in a real subprocess, and Chromium."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+import duckdb
+
+from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
+from engine.presets import load_preset
+from events import catalog
+from events.store import DuckStore
+from runner.session import play_and_store
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = Path("/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
+
+SCRIPT = "<script>window.__pwned = 1</script>"
+ONERROR = '<img src="x" onerror="window.__pwned = 2">'
+HOSTILE_NAME = '<b onmouseover="window.__pwned=3">evil</b>'
+
+
+class HostilePolicy(LegalPolicy):
+    """Legal moves whose reasoning and notes carry markup that would run if rendered as HTML."""
+
+    def decide(self, req: Incoming) -> dict[str, Any] | str:
+        fields = super().decide(req)
+        if isinstance(fields, str):
+            return f"{fields} {ONERROR}"
+        fields["reasoning"] = f"{SCRIPT} because {ONERROR}"
+        return fields
+
+
+def model_env() -> dict[str, str]:
+    """Fake keys and a quick backoff for model seats (nothing leaves the machine)."""
+    return {
+        "OPENAI_API_KEY": "sk-test-web-not-a-key",
+        "ANTHROPIC_API_KEY": "sk-ant-test-web-not-a-key",
+        "CATTLE_LLM_BACKOFF": "0.001",
+    }
+
+
+class Games:
+    """Ids of the games stored for the tests."""
+
+    def __init__(self, db: Path) -> None:
+        self.db = db
+        self.cattle = ""
+        self.pact = ""
+        self.model = ""
+        self.named = ""
+
+
+def build_store(tmp: Path) -> Games:
+    """A store with a Cattle Trade game, a PACT game, a model game with hostile answers, a
+    game whose agent names hold markup, and a small tournament."""
+    db = tmp / "web.duckdb"
+    games = Games(db)
+    saved = {k: os.environ.get(k) for k in (*model_env(), "CATTLE_LLM_CONFIG")}
+    empty = tmp / "llm.toml"
+    empty.write_text("")
+    os.environ.update(model_env())
+    os.environ["CATTLE_LLM_CONFIG"] = str(empty)
+    try:
+        with DuckStore(db) as store:
+            games.cattle, _ = play_and_store(store, load_preset("standard"), 11, ["random"] * 4)
+            pact = catalog.get("pact").preset("standard")
+            games.pact, _ = play_and_store(store, pact, 5, ["truthful", "anchor"])
+            with LoopbackServer(HostilePolicy()) as srv:
+                spec = f"openai:loop@{srv.openai_url}"
+                games.model, _ = play_and_store(
+                    store, load_preset("micro-duel"), 2, [spec, "random"]
+                )
+            games.named, _ = play_and_store(store, load_preset("standard"), 12, ["random"] * 4)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+    con = duckdb.connect(str(db))
+    try:
+        seats = json.loads(
+            con.execute("SELECT seats FROM games WHERE game_id = ?", [games.named]).fetchone()[0]
+        )
+        seats[1]["agent"] = HOSTILE_NAME
+        con.execute(
+            "UPDATE games SET seats = ? WHERE game_id = ?", [json.dumps(seats), games.named]
+        )
+    finally:
+        con.close()
+    subprocess.run(
+        [sys.executable, "-m", "cli.main", "tournament", "--agents", "random,economy",
+         "--games", "4", "--seed", "3", "--name", "cup", "--quiet", "--preset", "micro-duel",
+         "--db", str(db)],
+        cwd=ROOT, check=True, capture_output=True, timeout=180,
+    )  # fmt: skip
+    return games
+
+
+def free_port() -> int:
+    """A port nobody listens on now."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[str]:
+    """`cattle serve` on `db` in a subprocess; yields its base URL and stops it after."""
+    port = free_port()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "serve", "--db", str(db), "--port", str(port)],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+    )
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            assert proc.poll() is None, proc.communicate()
+            try:
+                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                    break
+            except OSError:
+                if time.monotonic() > deadline:
+                    raise AssertionError("the server did not start") from None
+                time.sleep(0.1)
+        yield url
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+def chromium_missing() -> str | None:
+    """Why the browser tests cannot run here, or None."""
+    if not CHROMIUM.exists():
+        return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
+    if shutil.which("xdg-open") is None and False:  # pragma: no cover
+        return None
+    try:
+        import playwright.sync_api  # noqa: F401
+    except ImportError:
+        return "playwright is not installed (uv sync)"
+    return None
