@@ -28,6 +28,7 @@ from cli.common import (
     _play,
     _score_table,
     app,
+    carried_config,
     config_field,
     game_def,
     out,
@@ -139,10 +140,13 @@ def games(
     if limit < 0:
         raise UsageError(f"--limit must be 0 (all) or more, got {limit}")
     name = game_def(game).name if game is not None else None
+    carried = carried_config(game)  # `gtbench:nim` lists that game's games only
     with _open(db) as store:
         rows = store.list_games(tournament)
         if name is not None:
             rows = [r for r in rows if r.game == name]
+        if carried is not None:
+            rows = [r for r in rows if r.config == carried]
         scores: dict[str, dict[int, float]] = {}
         if rows:
             _, srows = store.query("SELECT game_id, seat, score FROM results")

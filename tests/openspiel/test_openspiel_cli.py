@@ -70,5 +70,9 @@ def test_play_show_replay_and_sql(tmp_path: Path) -> None:
     assert sql.returncode == 0, sql.stderr
     moves = shown.stdout.count("] Player ")
     assert sql.stdout.split() == ["n", str(moves)]
+    listed = cattle("games", "--game", "gtbench:tic_tac_toe", "--json", "--db", db)
+    assert [g["preset"] for g in json.loads(listed.stdout)] == ["tic_tac_toe"] * 2
+    none = cattle("games", "--game", "gtbench:nim", "--json", "--db", db)
+    assert json.loads(none.stdout) == []
     agents = cattle("agents", "--game", "gtbench:pig")
     assert {"random", "mcts", "tft", "openai", "anthropic"} <= set(agents.stdout.split())
