@@ -17,6 +17,7 @@ for the events it has, it is reported as unfinished, a consistent prefix of a ga
 
 from __future__ import annotations
 
+import json
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -402,7 +403,7 @@ def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
         raise Failed(
             "replay",
             seq,
-            "re-simulation produces another event here",
+            _why_different(result.expected, result.got),
             stored=result.expected,
             replayed=result.got,
         )
@@ -411,6 +412,27 @@ def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
         seq,
         f"the stored log has {result.stored} events, re-simulation produces {result.replayed}",
     )
+
+
+def _why_different(stored: str, replayed: str | None) -> str:
+    """The detail of a re-simulation mismatch; a model call whose prompt alone differs is named
+    as such, since it means the game was recorded by a build that writes other prompts."""
+    plain = "re-simulation produces another event here"
+    try:
+        a, b = json.loads(stored), json.loads(replayed or "")
+    except ValueError:
+        return plain
+    if not (isinstance(a, dict) and isinstance(b, dict)):
+        return plain
+    if a.get("type") != "llm_call" or b.get("type") != "llm_call":
+        return plain
+    if a.get("messages") != b.get("messages"):
+        return (
+            "re-simulation writes another prompt here: the stored prompt differs from the one"
+            " this build writes (a build with other prompts recorded the game, or the text was"
+            " altered), so its model seats cannot be re-created"
+        )
+    return plain
 
 
 def continuation_refused(stored: StoredGame, *, parse_seat: SeatParser | None = None) -> str | None:

@@ -9,6 +9,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import duckdb
+
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 
 from .helpers import ANTHROPIC_KEY, OPENAI_KEY, seat
@@ -61,6 +63,23 @@ def test_play_rerun_verify_costs(tmp_path: Path) -> None:
         check = cattle("replay", gid, "--verify", "--json", "--db", db, env=env)
         assert check.returncode == 0, check.stdout + check.stderr
         assert json.loads(check.stdout)["ok"] is True
+    # A stored prompt unlike the one this build writes (another build's prompts, or an edit) is
+    # named as such rather than as an unexplained difference.
+    con = duckdb.connect(db)
+    seq = con.execute(
+        "SELECT min(seq) FROM events WHERE game_id = ? AND type = 'llm_call'"
+        " AND payload::VARCHAR LIKE '%OTHER PLAYERS%'",
+        [game["game_id"]],
+    ).fetchone()[0]
+    con.execute(
+        "UPDATE events SET payload = replace(payload::VARCHAR, 'OTHER PLAYERS', 'OTHER SEATS')"
+        " WHERE game_id = ? AND seq = ?",
+        [game["game_id"], seq],
+    )
+    con.close()
+    altered = cattle("replay", game["game_id"], "--verify", "--db", db, env=env)
+    assert altered.returncode == 1, altered.stdout + altered.stderr
+    assert f"seq {seq}" in altered.stderr and "another prompt" in altered.stderr, altered.stderr
     costs = cattle("costs", "--by", "agent", "--json", "--db", db)
     assert costs.returncode == 0, costs.stderr
     rows = {r["agent"]: r for r in json.loads(costs.stdout)}
