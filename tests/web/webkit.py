@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import json
 import os
-import shutil
 import socket
 import subprocess
 import sys
@@ -163,8 +162,6 @@ def chromium_missing() -> str | None:
     """Why the browser tests cannot run here, or None."""
     if not CHROMIUM.exists():
         return f"no Chromium at {CHROMIUM} (apt-get install chromium)"
-    if shutil.which("xdg-open") is None and False:  # pragma: no cover
-        return None
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
