@@ -11,7 +11,6 @@ parsing off, a leading underscore kept visible).
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import html
 import io
 import time
@@ -27,7 +26,7 @@ from matplotlib.figure import Figure
 from projections import nra as N
 from projections.metrics import figures as F
 from projections.metrics.aggregate import Estimate, Selection
-from projections.metrics.report import CSS, ReportStats
+from projections.metrics.report import ReportStats, section_page
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = ("fig-nra-games", "fig-nra-matrix", "fig-nra-completion")
@@ -371,23 +370,7 @@ def build_nra_report(
     """A page of its own holding the two-seat section (the report's styles, nothing fetched)."""
     t0 = time.perf_counter()
     section = nra_section(con, sel, resamples=resamples)
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    page = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title><style>{CSS}</style></head>
-<body><header><h1>{html.escape(title)}</h1><p>Recomputed from the stored games. Generated {now}.</p>
-</header><main>{section.html}</main>
-<script>
-// Marks the page once every embedded figure has decoded.
-window.addEventListener("load", function () {{
-  var ok = Array.prototype.filter.call(document.images, function (i) {{
-    return i.complete && i.naturalWidth > 0;
-  }});
-  document.body.setAttribute("data-figures-loaded", String(ok.length));
-}});
-</script></body></html>
-"""
+    page = section_page(title, section.html)
     stats = ReportStats(
         games=section.analysis.matches,
         agents=len(section.analysis.agents),

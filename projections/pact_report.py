@@ -11,7 +11,6 @@ is kept visible).
 from __future__ import annotations
 
 import base64
-import datetime as dt
 import functools
 import html
 import io
@@ -29,7 +28,7 @@ from matplotlib.ticker import MaxNLocator
 from projections import pact_metrics as P
 from projections.metrics import figures as F
 from projections.metrics.aggregate import AgentProfile, Estimate, Selection, seed_for
-from projections.metrics.report import CSS, ReportStats
+from projections.metrics.report import ReportStats, section_page
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = (
@@ -599,23 +598,7 @@ def build_pact_report(
     """A page of its own holding the PACT section (the report's styles, nothing fetched)."""
     t0 = time.perf_counter()
     section = pact_section(con, sel, resamples=resamples, seed=seed)
-    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
-    page = f"""<!doctype html>
-<html lang="en"><head><meta charset="utf-8">
-<meta name="viewport" content="width=device-width, initial-scale=1">
-<title>{html.escape(title)}</title><style>{CSS}</style></head>
-<body><header><h1>{html.escape(title)}</h1><p>Recomputed from the stored games. Generated {now}.</p>
-</header><main>{section.html}</main>
-<script>
-// Marks the page once every embedded figure has decoded (checked by the rendering test).
-window.addEventListener("load", function () {{
-  var ok = Array.prototype.filter.call(document.images, function (i) {{
-    return i.complete && i.naturalWidth > 0;
-  }});
-  document.body.setAttribute("data-figures-loaded", String(ok.length));
-}});
-</script></body></html>
-"""
+    page = section_page(title, section.html)
     stats = ReportStats(
         games=section.analysis.games,
         agents=len(section.analysis.agents),

@@ -179,6 +179,31 @@ footer { color:var(--muted); font-size:12px; text-align:center; padding:0 0 30px
 """
 
 
+FIGURES_LOADED = """<script>
+// Marks the page once every embedded figure has decoded (checked by the rendering test).
+window.addEventListener("load", function () {
+  var ok = Array.prototype.filter.call(document.images, function (i) {
+    return i.complete && i.naturalWidth > 0;
+  });
+  document.body.setAttribute("data-figures-loaded", String(ok.length));
+});
+</script>"""
+"""Marks the page once every embedded figure has decoded (checked by the rendering tests)."""
+
+
+def section_page(title: str, body: str) -> str:
+    """A page of its own around one report section: the report's styles, nothing fetched."""
+    now = dt.datetime.now(dt.UTC).strftime("%Y-%m-%d %H:%M UTC")
+    return f"""<!doctype html>
+<html lang="en"><head><meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{html.escape(title)}</title><style>{CSS}</style></head>
+<body><header><h1>{html.escape(title)}</h1><p>Recomputed from the stored games. Generated {now}.</p>
+</header><main>{body}</main>
+{FIGURES_LOADED}</body></html>
+"""
+
+
 @dataclass(frozen=True)
 class ReportStats:
     """What a report covered and how long it took to build."""
@@ -827,15 +852,7 @@ def build_report(
 <dl class="defs">{defs}</dl></section>
 </main>
 <footer>Cattle Trade · report built from {summary["events"]:,} events</footer>
-<script>
-// Marks the page once every embedded figure has decoded (checked by the rendering test).
-window.addEventListener("load", function () {{
-  var ok = Array.prototype.filter.call(document.images, function (i) {{
-    return i.complete && i.naturalWidth > 0;
-  }});
-  document.body.setAttribute("data-figures-loaded", String(ok.length));
-}});
-</script>
+{FIGURES_LOADED}
 </body></html>
 """
     stats = ReportStats(
