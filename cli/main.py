@@ -102,6 +102,13 @@ def main(
     configure_logging(verbose, log_json)
 
 
+def command_names() -> list[str]:
+    """The names of the commands, in the order `cattle --help` lists them."""
+    group = typer.main.get_command(app)
+    assert isinstance(group, typer.core.TyperGroup)
+    return list(group.commands)
+
+
 def _fail(exc: BaseException | str, code: int) -> None:
     err.print(line("[red]error:[/] {}", exc))
     sys.exit(code)
