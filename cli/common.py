@@ -16,25 +16,15 @@ import typer
 from rich.console import Console
 from rich.table import Table
 
+from cli.app import app as app
+from cli.app import err as err
+from cli.app import out as out
 from cli.text import plain
 from engine.presets import MAX_TURNS, NAME_RE, load_preset, load_preset_file, preset_names
 from events import catalog
 from events.domain import AUCTION_MODES, MAX_SEED
 from events.store import DEFAULT_DB as DEFAULT_DB
 from events.store import DuckStore
-
-app = typer.Typer(
-    name="cattle",
-    help="Cattle Trade: a benchmark harness where LLMs and code agents play games against each"
-    " other (Cattle Trade, an auction-and-bluffing card game, by default; --game picks another).",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    rich_markup_mode="rich",
-)
-# Emoji codes off: a stored name such as "a:cow:b" must print as written.
-out = Console(emoji=False)
-err = Console(stderr=True, emoji=False)
 
 
 def natural_width(table: Table) -> int:

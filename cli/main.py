@@ -6,8 +6,6 @@ this module imports them all and runs the app, turning user errors into one clea
 
 from __future__ import annotations
 
-import asyncio
-import logging
 import os
 import signal
 import sys
@@ -15,21 +13,46 @@ from typing import Annotated, Any
 
 import typer
 
-from agents import UnknownAgent
-from cli.common import (
-    UsageError,
-    app,
-    err,
-)
+from cli.app import app, err
 from cli.text import line
-from events.catalog import UnknownGame
-from events.domain import ConfigError
-from events.store import DEFAULT_DB, StoreError, describe_error
-from events.store import duckdb as _duckdb
-from projections.costs import PricesError
-from runner.executors import ClusterError, ExecutorError
-from runner.tournament import TournamentError
-from runner.verify import SelectionError
+
+# The errors a user must correct (exit 2) and those of the store or cluster (exit 1), by module
+# and name: an error can only have been raised if its module was imported, so looking it up in
+# sys.modules spares `cattle --help` and other light commands importing what they never use.
+USER_ERRORS = (
+    ("cli.common", "UsageError"),
+    ("events.domain", "ConfigError"),
+    ("agents", "UnknownAgent"),
+    ("projections.costs", "PricesError"),
+    ("runner.tournament", "TournamentError"),
+    ("events.catalog", "UnknownGame"),
+    ("runner.verify", "SelectionError"),
+    ("runner.executors", "ExecutorError"),
+)
+STORE_ERRORS = (("events.store", "StoreError"), ("runner.executors", "ClusterError"))
+
+
+def loaded(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseException], ...]:
+    """The exception classes of `names` whose modules have been imported."""
+    found = []
+    for module, name in names:
+        cls = getattr(sys.modules.get(module), name, None)
+        if isinstance(cls, type) and issubclass(cls, BaseException):
+            found.append(cls)
+    return tuple(found)
+
+
+def __getattr__(name: str) -> Any:
+    # Names other modules and tests reach through cli.main, imported when first asked for.
+    if name == "UsageError":
+        from cli.common import UsageError
+
+        return UsageError
+    if name in ("_games_table", "_score_table", "_sql_table", "_state_view", "_timeline_lines"):
+        from cli import commands
+
+        return getattr(commands, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 class Interrupted(KeyboardInterrupt):
@@ -48,7 +71,10 @@ def _on_signal(signum: int, _frame: object) -> None:
     # write what they played and are marked abandoned, tournaments stop after their last batch.
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.
     _received.append(signum)
+    asyncio = sys.modules.get("asyncio")  # no event loop runs unless asyncio was imported
     try:
+        if asyncio is None:
+            raise RuntimeError("no running event loop")
         asyncio.get_running_loop()
     except RuntimeError:
         raise Interrupted(signum) from None
@@ -71,6 +97,8 @@ def install_signal_handlers() -> None:
 
 def configure_logging(verbose: bool, log_json: bool) -> None:
     """structlog to stderr: warnings only by default, debug with -v, JSON lines with --log-json."""
+    import logging
+
     import structlog  # here, not at the top: `cattle --help` never needs it
 
     level = logging.DEBUG if verbose else logging.WARNING
@@ -106,7 +134,7 @@ def command_names() -> list[str]:
     """The names of the commands, in the order `cattle --help` lists them."""
     group = typer.main.get_command(app)
     assert isinstance(group, typer.core.TyperGroup)
-    return list(group.commands)
+    return group.list_commands(typer.Context(group))
 
 
 def _fail(exc: BaseException | str, code: int) -> None:
@@ -122,6 +150,8 @@ def _db_arg() -> str:
             return args[i + 1]
         if a.startswith("--db="):
             return a[5:]
+    from events.store import DEFAULT_DB
+
     return os.environ.get("CATTLE_DB") or str(DEFAULT_DB)
 
 
@@ -136,33 +166,25 @@ def run() -> None:
             if exc.code == 130 and _received:
                 raise KeyboardInterrupt from None
             raise
-    except (
-        UsageError,
-        ConfigError,
-        UnknownAgent,
-        PricesError,
-        TournamentError,
-        UnknownGame,
-        SelectionError,
-        ExecutorError,
-    ) as exc:
-        _fail(exc, 2)
-    except (StoreError, ClusterError) as exc:
-        _fail(exc, 1)
     except SystemExit:
-        # Listed before the DuckDB errors below: looking those up would load DuckDB, which
-        # `--help` and other commands that never open a store do not need.
         raise
-    except _duckdb.Error as exc:
-        # A damaged file can open fine and fail on the first page it reads.
-        _fail(describe_error(_db_arg(), exc), 1)
     except KeyboardInterrupt:
         _stopped()
-    except RuntimeError:
+    except Exception as exc:
+        if isinstance(exc, loaded(USER_ERRORS)):
+            _fail(exc, 2)
+        if isinstance(exc, loaded(STORE_ERRORS)):
+            _fail(exc, 1)
+        duckdb = sys.modules.get("duckdb")
+        if duckdb is not None and isinstance(exc, duckdb.Error):
+            from events.store import describe_error
+
+            # A damaged file can open fine and fail on the first page it reads.
+            _fail(describe_error(_db_arg(), exc), 1)
         # DuckDB turns a signal that arrives during a query into "Query interrupted".
-        if not _received:
-            raise
-        _stopped()
+        if isinstance(exc, RuntimeError) and _received:
+            _stopped()
+        raise
 
 
 def _stopped() -> None:
@@ -173,28 +195,8 @@ def _stopped() -> None:
     sys.exit(130)
 
 
-# Each command module registers its commands on the shared app.
-from cli import commands as _commands  # noqa: E402, F401
-from cli import llm as _llm  # noqa: E402, F401
-from cli import metrics as _metrics  # noqa: E402, F401
-from cli import paper as _paper  # noqa: E402, F401
-from cli import recover as _recover  # noqa: E402, F401
-from cli import report as _report  # noqa: E402, F401
-from cli import serve as _serve  # noqa: E402, F401
-from cli import tournament as _tournament  # noqa: E402, F401
-from cli import verify as _verify  # noqa: E402, F401
-
-# Names other modules and tests reach through cli.main.
-from cli.commands import (  # noqa: E402, F401
-    _games_table,
-    _score_table,
-    _sql_table,
-    _state_view,
-    _timeline_lines,
-)
-
 if __name__ == "__main__":
-    # Run through the imported module, where every command module registered itself.
+    # Run through the imported module, where the app holds the commands it has loaded.
     from cli.main import run as _run
 
     _run()

@@ -61,3 +61,9 @@ def test_every_help_text_reads_as_before(snapshot: SnapshotAssertion) -> None:
 
 def test_help_keeps_its_colours(snapshot: SnapshotAssertion) -> None:
     assert helps(COLOURED, ("play", "tournament", "metrics")) == snapshot
+
+
+def test_the_command_index_matches_the_commands() -> None:
+    from cli import indexer
+
+    assert indexer.main(["--check"]) == 0, "run `uv run python -m cli.indexer`"

@@ -1,0 +1,114 @@
+"""The `cattle` app and its two consoles, and the command group that imports a command's module
+only when that command is run or its help is asked for.
+
+`cattle --help` lists every command from `cli.index` (names, modules and help texts written
+there by `python -m cli.indexer`), so it imports no command module and none of their
+dependencies (DuckDB, numpy, structlog, the model SDKs, the web server).
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Iterator, MutableMapping
+from typing import Any
+
+import typer
+from rich.console import Console
+from typer import _click
+from typer.core import TyperCommand, TyperGroup
+
+
+class _Commands(MutableMapping[str, _click.Command]):
+    """The group's commands by name, in the index's order; a command is built when first read."""
+
+    def __init__(self, built: MutableMapping[str, _click.Command]) -> None:
+        from cli.index import COMMANDS
+
+        self._built = built
+        self._where = {name: module for name, module, _ in COMMANDS}
+        self._order = [name for name, _, _ in COMMANDS]
+
+    def __getitem__(self, name: str) -> _click.Command:
+        command = self._built.get(name)
+        if command is None:
+            if name not in self._where:
+                raise KeyError(name)
+            command = self._built[name] = _build(name, self._where[name])
+        return command
+
+    def __setitem__(self, name: str, command: _click.Command) -> None:
+        self._built[name] = command
+        if name not in self._order:
+            self._order.append(name)
+
+    def __delitem__(self, name: str) -> None:
+        self._built.pop(name, None)
+        self._where.pop(name, None)
+        self._order.remove(name)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._order)
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+
+def _build(name: str, module: str) -> _click.Command:
+    """The click command `name`, after importing the module that registers it on the app."""
+    importlib.import_module(module)
+    for info in app.registered_commands:
+        assert info.callback is not None
+        if (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
+            return typer.main.get_command_from_info(
+                info,
+                pretty_exceptions_short=app.pretty_exceptions_short,
+                rich_markup_mode=app.rich_markup_mode,
+            )
+    raise LookupError(f"{module} registers no command {name!r}: run `python -m cli.indexer`")
+
+
+class LazyGroup(TyperGroup):
+    """A command group that lists its commands from the index and imports a command's module
+    when the command is run or shows its own help."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(**kwargs)
+        self.commands = _Commands(self.commands)
+        self._listing = False
+
+    def list_commands(self, ctx: _click.Context) -> list[str]:
+        """Every command's name, in the index's order (without building any command)."""
+        return list(self.commands)
+
+    def format_help(self, ctx: _click.Context, formatter: _click.HelpFormatter) -> None:
+        """The group's help; its list of commands comes from the index alone."""
+        self._listing = True
+        try:
+            super().format_help(ctx, formatter)
+        finally:
+            self._listing = False
+
+    def get_command(self, ctx: _click.Context, cmd_name: str) -> _click.Command | None:
+        """The command `cmd_name` (while the help lists commands: its name and help only)."""
+        if self._listing:
+            from cli.index import COMMANDS
+
+            for name, _, text in COMMANDS:
+                if name == cmd_name:
+                    return TyperCommand(name=name, help=text, rich_markup_mode=app.rich_markup_mode)
+        return super().get_command(ctx, cmd_name)
+
+
+app = typer.Typer(
+    name="cattle",
+    cls=LazyGroup,
+    help="Cattle Trade: a benchmark harness where LLMs and code agents play games against each"
+    " other (Cattle Trade, an auction-and-bluffing card game, by default; --game picks another).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode="rich",
+)
+# Emoji codes off: a stored name such as "a:cow:b" must print as written.
+out = Console(emoji=False)
+err = Console(stderr=True, emoji=False)

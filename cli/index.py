@@ -1,0 +1,102 @@
+"""The commands of `cattle`: name, defining module and help text, in the order `cattle --help`
+lists them. Written by `python -m cli.indexer` from the commands themselves; do not edit."""
+
+COMMANDS: tuple[tuple[str, str, str], ...] = (
+    (
+        "demo",
+        "cli.commands",
+        "Play one standard game (tracker, setrace, economy and random), store it, print the table.",
+    ),
+    (
+        "play",
+        "cli.commands",
+        "Play one game and store it (Cattle Trade unless --game names another).",
+    ),
+    ("games", "cli.commands", "List the stored games (of every game, or of one with --game)."),
+    ("show", "cli.commands", "Print a game's timeline, complete or as one seat saw it."),
+    (
+        "replay",
+        "cli.commands",
+        "Show the state (or a seat's observation) at any point, or verify a stored game.",
+    ),
+    (
+        "sql",
+        "cli.commands",
+        "Run one read-only SQL query over the store, in a sandbox that cannot change anything.",
+    ),
+    (
+        "agents",
+        "cli.commands",
+        "List the agent names --agents accepts in a game (Cattle Trade unless --game).",
+    ),
+    (
+        "costs",
+        "cli.llm",
+        "Model calls, tokens, cost, format-error and fallback rates of the stored games.",
+    ),
+    (
+        "rerun",
+        "cli.llm",
+        "Play a stored game's seed and configuration again (same deck) with one seat changed.",
+    ),
+    (
+        "loopback",
+        "cli.llm",
+        "Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves.",
+    ),
+    (
+        "metrics",
+        "cli.metrics",
+        "Print the metric table with 95% bootstrap intervals: Cattle Trade's behaviour table\n(Table 3 columns), or another game's with --game (PACT: CMS, shares, offsets, Glicko-2).",
+    ),
+    (
+        "export",
+        "cli.metrics",
+        "Write games, events, every analysis view and the derived tables to files.",
+    ),
+    (
+        "paper",
+        "cli.paper",
+        "Play the paper's code-agent setting (mixed games, compositions C1..C7, a stand-in in the\nmodel's seat) and print Table 3 and the TrueSkill table beside the paper's values.",
+    ),
+    (
+        "recover",
+        "cli.recover",
+        "Mark games left running by a process that died as abandoned (events are kept).",
+    ),
+    (
+        "resume",
+        "cli.recover",
+        "Continue an unfinished game with model seats from its stored events.\n\nDecisions the log already holds are answered from it (no model is asked again); play\ngoes on live from where the log ends.",
+    ),
+    (
+        "report",
+        "cli.report",
+        "Write the HTML report (ratings, figures, metric tables) for a selection of games of\none game (Cattle Trade unless --game).",
+    ),
+    (
+        "serve",
+        "cli.serve",
+        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).",
+    ),
+    (
+        "publish",
+        "cli.serve",
+        "Write the replay viewer as static files (an index, one page and one JSON per game)\nthat any static host can serve, or a browser can open from disk.",
+    ),
+    (
+        "tournament",
+        "cli.tournament",
+        "Run (or resume) a scheduled tournament and store every game.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values).",
+    ),
+    (
+        "ratings",
+        "cli.tournament",
+        "TrueSkill ratings and score statistics per agent, recomputed from the stored games\n(of one game: the only one stored, or the one --game names).",
+    ),
+    (
+        "verify",
+        "cli.verify",
+        "Check stored games column by column and re-simulate them byte for byte.\n\nExit code 0 when every game is verified, 1 when one fails a check, 3 when one is\nunfinished (running or abandoned; accepted with --allow-unfinished). Stops at the first\nsuch game unless --keep-going.",
+    ),
+)
