@@ -8,14 +8,40 @@ dependencies (DuckDB, numpy, structlog, the model SDKs, the web server).
 
 from __future__ import annotations
 
+import functools
 import importlib
-from collections.abc import Iterator, MutableMapping
+from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
 import typer
 from rich.console import Console
 from typer import _click
 from typer.core import TyperCommand, TyperGroup
+
+_setup: list[Callable[[], None]] = []
+
+
+def before_each_command(setup: Callable[[], None]) -> None:
+    """Run `setup` just before the command that runs now (not when it only shows its help);
+    the app's callback uses it so that `cattle CMD --help` does not set up logging."""
+    _setup[:] = [setup]
+
+
+def _with_setup(command: _click.Command) -> _click.Command:
+    """`command`, its callback first running the setup `before_each_command` gave."""
+    callback = command.callback
+    if callback is None or getattr(callback, "_with_setup", False):
+        return command
+
+    @functools.wraps(callback)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        for setup in _setup:
+            setup()
+        return callback(*args, **kwargs)
+
+    run._with_setup = True  # type: ignore[attr-defined]
+    command.callback = run
+    return command
 
 
 class _Commands(MutableMapping[str, _click.Command]):
@@ -25,6 +51,8 @@ class _Commands(MutableMapping[str, _click.Command]):
         from cli.index import COMMANDS
 
         self._built = built
+        for command in built.values():
+            _with_setup(command)
         self._where = {name: module for name, module, _ in COMMANDS}
         self._order = [name for name, _, _ in COMMANDS]
 
@@ -33,11 +61,11 @@ class _Commands(MutableMapping[str, _click.Command]):
         if command is None:
             if name not in self._where:
                 raise KeyError(name)
-            command = self._built[name] = _build(name, self._where[name])
+            command = self._built[name] = _with_setup(_build(name, self._where[name]))
         return command
 
     def __setitem__(self, name: str, command: _click.Command) -> None:
-        self._built[name] = command
+        self._built[name] = _with_setup(command)
         if name not in self._order:
             self._order.append(name)
 

@@ -14,7 +14,6 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from agents import known_agents
 from cli.common import (
     DEMO_AGENTS,
     SEED_HELP,
@@ -441,5 +440,7 @@ def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
 @app.command()
 def agents(game: GameOption = None) -> None:
     """List the agent names --agents accepts in a game (Cattle Trade unless --game)."""
+    from agents import known_agents
+
     for name in known_agents(game_def(game)):
         out.print(plain(name))

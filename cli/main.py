@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.app import app, err
+from cli.app import app, before_each_command, err
 from cli.text import line
 
 # The errors a user must correct (exit 2) and those of the store or cluster (exit 1), by module
@@ -127,7 +127,8 @@ def main(
     log_json: Annotated[bool, typer.Option("--log-json", help="Log as JSON lines.")] = False,
 ) -> None:
     """Play, store, inspect and replay Cattle Trade games."""
-    configure_logging(verbose, log_json)
+    # Set up when the command itself runs: `cattle CMD --help` never loads structlog.
+    before_each_command(lambda: configure_logging(verbose, log_json))
 
 
 def command_names() -> list[str]:

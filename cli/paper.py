@@ -13,16 +13,11 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
 from rich.table import Table
 
-from agents import UnknownAgent, parse_spec
 from cli.common import SEED_HELP, UsageError, app, err, in_range, out, seed_or_random
 from cli.text import line, plain
-from engine.presets import load_preset
-from events.store import DuckStore
 from runner import paper as P
-from runner.tournament import MAX_GAMES, max_workers
 
 LABELS = {
     "bid_aggressiveness": "Bid agg.",
@@ -172,6 +167,17 @@ def as_json(result: P.PaperComparison, seed: int, table_slice: str) -> dict[str,
 def _play(
     db: Path, games: int, seed: int, stand_ins: tuple[str, ...], workers: int, quiet: bool
 ) -> str:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeRemainingColumn,
+    )
+
+    from engine.presets import load_preset
+    from events.store import DuckStore
+
     columns = (
         TextColumn("paper games", style="bold"),
         BarColumn(),
@@ -231,6 +237,10 @@ def paper(
 ) -> None:
     """Play the paper's code-agent setting (mixed games, compositions C1..C7, a stand-in in the
     model's seat) and print Table 3 and the TrueSkill table beside the paper's values."""
+    from agents import UnknownAgent, parse_spec
+    from events.store import DuckStore
+    from runner.tournament import MAX_GAMES, max_workers
+
     in_range("--games", games, 7, MAX_GAMES)
     in_range("--workers", workers, 1, max_workers())
     seed = seed_or_random(seed)

@@ -8,7 +8,6 @@ marks them abandoned; `resume` continues one from its stored events instead.
 
 from __future__ import annotations
 
-import asyncio
 import json
 from typing import Annotated
 
@@ -99,6 +98,8 @@ def resume(
     Decisions the log already holds are answered from it (no model is asked again); play
     goes on live from where the log ends.
     """
+    import asyncio
+
     from cli.common import _score_table
     from events.store import StoreError
     from runner.session import needs_io, play_stored

@@ -9,24 +9,13 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
-from agents import code_agents, parse_spec
 from cli.common import (
     SEED_HELP,
     DbOption,
@@ -49,48 +38,22 @@ from cli.text import line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
 from events.catalog import DEFAULT_GAME
 from events.store import DEFAULT_DB, DuckStore, StoreError
-from runner.executors import EXECUTORS, Executor, Status, make_executor, require_ray
-from runner.tournament import (
+from runner.limits import (
     MAX_CONCURRENCY,
     MAX_GAMES,
     MAX_MODEL_GAMES,
     MAX_SHUFFLES,
-    NAME_RE,
     WORKERS_PER_CPU,
-    GameTask,
-    TournamentError,
-    create,
-    ensure_schema,
-    every_game_has_a_model,
-    load,
     max_workers,
-    pending_tasks,
-    play_tournament,
-    tournament_exists,
 )
-from runner.tournament import check_workers as _check_workers
 
+# The runner, its executors and the agents (structlog, asyncio, the model SDKs) load when a
+# tournament runs, not when `cattle tournament --help` is read.
+if TYPE_CHECKING:
+    from rich.progress import ProgressColumn
 
-class RateColumn(ProgressColumn):
-    """Games per second since the start."""
-
-    def render(self, task: Task) -> Text:
-        if not task.elapsed or not task.completed:
-            return Text("- games/s")
-        speed = task.completed / task.elapsed
-        return Text(f"{speed:.1f} games/s")
-
-
-class WorkersColumn(ProgressColumn):
-    """Workers alive and games played again after a worker died (a distributed run)."""
-
-    def __init__(self, status: Status) -> None:
-        super().__init__()
-        self.status = status
-
-    def render(self, task: Task) -> Text:
-        s = self.status
-        return Text(f"{s.workers} alive, {s.retries} retried")
+    from runner.executors import Executor, Status
+    from runner.tournament import GameTask
 
 
 def _play_with_progress(
@@ -107,6 +70,18 @@ def _play_with_progress(
     concurrency: int | None = None,
 ) -> int:
     """`play_tournament` under a progress bar on stderr."""
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from runner.tournament import play_tournament
+
+    RateColumn, WorkersColumn = _columns()
     distributed = executor.name != "local"
     extra: tuple[ProgressColumn, ...] = (WorkersColumn(executor.status),) if distributed else ()
     columns = (
@@ -137,8 +112,38 @@ def _play_with_progress(
         )
 
 
+def _columns() -> tuple[Any, Any]:
+    """The progress bar's own columns: games per second, and workers alive on a cluster."""
+    from rich.progress import ProgressColumn, Task
+
+    class RateColumn(ProgressColumn):
+        """Games per second since the start."""
+
+        def render(self, task: Task) -> Text:
+            if not task.elapsed or not task.completed:
+                return Text("- games/s")
+            speed = task.completed / task.elapsed
+            return Text(f"{speed:.1f} games/s")
+
+    class WorkersColumn(ProgressColumn):
+        """Workers alive and games played again after a worker died (a distributed run)."""
+
+        def __init__(self, status: Status) -> None:
+            super().__init__()
+            self.status = status
+
+        def render(self, task: Task) -> Text:
+            s = self.status
+            return Text(f"{s.workers} alive, {s.retries} retried")
+
+    return RateColumn, WorkersColumn
+
+
 def check_workers(workers: int, *, every_game_has_a_model: bool | None = None) -> None:
     """`runner.tournament.check_workers` with the error as a usage error."""
+    from runner.tournament import TournamentError
+    from runner.tournament import check_workers as _check_workers
+
     try:
         _check_workers(workers, every_game_has_a_model=every_game_has_a_model)
     except TournamentError as exc:
@@ -215,6 +220,18 @@ def tournament(
     duplicate: every lineup plays each deal once per seat rotation (in PACT, every pair
     plays both roles on the same drawn values).
     """
+    from agents import code_agents, parse_spec
+    from runner.executors import EXECUTORS, make_executor, require_ray
+    from runner.tournament import (
+        NAME_RE,
+        create,
+        ensure_schema,
+        every_game_has_a_model,
+        load,
+        pending_tasks,
+        tournament_exists,
+    )
+
     if executor not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
     if ray_address is not None and executor != "ray":

@@ -13,46 +13,21 @@ import os
 import time
 from collections.abc import Sequence
 from pathlib import Path
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import msgspec
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    ProgressColumn,
-    Task,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 from rich.text import Text
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
-from runner.verify import (
-    GameCheck,
-    Problem,
-    checks_of,
-    exit_code,
-    is_bad,
-    jobs,
-    resolve,
-    select,
-    verify_stored,
-)
+
+# The checker (and the engines it replays with) loads when games are verified, not when
+# `cattle verify --help` is read.
+if TYPE_CHECKING:
+    from runner.verify import GameCheck, Problem
 
 MAX_WORKERS_PER_CPU = 4
-
-
-class RateColumn(ProgressColumn):
-    """Games checked per second."""
-
-    def render(self, task: Task) -> Text:
-        if not task.elapsed or not task.completed:
-            return Text("- games/s")
-        return Text(f"{task.completed / task.elapsed:.1f} games/s")
 
 
 def describe(problem: Problem) -> str:
@@ -100,6 +75,27 @@ def verify_command(
     unfinished (running or abandoned; accepted with --allow-unfinished). Stops at the first
     such game unless --keep-going.
     """
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        ProgressColumn,
+        Task,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
+    from runner.verify import checks_of, exit_code, is_bad, jobs, select
+
+    class RateColumn(ProgressColumn):
+        """Games checked per second."""
+
+        def render(self, task: Task) -> Text:
+            if not task.elapsed or not task.completed:
+                return Text("- games/s")
+            return Text(f"{task.completed / task.elapsed:.1f} games/s")
+
     chosen = sum((bool(game_ids), tournament is not None, every))
     if chosen != 1:
         raise UsageError("name the games to verify: GAME_ID ..., --tournament NAME or --all")
@@ -218,6 +214,8 @@ def _report(
 
 def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool) -> int:
     """`replay --verify`: the full check of one game, printed; returns the exit code."""
+    from runner.verify import exit_code, resolve, verify_stored
+
     with _open(db) as store, out.status("Checking the game..."):
         gid = resolve(store, game_id)
         check = verify_stored(store, gid)

@@ -15,20 +15,14 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from engine.schedule import COMPOSITIONS
-from events.store import DuckStore
-from projections.metrics import aggregate, build
-from projections.metrics.ratings import ratings
-from runner.tournament import (
-    create,
-    ensure_schema,
-    load,
-    pending_tasks,
-    play_tournament,
-    tournament_exists,
-)
+from projections.metrics.registry import PAPER_METRICS
+
+# The tournament runner and the metrics (DuckDB, numpy) load when a paper run is played or
+# measured, not when `cattle paper --help` reads the defaults below.
+if TYPE_CHECKING:
+    from events.store import DuckStore
 
 CODE_AGENTS: tuple[str, ...] = ("tracker", "setrace", "economy")
 """The paper's three code agents, as named here."""
@@ -41,7 +35,7 @@ DEFAULT_GAMES = 700
 
 DEFAULT_SEED = 2026
 
-TABLE3_COLUMNS: tuple[str, ...] = aggregate.PAPER_METRICS
+TABLE3_COLUMNS: tuple[str, ...] = PAPER_METRICS
 """Table 3's columns (metric names of the registry), in the paper's order."""
 
 PAPER_TABLE3: dict[str, dict[str, float]] = {
@@ -169,6 +163,14 @@ def play(
 ) -> str:
     """Plan (or find) the paper's mixed tournament in `store` and play what is missing;
     return its name. `on_planned(total, done)` is told the size before the first game."""
+    from runner.tournament import (
+        create,
+        ensure_schema,
+        pending_tasks,
+        play_tournament,
+        tournament_exists,
+    )
+
     ensure_schema(store)
     name = tournament_name(games, seed, stand_ins)
     if not tournament_exists(store, name):
@@ -190,6 +192,11 @@ def compare(
 ) -> PaperComparison:
     """Measure a played paper tournament and set it beside the paper (Table 3 on
     `table_slice`, the ratings on every game)."""
+    from engine.schedule import COMPOSITIONS
+    from projections.metrics import aggregate, build
+    from projections.metrics.ratings import ratings
+    from runner.tournament import load
+
     con = store.con
     build.ensure(con)
     _, planned = load(store, name)

@@ -21,7 +21,6 @@ from __future__ import annotations
 import asyncio
 import itertools
 import json
-import os
 import re
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -36,6 +35,13 @@ from events.codec import encode
 from events.lazy import get_logger
 from events.store import DuckStore, PreparedGame, StoreError, prepare_game
 from runner.executors import Executor, LocalExecutor
+from runner.limits import MAX_CONCURRENCY as MAX_CONCURRENCY
+from runner.limits import MAX_GAMES as MAX_GAMES
+from runner.limits import MAX_MODEL_GAMES as MAX_MODEL_GAMES
+from runner.limits import MAX_SHUFFLES as MAX_SHUFFLES
+from runner.limits import WORKERS_PER_CPU as WORKERS_PER_CPU
+from runner.limits import max_workers as max_workers
+from runner.limits import usable_cpus as usable_cpus
 from runner.session import game_row
 
 
@@ -74,34 +80,8 @@ BATCH_GAMES = 16
 BATCH_SECONDS = 1.0
 """A batch is also stored once its oldest game waited this long."""
 NAME_RE = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.-]{0,63}$")
-MAX_GAMES = 100_000
-"""Most games in one tournament: about 30 minutes of code-agent games on two cores and 6 GB
-of events; larger studies run several tournaments (ratings read them all together)."""
-WORKERS_PER_CPU = 4
-"""`--workers` may be at most this many per usable CPU: game simulation is CPU-bound, so more
-processes only add memory."""
-MAX_MODEL_GAMES = 64
-"""Most games played at once when every game has a model seat: such games wait on the model,
-not the CPU, and run in this process, so `--workers` may exceed the CPU limit up to this."""
-MAX_CONCURRENCY = 256
-"""Most games with model seats one worker plays at once (`--concurrency`)."""
-MAX_SHUFFLES = 100
-"""Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
 SCHEDULE_CHUNK = 20_000
 """Scheduled games inserted per statement while a schedule is stored."""
-
-
-def usable_cpus() -> int:
-    """CPUs this process may run on."""
-    try:
-        return len(os.sched_getaffinity(0)) or 1
-    except (AttributeError, OSError):
-        return os.cpu_count() or 1
-
-
-def max_workers() -> int:
-    """The largest `--workers` accepted on this machine (for games of code agents)."""
-    return WORKERS_PER_CPU * usable_cpus()
 
 
 def check_workers(workers: int, *, every_game_has_a_model: bool | None = None) -> None:

@@ -17,6 +17,7 @@ from typing import Any
 import duckdb
 import numpy as np
 
+from projections.metrics.registry import PAPER_METRICS as PAPER_METRICS
 from projections.metrics.registry import Metric, get
 
 #: Resamples per bootstrap interval.
@@ -25,17 +26,6 @@ RESAMPLES = 1000
 LEVEL = 0.95
 #: Bound on the size of one block of resampled indices (keeps memory flat for big selections).
 _BLOCK = 2_000_000
-
-#: The paper's Table 3 columns, in its order.
-PAPER_METRICS: tuple[str, ...] = (
-    "bid_aggressiveness",
-    "buy_right_rate",
-    "tc_accept_rate",
-    "bluff_rate",
-    "self_bid_rate",
-    "eta",
-    "overbid_rate",
-)
 
 #: Metrics of the behaviour table (the paper's Table 3 columns, then more), in display order.
 TABLE_METRICS: tuple[str, ...] = (

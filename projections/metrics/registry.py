@@ -83,3 +83,15 @@ def get(name: str) -> Metric:
     """One registered metric by name."""
     metrics()
     return REGISTRY[name]
+
+
+PAPER_METRICS: tuple[str, ...] = (
+    "bid_aggressiveness",
+    "buy_right_rate",
+    "tc_accept_rate",
+    "bluff_rate",
+    "self_bid_rate",
+    "eta",
+    "overbid_rate",
+)
+"""The paper's Table 3 columns, in its order."""

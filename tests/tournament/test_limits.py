@@ -14,15 +14,10 @@ from pathlib import Path
 import pytest
 
 from cli.main import UsageError
-from cli.tournament import (
-    MAX_GAMES,
-    MAX_MODEL_GAMES,
-    check_workers,
-    every_game_has_a_model,
-    max_workers,
-)
+from cli.tournament import MAX_GAMES, MAX_MODEL_GAMES, check_workers, max_workers
 from engine.presets import load_preset
 from events.store import DuckStore
+from runner.tournament import every_game_has_a_model
 
 MODEL = "openai:loop@http://127.0.0.1:9/v1"
 
