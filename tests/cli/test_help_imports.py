@@ -1,0 +1,98 @@
+"""`cattle --help` and each command's `--help` stay cheap: real processes report which modules
+they imported, and none may be one a command only needs when it runs."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from clikit import ENV, ROOT
+from test_cli_help import COMMANDS
+
+RUN_AND_LIST = (
+    "import atexit, json, sys\n"
+    "atexit.register(lambda: print(json.dumps(sorted(sys.modules)), file=sys.stderr))\n"
+    "sys.argv = ['cattle', *sys.argv[1:]]\n"
+    "from cli.main import run\n"
+    "run()\n"
+)
+
+SLOW = (
+    "duckdb",
+    "numpy",
+    "structlog",
+    "openai",
+    "anthropic",
+    "httpx",
+    "starlette",
+    "uvicorn",
+    "jinja2",
+    "matplotlib",
+    "ray",
+    "pyspiel",
+    "trueskill",
+    "asyncio",
+    "agents",
+    "runner.tournament",
+    "runner.session",
+    "runner.executors",
+    "runner.driver",
+    "runner.verify",
+    "projections.metrics.aggregate",
+    "projections.metrics.build",
+)
+"""What no help text needs: the third-party libraries a command runs with, and the layers
+(agents, runner, metrics) that bring them in."""
+
+TOP_LEVEL = (*SLOW, "msgspec", "events", "engine", "projections", "runner", "cli.common")
+"""`cattle --help` lists the commands from the index alone: none of the project's lower
+layers, no command module."""
+
+
+def imported(*args: str) -> list[str]:
+    """The modules a `cattle ARGS` process had imported when it ended."""
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST, *args],
+        cwd=ROOT,
+        env={**ENV, "COLUMNS": "80"},
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "Usage:" in done.stdout
+    modules: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
+    return modules
+
+
+def among(modules: list[str], names: tuple[str, ...]) -> list[str]:
+    """The modules that are one of `names` or inside one of them."""
+    return [m for m in modules if any(m == n or m.startswith(n + ".") for n in names)]
+
+
+def test_the_command_list_imports_no_command_and_nothing_slow() -> None:
+    modules = imported("--help")
+    assert "cli.index" in modules  # the check sees what the process imported
+    assert among(modules, TOP_LEVEL) == []
+
+
+def test_no_command_help_imports_anything_slow() -> None:
+    for command in COMMANDS:
+        modules = imported(command, "--help")
+        assert among(modules, SLOW) == [], command
+
+
+def test_running_a_command_still_loads_what_it_needs() -> None:
+    # The same check on a command that runs: the list is not empty by construction.
+    done = subprocess.run(
+        [sys.executable, "-c", RUN_AND_LIST, "agents"],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "agents" in modules and "structlog" in modules
