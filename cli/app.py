@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import functools
 import importlib
+import sys
+import types
 from collections.abc import Callable, Iterator, MutableMapping
 from typing import Any
 
@@ -125,6 +127,51 @@ class LazyGroup(TyperGroup):
                 if name == cmd_name:
                     return TyperCommand(name=name, help=text, rich_markup_mode=app.rich_markup_mode)
         return super().get_command(ctx, cmd_name)
+
+
+class _Deferred(type):
+    """A stand-in for a rich class that typer's help formatter imports but help never uses:
+    calling it, or reading any of its attributes, loads and uses the real class."""
+
+    _module: str
+
+    def _real(cls) -> Any:
+        return getattr(importlib.import_module(cls._module), cls.__name__)
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        return cls._real()(*args, **kwargs)
+
+    def __getattr__(cls, name: str) -> Any:
+        return getattr(cls._real(), name)
+
+    def __instancecheck__(cls, instance: Any) -> bool:
+        return isinstance(instance, cls._real())
+
+
+# typer's help formatter imports these at its top for its Markdown mode and its pretty
+# tracebacks; the app uses neither, and rich.markdown and rich.traceback (with markdown-it,
+# pygments and attrs) would cost `cattle --help` about a third of its time.
+_UNUSED_BY_HELP = (("rich.markdown", "Markdown"), ("rich.traceback", "Traceback"))
+
+
+def load_help_formatter() -> None:
+    """Import typer's rich help formatter with stand-ins for the two rich classes it imports
+    but this app never has it use; the real modules stay importable as usual."""
+    if "typer.rich_utils" in sys.modules:
+        return
+    placed = []
+    for module, name in _UNUSED_BY_HELP:
+        if module not in sys.modules:
+            stub = types.ModuleType(module)
+            setattr(stub, name, _Deferred(name, (), {"_module": module}))
+            sys.modules[module] = stub
+            placed.append((module, stub))
+    try:
+        importlib.import_module("typer.rich_utils")
+    finally:
+        for module, stub in placed:
+            if sys.modules.get(module) is stub:
+                del sys.modules[module]
 
 
 app = typer.Typer(

@@ -13,7 +13,7 @@ from typing import Annotated, Any
 
 import typer
 
-from cli.app import app, before_each_command, err
+from cli.app import app, before_each_command, err, load_help_formatter
 from cli.text import line
 
 # The errors a user must correct (exit 2) and those of the store or cluster (exit 1), by module
@@ -159,6 +159,7 @@ def _db_arg() -> str:
 def run() -> None:
     """Entry point: run the app, turning user errors into one clear line and exit code 2."""
     install_signal_handlers()
+    load_help_formatter()
     try:
         try:
             app()

@@ -96,3 +96,28 @@ def test_running_a_command_still_loads_what_it_needs() -> None:
     assert done.returncode == 0, done.stderr
     modules = json.loads(done.stderr.strip().splitlines()[-1])
     assert "agents" in modules and "structlog" in modules
+
+
+def test_typer_formats_markdown_and_tracebacks_with_the_real_rich_classes() -> None:
+    # The help formatter is imported without rich.markdown and rich.traceback; whatever would
+    # use them still gets the real classes.
+    code = (
+        "from cli.app import load_help_formatter\n"
+        "load_help_formatter()\n"
+        "import typer.rich_utils as r\n"
+        "from rich.markdown import Markdown\n"
+        "from rich.traceback import Traceback\n"
+        "md = r._make_rich_text(text='**bold**', markup_mode='markdown')\n"
+        "assert type(md) is Markdown and isinstance(md, r.Markdown), type(md)\n"
+        "try:\n"
+        "    1 / 0\n"
+        "except ZeroDivisionError as exc:\n"
+        "    tb = r.Traceback.from_exception(type(exc), exc, exc.__traceback__)\n"
+        "assert type(tb) is Traceback, type(tb)\n"
+        "print('ok')\n"
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, timeout=120
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "ok"
