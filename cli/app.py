@@ -106,6 +106,26 @@ class LazyGroup(TyperGroup):
         self.commands = _Commands(self.commands)
         self._listing = False
 
+    def get_help_option(self, ctx: _click.Context) -> Any:
+        """The group's --help flag, which reads its unset value without pydantic."""
+        option = super().get_help_option(ctx)
+        # typer checks every option's value with a pydantic adapter it builds on first use,
+        # even the group's unset --help while `cattle CMD --help` runs; a flag's value is
+        # None or a bool and needs no adapter, and importing pydantic costs a third of
+        # that command's help. (Should typer's internals change, this does nothing.)
+        if option is not None and getattr(option, "_runtime_param", False) is None:
+            try:
+                from typer._coercion import PassThroughRuntimeParam
+
+                described = option.type_descriptor
+                if described.annotation is bool:
+                    option._runtime_param = PassThroughRuntimeParam(
+                        annotation=bool, parameter_info=described.parameter_info
+                    )
+            except (ImportError, AttributeError, TypeError):
+                pass
+        return option
+
     def list_commands(self, ctx: _click.Context) -> list[str]:
         """Every command's name, in the index's order (without building any command)."""
         return list(self.commands)

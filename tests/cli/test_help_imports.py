@@ -32,6 +32,7 @@ SLOW = (
     "ray",
     "pyspiel",
     "trueskill",
+    "pydantic",
     "asyncio",
     "agents",
     "runner.tournament",
@@ -42,8 +43,8 @@ SLOW = (
     "projections.metrics.aggregate",
     "projections.metrics.build",
 )
-"""What no help text needs: the third-party libraries a command runs with, and the layers
-(agents, runner, metrics) that bring them in."""
+"""What no help text needs: the third-party libraries a command runs with (and pydantic, which
+typer checks option values with), and the layers (agents, runner, metrics) that bring them in."""
 
 TOP_LEVEL = (*SLOW, "msgspec", "events", "engine", "projections", "runner", "cli.common")
 """`cattle --help` lists the commands from the index alone: none of the project's lower
