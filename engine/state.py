@@ -137,16 +137,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
         A pair is valid when both hold at least one card of the type; since a type has only
         k cards, neither can then hold the complete set.
         """
-        mine = self.animals[seat]
+        animals = self.animals
+        mine = animals[seat]
+        held = [i for i in range(len(mine)) if mine[i]]
+        if not held:
+            return ()
         names = self.config.animals
         out = []
-        for other in range(self.players):
-            if other == seat:
-                continue
-            theirs = self.animals[other]
-            for i, n in enumerate(mine):
-                if n and theirs[i]:
-                    out.append((other, names[i]))
+        for other in range(len(animals)):
+            if other != seat:
+                theirs = animals[other]
+                for i in held:
+                    if theirs[i]:
+                        out.append((other, names[i]))
         return tuple(out)
 
     def anyone_can_trade(self) -> bool:
