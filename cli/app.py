@@ -72,6 +72,8 @@ class _Commands(MutableMapping[str, _click.Command]):
             self._order.append(name)
 
     def __delitem__(self, name: str) -> None:
+        if name not in self._order:
+            raise KeyError(name)
         self._built.pop(name, None)
         self._where.pop(name, None)
         self._order.remove(name)
