@@ -25,7 +25,6 @@ from agents import register
 from agents.base import Agent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from agents.random_agent import RandomAgent
-from cli.verify import verify_stored
 from engine import decisions as dec
 from engine.actions import AnyAction
 from engine.presets import load_preset
@@ -37,7 +36,7 @@ from events.store import DuckStore, GameRow, StoredGame
 from projections.observation import SeatView
 from runner.session import play_and_store, play_game
 from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
-from runner.verify import GameCheck, check_game
+from runner.verify import GameCheck, check_game, verify_stored
 
 CODE_SEATS = ["tracker", "setrace", "economy", "random"]
 
