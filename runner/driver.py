@@ -161,13 +161,19 @@ class Game:
         self._start()
         agents = self.agents
         pending = self.rules.pending
+        views, log, audiences = self.views, self.log, self.audiences
         while (d := pending(self.state)) is not None:
             seats = d.seats
             if len(seats) > 1:
                 bids: list[Any] = []
                 for seat in seats:
                     agent = agents[seat]
-                    bids.append(agent.act(self._view_for(seat, agent), d))
+                    view = (
+                        views[seat].sync(log, audiences)
+                        if agent.reads_view
+                        else LogPosition(len(log))
+                    )
+                    bids.append(agent.act(view, d))
                 for seat in seats:
                     self._record(agents[seat])
                 self._apply(d, bids)
