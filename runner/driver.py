@@ -137,12 +137,16 @@ class Game:
     def _record(self, agent: Agent) -> None:
         extra = agent.drain()
         if extra:
-            state = self.state
-            evolve = self.rules.evolve
-            for e in extra:
-                state = evolve(state, e)
-            self.state = state
-            self._append(extra)
+            self._add(extra)
+
+    def _add(self, extra: list[Any]) -> None:
+        """Fold and log the events an agent recorded."""
+        state = self.state
+        evolve = self.rules.evolve
+        for e in extra:
+            state = evolve(state, e)
+        self.state = state
+        self._append(extra)
 
     def flush(self) -> None:
         """Hand the events not yet handed over to `on_batch`."""
@@ -199,13 +203,15 @@ class Game:
                     )
                     bids.append(agent.act(view, d))
                 for seat in seats:
-                    self._record(agents[seat])
+                    if extra := agents[seat].drain():
+                        self._add(extra)
                 self._apply(d, bids)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = agent.act(self._view_for(seat, agent), d)
-                self._record(agent)
+                if extra := agent.drain():
+                    self._add(extra)
                 self._apply(d, (action,))
             if (
                 self.on_batch is not None
