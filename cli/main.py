@@ -9,12 +9,15 @@ from __future__ import annotations
 import os
 import signal
 import sys
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 
 from cli.app import app, before_each_command, err, load_help_formatter
 from cli.text import line
+
+if TYPE_CHECKING:
+    import asyncio
 
 # The errors a user must correct (exit 2) and those of the store or cluster (exit 1), by module
 # and name: an error can only have been raised if its module was imported, so looking it up in
@@ -72,19 +75,31 @@ def _on_signal(signum: int, _frame: object) -> None:
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.
     _received.append(signum)
     asyncio = sys.modules.get("asyncio")  # no event loop runs unless asyncio was imported
+    if asyncio is None:
+        raise Interrupted(signum)
     try:
-        if asyncio is None:
-            raise RuntimeError("no running event loop")
-        asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:
         raise Interrupted(signum) from None
     # Inside asyncio.run an exception raised here lands in whatever task step runs (asyncio
     # then prints it as never retrieved, and may leave tasks pending); its own Ctrl-C
     # handling cancels the main task instead, and the game stops at its next await.
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler is not signal.default_int_handler:
         signal.raise_signal(signal.SIGINT)
         return
-    raise Interrupted(signum)
+    if handler is signal.default_int_handler:
+        raise Interrupted(signum)
+    # Ctrl-C is ignored (as for a job a script started in the background), so asyncio.run
+    # set no handler of its own: cancel the loop's tasks as it would have.
+    loop.call_soon_threadsafe(_cancel_tasks, loop)
+
+
+def _cancel_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    import asyncio
+
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
 
 
 def install_signal_handlers() -> None:
@@ -164,8 +179,10 @@ def run() -> None:
         try:
             app()
         except SystemExit as exc:
-            # typer turns an interruption into exit code 130; report which signal it was.
-            if exc.code == 130 and _received:
+            # typer turns an interruption into exit code 130; report which signal it was. A
+            # command that stopped by itself after a signal (a server shutting down on it)
+            # also reports the signal.
+            if _received and exc.code in (0, None, 130):
                 raise KeyboardInterrupt from None
             raise
     except SystemExit:
@@ -185,6 +202,12 @@ def run() -> None:
             _fail(describe_error(_db_arg(), exc), 1)
         # DuckDB turns a signal that arrives during a query into "Query interrupted".
         if isinstance(exc, RuntimeError) and _received:
+            _stopped()
+        raise
+    except BaseException as exc:
+        # The tasks cancelled after a signal while Ctrl-C was ignored (see `_on_signal`).
+        asyncio = sys.modules.get("asyncio")
+        if asyncio is not None and isinstance(exc, asyncio.CancelledError) and _received:
             _stopped()
         raise
 
