@@ -7,7 +7,8 @@ Standard preset, four random agents unless said otherwise:
 * engine only: games/s of the driver with its agents, nothing stored;
 * play path: games/s of `play_and_store` (what `cattle play` does: one game, one transaction);
 * tournament path: games/s of `play_tournament` with one process (games written in batches);
-* replay: events/s reading every stored event back, decoding it and folding it into the state;
+* replay: events/s reading every stored game's log back, decoding it and folding it into the
+  state;
 * verify: ms per game of the full check `cattle replay --verify` runs, in this process;
 * `cattle --help`: seconds of a fresh `python -m cli.main --help` (median of several);
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
@@ -86,25 +87,20 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
 
 
 def replay(db: Path) -> dict[str, float]:
-    """Events/s reading every stored event, decoding it and folding it (per game)."""
+    """Events/s reading every stored game's log (`DuckStore.load_logs`: read and decode),
+    and folding each into its state."""
     from events import catalog
-    from events.store import DuckStore, decode_events
+    from events.store import DuckStore
 
     rules = catalog.get("cattle-trade").rules
+    events = 0
     with DuckStore(db, read_only=True) as store:
         start = time.perf_counter()
-        rows = store.con.execute(
-            "SELECT game_id, payload FROM events ORDER BY game_id, seq"
-        ).fetchall()
-        read = time.perf_counter() - start
-        start = time.perf_counter()
-        by_game: dict[str, list[str]] = {}
-        for gid, payload in rows:
-            by_game.setdefault(gid, []).append(payload)
-        for payloads in by_game.values():
-            rules.fold(decode_events("cattle-trade", payloads))
-        work = time.perf_counter() - start
-    return {"events_per_s": len(rows) / (read + work), "events": len(rows)}
+        for _, log in store.load_logs():
+            rules.fold(log)
+            events += len(log)
+        elapsed = time.perf_counter() - start
+    return {"events_per_s": events / elapsed, "events": events}
 
 
 def verify(db: Path, games: int) -> float:
