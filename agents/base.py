@@ -37,8 +37,10 @@ class Agent:
         self._records.append(event)
 
     def drain(self) -> list[Any]:
-        """Events queued since the last call, in order."""
-        out, self._records = self._records, []
+        """Events queued since the last call, in order (a list the caller must not change)."""
+        out = self._records
+        if out:  # the driver asks after every decision; most find nothing queued
+            self._records = []
         return out
 
     def resume(self, log: list[Any]) -> None:

@@ -9,7 +9,7 @@ import msgspec
 from events.domain import GameConfig, SeatSpec
 
 
-class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+class Action(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
     """Base of every action; `seat` is the seat that acts."""
 
     seat: int

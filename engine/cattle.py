@@ -16,6 +16,7 @@ from events.domain import GameConfig, SeatSpec
 
 _GAME_TYPES = frozenset(ev.GAME_EVENT_TYPES)
 _TURN_STARTED = ev.TurnStarted
+_BID_TYPES = frozenset({act.PlaceBid, act.Pass})
 
 
 class CattleRules:
@@ -42,6 +43,10 @@ class CattleRules:
         """One action, or the sealed bids of a simultaneous round."""
         if len(actions) == 1:
             return rules.step(state, actions[0], decision)
+        if type(decision) is dec.BidDecision and all(
+            type(a) in _BID_TYPES for a in actions
+        ):  # the usual sealed round: straight to the bids, without the command's checks
+            return rules.step_bids(state, decision, tuple(actions))
         return rules.step(state, act.Simultaneous(actions=tuple(actions)), decision)
 
     evolve = staticmethod(evolve)

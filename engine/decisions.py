@@ -10,7 +10,7 @@ Target = tuple[int, str]
 """A valid trade target: (opponent seat, animal type)."""
 
 
-class Decision(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind"):
+class Decision(msgspec.Struct, frozen=True, kw_only=True, tag_field="kind", gc=False):
     """Base of every pending decision; `seats` are the seats asked."""
 
     seats: tuple[int, ...]

@@ -17,9 +17,13 @@ def holds(hand: Cards, cards: Cards) -> bool:
     """True if `hand` contains every card of `cards` (as a multiset)."""
     if not cards:
         return True
-    need = Counter(cards)
-    have = Counter(hand)
-    return all(have[v] >= n for v, n in need.items())
+    left = list(hand)
+    try:
+        for v in cards:
+            left.remove(v)
+    except ValueError:
+        return False
+    return True
 
 
 def remove(hand: Cards, cards: Cards) -> Cards:

@@ -114,6 +114,17 @@ def step(
     return run.state, run.events
 
 
+def step_bids(
+    state: GameState, decision: dec.BidDecision, actions: tuple[act.PlaceBid | act.Pass, ...]
+) -> tuple[GameState, list[Any]]:
+    """`step` for the sealed bids of a simultaneous round answering `decision`, which must
+    be `pending(state)` (what the driver does for every bid round)."""
+    run = _Run(state)
+    run._bids(decision, actions)
+    run.advance()
+    return run.state, run.events
+
+
 class _Run:
     """Accumulates events, folding each into the state as it is emitted."""
 
@@ -225,8 +236,8 @@ class _Run:
     # ---- bidding ---------------------------------------------------------------------------
 
     def _bids(self, d: dec.BidDecision, actions: tuple[act.PlaceBid | act.Pass, ...]) -> None:
-        seats = [a.seat for a in actions]
-        if seats != list(d.seats):
+        seats = tuple([a.seat for a in actions])
+        if seats != d.seats:
             if sorted(seats) != sorted(d.seats):
                 raise IllegalAction(
                     f"a bid round needs one action from each of {d.seats}, got {seats}"
@@ -457,7 +468,14 @@ class _Run:
         while True:
             s = self.state
             phase = s.phase
-            if phase == "turn_start":
+            # Bid rounds are most of a game: their phases are looked at first.
+            if phase == "bidding":
+                return
+            if phase == "round_closed":
+                self._after_round()
+            elif phase == "open_round":
+                self._open_round()
+            elif phase == "turn_start":
                 self._next_turn()
             elif phase == "choose":
                 can_auction = s.deck_left > 0
@@ -487,10 +505,6 @@ class _Run:
                         auction=number, auctioneer=s.active, animal=s.drawn, priority=tuple(bidders)
                     )
                 )
-            elif phase == "open_round":
-                self._open_round()
-            elif phase == "round_closed":
-                self._after_round()
             elif phase == "sale":
                 a = s.auction
                 assert a is not None
@@ -503,7 +517,7 @@ class _Run:
                 )
             elif phase == "settle":
                 self._settle()
-            elif phase in ("bidding", "initiate", "respond", "tie", "ended", "new"):
+            elif phase in ("initiate", "respond", "tie", "ended", "new"):
                 return
             else:  # pragma: no cover - every phase is handled above
                 raise AssertionError(f"unhandled phase {phase}")

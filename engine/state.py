@@ -6,8 +6,9 @@ msgspec Struct; every change is a `replace`, so any earlier state stays valid.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from functools import reduce
-from typing import Any, Literal, assert_never
+from typing import Any, Literal
 
 import msgspec
 from msgspec.structs import replace
@@ -37,7 +38,7 @@ Phase = Literal[
 ]
 
 
-class AuctionState(msgspec.Struct, frozen=True, kw_only=True):
+class AuctionState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The auction in progress."""
 
     number: int
@@ -66,7 +67,7 @@ class AuctionState(msgspec.Struct, frozen=True, kw_only=True):
     decision: str | None = None
 
 
-class TradeState(msgspec.Struct, frozen=True, kw_only=True):
+class TradeState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """The trade challenge in progress."""
 
     number: int
@@ -81,7 +82,7 @@ class TradeState(msgspec.Struct, frozen=True, kw_only=True):
     tie_role: Literal["initiator", "target"] = "initiator"
 
 
-class GameState(msgspec.Struct, frozen=True, kw_only=True):
+class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     """Everything the rules need, folded from the events (including engine-only facts)."""
 
     config: GameConfig
@@ -136,16 +137,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True):
         A pair is valid when both hold at least one card of the type; since a type has only
         k cards, neither can then hold the complete set.
         """
-        mine = self.animals[seat]
+        animals = self.animals
+        mine = animals[seat]
+        held = [i for i in range(len(mine)) if mine[i]]
+        if not held:
+            return ()
         names = self.config.animals
         out = []
-        for other in range(self.players):
-            if other == seat:
-                continue
-            theirs = self.animals[other]
-            for i, n in enumerate(mine):
-                if n and theirs[i]:
-                    out.append((other, names[i]))
+        for other in range(len(animals)):
+            if other != seat:
+                theirs = animals[other]
+                for i in held:
+                    if theirs[i]:
+                        out.append((other, names[i]))
         return tuple(out)
 
     def anyone_can_trade(self) -> bool:
@@ -188,184 +192,276 @@ def evolve(s: GameState, e: Any) -> GameState:
     """Apply one event to the state. Pure; assumes the event was produced by the rules."""
     # Agent-side events (model exchanges recorded between a rejection and the retry) must
     # not reset the retry count: only a game event ends the attempt.
-    if s.attempts and not isinstance(e, ev.ActionRejected) and isinstance(e, ev.GAME_EVENT_TYPES):
+    cls = e.__class__
+    if s.attempts and cls is not ev.ActionRejected and cls in _GAME_TYPES:
         s = replace(s, attempts=0)
-    # Cases run in order of frequency: bid rounds make up most of a game's events.
-    match e:
-        case ev.BidPassed():
-            # Only legacy mode tracks who passed since the last raise.
-            if s.config.auction_mode != "legacy":
-                return s
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
-        case ev.BidPlaced():
-            if s.config.auction_mode != "legacy":
-                return s
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=replace(a, passes=()))
-        case ev.BidRoundOpened():
-            a = s.auction
-            assert a is not None
-            cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
-            a = replace(
-                a, round=e.round, confirmation=e.confirmation, asking=e.bidders, cursor=cursor
-            )
-            return replace(s, auction=a, phase="bidding")
-        case ev.BidRoundClosed():
-            a = s.auction
-            assert a is not None
-            # A valid bid always raises the price, so a changed price means the round had one.
-            had_bid = e.price != a.price
-            a = replace(a, price=e.price, leader=e.leader, asking=(), round_had_bid=had_bid)
-            return replace(s, auction=a, phase="round_closed")
-        case ev.GameStarted():
-            n = e.config.players
-            return replace(
-                s,
-                config=e.config,
-                seed=e.seed,
-                seats=e.seats,
-                money=((),) * n,
-                animals=((0,) * len(e.config.animals),) * n,
-                sets=((),) * n,
-            )
-        case ev.DeckShuffled():
-            return replace(s, deck=e.order, deck_pos=0)
-        case ev.HandsDealt():
-            names = s.config.animals
-            animals = tuple(tuple(hand.count(a) for a in names) for hand in e.animals)
-            return replace(
-                s,
-                money=(normalize(e.money),) * s.players,
-                animals=animals,
-                deck_pos=len(s.deck) - e.deck_left,
-                phase="turn_start",
-            )
-        case ev.TurnStarted():
-            return replace(s, turn=e.turn, active=e.seat, phase="choose")
-        case ev.TurnChosen():
-            return replace(s, phase="draw" if e.choice == "auction" else "initiate")
-        case ev.TurnSkipped():
-            return replace(s, phase="turn_start")
-        case ev.CardDrawn():
-            phase: Phase = "payout" if e.animal == "donkey" else "open_auction"
-            return replace(s, deck_pos=s.deck_pos + 1, drawn=e.animal, phase=phase)
-        case ev.DonkeyPayout():
-            money = tuple(add(hand, (e.amount,)) for hand in s.money)
-            return replace(s, money=money, donkeys=e.donkey, phase="open_auction")
-        case ev.AuctionOpened():
-            bidders = tuple(p for p in range(s.players) if p != e.auctioneer)
-            order = tuple((e.auctioneer + i) % s.players for i in range(1, s.players))
-            auction = AuctionState(
-                number=e.auction,
-                animal=e.animal,
-                auctioneer=e.auctioneer,
-                priority=e.priority,
-                bidders=bidders,
-                order=order,
-            )
-            return replace(s, auction=auction, auctions=e.auction, phase="open_round")
-        case ev.OverbidRevealed():
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=a)
-        case ev.AuctionRestarted():
-            a = s.auction
-            assert a is not None
-            a = replace(
-                a,
-                attempt=e.attempt,
-                attempt_start=a.round + 1,
-                caps=e.caps,
-                price=0,
-                leader=None,
-                passes=(),
-                cursor=-1,
-            )
-            return replace(s, auction=a, phase="open_round")
-        case ev.BidderRemoved():
-            a = s.auction
-            assert a is not None
-            a = replace(
-                a,
-                bidders=tuple(b for b in a.bidders if b != e.seat),
-                passes=tuple(b for b in a.passes if b != e.seat),
-            )
-            return replace(s, auction=a)
-        case ev.AuctionWon():
-            return replace(s, phase="sale")
-        case ev.AuctionNoBid():
-            return replace(s, phase="settle")
-        case ev.AuctioneerDecided():
-            a = s.auction
-            assert a is not None
-            return replace(s, auction=replace(a, decision=e.decision), phase="settle")
-        case ev.PaymentMade():
-            return s
-        case ev.PaymentCards():
-            money = _set_seat(s.money, e.payer, remove(s.money[e.payer], e.cards))
-            money = _set_seat(money, e.payee, add(money[e.payee], e.cards))
-            return replace(s, money=money)
-        case ev.AnimalMoved():
-            # Moving animals is the last step of an auction or a trade: the turn is over.
-            s = _move_animals(s, e.animal, e.count, e.giver, e.receiver)
-            return replace(s, auction=None, trade=None, drawn=None, phase="turn_start")
-        case ev.SetCompleted():
-            return replace(s, sets=_set_seat(s.sets, e.seat, (*s.sets[e.seat], e.animal)))
-        case ev.TradeInitiated():
-            trade = TradeState(
-                number=e.trade, initiator=e.initiator, target=e.target, animal=e.animal
-            )
-            return replace(s, trade=trade, trades=e.trade, phase="respond")
-        case ev.OfferCards():
-            t = s.trade
-            assert t is not None
-            if e.seat == t.initiator:
-                t = replace(t, offer=e.cards)
-            else:
-                t = replace(t, counter=e.cards)
-            return replace(s, trade=t)
-        case ev.TradeAccepted() | ev.TradeCountered():
-            return replace(s, phase="resolve")
-        case ev.OffersRevealed():
-            t = s.trade
-            assert t is not None
-            return replace(s, trade=replace(t, tied_value=sum(e.initiator_cards)), phase="resolve")
-        case ev.TieOfferMade():
-            t = s.trade
-            assert t is not None
-            if e.seat == t.initiator:
-                return replace(s, trade=replace(t, tie_role="target"))
-            return replace(s, phase="resolve")
-        case ev.TradeTied():
-            t = s.trade
-            assert t is not None
-            t = replace(t, ties=e.ties, offer=(), counter=(), tie_role="initiator")
-            return replace(s, trade=t, phase="tie")
-        case ev.OffersExchanged():
-            t = s.trade
-            assert t is not None
-            i, g = e.initiator, e.target
-            money = _set_seat(s.money, i, add(remove(s.money[i], t.offer), t.counter))
-            money = _set_seat(money, g, add(remove(money[g], t.counter), t.offer))
-            return replace(s, money=money)
-        case ev.TradeWon():
-            return s
-        case ev.ActionRejected():
-            return replace(s, attempts=s.attempts + 1) if e.retry else s
-        case ev.FallbackApplied():
-            return s
-        case ev.GameEnded():
-            return replace(s, phase="ended", end_reason=e.reason)
-        case ae.ScratchpadUpdated() | ae.AgentNote():
-            return s
-        case ev.Event():
-            # Agent-side event types (model exchanges, ...) are facts outside the rules.
-            return s
-        case _:
-            assert_never(e)
+    handler = _EVOLVE.get(cls)
+    if handler is not None:
+        return handler(s, e)
+    if isinstance(e, ev.Event):
+        # Agent-side event types (model exchanges, notes, ...) are facts outside the rules.
+        return s
+    raise TypeError(f"not an event: {e!r}")
+
+
+# One function per event type, found by the event's exact type (event classes are leaves of
+# the union: no event type derives from another).
+
+
+def _same(s: GameState, e: Any) -> GameState:
+    return s
+
+
+def _bid_passed(s: GameState, e: ev.BidPassed) -> GameState:
+    # Only legacy mode tracks who passed since the last raise.
+    if s.config.auction_mode != "legacy":
+        return s
+    a = s.auction
+    assert a is not None
+    return replace(s, auction=replace(a, passes=(*a.passes, e.seat)))
+
+
+def _bid_placed(s: GameState, e: ev.BidPlaced) -> GameState:
+    if s.config.auction_mode != "legacy":
+        return s
+    a = s.auction
+    assert a is not None
+    return replace(s, auction=replace(a, passes=()))
+
+
+def _round_opened(s: GameState, e: ev.BidRoundOpened) -> GameState:
+    a = s.auction
+    assert a is not None
+    cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
+    a = replace(a, round=e.round, confirmation=e.confirmation, asking=e.bidders, cursor=cursor)
+    return replace(s, auction=a, phase="bidding")
+
+
+def _round_closed(s: GameState, e: ev.BidRoundClosed) -> GameState:
+    a = s.auction
+    assert a is not None
+    # A valid bid always raises the price, so a changed price means the round had one.
+    had_bid = e.price != a.price
+    a = replace(a, price=e.price, leader=e.leader, asking=(), round_had_bid=had_bid)
+    return replace(s, auction=a, phase="round_closed")
+
+
+def _game_started(s: GameState, e: ev.GameStarted) -> GameState:
+    n = e.config.players
+    return replace(
+        s,
+        config=e.config,
+        seed=e.seed,
+        seats=e.seats,
+        money=((),) * n,
+        animals=((0,) * len(e.config.animals),) * n,
+        sets=((),) * n,
+    )
+
+
+def _deck_shuffled(s: GameState, e: ev.DeckShuffled) -> GameState:
+    return replace(s, deck=e.order, deck_pos=0)
+
+
+def _hands_dealt(s: GameState, e: ev.HandsDealt) -> GameState:
+    names = s.config.animals
+    animals = tuple(tuple(hand.count(a) for a in names) for hand in e.animals)
+    return replace(
+        s,
+        money=(normalize(e.money),) * s.players,
+        animals=animals,
+        deck_pos=len(s.deck) - e.deck_left,
+        phase="turn_start",
+    )
+
+
+def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
+    return replace(s, turn=e.turn, active=e.seat, phase="choose")
+
+
+def _turn_chosen(s: GameState, e: ev.TurnChosen) -> GameState:
+    return replace(s, phase="draw" if e.choice == "auction" else "initiate")
+
+
+def _turn_skipped(s: GameState, e: ev.TurnSkipped) -> GameState:
+    return replace(s, phase="turn_start")
+
+
+def _card_drawn(s: GameState, e: ev.CardDrawn) -> GameState:
+    phase: Phase = "payout" if e.animal == "donkey" else "open_auction"
+    return replace(s, deck_pos=s.deck_pos + 1, drawn=e.animal, phase=phase)
+
+
+def _donkey_payout(s: GameState, e: ev.DonkeyPayout) -> GameState:
+    money = tuple(add(hand, (e.amount,)) for hand in s.money)
+    return replace(s, money=money, donkeys=e.donkey, phase="open_auction")
+
+
+def _auction_opened(s: GameState, e: ev.AuctionOpened) -> GameState:
+    players = s.players
+    auction = AuctionState(
+        number=e.auction,
+        animal=e.animal,
+        auctioneer=e.auctioneer,
+        priority=e.priority,
+        bidders=tuple(p for p in range(players) if p != e.auctioneer),
+        order=tuple((e.auctioneer + i) % players for i in range(1, players)),
+    )
+    return replace(s, auction=auction, auctions=e.auction, phase="open_round")
+
+
+def _auction_restarted(s: GameState, e: ev.AuctionRestarted) -> GameState:
+    a = s.auction
+    assert a is not None
+    a = replace(
+        a,
+        attempt=e.attempt,
+        attempt_start=a.round + 1,
+        caps=e.caps,
+        price=0,
+        leader=None,
+        passes=(),
+        cursor=-1,
+    )
+    return replace(s, auction=a, phase="open_round")
+
+
+def _bidder_removed(s: GameState, e: ev.BidderRemoved) -> GameState:
+    a = s.auction
+    assert a is not None
+    a = replace(
+        a,
+        bidders=tuple(b for b in a.bidders if b != e.seat),
+        passes=tuple(b for b in a.passes if b != e.seat),
+    )
+    return replace(s, auction=a)
+
+
+def _auction_won(s: GameState, e: ev.AuctionWon) -> GameState:
+    return replace(s, phase="sale")
+
+
+def _auction_no_bid(s: GameState, e: ev.AuctionNoBid) -> GameState:
+    return replace(s, phase="settle")
+
+
+def _auctioneer_decided(s: GameState, e: ev.AuctioneerDecided) -> GameState:
+    a = s.auction
+    assert a is not None
+    return replace(s, auction=replace(a, decision=e.decision), phase="settle")
+
+
+def _payment_cards(s: GameState, e: ev.PaymentCards) -> GameState:
+    money = _set_seat(s.money, e.payer, remove(s.money[e.payer], e.cards))
+    money = _set_seat(money, e.payee, add(money[e.payee], e.cards))
+    return replace(s, money=money)
+
+
+def _animal_moved(s: GameState, e: ev.AnimalMoved) -> GameState:
+    # Moving animals is the last step of an auction or a trade: the turn is over.
+    s = _move_animals(s, e.animal, e.count, e.giver, e.receiver)
+    return replace(s, auction=None, trade=None, drawn=None, phase="turn_start")
+
+
+def _set_completed(s: GameState, e: ev.SetCompleted) -> GameState:
+    return replace(s, sets=_set_seat(s.sets, e.seat, (*s.sets[e.seat], e.animal)))
+
+
+def _trade_initiated(s: GameState, e: ev.TradeInitiated) -> GameState:
+    trade = TradeState(number=e.trade, initiator=e.initiator, target=e.target, animal=e.animal)
+    return replace(s, trade=trade, trades=e.trade, phase="respond")
+
+
+def _offer_cards(s: GameState, e: ev.OfferCards) -> GameState:
+    t = s.trade
+    assert t is not None
+    if e.seat == t.initiator:
+        t = replace(t, offer=e.cards)
+    else:
+        t = replace(t, counter=e.cards)
+    return replace(s, trade=t)
+
+
+def _to_resolve(s: GameState, e: ev.TradeAccepted | ev.TradeCountered) -> GameState:
+    return replace(s, phase="resolve")
+
+
+def _offers_revealed(s: GameState, e: ev.OffersRevealed) -> GameState:
+    t = s.trade
+    assert t is not None
+    return replace(s, trade=replace(t, tied_value=sum(e.initiator_cards)), phase="resolve")
+
+
+def _tie_offer_made(s: GameState, e: ev.TieOfferMade) -> GameState:
+    t = s.trade
+    assert t is not None
+    if e.seat == t.initiator:
+        return replace(s, trade=replace(t, tie_role="target"))
+    return replace(s, phase="resolve")
+
+
+def _trade_tied(s: GameState, e: ev.TradeTied) -> GameState:
+    t = s.trade
+    assert t is not None
+    t = replace(t, ties=e.ties, offer=(), counter=(), tie_role="initiator")
+    return replace(s, trade=t, phase="tie")
+
+
+def _offers_exchanged(s: GameState, e: ev.OffersExchanged) -> GameState:
+    t = s.trade
+    assert t is not None
+    i, g = e.initiator, e.target
+    money = _set_seat(s.money, i, add(remove(s.money[i], t.offer), t.counter))
+    money = _set_seat(money, g, add(remove(money[g], t.counter), t.offer))
+    return replace(s, money=money)
+
+
+def _action_rejected(s: GameState, e: ev.ActionRejected) -> GameState:
+    return replace(s, attempts=s.attempts + 1) if e.retry else s
+
+
+def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
+    return replace(s, phase="ended", end_reason=e.reason)
+
+
+_EVOLVE: dict[type, Callable[[GameState, Any], GameState]] = {
+    ev.BidPassed: _bid_passed,
+    ev.BidPlaced: _bid_placed,
+    ev.BidRoundOpened: _round_opened,
+    ev.BidRoundClosed: _round_closed,
+    ev.GameStarted: _game_started,
+    ev.DeckShuffled: _deck_shuffled,
+    ev.HandsDealt: _hands_dealt,
+    ev.TurnStarted: _turn_started,
+    ev.TurnChosen: _turn_chosen,
+    ev.TurnSkipped: _turn_skipped,
+    ev.CardDrawn: _card_drawn,
+    ev.DonkeyPayout: _donkey_payout,
+    ev.AuctionOpened: _auction_opened,
+    ev.OverbidRevealed: _same,
+    ev.AuctionRestarted: _auction_restarted,
+    ev.BidderRemoved: _bidder_removed,
+    ev.AuctionWon: _auction_won,
+    ev.AuctionNoBid: _auction_no_bid,
+    ev.AuctioneerDecided: _auctioneer_decided,
+    ev.PaymentMade: _same,
+    ev.PaymentCards: _payment_cards,
+    ev.AnimalMoved: _animal_moved,
+    ev.SetCompleted: _set_completed,
+    ev.TradeInitiated: _trade_initiated,
+    ev.OfferCards: _offer_cards,
+    ev.TradeAccepted: _to_resolve,
+    ev.TradeCountered: _to_resolve,
+    ev.OffersRevealed: _offers_revealed,
+    ev.TieOfferMade: _tie_offer_made,
+    ev.TradeTied: _trade_tied,
+    ev.OffersExchanged: _offers_exchanged,
+    ev.TradeWon: _same,
+    ev.ActionRejected: _action_rejected,
+    ev.FallbackApplied: _same,
+    ev.GameEnded: _game_ended,
+}
+_GAME_TYPES: frozenset[type] = frozenset(ev.GAME_EVENT_TYPES)
 
 
 # Events after which the state is the one before (when no retry is being counted): bids and

@@ -20,7 +20,7 @@ PUBLIC: None = None
 ENGINE: tuple[int, ...] = ()
 
 
-class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
+class Event(msgspec.Struct, frozen=True, kw_only=True, tag_field="type", gc=False):
     """Base of every game event."""
 
     #: Name of the field holding the seat that acted or is concerned, for the store's actor column.

@@ -7,8 +7,9 @@ event outside the seat's audience is never applied.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -62,6 +63,9 @@ class Observation(msgspec.Struct, frozen=True, kw_only=True):
 class SeatView:
     """Incremental fold of the events visible to one seat."""
 
+    FOLDS: ClassVar[frozenset[type]]
+    """Event types that change what a view keeps (set below, from the handlers)."""
+
     def __init__(self, seat: int, *, recent: int = RECENT) -> None:
         self.seat = seat
         self.config: GameConfig | None = None
@@ -85,6 +89,8 @@ class SeatView:
         self._audiences: Sequence[Any] | None = None
         self.seen = 0
         """How many events of the log this view has consumed (visible or not)."""
+        self._mark = -1
+        """With `marks`: how many marks were consumed (-1: not known for this log yet)."""
         # context of the auction / trade in progress, as this seat knows it
         self.auction: ev.AuctionOpened | None = None
         self.price = 0
@@ -97,22 +103,43 @@ class SeatView:
 
     # ---- feeding ---------------------------------------------------------------------------
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeatView:
+    def sync(
+        self,
+        log: Sequence[Any],
+        audiences: Sequence[Any] | None = None,
+        marks: Sequence[int] | None = None,
+    ) -> SeatView:
         """Consume the events of `log` not seen yet (the log only ever grows).
 
         `audiences`, when given, holds each event's `audience()` (the driver computes them
-        once for all seats).
+        once for all seats); `marks`, when given with them, the positions in `log` of the
+        events whose type is in `FOLDS`, in order (the driver finds them once for all seats,
+        so a view passes over the rest without looking at them).
         """
         if log is not self._log:
             self._catch_up()  # the history so far comes from the log it was synced with
             self._log, self._history_upto = log, self.seen
+            self._mark = -1
         self._audiences = audiences
         seat = self.seat
         handlers = _HANDLERS
         start, end = self.seen, len(log)
-        # The driver's hottest loop (once per event per seat). Most events (bids, passes,
-        # rounds opened) change nothing a view keeps: they are passed over before their
-        # audience is looked at; `history` is filled from the log when someone reads it.
+        if marks is not None and audiences is not None:
+            j = self._mark if self._mark >= 0 else bisect_left(marks, start)
+            n = len(marks)
+            while j < n:
+                i = marks[j]
+                aud = audiences[i]
+                if aud is None or seat in aud:
+                    e = log[i]
+                    handlers[e.__class__](self, e)
+                j += 1
+            self._mark = n
+            self.seen = end
+            return self
+        # Most events (bids, passes, rounds opened) change nothing a view keeps: they are
+        # passed over before their audience is looked at; `history` is filled from the log
+        # when someone reads it.
         for i in range(start, end):
             e = log[i]
             handler = handlers.get(e.__class__)
@@ -340,6 +367,7 @@ _HANDLERS: dict[type, Callable[[SeatView, Any], None]] = {
     ev.GameEnded: SeatView._game_ended,
     ae.ScratchpadUpdated: SeatView._scratchpad,
 }
+SeatView.FOLDS = frozenset(_HANDLERS)
 
 
 def visible(event: Any, seat: int | None) -> bool:

@@ -82,6 +82,15 @@ class Game:
         self.turns: list[int] = []
         self.audiences: list[Any] = []
         self.views = [self.game.new_view(i) for i in range(config.players)]
+        # A view class that names the event types it folds (`FOLDS`) is handed their
+        # positions, found here once for every seat, and passes over the other events.
+        self._folds: frozenset[type] | None = getattr(type(self.views[0]), "FOLDS", None)
+        self.marks: list[int] = []
+        self._sync_args: tuple[Any, ...] = (
+            (self.log, self.audiences)
+            if self._folds is None
+            else (self.log, self.audiences, self.marks)
+        )
         self.on_batch = on_batch
         self.flush_interval = flush_interval
         """With `on_batch`: also hand events over after any decision once this many seconds
@@ -97,10 +106,22 @@ class Game:
         turns = self.turns
         audiences = self.audiences
         turn_of = self.rules.turn_of
-        for e in events:
-            turn = turn_of(e, turn)
-            turns.append(turn)
-            audiences.append(e.audience())
+        folds = self._folds
+        if folds is not None:
+            marks = self.marks
+            pos = len(self.log)
+            for e in events:
+                turn = turn_of(e, turn)
+                turns.append(turn)
+                audiences.append(e.audience())
+                if e.__class__ in folds:
+                    marks.append(pos)
+                pos += 1
+        else:
+            for e in events:
+                turn = turn_of(e, turn)
+                turns.append(turn)
+                audiences.append(e.audience())
         self._turn = turn
         self.log.extend(events)
 
@@ -135,13 +156,13 @@ class Game:
 
     def view(self, seat: int) -> Any:
         """The seat's view, brought up to date."""
-        return self.views[seat].sync(self.log, self.audiences)
+        return self.views[seat].sync(*self._sync_args)
 
     def _view_for(self, seat: int, agent: Agent) -> Any:
         """What `agent` is handed: its seat's view, or only the log position for an agent
         that reads nothing else (its view is never folded, and never handed out)."""
         if agent.reads_view:
-            return self.views[seat].sync(self.log, self.audiences)
+            return self.views[seat].sync(*self._sync_args)
         return LogPosition(len(self.log))
 
     def record(self) -> GameRecord:
@@ -161,13 +182,17 @@ class Game:
         self._start()
         agents = self.agents
         pending = self.rules.pending
+        views, log, sync_args = self.views, self.log, self._sync_args
         while (d := pending(self.state)) is not None:
             seats = d.seats
             if len(seats) > 1:
                 bids: list[Any] = []
                 for seat in seats:
                     agent = agents[seat]
-                    bids.append(agent.act(self._view_for(seat, agent), d))
+                    view = (
+                        views[seat].sync(*sync_args) if agent.reads_view else LogPosition(len(log))
+                    )
+                    bids.append(agent.act(view, d))
                 for seat in seats:
                     self._record(agents[seat])
                 self._apply(d, bids)

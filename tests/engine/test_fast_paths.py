@@ -1,9 +1,10 @@
 """The engine's shortcuts agree with the plain definitions on random games.
 
 Shortcuts under test: `engine.state.fold` skips events that leave the state unchanged; the
-rules step on the state folded so far; the driver folds each seat's view incrementally (and
-not at all for seats that only read the log position); verification encodes whole logs at
-once. Each is compared with the plain fold (`evolve` over every event), a seat's view built
+rules step on the state folded so far, a sealed bid round straight through `step_bids`; the
+driver folds each seat's view incrementally, handing it only the positions of the event types
+it folds (and no view at all to seats that only read the log position); verification encodes
+whole logs at once. Each is compared with the plain fold (`evolve` over every event), a seat's view built
 from scratch (`observe`), and a replay, on random games of every preset and auction mode,
 with agents that send bad input (rejections with retries) and record agent-side events.
 """
@@ -13,6 +14,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -20,13 +22,16 @@ from agents.base import Agent
 from agents.random_agent import RandomAgent
 from engine import actions as act
 from engine import decisions as dec
+from engine import rules
+from engine import state as state_module
 from engine.presets import load_preset, preset_names
 from engine.rules import chance
 from engine.state import evolve, fold, fold_plain, initial_state, unchanged_by
 from events import agent as ae
+from events import game as ev
 from events.codec import encode, encode_each
 from events.domain import AUCTION_MODES, GameConfig
-from projections.observation import observe
+from projections.observation import SeatView, observe
 from runner.driver import Game, LogPosition
 from runner.replay import RecordedAgent, resimulate, verify
 
@@ -202,3 +207,60 @@ def test_seats_that_read_only_the_position_get_no_view() -> None:
     replay.run()
     assert all(t is LogPosition for a in agents for t in a.handed)
     assert all(v.seen == 0 and not v.history for v in replay.views)
+
+
+class _BothWays(Game):
+    """A driver that steps every decision both ways: the sealed-bid shortcut the rules take
+    and the general command path, and checks they give the same state and events."""
+
+    compared = 0
+
+    def _apply(self, decision: Any, actions: Any) -> None:
+        if len(actions) > 1:
+            general = rules.step(self.state, act.Simultaneous(actions=tuple(actions)), decision)
+            short = rules.step_bids(self.state, decision, tuple(actions))
+            assert short == general
+            assert [encode(e) for e in short[1]] == [encode(e) for e in general[1]]
+            self.compared += 1
+        super()._apply(decision, actions)
+
+
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(mode=st.sampled_from(AUCTION_MODES), seed=st.integers(0, 2**32))
+def test_the_sealed_bid_shortcut_equals_the_command_path(mode: str, seed: int) -> None:
+    config = load_preset("standard", auction_mode=mode, max_turns=40)
+    agents = [Sloppy(i, seed, config) for i in range(config.players)]
+    game = _BothWays(config, seed, agents)
+    game.run()
+    if mode != "legacy":  # legacy mode asks one bidder at a time: no sealed rounds
+        assert game.compared > 0
+
+
+def test_evolve_has_a_step_for_every_game_event_and_refuses_other_values() -> None:
+    assert set(state_module._EVOLVE) == set(ev.GAME_EVENT_TYPES)
+    state = initial_state(load_preset("standard"))
+    with pytest.raises(TypeError, match="not an event"):
+        evolve(state, act.Pass(seat=0))
+    # Agent-side events leave the state as it is.
+    note = ae.ScratchpadUpdated(seat=0, notes="x")
+    assert evolve(state, note) is state
+
+
+def test_views_that_start_late_or_change_logs_catch_up_with_marks() -> None:
+    """A view first synced halfway through a game, and one moved to a copy of the log,
+    fold exactly what `observe` folds (the marks are found again by position)."""
+    config = load_preset("standard")
+    game, _ = play(config, 21)
+    log, audiences, marks = game.log, game.audiences, game.marks
+    assert marks == [i for i, e in enumerate(log) if type(e) in SeatView.FOLDS]
+    half = len(log) // 2
+    for seat in range(config.players):
+        late = SeatView(seat)
+        late.sync(log[:half], audiences[:half])  # without marks for the first half
+        late.sync(log, audiences, marks)
+        assert late.snapshot() == observe(log, seat)
+        assert late.history == [e for e in log if _sees(e, seat)]
+        moved = SeatView(seat)
+        moved.sync(log[:half], audiences, [m for m in marks if m < half])
+        moved.sync(list(log), audiences, marks)
+        assert moved.snapshot() == observe(log, seat)
