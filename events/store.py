@@ -1203,14 +1203,26 @@ class DuckStore(Store):
                     f"{_STORED_GAME} WHERE game_id IN (SELECT unnest(?))", [chunk]
                 ).fetchall()
             }
-            rows = self.con.execute(
-                f"SELECT game_id, {_STORED_EVENT} FROM events"
-                " WHERE game_id IN (SELECT unnest(?)) ORDER BY game_id, seq",
-                [chunk],
-            ).fetchall()
+            # Under the store's lock no other thread writes through it, and no other process
+            # writes while this one has the file open: the counts and the rows agree.
+            with self._lock:
+                counts = self.con.execute(
+                    "SELECT game_id, count(*) FROM events WHERE game_id IN (SELECT unnest(?))"
+                    " GROUP BY game_id ORDER BY game_id",
+                    [chunk],
+                ).fetchall()
+                fetched = self.con.execute(
+                    f"SELECT {_STORED_EVENT} FROM events"
+                    " WHERE game_id IN (SELECT unnest(?)) ORDER BY game_id, seq",
+                    [chunk],
+                ).fetchall()
+            rows = list(map(_stored_event, fetched))
+            # Rows come in game id order: each game's are the next `count` of them.
             logs: dict[str, list[StoredEvent]] = {}
-            for gid, group in itertools.groupby(rows, key=_first):
-                logs[gid] = [_stored_event(r[1:]) for r in group]
+            at = 0
+            for gid, count in counts:
+                logs[gid] = rows[at : at + count]
+                at += count
             for gid in chunk:
                 head = heads.get(gid)
                 if head is None:
@@ -1281,10 +1293,6 @@ _STORED_GAME = (
     " FROM games"
 )
 _STORED_EVENT = "seq, type, turn, actor, visible_to, payload"
-
-
-def _first(row: Sequence[Any]) -> Any:
-    return row[0]
 
 
 class StoredEvent(NamedTuple):
