@@ -37,12 +37,10 @@ class RandomAgent(Agent):
         rng = self.rng
         seat = self.seat
         match decision:
-            case dec.TurnDecision():
-                return act.ChooseTurn(seat=seat, choice=rng.choice(("auction", "trade")))
-            case dec.BidDecision():
-                money = view.wealth
+            case dec.BidDecision():  # most decisions are bids
+                money = sum(view.money)
                 low = decision.min_bid
-                cap = decision.cap(seat)
+                cap = decision.cap(seat) if decision.caps else None
                 top = money if cap is None else min(money, cap)
                 if decision.mode == "fast":
                     if top >= low and rng.random() < 0.6:
@@ -56,6 +54,8 @@ class RandomAgent(Agent):
                 if cap is None and low > money and rng.random() < self.OVERBID_CHANCE:
                     return act.PlaceBid(seat=seat, amount=low)
                 return act.Pass(seat=seat)
+            case dec.TurnDecision():
+                return act.ChooseTurn(seat=seat, choice=rng.choice(("auction", "trade")))
             case dec.SaleDecision():
                 return act.ChooseSale(seat=seat, decision=rng.choice(("sell", "buy_right")))
             case dec.TradeDecision():

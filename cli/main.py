@@ -49,16 +49,26 @@ def _on_signal(signum: int, _frame: object) -> None:
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.
     _received.append(signum)
     try:
-        asyncio.get_running_loop()
+        loop = asyncio.get_running_loop()
     except RuntimeError:
         raise Interrupted(signum) from None
     # Inside asyncio.run an exception raised here lands in whatever task step runs (asyncio
     # then prints it as never retrieved, and may leave tasks pending); its own Ctrl-C
     # handling cancels the main task instead, and the game stops at its next await.
-    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+    handler = signal.getsignal(signal.SIGINT)
+    if callable(handler) and handler is not signal.default_int_handler:
         signal.raise_signal(signal.SIGINT)
         return
-    raise Interrupted(signum)
+    if handler is signal.default_int_handler:
+        raise Interrupted(signum)
+    # Ctrl-C is ignored (as for a job a script started in the background), so asyncio.run
+    # set no handler of its own: cancel the loop's tasks as it would have.
+    loop.call_soon_threadsafe(_cancel_tasks, loop)
+
+
+def _cancel_tasks(loop: asyncio.AbstractEventLoop) -> None:
+    for task in asyncio.all_tasks(loop):
+        task.cancel()
 
 
 def install_signal_handlers() -> None:
@@ -125,8 +135,10 @@ def run() -> None:
         try:
             app()
         except SystemExit as exc:
-            # typer turns an interruption into exit code 130; report which signal it was.
-            if exc.code == 130 and _received:
+            # typer turns an interruption into exit code 130; report which signal it was. A
+            # command that stopped by itself after a signal (a server shutting down on it)
+            # also reports the signal.
+            if _received and exc.code in (0, None, 130):
                 raise KeyboardInterrupt from None
             raise
     except (
@@ -150,6 +162,11 @@ def run() -> None:
         # A damaged file can open fine and fail on the first page it reads.
         _fail(describe_error(_db_arg(), exc), 1)
     except KeyboardInterrupt:
+        _stopped()
+    except asyncio.CancelledError:
+        # The tasks cancelled after a signal while Ctrl-C was ignored (see `_on_signal`).
+        if not _received:
+            raise
         _stopped()
     except RuntimeError:
         # DuckDB turns a signal that arrives during a query into "Query interrupted".

@@ -43,9 +43,8 @@ class CattleRules:
         """One action, or the sealed bids of a simultaneous round."""
         if len(actions) == 1:
             return rules.step(state, actions[0], decision)
-        if type(decision) is dec.BidDecision and all(
-            type(a) in _BID_TYPES for a in actions
-        ):  # the usual sealed round: straight to the bids, without the command's checks
+        if type(decision) is dec.BidDecision and _BID_TYPES.issuperset(map(type, actions)):
+            # The usual sealed round: straight to the bids, without the command's checks.
             return rules.step_bids(state, decision, tuple(actions))
         return rules.step(state, act.Simultaneous(actions=tuple(actions)), decision)
 
@@ -55,6 +54,9 @@ class CattleRules:
     def fold(self, events: Sequence[Any]) -> GameState:
         """The state after `events`."""
         return fold(list(events))
+
+    TURN_TYPES = frozenset({_TURN_STARTED})
+    """The only event type `turn_of` gives a new turn for (the driver asks only for it)."""
 
     @staticmethod
     def turn_of(event: Any, turn: int) -> int:

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple
 import msgspec
 
 from events import catalog
+from events.base import PUBLIC, Event
 from events.catalog import END_TAG, GameDef
 from events.domain import SeatSpec
 
@@ -86,6 +87,13 @@ class Game:
         # positions, found here once for every seat, and passes over the other events.
         self._folds: frozenset[type] | None = getattr(type(self.views[0]), "FOLDS", None)
         self.marks: list[int] = []
+        # Per event, the driver asks the rules for its turn only if the rules say its type
+        # may start one (`TURN_TYPES`, when they say), and asks the event for its audience
+        # only if its type does not keep the base's (every seat).
+        self._turn_types: frozenset[type] | None = getattr(self.rules, "TURN_TYPES", None)
+        self._public = frozenset(
+            t for t in self.game.event_types if getattr(t, "audience", None) is Event.audience
+        )
         self._sync_args: tuple[Any, ...] = (
             (self.log, self.audiences)
             if self._folds is None
@@ -106,22 +114,19 @@ class Game:
         turns = self.turns
         audiences = self.audiences
         turn_of = self.rules.turn_of
+        turn_types, public = self._turn_types, self._public
         folds = self._folds
-        if folds is not None:
-            marks = self.marks
-            pos = len(self.log)
-            for e in events:
+        marks = self.marks
+        pos = len(self.log)
+        for e in events:
+            cls = e.__class__
+            if turn_types is None or cls in turn_types:
                 turn = turn_of(e, turn)
-                turns.append(turn)
-                audiences.append(e.audience())
-                if e.__class__ in folds:
-                    marks.append(pos)
-                pos += 1
-        else:
-            for e in events:
-                turn = turn_of(e, turn)
-                turns.append(turn)
-                audiences.append(e.audience())
+            turns.append(turn)
+            audiences.append(PUBLIC if cls in public else e.audience())
+            if folds is not None and cls in folds:
+                marks.append(pos)
+            pos += 1
         self._turn = turn
         self.log.extend(events)
 
@@ -132,12 +137,16 @@ class Game:
     def _record(self, agent: Agent) -> None:
         extra = agent.drain()
         if extra:
-            state = self.state
-            evolve = self.rules.evolve
-            for e in extra:
-                state = evolve(state, e)
-            self.state = state
-            self._append(extra)
+            self._add(extra)
+
+    def _add(self, extra: list[Any]) -> None:
+        """Fold and log the events an agent recorded."""
+        state = self.state
+        evolve = self.rules.evolve
+        for e in extra:
+            state = evolve(state, e)
+        self.state = state
+        self._append(extra)
 
     def flush(self) -> None:
         """Hand the events not yet handed over to `on_batch`."""
@@ -194,13 +203,15 @@ class Game:
                     )
                     bids.append(agent.act(view, d))
                 for seat in seats:
-                    self._record(agents[seat])
+                    if extra := agents[seat].drain():
+                        self._add(extra)
                 self._apply(d, bids)
             else:
                 seat = seats[0]
                 agent = agents[seat]
                 action = agent.act(self._view_for(seat, agent), d)
-                self._record(agent)
+                if extra := agent.drain():
+                    self._add(extra)
                 self._apply(d, (action,))
             if (
                 self.on_batch is not None

@@ -124,6 +124,13 @@ def test_shortcuts_agree_with_the_plain_fold(
     rng = random.Random(f"{seed}:prefixes")
     for k in sorted(rng.sample(range(1, len(log) + 1), min(12, len(log)))):
         assert fold(log[:k]) == fold_plain(log[:k])
+    # The driver's per-event columns equal asking each event and the rules directly.
+    assert game.audiences == [e.audience() for e in log]
+    turn, turns = 0, []
+    for e in log:
+        turn = game.rules.turn_of(e, turn)
+        turns.append(turn)
+    assert game.turns == turns
     # Each seat's final view equals the one built from scratch.
     for seat in range(config.players):
         assert game.view(seat).snapshot() == observe(log, seat)

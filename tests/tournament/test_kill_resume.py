@@ -12,7 +12,7 @@ import signal
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -50,7 +50,19 @@ def server() -> Iterator[LoopbackServer]:
         yield s
 
 
-def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
+def _ctrl_c(disposition: signal.Handlers) -> Callable[[], None]:
+    def set_it() -> None:
+        signal.signal(signal.SIGINT, disposition)
+
+    return set_it
+
+
+def start(
+    args: list[str], env: dict[str, str], *, ignore_ctrl_c: bool = False
+) -> subprocess.Popen[str]:
+    """The command in a subprocess; Ctrl-C (SIGINT) reaches it as it does a command typed in
+    a terminal, whatever this test process inherited, unless `ignore_ctrl_c` starts it the
+    way a script starts a job in the background (SIGINT ignored)."""
     return subprocess.Popen(
         [sys.executable, "-m", "cli.main", *args],
         cwd=ROOT,
@@ -58,6 +70,7 @@ def start(args: list[str], env: dict[str, str]) -> subprocess.Popen[str]:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        preexec_fn=_ctrl_c(signal.SIG_IGN if ignore_ctrl_c else signal.SIG_DFL),
     )
 
 
@@ -177,14 +190,30 @@ def test_a_killed_model_tournament_resumes_without_asking_again(
         assert timeless(final[gid][1]) == timeless(events), gid
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGHUP, signal.SIGINT])
+@pytest.mark.parametrize(
+    ("sig", "ignore_ctrl_c"),
+    [
+        (signal.SIGTERM, False),
+        (signal.SIGHUP, False),
+        (signal.SIGINT, False),
+        # Started in the background by a script: Ctrl-C is ignored, a kill still stops it.
+        (signal.SIGTERM, True),
+        (signal.SIGHUP, True),
+    ],
+)
 def test_a_signal_stops_a_model_game_cleanly(
-    tmp_path: Path, env: dict[str, str], server: LoopbackServer, sig: signal.Signals
+    tmp_path: Path,
+    env: dict[str, str],
+    server: LoopbackServer,
+    sig: signal.Signals,
+    ignore_ctrl_c: bool,
 ) -> None:
     db = tmp_path / "sig.duckdb"
     agents = f"openai:loop@{server.openai_url},random,random,random"
     proc = start(
-        ["play", "--preset", "standard", "--seed", "5", "--agents", agents, "--db", str(db)], env
+        ["play", "--preset", "standard", "--seed", "5", "--agents", agents, "--db", str(db)],
+        env,
+        ignore_ctrl_c=ignore_ctrl_c,
     )
     wait_for_requests(server, 15, proc)
     proc.send_signal(sig)

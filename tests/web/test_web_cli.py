@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import duckdb
+import pytest
 from webkit import ROOT, Games
 
 
@@ -88,12 +89,15 @@ def test_publish_writes_public_views_only(games: Games, tmp_path: Path) -> None:
     assert again.returncode == 0, again.stderr  # a site written before is rewritten
 
 
-def test_serve_stops_cleanly_on_sigterm(games: Games) -> None:
+@pytest.mark.parametrize("ctrl_c_ignored", [False, True])
+def test_serve_stops_cleanly_on_sigterm(games: Games, ctrl_c_ignored: bool) -> None:
+    """Also when started the way a script starts a job in the background (SIGINT ignored)."""
     import signal
     import time
 
     from webkit import free_port
 
+    disposition = signal.SIG_IGN if ctrl_c_ignored else signal.SIG_DFL
     port = free_port()
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "serve", "--db", str(games.db), "--port", str(port)],
@@ -102,6 +106,7 @@ def test_serve_stops_cleanly_on_sigterm(games: Games) -> None:
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, disposition),
     )
     try:
         assert proc.stdout is not None
