@@ -140,7 +140,7 @@ def _gc_paused() -> Iterator[None]:
             gc.enable()
 
 
-def decode_log(game: str, array: str | bytes, count: int, game_id: str = "") -> list[Any] | None:
+def decode_log(game: str, array: str | bytes, count: int) -> list[Any] | None:
     """The events of game `game` from a JSON array of `count` stored payloads (as the store's
     JSON column holds them: each one valid JSON on its own, so the array splits where the rows
     do); None when it is not `count` events of that game (the caller then decodes row by row
@@ -156,7 +156,7 @@ def decode_log(game: str, array: str | bytes, count: int, game_id: str = "") -> 
 def decode_stored(game: str, payloads: Sequence[str], game_id: str = "") -> list[Any]:
     """`decode_events` for payloads read from the store's JSON column, in one decode call for
     the whole log (the same events; the same error naming the first bad one)."""
-    got = decode_log(game, "[" + ",".join(payloads) + "]", len(payloads), game_id)
+    got = decode_log(game, "[" + ",".join(payloads) + "]", len(payloads))
     return got if got is not None else decode_events(game, payloads, game_id)
 
 
@@ -472,9 +472,8 @@ class Store(ABC):
     ) -> Iterator[tuple[str, list[Any]]]:
         """`(game_id, events)` for each stored game among `game_ids` (every game when None),
         in game id order; ids not stored are passed over."""
-        rows = self.list_games() if game_ids is None else []
-        ids = sorted(r.game_id for r in rows) if game_ids is None else sorted(set(game_ids))
-        for gid in ids:
+        wanted = {r.game_id for r in self.list_games()} if game_ids is None else set(game_ids)
+        for gid in sorted(wanted):
             try:
                 self.get_game(gid)
             except GameNotFound:
@@ -1088,7 +1087,7 @@ class DuckStore(Store):
         # The log comes back as one JSON array, decoded in one call.
         got = self.con.execute(_LOG_ARRAY.format(where=where), params).fetchone()
         assert got is not None
-        events = decode_log(row.game, got[1], got[0], game_id) if got[0] else []
+        events = decode_log(row.game, got[1], got[0]) if got[0] else []
         if events is None:  # not events of this game: row by row, to name the bad one
             rows = self.con.execute(
                 f"SELECT payload FROM events WHERE {where} ORDER BY seq", params
@@ -1111,7 +1110,7 @@ class DuckStore(Store):
             cur.execute(_LOGS.format(where=where), params)
             while chunk := cur.fetchmany(batch):
                 for gid, game, count, array in chunk:
-                    events = decode_log(game, array, count, gid) if count else []
+                    events = decode_log(game, array, count) if count else []
                     if events is None:
                         events = self.load_events(gid)  # raises, naming the bad row
                     yield gid, events
