@@ -7,8 +7,9 @@ Standard preset, four random agents unless said otherwise:
 * engine only: games/s of the driver with its agents, nothing stored;
 * play path: games/s of `play_and_store` (what `cattle play` does: one game, one transaction);
 * tournament path: games/s of `play_tournament` with one process (games written in batches);
-* replay: events/s reading every stored event back, decoding it and folding it into the state;
-* verify: ms per game of the full check `cattle replay --verify` runs, in this process;
+* replay: events/s reading every stored game's log back, decoding it and folding it into the
+  state;
+* verify: ms per game of the full check `cattle verify` runs, in this process;
 * `cattle --help`: seconds of a fresh `python -m cli.main --help` (median of several);
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
   ratio (only meaningful on an otherwise idle machine with two free cores).
@@ -86,31 +87,27 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
 
 
 def replay(db: Path) -> dict[str, float]:
-    """Events/s reading every stored event, decoding it and folding it (per game)."""
+    """Events/s reading every stored game's log (`DuckStore.load_logs`: read and decode),
+    and folding each into its state."""
     from events import catalog
-    from events.store import DuckStore, decode_events
+    from events.store import DuckStore
 
     rules = catalog.get("cattle-trade").rules
+    events = 0
     with DuckStore(db, read_only=True) as store:
         start = time.perf_counter()
-        rows = store.con.execute(
-            "SELECT game_id, payload FROM events ORDER BY game_id, seq"
-        ).fetchall()
-        read = time.perf_counter() - start
-        start = time.perf_counter()
-        by_game: dict[str, list[str]] = {}
-        for gid, payload in rows:
-            by_game.setdefault(gid, []).append(payload)
-        for payloads in by_game.values():
-            rules.fold(decode_events("cattle-trade", payloads))
-        work = time.perf_counter() - start
-    return {"events_per_s": len(rows) / (read + work), "events": len(rows)}
+        for _, log in store.load_logs():
+            rules.fold(log)
+            events += len(log)
+        elapsed = time.perf_counter() - start
+    return {"events_per_s": events / elapsed, "events": events}
 
 
 def verify(db: Path, games: int) -> float:
-    """Milliseconds per game of the full stored-game check, in this process."""
+    """Milliseconds per game of the full stored-game check, in this process (what
+    `cattle verify` runs: rows read many games to a query, then each game checked)."""
     from events.store import DuckStore
-    from runner.verify import check_game
+    from runner.verify import checks_of, jobs
 
     with DuckStore(db, read_only=True) as store:
         ids = [
@@ -118,8 +115,7 @@ def verify(db: Path, games: int) -> float:
         ]
         ids = ids[:games]
         start = time.perf_counter()
-        for gid in ids:
-            check = check_game(store.load_rows(gid), None)
+        for check in checks_of(store, jobs(store, ids), workers=1):
             assert check.ok, check
         return (time.perf_counter() - start) / len(ids) * 1000
 
@@ -218,7 +214,7 @@ def main() -> None:
         ("play path, 1 game per transaction (games/s)", "play_games_per_s", "{:,.1f}"),
         ("tournament path, batched writes (games/s)", "tournament_games_per_s", "{:,.1f}"),
         ("replay: read + decode + fold (events/s)", "replay_events_per_s", "{:,.0f}"),
-        ("replay --verify, in process (ms/game)", "verify_ms_per_game", "{:.1f}"),
+        ("verify, in process (ms/game)", "verify_ms_per_game", "{:.1f}"),
         ("cattle --help, cold (s)", "help_s", "{:.2f}"),
         ("tournament, 1 worker (games/s)", "workers_1_games_per_s", "{:,.1f}"),
         ("tournament, 2 workers (games/s)", "workers_2_games_per_s", "{:,.1f}"),

@@ -31,6 +31,12 @@ def encode_each(events: Sequence[Any]) -> list[str]:
     return _ENCODER.encode_lines(events).decode().split("\n")[:-1]
 
 
+def encode_log(events: Sequence[Any]) -> bytes:
+    """The encodings of `events` in one bytes value, each followed by a newline (two logs are
+    the same bytes event by event exactly when these are equal)."""
+    return _ENCODER.encode_lines(events)
+
+
 def decode(data: bytes | str) -> Any:
     """Decode one event from JSON produced by `encode`."""
     return _DECODER.decode(data)

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import contextlib
 import datetime as dt
+import functools
+import gc
 import hashlib
 import itertools
 import os
@@ -108,6 +110,54 @@ def decode_events(game: str, payloads: Iterable[str | bytes], game_id: str = "")
                 f" may name the wrong game (cattle replay {game_id} --verify checks it)"
             ) from None
     return events
+
+
+_LOG_DECODERS: dict[tuple[str, msgspec.json.Decoder[Any]], msgspec.json.Decoder[Any]] = {}
+
+
+def _log_decoder(game: str) -> msgspec.json.Decoder[Any]:
+    """Decodes a JSON array of game `game`'s events in one call (built once per decoder)."""
+    one = catalog.get(game).decoder
+    key = (game, one)
+    dec = _LOG_DECODERS.get(key)
+    if dec is None:
+        of: Any = list
+        dec = _LOG_DECODERS[key] = msgspec.json.Decoder(of[one.type])
+    return dec
+
+
+@contextlib.contextmanager
+def _gc_paused() -> Iterator[None]:
+    """Hold off the cyclic collector while a log is decoded: decoding makes thousands of
+    small objects that form no cycles, and the collections they trigger would walk every
+    object alive, for nothing, several times per game."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
+def decode_log(game: str, array: str | bytes, count: int) -> list[Any] | None:
+    """The events of game `game` from a JSON array of `count` stored payloads (as the store's
+    JSON column holds them: each one valid JSON on its own, so the array splits where the rows
+    do); None when it is not `count` events of that game (the caller then decodes row by row
+    to say which one is wrong)."""
+    try:
+        with _gc_paused():
+            events: list[Any] = _log_decoder(game).decode(array)
+    except msgspec.MsgspecError:
+        return None
+    return events if len(events) == count else None
+
+
+def decode_stored(game: str, payloads: Sequence[str], game_id: str = "") -> list[Any]:
+    """`decode_events` for payloads read from the store's JSON column, in one decode call for
+    the whole log (the same events; the same error naming the first bad one)."""
+    got = decode_log(game, "[" + ",".join(payloads) + "]", len(payloads))
+    return got if got is not None else decode_events(game, payloads, game_id)
 
 
 class StoreError(RuntimeError):
@@ -417,6 +467,19 @@ class Store(ABC):
     def list_games(self, tournament: str | None = None) -> list[GameRow]:
         """Stored games, oldest first."""
 
+    def load_logs(
+        self, game_ids: Sequence[str] | None = None, *, batch: int = 64
+    ) -> Iterator[tuple[str, list[Any]]]:
+        """`(game_id, events)` for each stored game among `game_ids` (every game when None),
+        in game id order; ids not stored are passed over."""
+        wanted = {r.game_id for r in self.list_games()} if game_ids is None else set(game_ids)
+        for gid in sorted(wanted):
+            try:
+                self.get_game(gid)
+            except GameNotFound:
+                continue
+            yield gid, self.load_events(gid)
+
     def save_game(self, row: GameRow, events: Sequence[Any], turns: Sequence[int]) -> None:
         """Store a whole played game at once."""
         self.save_games([(row, events, turns)])
@@ -573,6 +636,17 @@ _LOAD_EVENTS = (
     " columns = {'game_id': 'VARCHAR', 'seq': 'INTEGER',"
     " 'type': 'VARCHAR', 'turn': 'INTEGER', 'actor': 'SMALLINT', 'visible_to': 'SMALLINT[]',"
     " 'payload': 'JSON'})"
+)
+# One game's stored payloads as a JSON array, and how many there are.
+_LOG_ARRAY = (
+    "SELECT count(*), '[' || string_agg(payload, ',' ORDER BY seq) || ']' FROM events WHERE {where}"
+)
+# Every selected game's log, one row per game.
+_LOGS = (
+    "SELECT g.game_id, g.game, count(e.seq),"
+    " '[' || string_agg(e.payload, ',' ORDER BY e.seq) || ']'"
+    " FROM games g LEFT JOIN events e ON e.game_id = g.game_id {where}"
+    " GROUP BY g.game_id, g.game ORDER BY g.game_id"
 )
 _INSERT_GAME = "INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"
 _GAME_ROW = "(" + ", ".join("?" * 11) + ")"
@@ -1005,13 +1079,43 @@ class DuckStore(Store):
     def load_events(self, game_id: str, upto: int | None = None) -> list[Any]:
         row = self.get_game(game_id)
         game_id = row.game_id
-        sql = "SELECT payload FROM events WHERE game_id = ?"
+        where = "game_id = ?"
         params: list[Any] = [game_id]
         if upto is not None:
-            sql += " AND seq <= ?"
+            where += " AND seq <= ?"
             params.append(upto)
-        rows = self.con.execute(sql + " ORDER BY seq", params).fetchall()
-        return decode_events(row.game, (r[0] for r in rows), game_id)
+        # The log comes back as one JSON array, decoded in one call.
+        got = self.con.execute(_LOG_ARRAY.format(where=where), params).fetchone()
+        assert got is not None
+        events = decode_log(row.game, got[1], got[0]) if got[0] else []
+        if events is None:  # not events of this game: row by row, to name the bad one
+            rows = self.con.execute(
+                f"SELECT payload FROM events WHERE {where} ORDER BY seq", params
+            ).fetchall()
+            events = decode_events(row.game, [r[0] for r in rows], game_id)
+        return events
+
+    def load_logs(
+        self, game_ids: Sequence[str] | None = None, *, batch: int = 64
+    ) -> Iterator[tuple[str, list[Any]]]:
+        """Many games' events in one query: `(game_id, events)` for each stored game among
+        `game_ids` (every game when None), in game id order; ids not stored are passed over.
+        Each game's log arrives as one JSON array and is decoded in one call; `StoreDamaged`
+        as from `load_events` for a log that is not its game's events."""
+        where, params = "", []
+        if game_ids is not None:
+            where, params = "WHERE g.game_id IN (SELECT unnest(?))", [list(game_ids)]
+        cur = self.con.cursor()
+        try:
+            cur.execute(_LOGS.format(where=where), params)
+            while chunk := cur.fetchmany(batch):
+                for gid, game, count, array in chunk:
+                    events = decode_log(game, array, count) if count else []
+                    if events is None:
+                        events = self.load_events(gid)  # raises, naming the bad row
+                    yield gid, events
+        finally:
+            cur.close()
 
     def _rows(self, where: str, params: list[Any]) -> list[GameRow]:
         sql = (
@@ -1077,19 +1181,52 @@ class DuckStore(Store):
     def load_rows(self, game_id: str) -> StoredGame:
         """One game's `games` row and `events` rows exactly as stored, nothing decoded
         (events in seq order); raises `GameNotFound`. Verification compares them."""
-        got = self.con.execute(
-            "SELECT game_id, game, seed, config, seats, engine_version, status, end_reason,"
-            " tournament FROM games WHERE game_id = ?",
-            [game_id],
-        ).fetchone()
+        got = self.con.execute(f"{_STORED_GAME} WHERE game_id = ?", [game_id]).fetchone()
         if got is None:
             raise GameNotFound(f"no game {game_id!r} in {self.path}")
         rows = self.con.execute(
-            "SELECT seq, type, turn, actor, visible_to, payload FROM events WHERE game_id = ?"
-            " ORDER BY seq",
-            [game_id],
+            f"SELECT {_STORED_EVENT} FROM events WHERE game_id = ? ORDER BY seq", [game_id]
         ).fetchall()
-        return StoredGame._make((*got, [StoredEvent._make(r) for r in rows]))
+        return StoredGame._make((*got, list(map(_stored_event, rows))))
+
+    def load_rows_many(self, game_ids: Sequence[str], *, batch: int = 64) -> Iterator[StoredGame]:
+        """`load_rows` for many games, in the order of `game_ids`, reading `batch` games per
+        query (`events` has no index: each query reads the whole table once, however few
+        games it asks for); raises `GameNotFound` on reaching an id that is not stored."""
+        ids = list(game_ids)
+        for start in range(0, len(ids), batch):
+            chunk = ids[start : start + batch]
+            heads = {
+                r[0]: r
+                for r in self.con.execute(
+                    f"{_STORED_GAME} WHERE game_id IN (SELECT unnest(?))", [chunk]
+                ).fetchall()
+            }
+            # Under the store's lock no other thread writes through it, and no other process
+            # writes while this one has the file open: the counts and the rows agree.
+            with self._lock:
+                counts = self.con.execute(
+                    "SELECT game_id, count(*) FROM events WHERE game_id IN (SELECT unnest(?))"
+                    " GROUP BY game_id ORDER BY game_id",
+                    [chunk],
+                ).fetchall()
+                fetched = self.con.execute(
+                    f"SELECT {_STORED_EVENT} FROM events"
+                    " WHERE game_id IN (SELECT unnest(?)) ORDER BY game_id, seq",
+                    [chunk],
+                ).fetchall()
+            rows = list(map(_stored_event, fetched))
+            # Rows come in game id order: each game's are the next `count` of them.
+            logs: dict[str, list[StoredEvent]] = {}
+            at = 0
+            for gid, count in counts:
+                logs[gid] = rows[at : at + count]
+                at += count
+            for gid in chunk:
+                head = heads.get(gid)
+                if head is None:
+                    raise GameNotFound(f"no game {gid!r} in {self.path}")
+                yield StoredGame._make((*head, logs.get(gid, [])))
 
 
 def _probe(path: str, wait: float) -> None:
@@ -1150,6 +1287,13 @@ def _set_writer(con: duckdb.DuckDBPyConnection, key: str) -> None:
     )
 
 
+_STORED_GAME = (
+    "SELECT game_id, game, seed, config, seats, engine_version, status, end_reason, tournament"
+    " FROM games"
+)
+_STORED_EVENT = "seq, type, turn, actor, visible_to, payload"
+
+
 class StoredEvent(NamedTuple):
     """One `events` row as stored (without its game id)."""
 
@@ -1174,3 +1318,7 @@ class StoredGame(NamedTuple):
     end_reason: str | None
     tournament: str | None
     events: list[StoredEvent]
+
+
+_stored_event = functools.partial(tuple.__new__, StoredEvent)
+"""A `StoredEvent` from a fetched row, without the Python-level constructor."""

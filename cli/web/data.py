@@ -18,7 +18,7 @@ import msgspec
 
 from cli.web import frames as fr
 from events import catalog
-from events.store import decode_events
+from events.store import decode_stored
 from projections.costs import PricesError, cost, load_prices, price_for
 
 PUBLIC = "public"
@@ -351,7 +351,7 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     note = None
     if gdef is not None:
         try:
-            decoded = decode_events(head.game, (r[4] for r in rows), head.game_id)
+            decoded = decode_stored(head.game, [r[4] for r in rows], head.game_id)
         except Exception as exc:  # a log the loaded module cannot read: show it raw
             note = f"the events could not be decoded ({type(exc).__name__}); shown as stored"
     else:

@@ -54,6 +54,21 @@ class StoreContract:
         for upto in (0, 3, 4, 5, 29, 30, len(events) - 1, len(events) + 5):
             assert store.load_events("g1", upto=upto) == events[: upto + 1]
 
+    def test_load_logs_gives_each_selected_game_in_id_order(self, store: Store) -> None:
+        games = {"b": record(), "a": record("standard", 2), "c": record("micro-duel", 3)}
+        for gid, rec in games.items():
+            store.save_game(row_of(gid, rec), rec.events, rec.turns)
+        store.begin_game(row_of("d", games["a"]))  # running, nothing appended yet
+        assert [(g, e) for g, e in store.load_logs()] == [
+            ("a", games["a"].events),
+            ("b", games["b"].events),
+            ("c", games["c"].events),
+            ("d", []),
+        ]
+        picked = list(store.load_logs(["c", "nothing", "a", "c"], batch=1))
+        assert picked == [("a", games["a"].events), ("c", games["c"].events)]
+        assert list(store.load_logs([])) == []
+
     def test_agent_events_are_stored_in_order(self, store: Store) -> None:
         rec = record()
         note = ScratchpadUpdated(seat=1, notes="bid high on cats")
