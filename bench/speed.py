@@ -9,7 +9,9 @@ Standard preset, four random agents unless said otherwise:
 * tournament path: games/s of `play_tournament` with one process (games written in batches);
 * replay: events/s reading every stored game's log back, decoding it and folding it into the
   state;
-* verify: ms per game of the full check `cattle verify` runs, in this process;
+* verify: ms per game of the full check `cattle verify` runs, in this process (rows read many
+  games to a query), and of the same check one game at a time, each read on its own (what
+  `cattle replay GAME --verify` runs);
 * `cattle --help`: seconds of a fresh `python -m cli.main --help` (median of several);
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
   ratio (only meaningful on an otherwise idle machine with two free cores).
@@ -120,6 +122,24 @@ def verify(db: Path, games: int) -> float:
         return (time.perf_counter() - start) / len(ids) * 1000
 
 
+def verify_one(db: Path, games: int) -> float:
+    """Milliseconds per game of checking stored games one at a time, each read on its own
+    (what `cattle replay GAME --verify` runs)."""
+    from events.store import DuckStore
+    from runner.verify import check_game
+
+    with DuckStore(db, read_only=True) as store:
+        ids = [
+            r[0] for r in store.con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()
+        ]
+        ids = ids[:games]
+        start = time.perf_counter()
+        for gid in ids:
+            check = check_game(store.load_rows(gid), None)
+            assert check.ok, check
+        return (time.perf_counter() - start) / len(ids) * 1000
+
+
 def help_cold(runs: int) -> float:
     """Median seconds of a fresh `cattle --help` process."""
     times = []
@@ -192,6 +212,7 @@ def main() -> None:
             figures["replay_events_per_s"] = replay(db)["events_per_s"]
         if "verify" in only:
             figures["verify_ms_per_game"] = verify(db, min(n, 100))
+            figures["verify_one_ms_per_game"] = verify_one(db, min(n, 100))
         if "help" in only:
             figures["help_s"] = help_cold(args.help_runs)
         if "workers" in only:
@@ -215,6 +236,7 @@ def main() -> None:
         ("tournament path, batched writes (games/s)", "tournament_games_per_s", "{:,.1f}"),
         ("replay: read + decode + fold (events/s)", "replay_events_per_s", "{:,.0f}"),
         ("verify, in process (ms/game)", "verify_ms_per_game", "{:.1f}"),
+        ("replay --verify, one game at a time (ms/game)", "verify_one_ms_per_game", "{:.1f}"),
         ("cattle --help, cold (s)", "help_s", "{:.2f}"),
         ("tournament, 1 worker (games/s)", "workers_1_games_per_s", "{:,.1f}"),
         ("tournament, 2 workers (games/s)", "workers_2_games_per_s", "{:,.1f}"),

@@ -70,8 +70,9 @@ def test_unknown_game_is_one_clear_line(tmp_path: Path) -> None:
 
 def test_tournament_interrupted_and_resumed(tmp_path: Path) -> None:
     db = tmp_path / "toy.duckdb"
-    env = {**ENV, "COLUMNS": "300", **TOY}
-    # Enough games that the tournament is still running when it is stopped.
+    # Enough games, each slowed down a little, that the tournament is still running when it
+    # is stopped, however fast the machine (the resumed run plays at full speed).
+    env = {**ENV, "COLUMNS": "300", **TOY, "TOY_PAUSE": "0.002"}
     proc = subprocess.Popen(
         [
             sys.executable,

@@ -12,7 +12,9 @@ $CATTLE_GAMES=tests.games.toy_auction; tests in-process import this module.
 
 from __future__ import annotations
 
+import os
 import random
+import time
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -274,12 +276,19 @@ SQL = Path(__file__).with_name("toy_views.sql")
 # ---------------------------------------------------------------------------- agents
 
 
+PAUSE = float(os.environ.get("TOY_PAUSE", "0"))
+"""Seconds an honest agent waits before each bid (a test that stops a running tournament
+slows it down with this; the bids are the same)."""
+
+
 class Honest(Agent):
     """Bids half its value."""
 
     spec = "honest"
 
     def act(self, view: Any, decision: Any) -> Bid:
+        if PAUSE:
+            time.sleep(PAUSE)
         return Bid(seat=self.seat, amount=(view.value or 0) // 2)
 
 
