@@ -38,9 +38,9 @@ class RandomAgent(Agent):
         seat = self.seat
         match decision:
             case dec.BidDecision():  # most decisions are bids
-                money = sum(view.money)
+                money = view.wealth
                 low = decision.min_bid
-                cap = decision.cap(seat) if decision.caps else None
+                cap = decision.cap(seat)
                 top = money if cap is None else min(money, cap)
                 if decision.mode == "fast":
                     if top >= low and rng.random() < 0.6:

@@ -105,6 +105,12 @@ def replay(db: Path) -> dict[str, float]:
     return {"events_per_s": events / elapsed, "events": events}
 
 
+def _first_ids(store: Any, games: int) -> list[str]:
+    """The ids of the first `games` stored games, in id order."""
+    rows = store.con.execute("SELECT game_id FROM games ORDER BY game_id LIMIT ?", [games])
+    return [r[0] for r in rows.fetchall()]
+
+
 def verify(db: Path, games: int) -> float:
     """Milliseconds per game of the full stored-game check, in this process (what
     `cattle verify` runs: rows read many games to a query, then each game checked)."""
@@ -112,10 +118,7 @@ def verify(db: Path, games: int) -> float:
     from runner.verify import checks_of, jobs
 
     with DuckStore(db, read_only=True) as store:
-        ids = [
-            r[0] for r in store.con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()
-        ]
-        ids = ids[:games]
+        ids = _first_ids(store, games)
         start = time.perf_counter()
         for check in checks_of(store, jobs(store, ids), workers=1):
             assert check.ok, check
@@ -129,10 +132,7 @@ def verify_one(db: Path, games: int) -> float:
     from runner.verify import check_game
 
     with DuckStore(db, read_only=True) as store:
-        ids = [
-            r[0] for r in store.con.execute("SELECT game_id FROM games ORDER BY game_id").fetchall()
-        ]
-        ids = ids[:games]
+        ids = _first_ids(store, games)
         start = time.perf_counter()
         for gid in ids:
             check = check_game(store.load_rows(gid), None)

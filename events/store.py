@@ -11,7 +11,6 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import functools
-import gc
 import hashlib
 import itertools
 import os
@@ -126,28 +125,13 @@ def _log_decoder(game: str) -> msgspec.json.Decoder[Any]:
     return dec
 
 
-@contextlib.contextmanager
-def _gc_paused() -> Iterator[None]:
-    """Hold off the cyclic collector while a log is decoded: decoding makes thousands of
-    small objects that form no cycles, and the collections they trigger would walk every
-    object alive, for nothing, several times per game."""
-    was = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if was:
-            gc.enable()
-
-
 def decode_log(game: str, array: str | bytes, count: int) -> list[Any] | None:
     """The events of game `game` from a JSON array of `count` stored payloads (as the store's
     JSON column holds them: each one valid JSON on its own, so the array splits where the rows
     do); None when it is not `count` events of that game (the caller then decodes row by row
     to say which one is wrong)."""
     try:
-        with _gc_paused():
-            events: list[Any] = _log_decoder(game).decode(array)
+        events: list[Any] = _log_decoder(game).decode(array)
     except msgspec.MsgspecError:
         return None
     return events if len(events) == count else None

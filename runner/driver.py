@@ -191,17 +191,13 @@ class Game:
         self._start()
         agents = self.agents
         pending = self.rules.pending
-        views, log, sync_args = self.views, self.log, self._sync_args
         while (d := pending(self.state)) is not None:
             seats = d.seats
             if len(seats) > 1:
                 bids: list[Any] = []
                 for seat in seats:
                     agent = agents[seat]
-                    view = (
-                        views[seat].sync(*sync_args) if agent.reads_view else LogPosition(len(log))
-                    )
-                    bids.append(agent.act(view, d))
+                    bids.append(agent.act(self._view_for(seat, agent), d))
                 for seat in seats:
                     if extra := agents[seat].drain():
                         self._add(extra)
