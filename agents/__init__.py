@@ -1,18 +1,21 @@
 """Agents: code agents and model-backed agents, built from spec strings.
 
 Code agents belong to a game (its definition's `code_agents`, looked up by the game of the
-configuration); agent kinds registered here (the model providers "openai" and "anthropic",
-and any a user adds) play every game.
+configuration); agent kinds play every game: the built-in ones are named in `BUILTIN_KINDS`
+(the model providers "openai" and "anthropic") and imported on first use, and a user adds
+others with `register`.
 """
 
 from __future__ import annotations
 
+import importlib
+import threading
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from agents.base import Agent
 from events import catalog
-from events.domain import SeatSpec
+from events.config import SeatSpec
 
 AgentFactory = Callable[[SeatSpec, int, int, Any], Agent]
 """Builds the agent of a seat from (spec, seat, game seed, config)."""
@@ -22,6 +25,10 @@ SpecParser = Callable[[str], SeatSpec]
 
 Replayer = Callable[[SeatSpec, int, int, Any, Sequence[Any]], Agent]
 """Builds a seat's agent for a replay from (spec, seat, seed, config, stored log)."""
+
+BUILTIN_KINDS: dict[str, str] = {"openai": "agents.llm", "anthropic": "agents.llm"}
+"""Agent kinds that come with the harness: kind -> module whose `AGENT_KINDS[kind]` holds
+(factory, spec parser, replayer). Imported when a spec first names the kind."""
 
 _FACTORIES: dict[str, AgentFactory] = {}
 _PARSERS: dict[str, SpecParser] = {}
@@ -52,9 +59,26 @@ def register(
         _REPLAYERS[name] = replay
 
 
+_LOCK = threading.Lock()
+
+
+def _load(kind: str) -> None:
+    """Register a built-in agent kind from its module, the first time it is named."""
+    module = BUILTIN_KINDS.get(kind)
+    if module is None or kind in _FACTORIES:
+        return
+    with _LOCK:
+        if kind in _FACTORIES:
+            return
+        factory, parse, replay = importlib.import_module(module).AGENT_KINDS[kind]
+        register(kind, factory, parse=parse, replay=replay)
+
+
 def replayer_for(spec: str) -> Replayer | None:
     """The replayer registered for the kind of agent `spec` names, if any."""
-    return _REPLAYERS.get(spec.split(":", 1)[0])
+    kind = spec.split(":", 1)[0]
+    _load(kind)
+    return _REPLAYERS.get(kind)
 
 
 def _game(game: str | catalog.GameDef | None) -> catalog.GameDef:
@@ -63,7 +87,7 @@ def _game(game: str | catalog.GameDef | None) -> catalog.GameDef:
 
 def known_agents(game: str | catalog.GameDef | None = None) -> list[str]:
     """Names accepted as the first part of an agent spec in `game` (default: Cattle Trade)."""
-    return sorted({*_game(game).code_agents, *_FACTORIES})
+    return sorted({*_game(game).code_agents, *_FACTORIES, *BUILTIN_KINDS})
 
 
 def code_agents(game: str | catalog.GameDef | None = None) -> list[str]:
@@ -87,6 +111,7 @@ def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent
             return made
         agent: Agent = maker(seat, seed, config)
         return agent
+    _load(kind)
     factory = _FACTORIES.get(kind)
     if factory is None:
         raise UnknownAgent(
@@ -112,6 +137,7 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
             except ValueError as exc:
                 raise UnknownAgent(f"agent {text!r}: {exc}") from None
         return SeatSpec(agent=text)
+    _load(kind)
     if kind not in _FACTORIES:
         raise UnknownAgent(
             f"unknown agent {text!r} for {g.name}; known: {', '.join(known_agents(g))}"
@@ -145,10 +171,8 @@ def make_agents(specs: Sequence[SeatSpec | str], seed: int, config: Any) -> list
     return [make_agent(s, i, seed, config) for i, s in enumerate(specs)]
 
 
-# Model-backed agents register themselves ("openai", "anthropic").
-import agents.llm  # noqa: E402, F401
-
 __all__ = [
+    "BUILTIN_KINDS",
     "Agent",
     "AgentFactory",
     "UnknownAgent",

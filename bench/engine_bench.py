@@ -21,11 +21,11 @@ from rich.console import Console
 from rich.table import Table
 
 from agents import make_agents
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
-from engine.state import evolve, initial_state
-from events import decode
-from events.domain import SeatSpec
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
+from engine.cattle.state import evolve, initial_state
+from events.cattle.codec import decode
+from events.config import SeatSpec
 from events.store import DuckStore, GameRow
 from runner.driver import Game
 

@@ -7,8 +7,8 @@ from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 from typing import Any
 
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
 from events.store import DuckStore, GameRow
 from runner.session import play_game, seat_specs
 

@@ -35,7 +35,7 @@ structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.
 
 from agents import make_agents, parse_spec  # noqa: E402
 from agents.llm import transport  # noqa: E402
-from engine.presets import load_preset  # noqa: E402
+from engine.cattle.presets import load_preset  # noqa: E402
 from events.agent import LLMCall  # noqa: E402
 from runner.driver import Game  # noqa: E402
 

@@ -31,10 +31,10 @@ import structlog
 
 from bench.gen import OUT, cached_store
 from events.store import DuckStore
+from projections.cattle.metrics.build import rebuild
+from projections.cattle.metrics.report import build_report
 from projections.metrics.aggregate import Selection
-from projections.metrics.build import rebuild
-from projections.metrics.report import build_report
-from runner.sample import sample_store
+from runner.cattle.sample import sample_store
 
 
 def _sample(n: int) -> Path:

@@ -5,7 +5,7 @@ Writes a real DuckDB store of synthetic finished two-seat games (the `games` row
 `action_defaulted` event for about 3% of seats), spread over several games and a round robin
 of agents whose strengths differ, then times, best of `--repeat`:
 
-  * loading the matches with their NRA from SQL (`projections.nra.load_matches`);
+  * loading the matches with their NRA from SQL (`projections.two_seat.nra.load_matches`);
   * every table: pairs per game, agents per game, across games, completion rates, W/D/L, with
     `--resamples` bootstrap resamples each, and TrueSkill over every match;
   * the text tables and the whole report page (figures included, timed once).
@@ -24,9 +24,9 @@ from pathlib import Path
 from typing import Any
 
 from events.store import DuckStore
-from projections import nra as N
 from projections.metrics.aggregate import Selection
-from projections.nra_report import build_nra_report
+from projections.two_seat import nra as N
+from projections.two_seat.report import build_nra_report
 
 
 def write_store(path: Path, matches: int, agents: int, games: int, seed: int) -> None:

@@ -27,12 +27,12 @@ from pathlib import Path
 from typing import Any
 
 from agents import make_agents
-from agents.openspiel import MCTSAgent
+from agents.openspiel.bots import MCTSAgent
 from cli.main import configure_logging
-from engine.openspiel import pyspiel
+from engine.openspiel.rules import pyspiel
 from events import catalog
 from events.store import DuckStore
-from projections.openspiel import OpenSpielView
+from projections.openspiel.view import OpenSpielView
 from runner.driver import Game
 from runner.session import new_game_id
 from runner.tournament import GameTask, ensure_schema, play_tournament, simulate

@@ -17,13 +17,13 @@ import time
 from pathlib import Path
 from typing import Any
 
-from agents.pact import CODE_AGENTS
-from agents.pact_game import PRESETS
-from engine.pact import ENGINE_VERSION, RULES
-from events.domain import SeatSpec
-from events.pact import PactConfig
+from agents.pact.bots import CODE_AGENTS
+from agents.pact.game import PRESETS
+from engine.pact.rules import ENGINE_VERSION, RULES
+from events.config import SeatSpec
+from events.pact.game import PactConfig
 from events.store import DuckStore, GameRow, prepare_game
-from projections.pact import PactView
+from projections.pact.view import PactView
 
 NAMES = sorted(CODE_AGENTS)
 PAIRS = [(b, s) for b in NAMES for s in NAMES]

@@ -20,8 +20,8 @@ from pathlib import Path
 
 import duckdb
 
-from projections import pact_metrics as P
-from projections.pact_report import build_pact_report
+from projections.pact import metrics as P
+from projections.pact.report import build_pact_report
 
 sys.path.insert(0, str(Path(__file__).parents[1] / "tests" / "pact_metrics"))
 

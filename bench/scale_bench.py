@@ -41,7 +41,7 @@ import structlog
 
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.WARNING))
 
-from engine.presets import load_preset  # noqa: E402
+from engine.cattle.presets import load_preset  # noqa: E402
 from events.store import DuckStore, PreparedGame, prepare_game  # noqa: E402
 from runner.executors import Executor, LocalExecutor, RayExecutor  # noqa: E402
 from runner.session import game_row, play_game  # noqa: E402

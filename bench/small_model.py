@@ -35,9 +35,9 @@ import structlog
 os.environ.setdefault("OPENAI_API_KEY", "local")
 structlog.configure(wrapper_class=structlog.make_filtering_bound_logger(logging.ERROR))
 
-from engine.presets import load_preset  # noqa: E402
-from events import game as ev  # noqa: E402
+from engine.cattle.presets import load_preset  # noqa: E402
 from events.agent import ActionDefaulted, LLMCall  # noqa: E402
+from events.cattle import game as ev  # noqa: E402
 from runner.session import play_game  # noqa: E402
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

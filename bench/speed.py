@@ -39,7 +39,7 @@ SPECS = ["random"] * 4
 def engine_only(config: Any, games: int) -> dict[str, float]:
     """Games/s and events/game of the driver alone."""
     from agents import make_agents
-    from events.domain import SeatSpec
+    from events.config import SeatSpec
     from runner.driver import Game
 
     seats = tuple(SeatSpec(agent=s) for s in SPECS)
@@ -182,7 +182,7 @@ def main() -> None:
     args = parser.parse_args()
 
     from cli.main import configure_logging
-    from engine.presets import load_preset
+    from engine.cattle.presets import load_preset
 
     configure_logging(verbose=False, log_json=False)
     config = load_preset("standard")

@@ -15,7 +15,7 @@ import time
 from pathlib import Path
 
 from cli.main import configure_logging
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events.store import DuckStore
 from projections.ratings import SeatResult, load_results, rate
 from runner.tournament import create, ensure_schema, pending_tasks, play_tournament

@@ -62,7 +62,7 @@ def _rows(config: Any, seeds: range, specs: list[str], prefix: str) -> list[Any]
 
 def build(n_games: int, log: Any) -> Path:
     """The cached store of `n_games` games plus the big game (made if missing)."""
-    from engine.presets import load_preset
+    from engine.cattle.presets import load_preset
     from events import catalog
     from events.store import DuckStore
     from runner.session import game_row, play_game, seat_specs

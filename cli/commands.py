@@ -35,8 +35,8 @@ from cli.common import (
     setup_text,
 )
 from cli.text import line, plain
-from engine.presets import MAX_TURNS
 from events import catalog
+from events.config import MAX_TURNS
 from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
 from events.store import DEFAULT_DB
 

@@ -3,6 +3,7 @@ store opener. Command modules import this; none imports another command module."
 
 from __future__ import annotations
 
+import importlib
 import io
 import os
 import secrets
@@ -20,9 +21,8 @@ from cli.app import app as app
 from cli.app import err as err
 from cli.app import out as out
 from cli.text import plain
-from engine.presets import MAX_TURNS, NAME_RE, load_preset, load_preset_file, preset_names
 from events import catalog
-from events.domain import AUCTION_MODES, MAX_SEED
+from events.config import MAX_SEED, NAME_RE
 from events.store import DEFAULT_DB as DEFAULT_DB
 from events.store import DuckStore
 
@@ -104,8 +104,8 @@ SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
 PresetOption = Annotated[
     str | None,
     typer.Option(
-        help=f"Shipped preset of the game (Cattle Trade: {', '.join(preset_names())}; PACT:"
-        " standard, quick; default: the game's standard one)."
+        help="Shipped preset of the game (default: the game's standard one; an unknown name"
+        " lists the game's presets)."
     ),
 ]
 GameOption = Annotated[
@@ -168,12 +168,19 @@ def game_def(name: str | None) -> catalog.GameDef:
         raise UsageError(f"--game: {exc}") from None
 
 
+def family_cli(g: catalog.GameDef) -> Any | None:
+    """The command-line parts of a game's family (a module its definition names in
+    `extras["cli"]`, imported here: the shared commands reach a family only this way)."""
+    path = g.extras.get("cli")
+    return importlib.import_module(path) if isinstance(path, str) else None
+
+
 def analysis_hooks(g: catalog.GameDef) -> Any:
     """The analysis `metrics` and `report` run for a game other than Cattle Trade: its own,
     else the generic two-seat one (NRA, completion rate, W/D/L, TrueSkill)."""
     hooks = g.extras.get("analysis")
     if hooks is None:
-        from projections.nra_report import HOOKS
+        from projections.two_seat.report import HOOKS
 
         hooks = HOOKS
     return hooks
@@ -192,20 +199,10 @@ def _config(
         if preset is not None or preset_file is not None:
             raise UsageError(f"--game {game} names its configuration; drop --preset/--preset-file")
         return _other_config(g, None, mode, max_turns, None, carried)
-    if g.name != catalog.DEFAULT_GAME:
+    hooks = family_cli(g)
+    if hooks is None or not hasattr(hooks, "config"):
         return _other_config(g, preset, mode, max_turns, preset_file)
-    overrides: dict[str, Any] = {}
-    if mode is not None:
-        if mode not in AUCTION_MODES:
-            raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
-        overrides["auction_mode"] = mode
-    if max_turns is not None:
-        overrides["max_turns"] = in_range("--max-turns", max_turns, 1, MAX_TURNS)
-    if preset_file is not None:
-        if preset is not None:
-            raise UsageError("give either --preset or --preset-file, not both")
-        return load_preset_file(preset_file, **overrides)
-    return load_preset(preset or "standard", **overrides)
+    return hooks.config(preset, mode, max_turns, preset_file)
 
 
 MAX_CONFIG_BYTES = 64 * 1024

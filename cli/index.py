@@ -56,7 +56,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     ),
     (
         "paper",
-        "cli.paper",
+        "cli.cattle.paper",
         "Play the paper's code-agent setting (mixed games, compositions C1..C7, a stand-in in the\nmodel's seat) and print Table 3 and the TrueSkill table beside the paper's values.",
     ),
     (

@@ -22,7 +22,7 @@ MODULES = (
     "cli.commands",
     "cli.llm",
     "cli.metrics",
-    "cli.paper",
+    "cli.cattle.paper",
     "cli.recover",
     "cli.report",
     "cli.serve",

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 # sys.modules spares `cattle --help` and other light commands importing what they never use.
 USER_ERRORS = (
     ("cli.common", "UsageError"),
-    ("events.domain", "ConfigError"),
+    ("events.config", "ConfigError"),
     ("agents", "UnknownAgent"),
     ("projections.costs", "PricesError"),
     ("runner.tournament", "TournamentError"),

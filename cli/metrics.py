@@ -7,8 +7,6 @@ from pathlib import Path
 from typing import Annotated, Any
 
 import typer
-from rich.console import Console
-from rich.table import Table
 
 from cli.common import (
     DEFAULT_DB,
@@ -18,7 +16,7 @@ from cli.common import (
     analysis_hooks,
     app,
     carried_config,
-    err,
+    family_cli,
     game_def,
     in_range,
     out,
@@ -32,23 +30,7 @@ from cli.selection import (
     other_games_hint,
 )
 from cli.text import line, plain, shown
-from events.catalog import DEFAULT_GAME
 from events.store import StoreError
-
-
-def _cell(est: Any, percent: bool) -> str:
-    if est is None or est.value is None:
-        return "-"
-    if percent:
-        text = f"{100 * est.value:.1f}%"
-        if est.lo is not None and est.hi is not None and est.lo != est.hi:
-            text += f"\n[dim]{100 * est.lo:.1f}–{100 * est.hi:.1f}[/]"
-        return text
-    digits = 0 if abs(est.value) >= 100 else 2
-    text = f"{est.value:,.{digits}f}"
-    if est.lo is not None and est.hi is not None and est.lo != est.hi:
-        text += f"\n[dim]{est.lo:,.{digits}f}–{est.hi:,.{digits}f}[/]"
-    return text
 
 
 @app.command()
@@ -82,55 +64,15 @@ def metrics(
 ) -> None:
     """Print the metric table with 95% bootstrap intervals: Cattle Trade's behaviour table
     (Table 3 columns), or another game's with --game (PACT: CMS, shares, offsets, Glicko-2)."""
-    from projections.metrics import aggregate, build
-    from projections.metrics.registry import metrics as all_metrics
-
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     g = game_def(game)
-    if g.name != DEFAULT_GAME:
+    hooks = family_cli(g)
+    if hooks is None or not hasattr(hooks, "metrics"):
         _other_metrics(
             g, tournament, game_id, as_json, definitions, resamples, db, carried_config(game)
         )
         return
-    if definitions:
-        for m in all_metrics():
-            out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))
-        return
-    with open_for_metrics(db, save=save) as store:
-        stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
-        if stats is not None:
-            msg = (
-                f"rebuilt derived tables: {stats.games} games, {stats.events:,} events,"
-                f" {stats.rows:,} metric rows in {stats.seconds:.2f}s"
-                f" ({stats.events_per_second:,.0f} events/s)"
-            )
-            err.print(msg, highlight=False)
-        sel = aggregate.Selection(tournament=tournament, games=tuple(game_id or ()))
-        if tournament is not None and not store.list_games(tournament):
-            raise UsageError(f"no games in tournament {tournament!r}")
-        profs = aggregate.profiles(
-            store.con, sel, keyed=("bid_aggressiveness_phase",), resamples=resamples
-        )
-    if as_json:
-        docs = []
-        for p in profs:
-            doc = aggregate.profile_json(p)
-            phase = doc.pop("bid_aggressiveness_phase", {})
-            doc["bid_aggressiveness_early"] = phase.get("early")
-            doc["bid_aggressiveness_late"] = phase.get("late")
-            docs.append(doc)
-        print(json.dumps(docs))
-        return
-    if not profs:
-        hint = other_games_hint(store.con, DEFAULT_GAME, tournament, game_id or ())
-        if hint:
-            out.print(plain(f"No finished {DEFAULT_GAME} games in this selection{hint}."))
-        else:
-            out.print("No finished games in this selection.")
-        return
-    # The table needs about 170 columns; piped output would otherwise be cut to 80.
-    wide = out if out.width >= 170 else Console(width=170, emoji=False)
-    wide.print(_metrics_table(profs, tournament))
+    hooks.metrics(tournament, game_id, as_json, rebuild, save, definitions, resamples, db)
 
 
 def _other_metrics(
@@ -172,33 +114,6 @@ def _other_metrics(
         out.print(plain(text), highlight=False)
 
 
-def _metrics_table(profs: list[Any], tournament: str | None) -> Table:
-    """The behaviour table; the interval lines are markup, the agent names plain text."""
-    from projections.metrics import aggregate
-    from projections.metrics.registry import get
-
-    table = Table(
-        title=plain(
-            "Behaviour profile"
-            + (f" (tournament {tournament})" if tournament else "")
-            + ": point estimate, 95% bootstrap interval below"
-        ),
-        show_lines=False,
-    )
-    table.add_column("agent", style="bold")
-    table.add_column("games", justify="right")
-    for name in aggregate.TABLE_METRICS:
-        table.add_column(get(name).label, justify="right")
-    for p in profs:
-        table.add_row(
-            plain(p.agent),
-            str(p.games),
-            *(_cell(p.metrics.get(n), get(n).percent) for n in aggregate.TABLE_METRICS),
-        )
-    table.caption = "games = seat-games; definitions: cattle metrics --definitions"
-    return table
-
-
 @app.command()
 def export(
     out_dir: Annotated[Path, typer.Option("--out", help="Directory to write into.")],
@@ -208,14 +123,18 @@ def export(
     """Write games, events, every analysis view and the derived tables to files."""
     if fmt not in ("parquet", "jsonl"):
         raise UsageError(f"--format must be parquet or jsonl, got {fmt!r}")
-    from projections.metrics import build
+    from events import catalog
     from projections.metrics.export import export_store
 
     with open_for_metrics(db) as store:
-        # The derived tables go out too, so bring them up to date with the log first.
-        build.ensure(store.con)
+        # Games' derived tables go out too, so each game brings its own up to date first.
+        derived: list[str] = []
+        for g in catalog.loaded():
+            ensure = g.extras.get("derived_tables")
+            if ensure is not None:
+                derived.extend(ensure(store.con))
         try:
-            written = export_store(store.con, out_dir, fmt)
+            written = export_store(store.con, out_dir, fmt, derived)
         except OSError as exc:
             raise StoreError(f"cannot write to {out_dir}: {exc}") from None
     for name, rows in written:

@@ -16,7 +16,7 @@ from cli.common import (
     analysis_hooks,
     app,
     carried_config,
-    err,
+    family_cli,
     game_def,
     in_range,
     out,
@@ -30,7 +30,6 @@ from cli.selection import (
     other_games_hint,
 )
 from cli.text import line
-from events.catalog import DEFAULT_GAME
 
 
 def check_out_file(path: Path) -> None:
@@ -63,67 +62,39 @@ def report(
 ) -> None:
     """Write the HTML report (ratings, figures, metric tables) for a selection of games of
     one game (Cattle Trade unless --game)."""
-    from projections.metrics import build
     from projections.metrics.aggregate import Selection
-    from projections.metrics.report import build_report
 
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     check_out_file(out_path)
     g = game_def(game)
-    if g.name != DEFAULT_GAME:
-        hooks = analysis_hooks(g)
-        in_range("--resamples", resamples, 10, hooks.max_resamples)
-        with open_for_metrics(db) as store:
-            if tournament is not None and not store.list_games(tournament):
-                raise UsageError(f"no games in tournament {tournament!r}")
-            sel = Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
-            carried = carried_config(game)
-            if carried is not None:
-                sel = narrowed(store, sel, carried)
-            where, params = sel.where()
-            finished = store.con.execute(
-                f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
-            ).fetchall()[0][0]
-            if not finished:
-                hint = other_games_hint(store.con, g.name, tournament, game_id or ())
-                what = g.name if carried is None else f"{g.name} ({carried.name})"
-                raise UsageError(f"no finished {what} games in this selection{hint}")
-            with out.status("Building the report..."):
-                page, rstats = hooks.report(
-                    store.con,
-                    sel,
-                    title or (f"{g.title}: {tournament}" if tournament else f"{g.title} report"),
-                    resamples,
-                )
+    family = family_cli(g)
+    if family is not None and hasattr(family, "report"):
+        page, rstats = family.report(tournament, game_id, title, resamples, db)
         _write(out_path, page, rstats)
         return
+    hooks = analysis_hooks(g)
+    in_range("--resamples", resamples, 10, hooks.max_resamples)
     with open_for_metrics(db) as store:
         if tournament is not None and not store.list_games(tournament):
             raise UsageError(f"no games in tournament {tournament!r}")
-        with out.status("Rebuilding derived tables..."):
-            stats = build.ensure(store.con)
-        if stats is not None:
-            err.print(
-                f"rebuilt derived tables from {stats.events:,} events in {stats.seconds:.2f}s",
-                highlight=False,
-            )
-        sel = Selection(tournament=tournament, games=tuple(game_id or ()))
+        sel = Selection(tournament=tournament, games=tuple(game_id or ()), game=g.name)
+        carried = carried_config(game)
+        if carried is not None:
+            sel = narrowed(store, sel, carried)
         where, params = sel.where()
         finished = store.con.execute(
             f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
         ).fetchall()[0][0]
         if not finished:
-            hint = other_games_hint(store.con, DEFAULT_GAME, tournament, game_id or ())
-            if hint:
-                raise UsageError(f"no finished {DEFAULT_GAME} games in this selection{hint}")
-            raise UsageError("no finished games in this selection")
+            hint = other_games_hint(store.con, g.name, tournament, game_id or ())
+            what = g.name if carried is None else f"{g.name} ({carried.name})"
+            raise UsageError(f"no finished {what} games in this selection{hint}")
         with out.status("Building the report..."):
-            page, rstats = build_report(
+            page, rstats = hooks.report(
                 store.con,
                 sel,
-                title=title
-                or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
-                resamples=resamples,
+                title or (f"{g.title}: {tournament}" if tournament else f"{g.title} report"),
+                resamples,
             )
     _write(out_path, page, rstats)
 

@@ -24,7 +24,7 @@ from typing import TypeVar
 
 import msgspec
 
-from engine.rules import chance
+from engine.chance import chance
 
 T = TypeVar("T")
 

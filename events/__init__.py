@@ -1,37 +1,11 @@
-"""Events: the immutable facts of a game, the only source of truth."""
+"""Events: the immutable facts of a game, the only source of truth.
 
-from events.agent import AgentEvent, AgentNote, ScratchpadUpdated
-from events.codec import AnyEvent, decode, encode, to_builtins
-from events.domain import (
-    ANIMAL_VALUES,
-    ANIMALS,
-    DENOMINATIONS,
-    ConfigError,
-    GameConfig,
-    SeatSpec,
-    score_of,
-)
-from events.game import *  # noqa: F403
-from events.game import ENGINE, GAME_EVENT_TYPES, PUBLIC, Event, GameEvent
+The top level holds what every game shares: the event base and audiences (`events.base`),
+seat specs and configuration errors (`events.config`), the agents' own events
+(`events.agent`), the codec, the catalogue of games and the store. Each game family keeps its
+events in a subpackage of its own (`events.cattle`, `events.pact`, `events.openspiel`).
+"""
 
-__all__ = [
-    "ANIMALS",
-    "ANIMAL_VALUES",
-    "DENOMINATIONS",
-    "ENGINE",
-    "GAME_EVENT_TYPES",
-    "PUBLIC",
-    "AgentEvent",
-    "AgentNote",
-    "AnyEvent",
-    "ConfigError",
-    "Event",
-    "GameConfig",
-    "GameEvent",
-    "ScratchpadUpdated",
-    "SeatSpec",
-    "decode",
-    "encode",
-    "score_of",
-    "to_builtins",
-]
+from events.codec import encode, to_builtins
+
+__all__ = ["encode", "to_builtins"]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import msgspec
 
-from events.game import ENGINE, Event, Seat, SeatPrivate
+from events.base import ENGINE, Event, Seat, SeatPrivate
 
 
 class ScratchpadUpdated(SeatPrivate, frozen=True, kw_only=True, tag="scratchpad_updated"):

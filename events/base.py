@@ -8,7 +8,7 @@ seat's observation folds exactly the events it may see; the store keeps the audi
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import msgspec
 
@@ -42,3 +42,11 @@ class SeatPrivate(Event, frozen=True, kw_only=True):
         seat = self.actor()
         assert seat is not None, "a seat-private event names its seat"
         return (seat,)
+
+
+def visible(event: Any, seat: int | None) -> bool:
+    """True if `seat` may see `event` (seat None: the omniscient viewer sees everything)."""
+    if seat is None:
+        return True
+    aud = event.audience()
+    return aud is None or seat in aud

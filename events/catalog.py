@@ -43,9 +43,9 @@ DEFAULT_GAME = "cattle-trade"
 
 #: Built-in games: name -> module whose `GAME` attribute is the definition.
 _BUILTIN: dict[str, str] = {
-    "cattle-trade": "agents.cattle_game",
-    "pact": "agents.pact_game",
-    "openspiel": "agents.openspiel_game",
+    "cattle-trade": "agents.cattle.game",
+    "pact": "agents.pact.game",
+    "openspiel": "agents.openspiel.game",
 }
 
 #: Names that carry a configuration: the part before the first ':' names the built-in game

@@ -1,20 +1,16 @@
-"""One shared encoder and decoder for every event (deterministic, byte-identical JSON)."""
+"""One shared encoder for every event of every game (deterministic, byte-identical JSON).
+
+Decoding needs the game: its definition's `decoder` (events.catalog) reads its own events and
+the agents' events."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, TypeAlias
+from typing import Any
 
 import msgspec
 
-from events.agent import AgentEvent
-from events.game import GameEvent
-
-AnyEvent: TypeAlias = GameEvent | AgentEvent
-"""Every event a game log may hold."""
-
 _ENCODER = msgspec.json.Encoder(order="deterministic")
-_DECODER: msgspec.json.Decoder[Any] = msgspec.json.Decoder(AnyEvent)
 
 
 def encode(event: Any) -> bytes:
@@ -35,11 +31,6 @@ def encode_log(events: Sequence[Any]) -> bytes:
     """The encodings of `events` in one bytes value, each followed by a newline (two logs are
     the same bytes event by event exactly when these are equal)."""
     return _ENCODER.encode_lines(events)
-
-
-def decode(data: bytes | str) -> Any:
-    """Decode one event from JSON produced by `encode`."""
-    return _DECODER.decode(data)
 
 
 def to_builtins(event: Any) -> Any:

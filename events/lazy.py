@@ -23,19 +23,46 @@ class LazyModule:
 
 
 class LazyLogger:
-    """A structlog logger of this name, looked up when it first logs (by then the command
-    line has configured structlog; a library user gets structlog's defaults as before)."""
+    """A structlog logger of this name, looked up when it logs.
+
+    The command line configures structlog (warnings to stderr, debug with -v), and then this
+    is structlog's logger. A program using the harness as a library that has not configured
+    structlog gets a quiet one instead: messages go to the standard `logging` logger of this
+    name, so nothing is printed below a warning unless the program sets up logging itself
+    (`logging.basicConfig(level=logging.DEBUG)` shows everything).
+    """
 
     def __init__(self, name: str) -> None:
         self._name = name
         self._logger: Any = None
+        self._configured: bool | None = None
 
     def __getattr__(self, attr: str) -> Any:
-        if self._logger is None:
-            import structlog
+        import structlog
 
-            self._logger = structlog.get_logger(self._name)
+        configured = structlog.is_configured()
+        if self._logger is None or configured != self._configured:
+            self._configured = configured
+            self._logger = (
+                structlog.get_logger(self._name) if configured else _library_logger(self._name)
+            )
         return getattr(self._logger, attr)
+
+
+def _library_logger(name: str) -> Any:
+    """A structlog logger that hands its messages, as key=value text, to `logging`."""
+    import logging
+
+    import structlog
+
+    return structlog.wrap_logger(
+        logging.getLogger(name),
+        processors=[
+            structlog.stdlib.filter_by_level,
+            structlog.processors.KeyValueRenderer(key_order=["event"], sort_keys=True),
+        ],
+        wrapper_class=structlog.stdlib.BoundLogger,
+    )
 
 
 def get_logger(name: str) -> Any:

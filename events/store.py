@@ -34,7 +34,7 @@ from events import catalog
 from events.base import Event
 from events.catalog import END_TAG
 from events.codec import encode, encode_each
-from events.domain import SeatSpec
+from events.config import SeatSpec
 from events.lazy import LazyModule
 
 if TYPE_CHECKING:
@@ -57,8 +57,8 @@ def _schema_digest() -> str:
 
 
 def view_files() -> list[Path]:
-    """SQL files defining the core views and Cattle Trade's: views.sql first (the views every
-    game shares: seats, scores), then views_*.sql in name order."""
+    """SQL files defining the views every game shares: views.sql first (seats, results), then
+    views_*.sql in name order (model calls)."""
     return [VIEWS_DIR / "views.sql", *sorted(VIEWS_DIR.glob("views_*.sql"))]
 
 

@@ -19,7 +19,7 @@ import msgspec
 from events import catalog
 from events.base import PUBLIC, Event
 from events.catalog import END_TAG, GameDef
-from events.domain import SeatSpec
+from events.config import SeatSpec
 
 if TYPE_CHECKING:
     from agents.base import Agent

@@ -32,14 +32,13 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-import structlog
-
+from events.lazy import get_logger
 from events.store import PreparedGame
 
 if TYPE_CHECKING:
-    from runner.tournament import GameTask
+    from runner.tasks import GameTask
 
-log = structlog.get_logger("cattle.executor")
+log = get_logger("cattle.executor")
 
 EXECUTORS = ("local", "ray")
 MAX_ATTEMPTS = 3
@@ -111,7 +110,7 @@ class Executor(ABC):
 
 def play_many(tasks: Sequence[GameTask]) -> list[Finished]:
     """Play games of code agents one after the other (the body of a worker's job)."""
-    from runner.tournament import simulate
+    from runner.tasks import simulate
 
     return [simulate(t) for t in tasks]
 
@@ -281,7 +280,7 @@ class _ModelSeats:
 
     async def play(self, task: GameTask) -> Finished:
         """Play one game to its end and return its rows."""
-        from runner.tournament import simulate_async
+        from runner.tasks import simulate_async
 
         return await simulate_async(task)
 

@@ -11,7 +11,7 @@ from typing import Any
 from agents import Agent, make_agents, parse_spec
 from events import catalog
 from events.codec import encode
-from events.domain import SeatSpec
+from events.config import SeatSpec
 from events.lazy import get_logger
 from events.store import GameRow, Store, StoreError
 from runner.driver import Game, GameRecord

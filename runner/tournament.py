@@ -33,7 +33,7 @@ from engine.schedule import PlannedGame, iter_schedule
 from events import catalog
 from events.codec import encode
 from events.lazy import get_logger
-from events.store import DuckStore, PreparedGame, StoreError, prepare_game
+from events.store import DuckStore, PreparedGame, StoreError
 from runner.executors import Executor, LocalExecutor
 from runner.limits import MAX_CONCURRENCY as MAX_CONCURRENCY
 from runner.limits import MAX_GAMES as MAX_GAMES
@@ -42,7 +42,9 @@ from runner.limits import MAX_SHUFFLES as MAX_SHUFFLES
 from runner.limits import WORKERS_PER_CPU as WORKERS_PER_CPU
 from runner.limits import max_workers as max_workers
 from runner.limits import usable_cpus as usable_cpus
-from runner.session import game_row
+from runner.tasks import GameTask as GameTask
+from runner.tasks import simulate as simulate
+from runner.tasks import simulate_async as simulate_async
 
 
 class TournamentError(ValueError):
@@ -109,40 +111,6 @@ def every_game_has_a_model(fmt: str, pool: Sequence[str], config: Any) -> bool:
     if fmt == "mixed":
         return not code  # the opponents are code agents; the agent under test decides
     return len(code) < config.players  # else some combination seats code agents only
-
-
-class GameTask(msgspec.Struct, frozen=True, kw_only=True):
-    """What a worker needs to play one game."""
-
-    index: int
-    game_id: str
-    seed: int
-    seats: tuple[str, ...]
-    config: Any
-    tournament: str
-    io: bool = False
-    """Some seat waits on I/O (a model): played in the writer process, written as it runs."""
-    resume: bool = False
-    """Continue the stored unfinished game `game_id` instead of starting it."""
-
-
-def simulate(task: GameTask) -> tuple[int, PreparedGame]:
-    """Play one game (in a worker process) and return it as rows ready for the writer."""
-    from runner.session import play_game
-
-    record = play_game(task.config, task.seed, list(task.seats))
-    row = game_row(task.game_id, task.config, task.seed, record.seats, task.tournament)
-    return task.index, prepare_game(row, record.events, record.turns)
-
-
-async def simulate_async(task: GameTask) -> tuple[int, PreparedGame]:
-    """Play one game with model seats to its end in the running event loop (a worker that
-    plays many at once) and return it as rows ready for the writer."""
-    from runner.session import play_game_async
-
-    record = await play_game_async(task.config, task.seed, list(task.seats))
-    row = game_row(task.game_id, task.config, task.seed, record.seats, task.tournament)
-    return task.index, prepare_game(row, record.events, record.turns)
 
 
 # ---------------------------------------------------------------------------- storage

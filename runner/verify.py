@@ -29,7 +29,7 @@ import msgspec
 from events import catalog
 from events.catalog import END_TAG, START_TAG
 from events.codec import encode, encode_each
-from events.domain import SeatSpec
+from events.config import SeatSpec
 from events.store import DuckStore, GameNotFound, StoredGame, StoreError, decode_log
 from runner.replay import verify as resimulate_and_compare
 

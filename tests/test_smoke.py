@@ -2,7 +2,7 @@
 
 import pytest
 
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from runner.replay import verify
 from runner.session import play_game
 

@@ -5,12 +5,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents import register
 from agents.llm.agent import LLMAgent
 from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
 from agents.llm.transport import RecordedTransport, live_transport
 from events.agent import LLMCall
-from events.domain import SeatSpec
+from events.config import SeatSpec
 
 
 def make_llm_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> LLMAgent:
@@ -37,7 +36,9 @@ def replay_llm_agent(
     return LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
 
 
-for _provider in PROVIDERS:
-    register(_provider, make_llm_agent, parse=parse_model_spec, replay=replay_llm_agent)
+AGENT_KINDS = {
+    provider: (make_llm_agent, parse_model_spec, replay_llm_agent) for provider in PROVIDERS
+}
+"""What agents.BUILTIN_KINDS finds here: every provider's (factory, spec parser, replayer)."""
 
-__all__ = ["LLMAgent", "make_llm_agent", "replay_llm_agent"]
+__all__ = ["AGENT_KINDS", "LLMAgent", "make_llm_agent", "replay_llm_agent"]

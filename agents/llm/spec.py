@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
-from events.domain import ConfigError, SeatSpec
+from events.config import ConfigError, SeatSpec
 
 PROVIDERS = ("openai", "anthropic")
 MEMORY_MODES = ("none", "recent", "full")
@@ -111,10 +111,10 @@ def _coerce(key: str, value: str) -> Any:
             raise SpecError(f"memory must be one of {', '.join(MEMORY_MODES)}, got {v!r}")
         return v
     if key == "character":
-        from projections.prompts import CHARACTERS
-
-        if v not in CHARACTERS:
-            raise SpecError(f"character must be one of {', '.join(CHARACTERS)}, got {v!r}")
+        # Which characters exist is the game's business (its prompter refuses the others when
+        # the seat is checked against the game); here only the form of the name.
+        if not re.fullmatch(r"[A-Za-z][A-Za-z0-9_-]{0,39}", v):
+            raise SpecError(f"character must be a name (letters, digits, '_', '-'), got {v!r}")
         return v
     if key == "mode":
         if v not in MODES:

@@ -20,13 +20,12 @@ from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-import structlog
-
 from agents.llm.spec import ProviderSettings, SeatOptions
 from events.agent import ChatMessage, LLMCall
-from events.domain import ConfigError
+from events.config import ConfigError
+from events.lazy import get_logger
 
-log = structlog.get_logger("cattle.llm")
+log = get_logger("cattle.llm")
 
 TRUNCATED = ("length", "max_tokens")
 """Finish reasons that mean the answer was cut off by the token limit."""

@@ -2,15 +2,15 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 
 import duckdb
 
-from projections.metrics.build import DERIVED_TABLES
 
-
-def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
-    """Tables and views to export: games, events, every view, then derived tables present."""
+def relations(con: duckdb.DuckDBPyConnection, derived: Sequence[str] = ()) -> list[str]:
+    """Tables and views to export: games, events, every view, then the `derived` tables
+    present (a game's metric tables)."""
     views = [
         r[0]
         for r in con.execute(
@@ -25,15 +25,17 @@ def relations(con: duckdb.DuckDBPyConnection) -> list[str]:
             " WHERE database_name IN (current_database(), 'temp')"
         ).fetchall()
     }
-    return ["games", "events", *views, *(t for t in DERIVED_TABLES if t in tables)]
+    return ["games", "events", *views, *(t for t in derived if t in tables)]
 
 
-def export_store(con: duckdb.DuckDBPyConnection, out_dir: Path, fmt: str) -> list[tuple[str, int]]:
+def export_store(
+    con: duckdb.DuckDBPyConnection, out_dir: Path, fmt: str, derived: Sequence[str] = ()
+) -> list[tuple[str, int]]:
     """Write each relation to `out_dir/<name>.<parquet|jsonl>`; return (name, rows) pairs."""
     out_dir.mkdir(parents=True, exist_ok=True)
     ext, option = ("parquet", "FORMAT PARQUET") if fmt == "parquet" else ("jsonl", "FORMAT JSON")
     written = []
-    for name in relations(con):
+    for name in relations(con, derived):
         path = out_dir / f"{name}.{ext}"
         quoted = str(path).replace("'", "''")
         con.execute(f"COPY (SELECT * FROM main.{name}) TO '{quoted}' ({option})").fetchall()

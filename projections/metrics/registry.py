@@ -1,16 +1,16 @@
-"""The metric registry: every behaviour metric is defined once, with a name and a version.
+"""The metric registry of every game whose metrics are SQL over its staged views.
 
-A metric is a SQL query over the staged analysis views (schema `stage`, one table per view of
-events/views_analysis.sql) that returns one row per (game_id, seat, key) with a numerator
-`num` and a denominator `den`. The per-game value is num / den (NULL when den is 0). How the
+A metric is a SQL query that returns one row per (game_id, seat, key) with a numerator `num`
+and a denominator `den`. The per-game value is num / den (NULL when den is 0). How the
 per-game rows combine over a selection of games is the metric's `agg`:
 
 * ``ratio``: pooled, sum(num) / sum(den) (rates such as self-bid %, and means per game);
 * ``median``: the median of the per-game values (capital efficiency, tightness).
 
-The definition paragraph is the docstring of the function that returns the SQL. Changing what
-a metric means requires a new version: derived tables remember the version they were built
-with, and `cattle metrics` rebuilds them when the code's versions differ.
+The definition paragraph is the docstring of the function that returns the SQL (marked with
+`metric`). Changing what a metric means requires a new version: derived tables remember the
+version they were built with, and are rebuilt when the code's versions differ. A game gathers
+its metrics from its definition modules with `collect`, in the order they are defined.
 """
 
 from __future__ import annotations
@@ -18,6 +18,7 @@ from __future__ import annotations
 import inspect
 from collections.abc import Callable
 from dataclasses import dataclass
+from types import ModuleType
 from typing import Literal
 
 Agg = Literal["ratio", "median"]
@@ -39,9 +40,6 @@ class Metric:
     """The rows carry a key (animal, phase, offer size, opponent, ...)."""
 
 
-REGISTRY: dict[str, Metric] = {}
-
-
 def metric(
     name: str,
     *,
@@ -51,13 +49,14 @@ def metric(
     percent: bool = False,
     keyed: bool = False,
 ) -> Callable[[Callable[[], str]], Callable[[], str]]:
-    """Register the metric whose SQL the decorated function returns; its docstring defines it."""
+    """Mark the function as the metric whose SQL it returns (its docstring defines it); a
+    game's registry gathers its metrics with `collect`."""
 
     def wrap(fn: Callable[[], str]) -> Callable[[], str]:
         doc = inspect.cleandoc(fn.__doc__ or "")
         if not doc:
             raise ValueError(f"metric {name} needs a definition in its docstring")
-        REGISTRY[name] = Metric(
+        fn.__metric__ = Metric(  # type: ignore[attr-defined]
             name=name,
             version=version,
             sql=fn(),
@@ -72,26 +71,14 @@ def metric(
     return wrap
 
 
-def metrics() -> list[Metric]:
-    """Every registered metric, in registration order."""
-    from projections.metrics import definitions, figure_metrics  # noqa: F401  (they register)
-
-    return list(REGISTRY.values())
-
-
-def get(name: str) -> Metric:
-    """One registered metric by name."""
-    metrics()
-    return REGISTRY[name]
-
-
-PAPER_METRICS: tuple[str, ...] = (
-    "bid_aggressiveness",
-    "buy_right_rate",
-    "tc_accept_rate",
-    "bluff_rate",
-    "self_bid_rate",
-    "eta",
-    "overbid_rate",
-)
-"""The paper's Table 3 columns, in its order."""
+def collect(*modules: ModuleType) -> dict[str, Metric]:
+    """The metrics marked in `modules`, by name, in module order and then definition order."""
+    found: dict[str, Metric] = {}
+    for module in modules:
+        for value in vars(module).values():
+            spec = getattr(value, "__metric__", None)
+            if isinstance(spec, Metric) and getattr(value, "__module__", None) == module.__name__:
+                if spec.name in found:
+                    raise ValueError(f"metric {spec.name} is defined twice")
+                found[spec.name] = spec
+    return found

@@ -13,9 +13,9 @@ from typing import Any
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.presets import load_preset
-from engine.state import evolve, initial_state
-from events import game as ev
+from engine.cattle.presets import load_preset
+from engine.cattle.state import evolve, initial_state
+from events.cattle import game as ev
 from events.codec import encode
 from runner.session import play_game
 

@@ -15,9 +15,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events.store import DuckStore
-from runner import paper
+from runner.cattle import paper
 
 GAMES = 70
 SEED = 2026

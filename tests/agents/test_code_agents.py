@@ -8,12 +8,12 @@ import msgspec
 import pytest
 
 from agents import Agent, make_agent
-from engine.presets import load_preset
-from engine.state import evolve, initial_state
-from events import game as ev
+from engine.cattle.presets import load_preset
+from engine.cattle.state import evolve, initial_state
+from events.cattle import game as ev
 from events.codec import encode
-from events.domain import SeatSpec
-from projections.observation import SeatView
+from events.config import SeatSpec
+from projections.cattle.observation import SeatView
 from runner.driver import Game
 from runner.session import play_game
 

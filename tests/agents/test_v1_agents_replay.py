@@ -15,7 +15,8 @@ from typing import Any
 import pytest
 
 from agents import make_agent
-from events.codec import decode, encode
+from events.cattle.codec import decode
+from events.codec import encode
 from runner.driver import Game
 from runner.replay import verify
 

@@ -13,10 +13,10 @@ import msgspec
 import pytest
 from clikit import cattle, cattle_many
 
-from events import game as ev
-from events.codec import decode
+from events.base import visible
+from events.cattle import game as ev
+from events.cattle.codec import decode
 from events.store import DuckStore
-from projections.observation import visible
 from projections.replay import observation_at, state_at
 
 

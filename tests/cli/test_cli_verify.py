@@ -12,8 +12,8 @@ import duckdb
 import pytest
 from clikit import cattle, cattle_many
 
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
 from events.store import DuckStore, GameRow
 from runner.session import play_game
 

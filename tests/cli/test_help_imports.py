@@ -41,7 +41,7 @@ SLOW = (
     "runner.driver",
     "runner.verify",
     "projections.metrics.aggregate",
-    "projections.metrics.build",
+    "projections.cattle.metrics.build",
 )
 """What no help text needs: the third-party libraries a command runs with (and pydantic, which
 typer checks option values with), and the layers (agents, runner, metrics) that bring them in."""

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from clikit import cattle
 
-from runner.paper import PAPER_MU, PAPER_TABLE3, TABLE3_COLUMNS
+from runner.cattle.paper import PAPER_MU, PAPER_TABLE3, TABLE3_COLUMNS
 
 
 def test_json_sets_ours_beside_the_paper(tmp_path: Path) -> None:

@@ -18,12 +18,12 @@ from rich.console import Console
 
 from cli import llm as cli_llm
 from cli import main as cli_main
-from cli import metrics as cli_metrics
 from cli import tournament as cli_tournament
+from cli.cattle import hooks as cli_metrics
 from cli.text import line, plain, shown
-from engine.presets import load_preset
-from events import game as ev
-from events.domain import SeatSpec
+from engine.cattle.presets import load_preset
+from events.cattle import game as ev
+from events.config import SeatSpec
 from events.store import GameRow
 from projections.metrics.aggregate import AgentProfile, Estimate
 from projections.ratings import AgentRating

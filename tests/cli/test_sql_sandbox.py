@@ -434,7 +434,7 @@ def test_the_table_format_stops_at_max_rows_and_says_so(world: Path) -> None:
 
 
 def test_documented_example_queries_run_in_the_sandbox(tmp_path: Path) -> None:
-    from runner.sample import sample_store
+    from runner.cattle.sample import sample_store
 
     doc = (ROOT / "docs" / "analysis.md").read_text()
     queries = re.findall(r"```sql\n(.*?)```", doc, flags=re.S)

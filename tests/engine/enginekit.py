@@ -1,9 +1,9 @@
 """Building blocks for rule tests: hand-made positions folded from events, and small drivers.
 
-A position is a list of events that `engine.state.fold` turns into a state. The helpers write
+A position is a list of events that `engine.cattle.state.fold` turns into a state. The helpers write
 those events the way the engine would (deck, dealt hands, money transfers, turn start, an
 auction opened with a chosen priority order), so a test can reach a precise situation and
-then send actions through `engine.rules.step`.
+then send actions through `engine.cattle.rules.step`.
 """
 
 from __future__ import annotations
@@ -12,12 +12,13 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine import actions as act
-from engine import decisions as dec
-from engine.rules import pending, step
-from engine.state import GameState, fold
-from events import game as ev
-from events.domain import START_MONEY, GameConfig, SeatSpec
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.rules import pending, step
+from engine.cattle.state import GameState, fold
+from events.cattle import game as ev
+from events.cattle.domain import START_MONEY, GameConfig
+from events.config import SeatSpec
 
 START = tuple(sorted(START_MONEY, reverse=True))
 

@@ -11,17 +11,26 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.random_agent import RandomAgent
-from engine import actions as act
-from engine import decisions as dec
-from engine.presets import load_preset
-from engine.rules import chance
-from engine.state import evolve, initial_state
+from agents.cattle.random_agent import RandomAgent
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.presets import load_preset
+from engine.cattle.state import evolve, initial_state
+from engine.chance import chance
 from events import agent as ae
-from events.codec import AnyEvent, decode, encode
-from events.domain import ANIMALS, DEFAULT_PAYOUTS, DENOMINATIONS, START_MONEY, GameConfig, score_of
-from events.game import GAME_EVENT_TYPES, GameEnded
-from projections.observation import SeatView, observe, visible
+from events.base import visible
+from events.cattle.codec import AnyEvent, decode
+from events.cattle.domain import (
+    ANIMALS,
+    DEFAULT_PAYOUTS,
+    DENOMINATIONS,
+    START_MONEY,
+    GameConfig,
+    score_of,
+)
+from events.cattle.game import GAME_EVENT_TYPES, GameEnded
+from events.codec import encode
+from projections.cattle.observation import SeatView, observe
 from runner.driver import Game
 from runner.replay import verify
 

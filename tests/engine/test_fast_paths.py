@@ -1,6 +1,6 @@
 """The engine's shortcuts agree with the plain definitions on random games.
 
-Shortcuts under test: `engine.state.fold` skips events that leave the state unchanged; the
+Shortcuts under test: `engine.cattle.state.fold` skips events that leave the state unchanged; the
 rules step on the state folded so far, a sealed bid round straight through `step_bids`; the
 driver folds each seat's view incrementally, handing it only the positions of the event types
 it folds (and no view at all to seats that only read the log position); verification encodes
@@ -19,19 +19,19 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.base import Agent
-from agents.random_agent import RandomAgent
-from engine import actions as act
-from engine import decisions as dec
-from engine import rules
-from engine import state as state_module
-from engine.presets import load_preset, preset_names
-from engine.rules import chance
-from engine.state import evolve, fold, fold_plain, initial_state, unchanged_by
+from agents.cattle.random_agent import RandomAgent
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle import rules
+from engine.cattle import state as state_module
+from engine.cattle.presets import load_preset, preset_names
+from engine.cattle.state import evolve, fold, fold_plain, initial_state, unchanged_by
+from engine.chance import chance
 from events import agent as ae
-from events import game as ev
+from events.cattle import game as ev
+from events.cattle.domain import AUCTION_MODES, GameConfig
 from events.codec import encode, encode_each
-from events.domain import AUCTION_MODES, GameConfig
-from projections.observation import SeatView, observe
+from projections.cattle.observation import SeatView, observe
 from runner.driver import Game, LogPosition
 from runner.replay import RecordedAgent, resimulate, verify
 

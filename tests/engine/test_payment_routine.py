@@ -9,8 +9,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.money import add, holds, intersect, normalize, payment, remove
-from events.domain import DENOMINATIONS
+from engine.cattle.money import add, holds, intersect, normalize, payment, remove
+from events.cattle.domain import DENOMINATIONS
 
 
 def brute_force(hand: tuple[int, ...], amount: int) -> tuple[int, ...]:

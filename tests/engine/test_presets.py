@@ -10,14 +10,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.presets import (
+from engine.cattle.presets import (
     MAX_TURNS,
     PRESET_DIR,
     load_preset,
     load_preset_file,
     preset_names,
 )
-from events.domain import ANIMALS, DEFAULT_PAYOUTS, DENOMINATIONS, ConfigError, GameConfig
+from events.cattle.domain import ANIMALS, DEFAULT_PAYOUTS, DENOMINATIONS, GameConfig
+from events.config import ConfigError
 from runner.replay import verify
 from runner.session import play_game
 

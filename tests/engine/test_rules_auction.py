@@ -5,11 +5,12 @@ from __future__ import annotations
 
 from enginekit import auction_position, bids, config, passes, run, start, state_of
 
-from engine import actions as act
-from engine import decisions as dec
-from engine.rules import chance, pending
-from events import game as ev
-from projections.observation import observe
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.rules import pending
+from engine.chance import chance
+from events.cattle import game as ev
+from projections.cattle.observation import observe
 
 START = (50, 10, 10, 10, 10, 0, 0)
 

@@ -6,10 +6,10 @@ from __future__ import annotations
 import pytest
 from enginekit import auction_position, bids, config, position, run, start, state_of
 
-from engine import actions as act
-from engine import decisions as dec
-from engine.rules import IllegalAction, decide, pending, step
-from events import game as ev
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.rules import IllegalAction, decide, pending, step
+from events.cattle import game as ev
 
 HAND = "[50, 10, 10, 10, 10, 0, 0]"
 
@@ -227,7 +227,7 @@ def test_wrong_seat_or_wrong_kind_raises_illegal_action() -> None:
 def test_wrong_number_of_seats_at_start_raises() -> None:
     _, out = start(config())
     assert out[0].config.players == 3
-    from engine.state import initial_state
+    from engine.cattle.state import initial_state
 
     with pytest.raises(IllegalAction):
         step(initial_state(config()), act.StartGame(seed=1, seats=(), config=config()))

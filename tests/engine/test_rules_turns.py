@@ -18,13 +18,15 @@ from enginekit import (
     state_of,
 )
 
-from engine import actions as act
-from engine import decisions as dec
-from engine.rules import chance, pending
-from engine.state import fold
-from events import game as ev
-from events.domain import ANIMAL_VALUES, ConfigError, GameConfig, score_of
-from projections.observation import observe
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.rules import pending
+from engine.cattle.state import fold
+from engine.chance import chance
+from events.cattle import game as ev
+from events.cattle.domain import ANIMAL_VALUES, GameConfig, score_of
+from events.config import ConfigError
+from projections.cattle.observation import observe
 from runner.session import play_game
 
 # ----------------------------------------------------------------------------- set-up

@@ -24,7 +24,9 @@ from runner.replay import verify
 from runner.session import play_and_store, play_game
 from runner.verify import check_game
 
-from . import toy_auction  # noqa: F401  (registers the toy game)
+from . import toy_auction
+
+catalog.register(toy_auction.GAME)
 
 CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "cattle-trade": ("micro-duel", ("tracker", "random")),

@@ -22,10 +22,12 @@ BROKEN = {
     "raises": "raise RuntimeError('the module fails at import')\n",
     "exits": "import sys\nsys.exit(5)\n",
     "not_a_game": "GAME = 'a string, not a GameDef'\n",
-    # A second toy auction under a new name: its event tags are the toy auction's.
+    # A second toy auction under a new name, beside the toy auction: its event tags are taken.
     "same_tags": (
         "import dataclasses\n"
+        "from events.catalog import register\n"
         "from games.toy_auction import GAME as TOY\n"
+        "register(TOY)\n"
         "GAME = dataclasses.replace(TOY, name='toy-copy', aliases=())\n"
     ),
     # A game claiming a built-in game's name (its tags are its own: none).
@@ -110,7 +112,7 @@ def test_a_working_module_is_found_beside_a_broken_one(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("name", ["", "Pact", "CATTLE-TRADE", "pact ", "[/]", "päct",
-                                  "agents/pact_game.py", "agents.pact_game", "x" * 5000])  # fmt: skip
+                                  "agents/pact/game.py", "agents.pact.game", "x" * 5000])  # fmt: skip
 def test_a_game_name_is_taken_exactly_as_registered(name: str, tmp_path: Path) -> None:
     got = cattle("play", "--game", name, "--seed", "1", "--db", tmp_path / "g.duckdb")
     one_error_line(got, 2, "--game: unknown game", "known: cattle-trade, openspiel, pact")

@@ -16,13 +16,14 @@ import msgspec
 
 from agents import make_agents
 from agents.base import Agent
-from engine import decisions as dec
-from engine.actions import AnyAction, action_from_json, action_json
-from engine.presets import load_preset
+from engine.cattle import decisions as dec
+from engine.cattle.actions import AnyAction, action_from_json, action_json
+from engine.cattle.presets import load_preset
 from events import encode, to_builtins
-from events import game as ev
-from events.domain import GameConfig, SeatSpec
-from projections.observation import SeatView
+from events.cattle import game as ev
+from events.cattle.domain import GameConfig
+from events.config import SeatSpec
+from projections.cattle.observation import SeatView
 from runner.driver import Game
 
 GOLDEN_DIR = Path(__file__).parent / "data"

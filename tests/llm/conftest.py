@@ -10,7 +10,7 @@ from typing import Any
 import pytest
 
 from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events.store import DuckStore
 from runner.session import play_and_store
 

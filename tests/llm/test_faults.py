@@ -7,9 +7,9 @@ from typing import Any
 import pytest
 
 from agents.llm.loopback import FaultPolicy, LegalPolicy, LoopbackServer
-from engine.presets import load_preset
-from events import game as ev
+from engine.cattle.presets import load_preset
 from events.agent import ActionDefaulted, LLMCall
+from events.cattle import game as ev
 from runner.replay import verify
 from runner.session import play_game
 

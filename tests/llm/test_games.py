@@ -89,7 +89,7 @@ def test_keys_are_never_stored(golden: Golden) -> None:
 
 def test_bidders_of_a_round_are_asked_concurrently() -> None:
     from agents.llm.loopback import LegalPolicy, LoopbackServer
-    from engine.presets import load_preset
+    from engine.cattle.presets import load_preset
     from runner.session import play_game
 
     from .helpers import seat

@@ -1,4 +1,4 @@
-"""Turn lines (projections/history.py): one per turn, whole turns, nothing hidden, any split."""
+"""Turn lines (projections/cattle/history.py): one per turn, whole turns, nothing hidden, any split."""
 
 from __future__ import annotations
 
@@ -7,10 +7,10 @@ import re
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.presets import load_preset
-from events import game as ev
-from projections.history import finished_turns, recent_turn_lines, turn_lines
-from projections.observation import SeatView
+from engine.cattle.presets import load_preset
+from events.cattle import game as ev
+from projections.cattle.history import finished_turns, recent_turn_lines, turn_lines
+from projections.cattle.observation import SeatView
 from runner.session import play_game
 
 PRESETS = ("micro-duel", "standard")

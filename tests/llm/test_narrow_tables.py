@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events.store import DuckStore
 from runner.session import play_and_store
 from tests.cli.clikit import ENV, ROOT, cattle

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import pytest
 
-from agents import parse_spec
-from agents.llm.parse import default_action, extract, parse_answer
+from agents import UnknownAgent, parse_spec
+from agents.cattle.parse import default_action, extract, parse_answer
 from agents.llm.spec import SpecError, provider_settings, resolve
 from agents.llm.transport import redact
-from engine import actions as act
-from engine import decisions as dec
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
 
 BID = dec.BidDecision(
     seats=(1,),
@@ -114,12 +114,20 @@ def test_spec_syntax() -> None:
         "openai:m?temperature=9",
         "openai:m?colour=red",
         "openai:m@http://",
-        "anthropic:m?character=nobody",
+        "anthropic:m?character=no body",
     ],
 )
 def test_bad_specs(bad: str) -> None:
     with pytest.raises(SpecError):
         parse_spec(bad)
+
+
+def test_a_character_the_game_lacks_is_refused_by_the_game() -> None:
+    """The spec parser knows no game; the game's prompter names its own characters."""
+    with pytest.raises(UnknownAgent, match="unknown Cattle Trade character 'nobody'; known: "):
+        parse_spec("anthropic:m?character=nobody")
+    with pytest.raises(UnknownAgent, match="unknown PACT character"):
+        parse_spec("anthropic:m?character=nobody", "pact")
 
 
 def test_settings_from_config_file(tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:  # type: ignore[no-untyped-def]

@@ -7,8 +7,8 @@ import re
 import pytest
 from syrupy.assertion import SnapshotAssertion
 
-from engine.presets import load_preset
-from projections.prompts import CHARACTERS, format_retry_prompt, system_prompt
+from engine.cattle.presets import load_preset
+from projections.cattle.prompts import CHARACTERS, format_retry_prompt, system_prompt
 
 from .conftest import Golden
 

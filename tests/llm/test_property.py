@@ -13,15 +13,16 @@ from hypothesis import strategies as st
 
 from agents import make_agent
 from agents.llm.loopback import Answer, Incoming, LoopbackServer
-from engine import actions as act
-from engine import decisions as dec
-from engine.presets import load_preset
-from engine.rules import pending, step
-from engine.state import fold
-from events import game as ev
+from engine.cattle import actions as act
+from engine.cattle import decisions as dec
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import pending, step
+from engine.cattle.state import fold
 from events.agent import ActionDefaulted, LLMCall
-from events.codec import decode, encode
-from projections.observation import SeatView
+from events.cattle import game as ev
+from events.cattle.codec import decode
+from events.codec import encode
+from projections.cattle.observation import SeatView
 from runner.session import play_game
 
 from .helpers import seat, set_env

@@ -17,7 +17,7 @@ from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.spec import parse_model_spec, provider_settings, resolve
 from agents.llm.transport import ProviderGate, Reply, Request, gate, live_transport
 from events.agent import ChatMessage
-from events.domain import ConfigError
+from events.config import ConfigError
 
 
 def request(chars: int = 400) -> Request:

@@ -13,10 +13,10 @@ from structlog.testing import capture_logs
 from agents import parse_spec
 from agents.llm.loopback import Answer, FaultPolicy, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.spec import resolve
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events import catalog
 from events.agent import ActionDefaulted, LLMCall
-from events.domain import SeatSpec
+from events.config import SeatSpec
 from events.store import DuckStore
 from runner.replay import verify
 from runner.session import play_and_store, play_game

@@ -2,7 +2,7 @@
 
 A second, independent implementation: it folds each finished game's event log seat by seat,
 tracking money itself, and returns (metric, seat, key) -> [num, den] for every metric of
-projections/metrics/figure_metrics.py.
+projections/cattle/metrics/figure_metrics.py.
 """
 
 from __future__ import annotations
@@ -12,11 +12,11 @@ from typing import Any
 
 import pytest
 
-from events import game as ev
 from events.agent import LLMCall
+from events.cattle import game as ev
 from events.store import DuckStore
-from projections.metrics import figure_metrics
-from projections.metrics.registry import metrics
+from projections.cattle.metrics import figure_metrics
+from projections.cattle.metrics.registry import metrics
 
 Counts = dict[tuple[str, int, str], list[float]]
 

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from events import game as ev
-from events.domain import GameConfig, SeatSpec
+from events.cattle import game as ev
+from events.cattle.domain import GameConfig
+from events.config import SeatSpec
 from events.store import GameRow, Store
 
 

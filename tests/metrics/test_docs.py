@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from events.store import DuckStore
-from runner.sample import sample_store
+from runner.cattle.sample import sample_store
 
 DOC = Path(__file__).parents[2] / "docs" / "analysis.md"
 QUERIES = re.findall(r"```sql\n(.*?)```", DOC.read_text(), flags=re.S)

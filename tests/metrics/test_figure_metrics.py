@@ -9,9 +9,9 @@ import pytest
 from figure_recompute import FIGURE_METRICS, cross_check
 
 from events.store import DuckStore
-from projections.metrics.build import rebuild
-from projections.metrics.registry import metrics
-from runner.sample import sample_store
+from projections.cattle.metrics.build import rebuild
+from projections.cattle.metrics.registry import metrics
+from runner.cattle.sample import sample_store
 
 
 def values(store: DuckStore) -> dict[tuple[str, str, str, str], float | None]:
@@ -100,8 +100,9 @@ def test_phase_intervals_are_seeded(hand_store: DuckStore) -> None:
     """Bid aggressiveness by phase carries bootstrap intervals that repeat run after run."""
     import io
 
-    from projections.metrics import figures as F
-    from projections.metrics.aggregate import Selection, profiles
+    from projections.cattle.metrics import figures as F
+    from projections.cattle.metrics.profiles import profiles
+    from projections.metrics.aggregate import Selection
 
     rebuild(hand_store.con)
     sel = Selection(tournament="hand")

@@ -8,8 +8,9 @@ from pathlib import Path
 import pytest
 
 from events.store import DuckStore
-from projections.metrics.aggregate import Selection, profiles
-from projections.metrics.build import rebuild
+from projections.cattle.metrics.build import rebuild
+from projections.cattle.metrics.profiles import profiles
+from projections.metrics.aggregate import Selection
 
 
 def values(store: DuckStore) -> dict[tuple[str, str, str, str], float | None]:
@@ -183,7 +184,7 @@ def test_model_call_metrics_and_report_section(
     from metrics_builder import Log
 
     from events.agent import ActionDefaulted, LLMCall
-    from projections.metrics.report import build_report
+    from projections.cattle.metrics.report import build_report
 
     prices = tmp_path / "prices.json"
     prices.write_text(json.dumps({"openai:gpt-test": {"input": 1.0, "output": 10.0}}))

@@ -12,8 +12,8 @@ from pathlib import Path
 import duckdb
 import pytest
 
-from projections.metrics.report import FIGURE_IDS
-from runner.sample import sample_store
+from projections.cattle.metrics.report import FIGURE_IDS
+from runner.cattle.sample import sample_store
 
 GAMES = 24
 SAMPLE = 12

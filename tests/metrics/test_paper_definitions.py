@@ -19,11 +19,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from metrics_builder import Log
 
-from engine.presets import load_preset
-from events import game as ev
-from events.domain import ANIMAL_VALUES
+from engine.cattle.presets import load_preset
+from events.cattle import game as ev
+from events.cattle.domain import ANIMAL_VALUES
 from events.store import DuckStore
-from projections.metrics.build import rebuild
+from projections.cattle.metrics.build import rebuild
 from runner.session import play_and_store
 
 SEATS = (

@@ -6,10 +6,10 @@ import dataclasses
 
 import pytest
 
-from events.domain import ANIMAL_VALUES
+from events.cattle.domain import ANIMAL_VALUES
 from events.store import DuckStore
-from projections.metrics import build
-from projections.metrics.registry import REGISTRY, get, metrics
+from projections.cattle.metrics import build
+from projections.cattle.metrics.registry import REGISTRY, get, metrics
 
 
 def log_digest(store: DuckStore) -> list[tuple]:

@@ -22,9 +22,9 @@ from hypothesis import strategies as st
 
 from agents.llm.loopback import Answer, FaultPolicy, Incoming, LegalPolicy, LoopbackServer
 from events.store import DuckStore
-from projections.metrics import figures as F
+from projections.cattle.metrics import figures as F
+from projections.cattle.metrics.report import FIGURE_IDS, PAPER_FIGURES
 from projections.metrics.aggregate import Estimate
-from projections.metrics.report import FIGURE_IDS, PAPER_FIGURES
 
 GAMES = 21
 MODEL_PANELS = ("fig-tokens", "fig-truncation", "fig-set-cost", "fig-composition")
@@ -112,7 +112,7 @@ def model_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
 
 
 def test_model_store_equals_the_recomputation(model_db: tuple[Path, dict[str, str]]) -> None:
-    from projections.metrics.build import rebuild
+    from projections.cattle.metrics.build import rebuild
 
     db, _ = model_db
     with DuckStore(db) as store:

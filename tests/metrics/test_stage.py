@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from events.store import DuckStore
-from projections.metrics.build import stage
-from runner.sample import sample_store
+from projections.cattle.metrics.build import stage
+from runner.cattle.sample import sample_store
 
 # (staged table, view, rows of the view that are staged)
 PAIRS = [

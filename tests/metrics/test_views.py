@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import re
 
-from events.store import VIEWS_DIR, DuckStore
+from agents.cattle.game import SQL
+from events.store import DuckStore
 
-ANALYSIS_VIEWS = re.findall(
-    r"CREATE OR REPLACE VIEW (\w+)", (VIEWS_DIR / "views_analysis.sql").read_text()
-)
+ANALYSIS_VIEWS = re.findall(r"CREATE OR REPLACE VIEW (\w+)", SQL.read_text())
 
 
 def test_every_view_has_typed_columns(hand_store: DuckStore) -> None:
-    assert len(ANALYSIS_VIEWS) >= 14
+    assert len(ANALYSIS_VIEWS) >= 18  # money, bids and scores, then one per decision kind
     for view in [*ANALYSIS_VIEWS, "llm_calls"]:
         types = {r[0]: r[1] for r in hand_store.con.execute(f"DESCRIBE {view}").fetchall()}
         assert "JSON" not in types.values(), (view, types)

@@ -12,8 +12,8 @@ import pytest
 
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from events.store import DuckStore
-from projections import nra as N
 from projections.metrics.aggregate import Selection
+from projections.two_seat import nra as N
 from tests.cli.clikit import ROOT, cattle
 from tests.nra import nra_oracle as O
 

@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from events.store import DuckStore
-from projections import nra as N
 from projections.metrics.aggregate import Selection
+from projections.two_seat import nra as N
 from tests.nra import nra_oracle as O
 
 GAMES = ("toy-auction", "pact", "cattle-trade")

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from events import catalog
-from events.openspiel import MovePlayed
+from events.openspiel.game import MovePlayed
 from runner.session import play_game
 
 GAME = catalog.get("openspiel")

@@ -13,14 +13,14 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.openspiel_game import GTBENCH, PRESETS
-from engine.openspiel import OpenSpielTurn
-from engine.openspiel import pyspiel as load_pyspiel
+from engine.openspiel.gtbench import GTBENCH, PRESETS
+from engine.openspiel.rules import OpenSpielTurn
+from engine.openspiel.rules import pyspiel as load_pyspiel
 from events import catalog
 from events.codec import encode
-from events.openspiel import ChanceSampled, MovePlayed, MoveRejected, OpenSpielEnded
+from events.openspiel.game import ChanceSampled, MovePlayed, MoveRejected, OpenSpielEnded
 from events.store import DuckStore
-from projections.openspiel import OpenSpielView
+from projections.openspiel.view import OpenSpielView
 from runner.replay import verify
 from runner.session import play_and_store, play_game
 from runner.verify import check_game

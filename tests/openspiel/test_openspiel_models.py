@@ -14,10 +14,10 @@ from pathlib import Path
 import pytest
 
 from agents.llm.loopback import FaultPolicy, LegalPolicy, LoopbackServer
-from agents.openspiel_game import GTBENCH
+from engine.openspiel.gtbench import GTBENCH
 from events import catalog
 from events.agent import ActionDefaulted, LLMCall
-from events.openspiel import MovePlayed
+from events.openspiel.game import MovePlayed
 from events.store import DuckStore
 from runner.session import play_and_store
 from runner.verify import check_game

@@ -9,11 +9,11 @@ import pytest
 from syrupy.assertion import SnapshotAssertion
 
 from agents.base import Agent
-from agents.openspiel import RandomAgent
-from agents.openspiel_game import GTBENCH
-from engine.openspiel import OpenSpielTurn
+from agents.openspiel.bots import RandomAgent
+from engine.openspiel.gtbench import GTBENCH
+from engine.openspiel.rules import OpenSpielTurn
 from events import catalog
-from projections.openspiel import OpenSpielPrompter, parse_answer
+from projections.openspiel.view import OpenSpielPrompter, parse_answer
 from projections.timeline import timeline
 from runner.driver import Game
 

@@ -15,10 +15,10 @@ from typing import Any
 import msgspec
 from pactkit import make, play
 
-from agents.pact_game import PRESETS
-from engine.pact import SendMessage, SubmitQuote, quote_from_raw, quote_raw
-from events.pact import PactConfig
-from projections.pact import PactPrompter, PactView
+from agents.pact.game import PRESETS
+from engine.pact.rules import SendMessage, SubmitQuote, quote_from_raw, quote_raw
+from events.pact.game import PactConfig
+from projections.pact.view import PactPrompter, PactView
 
 GOLDEN_DIR = Path(__file__).parent / "golden" / "data"
 CASES: tuple[tuple[str, int, str, str], ...] = (

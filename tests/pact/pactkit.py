@@ -9,12 +9,12 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from agents.pact import CODE_AGENTS
-from engine.pact import ENGINE_VERSION, RULES, PactState, SendMessage, SubmitQuote
-from events import pact as pe
-from events.domain import SeatSpec
-from events.pact import PactConfig
-from projections.pact import PactView
+from agents.pact.bots import CODE_AGENTS
+from engine.pact.rules import ENGINE_VERSION, RULES, PactState, SendMessage, SubmitQuote
+from events.config import SeatSpec
+from events.pact import game as pe
+from events.pact.game import PactConfig
+from projections.pact.view import PactView
 
 Hook = Callable[[int, PactView, Any, list[Any]], None]
 """Called as (seat, view, decision, log) before a seat is asked (tests look at prompts here)."""

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pactkit import play_names, setup_events
 
-from agents.pact import (
+from agents.pact.bots import (
     CODE_AGENTS,
     AnchorAgent,
     MirrorAgent,
@@ -16,10 +16,10 @@ from agents.pact import (
     default_action,
     parse_answer,
 )
-from engine.pact import MessageDecision, QuoteDecision, SendMessage, SubmitQuote, draw_values
-from events import pact as pe
-from events.pact import PactConfig
-from projections.pact import PactView
+from engine.pact.rules import MessageDecision, QuoteDecision, SendMessage, SubmitQuote, draw_values
+from events.pact import game as pe
+from events.pact.game import PactConfig
+from projections.pact.view import PactView
 
 STANDARD = PactConfig(name="standard").validate()
 QUOTE = QuoteDecision(seats=(0, 1), round=1, rounds=20, low=0, high=100)

@@ -4,11 +4,17 @@ from __future__ import annotations
 
 from pactkit import play, seats_of
 
-from engine.pact import ENGINE_VERSION, MessageDecision, QuoteDecision, SendMessage, SubmitQuote
+from engine.pact.rules import (
+    ENGINE_VERSION,
+    MessageDecision,
+    QuoteDecision,
+    SendMessage,
+    SubmitQuote,
+)
 from events import catalog
 from events.catalog import END_TAG, START_TAG, GameDef
-from events.pact import PactConfig, PactGameEnded, PactGameStarted
-from projections.pact import PactView
+from events.pact.game import PactConfig, PactGameEnded, PactGameStarted
+from projections.pact.view import PactView
 
 
 def test_the_catalogue_finds_pact_by_name(game: GameDef) -> None:

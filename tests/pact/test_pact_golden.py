@@ -7,7 +7,7 @@ import pytest
 from pact_golden import CASES, Scripted, action_of, load, name_of, path_for, run
 from pactkit import replay
 
-from agents.pact_game import PRESETS
+from agents.pact.game import PRESETS
 from events.catalog import GameDef
 
 

@@ -11,11 +11,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from pactkit import play, play_any, setup_events
 
-from agents.pact import CODE_AGENTS
-from engine.pact import AnyPactDecision, SendMessage, SubmitQuote
-from events import pact as pe
-from events.pact import PactConfig
-from projections.pact import PactPrompter, PactView
+from agents.pact.bots import CODE_AGENTS
+from engine.pact.rules import AnyPactDecision, SendMessage, SubmitQuote
+from events.pact import game as pe
+from events.pact.game import PactConfig
+from projections.pact.view import PactPrompter, PactView
 
 PROMPTER = PactPrompter()
 NAMES = [*sorted(CODE_AGENTS), "noisy"]

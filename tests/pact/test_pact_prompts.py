@@ -9,9 +9,9 @@ import pytest
 from pactkit import play, play_names, setup_events
 from syrupy.assertion import SnapshotAssertion
 
-from engine.pact import SendMessage, SubmitQuote
-from events.pact import PactConfig
-from projections.pact import PactPrompter, PactView, timeline
+from engine.pact.rules import SendMessage, SubmitQuote
+from events.pact.game import PactConfig
+from projections.pact.view import PactPrompter, PactView, timeline
 
 PROMPTER = PactPrompter()
 STANDARD = PactConfig(name="standard").validate()

@@ -12,12 +12,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from pactkit import play_any, replay
 
-from agents.pact import CODE_AGENTS
-from engine.pact import RULES, quote_from_raw, quote_raw, read_quote
+from agents.pact.bots import CODE_AGENTS
+from engine.pact.rules import RULES, quote_from_raw, quote_raw, read_quote
 from events import agent as ae
-from events import pact as pe
 from events.catalog import GameDef
-from events.pact import PACT_EVENT_TYPES, PactConfig
+from events.pact import game as pe
+from events.pact.game import PACT_EVENT_TYPES, PactConfig
 
 ENCODER = msgspec.json.Encoder(order="deterministic")
 NAMES = [*sorted(CODE_AGENTS), "noisy"]

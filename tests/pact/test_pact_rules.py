@@ -8,7 +8,7 @@ import math
 import pytest
 from pactkit import play_names, position, quote, round_of, seats_of, setup_events, talk
 
-from engine.pact import (
+from engine.pact.rules import (
     RULES,
     IllegalAction,
     MessageDecision,
@@ -20,8 +20,8 @@ from engine.pact import (
     quote_from_raw,
     quote_raw,
 )
-from events import pact as pe
-from events.pact import DISTRIBUTIONS, PactConfig, PactConfigError, ValueMix
+from events.pact import game as pe
+from events.pact.game import DISTRIBUTIONS, PactConfig, PactConfigError, ValueMix
 
 STANDARD = PactConfig(name="standard").validate()
 QUICK = PactConfig(rounds=5, name="quick").validate()

@@ -8,10 +8,10 @@ from typing import Any
 import pytest
 from pactkit import play_any
 
-from engine.pact import ENGINE_VERSION
-from events import pact as pe
+from engine.pact.rules import ENGINE_VERSION
 from events.catalog import GameDef
-from events.pact import PactConfig
+from events.pact import game as pe
+from events.pact.game import PactConfig
 from events.store import DuckStore, GameRow
 
 QUICK = PactConfig(rounds=5, name="quick").validate()
@@ -64,7 +64,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory, game: GameDef) -> Any:
 
 
 def test_the_view_files_are_statements_duckdb_runs(game: GameDef) -> None:
-    assert [p.name for p in game.sql] == ["pact_views.sql"]
+    assert [p.relative_to(p.parents[2]).as_posix() for p in game.sql] == ["events/pact/views.sql"]
     found = [s for p in game.sql for s in statements(p)]
     assert len(found) == 2
     assert all("CREATE OR REPLACE VIEW" in s for s in found)

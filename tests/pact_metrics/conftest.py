@@ -13,7 +13,7 @@ sys.path.insert(0, str(Path(__file__).parent))
 
 import pact_synth as S
 
-from projections import pact_metrics as P
+from projections.pact import metrics as P
 
 
 def store_games() -> list[S.Game]:

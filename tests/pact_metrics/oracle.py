@@ -1,5 +1,5 @@
 """The PACT metrics recomputed in plain Python from the synthetic games, without numpy, SQL or
-any code of projections.pact_metrics: the reference the tests compare against."""
+any code of projections.pact.metrics: the reference the tests compare against."""
 
 from __future__ import annotations
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from projections import pact_metrics as P
+from projections.pact import metrics as P
 
 DOC = (Path(__file__).parents[2] / "docs" / "pact_metrics.md").read_text()
 
@@ -30,7 +30,7 @@ def test_composite_measures_have_a_section_with_their_version() -> None:
 
 def test_the_alpha_grid_and_the_figures_are_documented() -> None:
     assert "0, 0.05, ..., 1 (21 weights)" in DOC and len(P.ALPHA_GRID) == 21
-    from projections.pact_report import FIGURE_IDS
+    from projections.pact.report import FIGURE_IDS
 
     for fig in FIGURE_IDS:
         assert f"`{fig}`" in DOC, fig

@@ -13,7 +13,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from projections import pact_metrics as P
+from projections.pact import metrics as P
 
 AGENTS = ("a", "b", "c", "[/]")
 

@@ -9,8 +9,8 @@ import oracle as O
 import pact_synth as S
 import pytest
 
-from projections import pact_metrics as P
 from projections.metrics.aggregate import Selection
+from projections.pact import metrics as P
 
 
 def test_every_ratio_metric_matches_the_plain_python_recomputation(

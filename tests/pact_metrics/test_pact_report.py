@@ -14,9 +14,9 @@ import matplotlib.pyplot as plt
 import pact_synth as S
 import pytest
 
-from projections import pact_metrics as P
-from projections import pact_report as R
 from projections.metrics.aggregate import Selection
+from projections.pact import metrics as P
+from projections.pact import report as R
 
 HOSTILE = (
     "[/]",

@@ -9,8 +9,8 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
 from events.store import GameRow
 from runner.driver import GameRecord
 from runner.session import play_game

@@ -24,8 +24,8 @@ from hypothesis import strategies as st
 from storekit import record, row_of
 
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
 from events import catalog
 from events.codec import encode
 from events.store import (
@@ -42,7 +42,7 @@ from runner.verify import check_game, check_stored, checks_of, jobs
 TESTS = Path(__file__).resolve().parents[1]
 if str(TESTS) not in sys.path:  # the toy game under the name the other tests import it by
     sys.path.insert(0, str(TESTS))
-importlib.import_module("games.toy_auction")
+catalog.register(importlib.import_module("games.toy_auction").GAME)
 
 OTHER_GAMES = {
     "pact": ("quick", ["anchor", "mirror"]),

@@ -8,15 +8,15 @@ import pytest
 
 from agents import register
 from agents.base import Agent
-from agents.random_agent import RandomAgent
-from engine import decisions as dec
-from engine.actions import AnyAction
-from engine.presets import load_preset
-from engine.state import fold
-from events import game as ev
-from events.domain import GameConfig
+from agents.cattle.random_agent import RandomAgent
+from engine.cattle import decisions as dec
+from engine.cattle.actions import AnyAction
+from engine.cattle.presets import load_preset
+from engine.cattle.state import fold
+from events.cattle import game as ev
+from events.cattle.domain import GameConfig
 from events.store import DuckStore
-from projections.observation import SeatView
+from projections.cattle.observation import SeatView
 from runner.session import play_and_store
 
 

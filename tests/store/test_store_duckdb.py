@@ -8,8 +8,8 @@ import duckdb
 import pytest
 from storekit import held_open, record, row_of
 
-from engine.state import evolve, initial_state
-from events import game as ev
+from engine.cattle.state import evolve, initial_state
+from events.cattle import game as ev
 from events.store import SCHEMA_VERSION, DuckStore, StoreError, StoreLocked, StoreMissing
 
 GAMES = [

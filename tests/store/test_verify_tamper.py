@@ -23,17 +23,18 @@ from hypothesis import strategies as st
 
 from agents import register
 from agents.base import Agent
+from agents.cattle.random_agent import RandomAgent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from agents.random_agent import RandomAgent
-from engine import decisions as dec
-from engine.actions import AnyAction
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
-from events import game as ev
-from events.codec import decode, encode
-from events.domain import GameConfig
+from engine.cattle import decisions as dec
+from engine.cattle.actions import AnyAction
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
+from events.cattle import game as ev
+from events.cattle.codec import decode
+from events.cattle.domain import GameConfig
+from events.codec import encode
 from events.store import DuckStore, GameRow, StoredGame
-from projections.observation import SeatView
+from projections.cattle.observation import SeatView
 from runner.session import play_and_store, play_game
 from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
 from runner.verify import GameCheck, check_game, verify_stored

@@ -21,10 +21,10 @@ ROOT = Path(__file__).resolve().parents[2]
 
 WRITER = """
 import sys
-from engine.presets import load_preset
-from engine.rules import ENGINE_VERSION
+from engine.cattle.presets import load_preset
+from engine.cattle.rules import ENGINE_VERSION
 from runner.session import seat_specs
-from events import game as ev
+from events.cattle import game as ev
 from events.store import DuckStore, GameRow
 
 path, game_id, n = sys.argv[1], sys.argv[2], int(sys.argv[3])

@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from engine.schedule import schedule
-from events.domain import SeatSpec
+from events.config import SeatSpec
 from events.store import DuckStore, GameRow
 from runner.replay import verify
 from runner.session import play_game

@@ -23,7 +23,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events import catalog
 from events.store import DuckStore
 from runner.executors import Executor, Finished, LocalExecutor, RayExecutor, Status, play_many

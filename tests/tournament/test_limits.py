@@ -15,7 +15,7 @@ import pytest
 
 from cli.main import UsageError
 from cli.tournament import MAX_GAMES, MAX_MODEL_GAMES, check_workers, max_workers
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events.store import DuckStore
 from runner.tournament import every_game_has_a_model
 

@@ -27,7 +27,7 @@ def toy_game() -> catalog.GameDef:
     `CATTLE_GAMES` use (`games.toy_auction`), so that it is registered once."""
     if str(TESTS) not in sys.path:
         sys.path.insert(0, str(TESTS))
-    importlib.import_module("games.toy_auction")
+    catalog.register(importlib.import_module("games.toy_auction").GAME)
     return catalog.get("toy-auction")
 
 

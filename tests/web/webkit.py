@@ -16,7 +16,7 @@ from typing import Any
 import duckdb
 
 from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
-from engine.presets import load_preset
+from engine.cattle.presets import load_preset
 from events import catalog
 from events.store import DuckStore
 from runner.session import play_and_store

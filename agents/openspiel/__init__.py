@@ -1,0 +1,1 @@
+"""OpenSpiel's bots as code agents (random, MCTS, ...) and the definition of OpenSpiel games."""

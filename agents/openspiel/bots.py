@@ -1,0 +1,188 @@
+"""Code agents of OpenSpiel games: random, MCTS (OpenSpiel's C++ bots) and Tit-for-Tat.
+
+Every agent decides from its seat's view only. MCTS searches a world consistent with what its
+seat saw: in perfect-information games that is the game itself; otherwise the chance outcomes
+and moves the seat did not see are drawn again (from the agent's own seeded generator) until
+the seat's information string matches the real one, and MCTS searches that one world
+(determinized MCTS). OpenSpiel's information-set MCTS is not used: its choices were not
+reproducible from its seed in our runs. Every generator derives from the game seed, so a
+game replays.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from agents.base import Agent
+from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, info_string, load, pyspiel
+from events.config import ConfigError
+from events.openspiel.game import ChanceSampled, MovePlayed, OpenSpielConfig
+
+DEFAULT_SIMULATIONS = 1000
+"""MCTS simulations per move, as GTBench runs it."""
+UCT_C = 2.0
+"""MCTS exploration constant."""
+WORLD_TRIES = 200
+"""Draws tried for a world consistent with what an MCTS seat saw before settling for the last."""
+
+
+class RandomAgent(Agent):
+    """Plays a uniformly random legal action (its generator derives from seed and seat)."""
+
+    spec = "random"
+
+    def __init__(self, seat: int, seed: int, config: Any) -> None:
+        super().__init__(seat, seed, config)
+        self.rng = random.Random(f"{seed}:random:{seat}")
+
+    def act(self, view: Any, decision: OpenSpielTurn) -> int:
+        legal, _ = decision.options(self.seat)
+        return self.rng.choice(legal)
+
+
+class TitForTat(Agent):
+    """The iterated prisoner's dilemma: cooperate first, then repeat the other's last move."""
+
+    spec = "tft"
+
+    def __init__(self, seat: int, seed: int, config: OpenSpielConfig) -> None:
+        super().__init__(seat, seed, config)
+        if not config.game_string.startswith("python_iterated_prisoners_dilemma"):
+            raise ConfigError("tft plays the iterated prisoner's dilemma only")
+
+    def act(self, view: Any, decision: OpenSpielTurn) -> int:
+        legal, texts = decision.options(self.seat)
+        last = None
+        for e in reversed(view.history):
+            if isinstance(e, MovePlayed) and e.player != self.seat:
+                last = e.text
+                break
+        want = "DEFECT" if last == "DEFECT" else "COOPERATE"
+        return legal[texts.index(want)] if want in texts else legal[0]
+
+
+class MCTSAgent(Agent):
+    """OpenSpiel's MCTS with random rollouts (the C++ `MCTSBot`), seeded per decision from the
+    game seed and the seat."""
+
+    spec = "mcts"
+
+    def __init__(
+        self, seat: int, seed: int, config: OpenSpielConfig, simulations: int = DEFAULT_SIMULATIONS
+    ) -> None:
+        super().__init__(seat, seed, config)
+        self.simulations = simulations
+        self.rng = random.Random(f"{seed}:mcts:{seat}")
+        game = load(config.game_string)
+        ps = pyspiel()
+        if game.get_type().dynamics != ps.GameType.Dynamics.SEQUENTIAL:
+            raise ConfigError("mcts plays games with turns only (use tft or random here)")
+        if simulations != DEFAULT_SIMULATIONS:
+            self.spec = f"mcts?simulations={simulations}"
+
+    def _world(self, view: Any) -> Any:
+        """A pyspiel state consistent with what this seat saw (the real one when it saw all)."""
+        st = view.state()
+        if st.perfect:
+            return st.state.clone()
+        target = info_string(st.state, self.seat)
+        seen = {e.ply for e in view.history if isinstance(e, ChanceSampled | MovePlayed)}
+        world = None
+        for _ in range(WORLD_TRIES):
+            drawn = self._draw(view, seen)
+            if drawn is None:
+                continue
+            world = drawn
+            if info_string(world, self.seat) == target:
+                return world
+        # No consistent world found: search the last possible one (None: there was none).
+        return world
+
+    def _draw(self, view: Any, seen: set[int]) -> Any:
+        """Replay the game, drawing again every action this seat did not see; None when a
+        seen action is impossible in the drawn world (a card drawn twice)."""
+        assert view.start is not None
+        rng = self.rng
+        game_string = view.start.game_string
+        game = load(game_string)
+        params = dict(game.get_parameters())
+        if "rng_seed" in params:
+            # The game draws its hidden values inside the game object (negotiation): a world
+            # of another draw, else the search would know the other side's values.
+            params["rng_seed"] = rng.randrange(2**31 - 1)
+            game_string = str(pyspiel().load_game(game.get_type().short_name, params))
+        state = OpenSpielState(game_string, view.start.seed).state
+        for e in view.actions:
+            if e.ply in seen:
+                action = e.action
+                chance = state.is_chance_node()
+                possible = (
+                    [a for a, _ in state.chance_outcomes()] if chance else state.legal_actions()
+                )
+                if action not in possible:
+                    return None
+            elif state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                u, total, action = rng.random(), 0.0, outcomes[-1][0]
+                for a, p in outcomes:
+                    total += p
+                    if u < total:
+                        action = a
+                        break
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+        return state
+
+    def act(self, view: Any, decision: OpenSpielTurn) -> int:
+        ps = pyspiel()
+        world = self._world(view)
+        legal, _ = decision.options(self.seat)
+        if world is None:
+            return self.rng.choice(legal)
+        seed = self.rng.randrange(2**31)
+        evaluator = ps.RandomRolloutEvaluator(1, seed)
+        bot = ps.MCTSBot(
+            world.get_game(), evaluator, UCT_C, self.simulations, 1000, False, seed, False
+        )
+        action = int(bot.step(world))
+        return action if action in legal else legal[0]
+
+
+def parse_options(spec: str) -> dict[str, int]:
+    """The options of a code agent spec such as `mcts?simulations=200`; `ValueError` in one
+    line for anything else."""
+    kind, _, query = spec.partition("?")
+    known = {"mcts": ("simulations",)}.get(kind, ())
+    out: dict[str, int] = {}
+    for item in filter(None, query.split("&")):
+        key, eq, value = item.partition("=")
+        if key not in known:
+            names = ", ".join(known) or "none"
+            raise ValueError(f"agent {kind!r} has no option {key!r} (options: {names})")
+        try:
+            n = int(value) if eq else -1
+        except ValueError:
+            n = -1
+        if not 1 <= n <= 1_000_000:
+            raise ValueError(f"{key} must be a whole number from 1 to 1000000, got {value!r}")
+        out[key] = n
+    return out
+
+
+def configured_agent(spec: str, seat: int, seed: int, config: Any) -> Agent:
+    """A code agent from a spec carrying options (`mcts?simulations=200`)."""
+    kind = spec.partition("?")[0]
+    options = parse_options(spec)
+    if kind == "mcts":
+        return MCTSAgent(seat, seed, config, **options)
+    return CODE_AGENTS[kind](seat, seed, config)
+
+
+CODE_AGENTS = {
+    "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "mcts": lambda seat, seed, config: MCTSAgent(seat, seed, config),
+    "tft": lambda seat, seed, config: TitForTat(seat, seed, config),
+}
+"""The code agents of every OpenSpiel game."""

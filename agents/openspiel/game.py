@@ -1,0 +1,84 @@
+"""The definition of OpenSpiel games that the catalogue registers, with GTBench's ten presets.
+
+One definition, named `openspiel`, plays every game OpenSpiel knows. Names that carry the game:
+`openspiel:GAME_STRING` (OpenSpiel's own syntax, e.g. `openspiel:breakthrough(columns=3)`)
+and `gtbench:PRESET` (e.g. `gtbench:tic_tac_toe`); `--game openspiel --preset NAME` works too.
+Loading this module needs no OpenSpiel; playing does (see docs/openspiel.md for the settings).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from agents.openspiel.bots import CODE_AGENTS, configured_agent, parse_options
+from engine.openspiel.gtbench import GTBENCH, PRESETS
+from engine.openspiel.rules import RULES, players_of, state_data
+from events.catalog import GameDef
+from events.config import ConfigError
+from events.openspiel.game import NAME, OPENSPIEL_EVENT_TYPES, OpenSpielConfig
+from projections.openspiel.view import OpenSpielPrompter, OpenSpielView, describe, render
+
+SQL = Path(__file__).resolve().parents[2] / "events" / "openspiel" / "views.sql"
+"""The `openspiel_games`, `openspiel_actions` and `openspiel_fallbacks` views."""
+
+PREFIXES = ("openspiel", "gtbench")
+"""Name prefixes that carry a game: `openspiel:GAME_STRING` and `gtbench:PRESET`."""
+
+
+def presets() -> Mapping[str, OpenSpielConfig]:
+    """GTBench's ten games."""
+    return PRESETS
+
+
+def configure(name: str) -> OpenSpielConfig | None:
+    """The configuration a game name carries (None for the plain name `openspiel`);
+    `ConfigError` in one line for an unknown preset or a game string OpenSpiel refuses."""
+    prefix, colon, rest = name.partition(":")
+    if not colon:
+        return None
+    rest = rest.strip()
+    if prefix == "gtbench":
+        if rest not in PRESETS:
+            raise ConfigError(
+                f"unknown GTBench game {rest[:60]!r}; known: {', '.join(sorted(PRESETS))}"
+            )
+        return PRESETS[rest]
+    for preset, text in GTBENCH.items():
+        if rest == text:
+            return PRESETS[preset]
+    return OpenSpielConfig(game_string=rest, players=players_of(rest)).validate()
+
+
+def check_agent(spec: str) -> None:
+    """Raise `ValueError` unless a code agent spec's options are known."""
+    parse_options(spec)
+
+
+GAME = GameDef(
+    name=NAME,
+    title="OpenSpiel",
+    summary=(
+        "Any OpenSpiel game (openspiel:GAME_STRING), GTBench's ten among them "
+        f"(gtbench:NAME: {', '.join(GTBENCH)})."
+    ),
+    event_types=OPENSPIEL_EVENT_TYPES,
+    config_type=OpenSpielConfig,
+    rules=RULES,
+    presets=presets,
+    default_preset="tic_tac_toe",
+    new_view=OpenSpielView,
+    describe=describe,
+    sql=(SQL,),
+    code_agents=dict(CODE_AGENTS),
+    prompter=OpenSpielPrompter(),
+    extras={
+        "prefixes": PREFIXES,
+        "configure": configure,
+        "configured_agent": configured_agent,
+        "check_agent": check_agent,
+        "render": render,
+        "state_data": state_data,
+    },
+)
+"""OpenSpiel games, as the catalogue knows them."""

@@ -1,0 +1,1 @@
+"""PACT's code agents and its game definition."""

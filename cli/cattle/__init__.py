@@ -1,0 +1,1 @@
+"""Commands that only Cattle Trade has (`cattle paper`)."""

@@ -1,0 +1,177 @@
+"""What the shared commands run for Cattle Trade, found through its definition
+(`extras["cli"]`): its configuration options (`--preset`, `--mode`, `--max-turns`,
+`--preset-file`), its behaviour table (`cattle metrics`) and its HTML report (`cattle report`)."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from rich.console import Console
+from rich.table import Table
+
+from cli.common import UsageError, err, in_range, out
+from cli.selection import open_for_metrics, other_games_hint
+from cli.text import line, plain
+from engine.cattle.presets import MAX_TURNS, load_preset, load_preset_file
+from events.cattle.domain import AUCTION_MODES
+
+GAME = "cattle-trade"
+
+
+def config(
+    preset: str | None, mode: str | None, max_turns: int | None, preset_file: Path | None
+) -> Any:
+    """The configuration the options ask for: a shipped preset or a preset file, with the
+    auction mode and turn cap overridden when given."""
+    overrides: dict[str, Any] = {}
+    if mode is not None:
+        if mode not in AUCTION_MODES:
+            raise UsageError(f"--mode must be one of {', '.join(AUCTION_MODES)}, got {mode!r}")
+        overrides["auction_mode"] = mode
+    if max_turns is not None:
+        overrides["max_turns"] = in_range("--max-turns", max_turns, 1, MAX_TURNS)
+    if preset_file is not None:
+        if preset is not None:
+            raise UsageError("give either --preset or --preset-file, not both")
+        return load_preset_file(preset_file, **overrides)
+    return load_preset(preset or "standard", **overrides)
+
+
+def metrics(
+    tournament: str | None,
+    game_id: list[str] | None,
+    as_json: bool,
+    rebuild: bool,
+    save: bool,
+    definitions: bool,
+    resamples: int,
+    db: Path,
+) -> None:
+    """`cattle metrics` for Cattle Trade: the behaviour table (the paper's Table 3 columns and
+    more), rebuilt from events when stale."""
+    from projections.cattle.metrics import build, profiles
+    from projections.cattle.metrics.registry import metrics as all_metrics
+    from projections.metrics.aggregate import Selection
+
+    if definitions:
+        for m in all_metrics():
+            out.print(line(f"[bold]{{}}[/] v{m.version} ({{}}): {{}}", m.name, m.agg, m.definition))
+        return
+    with open_for_metrics(db, save=save) as store:
+        stats = build.rebuild(store.con) if rebuild else build.ensure(store.con)
+        if stats is not None:
+            msg = (
+                f"rebuilt derived tables: {stats.games} games, {stats.events:,} events,"
+                f" {stats.rows:,} metric rows in {stats.seconds:.2f}s"
+                f" ({stats.events_per_second:,.0f} events/s)"
+            )
+            err.print(msg, highlight=False)
+        sel = Selection(tournament=tournament, games=tuple(game_id or ()))
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        profs = profiles.profiles(
+            store.con, sel, keyed=("bid_aggressiveness_phase",), resamples=resamples
+        )
+    if as_json:
+        docs = []
+        for p in profs:
+            doc = profiles.profile_json(p)
+            phase = doc.pop("bid_aggressiveness_phase", {})
+            doc["bid_aggressiveness_early"] = phase.get("early")
+            doc["bid_aggressiveness_late"] = phase.get("late")
+            docs.append(doc)
+        print(json.dumps(docs))
+        return
+    if not profs:
+        hint = other_games_hint(store.con, GAME, tournament, game_id or ())
+        if hint:
+            out.print(plain(f"No finished {GAME} games in this selection{hint}."))
+        else:
+            out.print("No finished games in this selection.")
+        return
+    # The table needs about 170 columns; piped output would otherwise be cut to 80.
+    wide = out if out.width >= 170 else Console(width=170, emoji=False)
+    wide.print(_metrics_table(profs, tournament))
+
+
+def _cell(est: Any, percent: bool) -> str:
+    if est is None or est.value is None:
+        return "-"
+    if percent:
+        text = f"{100 * est.value:.1f}%"
+        if est.lo is not None and est.hi is not None and est.lo != est.hi:
+            text += f"\n[dim]{100 * est.lo:.1f}–{100 * est.hi:.1f}[/]"
+        return text
+    digits = 0 if abs(est.value) >= 100 else 2
+    text = f"{est.value:,.{digits}f}"
+    if est.lo is not None and est.hi is not None and est.lo != est.hi:
+        text += f"\n[dim]{est.lo:,.{digits}f}–{est.hi:,.{digits}f}[/]"
+    return text
+
+
+def _metrics_table(profs: list[Any], tournament: str | None) -> Table:
+    """The behaviour table; the interval lines are markup, the agent names plain text."""
+    from projections.cattle.metrics import profiles
+    from projections.cattle.metrics.registry import get
+
+    table = Table(
+        title=plain(
+            "Behaviour profile"
+            + (f" (tournament {tournament})" if tournament else "")
+            + ": point estimate, 95% bootstrap interval below"
+        ),
+        show_lines=False,
+    )
+    table.add_column("agent", style="bold")
+    table.add_column("games", justify="right")
+    for name in profiles.TABLE_METRICS:
+        table.add_column(get(name).label, justify="right")
+    for p in profs:
+        table.add_row(
+            plain(p.agent),
+            str(p.games),
+            *(_cell(p.metrics.get(n), get(n).percent) for n in profiles.TABLE_METRICS),
+        )
+    table.caption = "games = seat-games; definitions: cattle metrics --definitions"
+    return table
+
+
+def report(
+    tournament: str | None, game_id: list[str] | None, title: str | None, resamples: int, db: Path
+) -> tuple[str, Any]:
+    """`cattle report` for Cattle Trade: the page and what it covered."""
+    from projections.cattle.metrics import build
+    from projections.cattle.metrics.report import build_report
+    from projections.metrics.aggregate import Selection
+
+    with open_for_metrics(db) as store:
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        with out.status("Rebuilding derived tables..."):
+            stats = build.ensure(store.con)
+        if stats is not None:
+            err.print(
+                f"rebuilt derived tables from {stats.events:,} events in {stats.seconds:.2f}s",
+                highlight=False,
+            )
+        sel = Selection(tournament=tournament, games=tuple(game_id or ()))
+        where, params = sel.where()
+        finished = store.con.execute(
+            f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
+        ).fetchall()[0][0]
+        if not finished:
+            hint = other_games_hint(store.con, GAME, tournament, game_id or ())
+            if hint:
+                raise UsageError(f"no finished {GAME} games in this selection{hint}")
+            raise UsageError("no finished games in this selection")
+        with out.status("Building the report..."):
+            page, rstats = build_report(
+                store.con,
+                sel,
+                title=title
+                or (f"Cattle Trade: {tournament}" if tournament else "Cattle Trade report"),
+                resamples=resamples,
+            )
+    return page, rstats

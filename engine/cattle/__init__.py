@@ -1,0 +1,1 @@
+"""Cattle Trade's rules: the decider, its state, money and presets."""

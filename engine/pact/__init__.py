@@ -1,0 +1,1 @@
+"""PACT bargaining's rules."""

@@ -1,0 +1,1 @@
+"""Cattle Trade's events, configuration and fixed facts (animals, money, payouts)."""

@@ -1,0 +1,1 @@
+"""The events and configuration of games played through OpenSpiel."""

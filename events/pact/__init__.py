@@ -1,0 +1,1 @@
+"""PACT bargaining's events and configuration."""

@@ -1,0 +1,1 @@
+"""Cattle Trade's projections: seat views, prompts, turn history, timeline lines, metrics."""

@@ -1,0 +1,2 @@
+"""Cattle Trade's behaviour metrics: definitions, derived tables rebuilt from events, figures
+and the HTML report."""

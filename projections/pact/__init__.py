@@ -1,0 +1,1 @@
+"""PACT's projections: seat views and prompts, metrics and its report section."""
