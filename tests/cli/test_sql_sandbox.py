@@ -449,7 +449,12 @@ def test_documented_example_queries_run_in_the_sandbox(tmp_path: Path) -> None:
         con.close()
 
 
-def test_missing_and_locked_stores_give_the_usual_messages(world: Path, tmp_path: Path) -> None:
+def test_missing_and_locked_stores_give_the_usual_messages(
+    world: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A reader waits for a held store before giving up; the wait's length is not what is
+    # tested here (tests/store has it), so a short one keeps this test quick.
+    monkeypatch.setenv("CATTLE_LOCK_WAIT", "1")
     missing = tmp_path / "nothing.duckdb"
     r = cattle("sql", "SELECT 1", "--db", missing)
     assert r.returncode == 1 and "no database" in r.stderr
@@ -459,7 +464,7 @@ def test_missing_and_locked_stores_give_the_usual_messages(world: Path, tmp_path
     db = tmp_path / "held.duckdb"
     shutil.copy(world / "games.duckdb", db)
     with held_open(db):
-        r = cattle("sql", "SELECT 1", "--db", db)
+        r = cattle("sql", "SELECT 1", "--db", db, env={"CATTLE_LOCK_WAIT": "1"})
         with pytest.raises(StoreLocked):
             open_sandboxed(db)
     assert r.returncode == 1 and "in use by another process" in r.stderr
