@@ -36,6 +36,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def served_hosts(host: str) -> tuple[str, ...]:
+    """The names a request's Host header may give: the loopback ones and `--host` (with the
+    machine's own names when it listens on every address)."""
+    from cli.web.app import LOCAL_HOSTS
+
+    names = [*LOCAL_HOSTS, f"[{host}]" if ":" in host else host]
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).is_unspecified:
+            names += [socket.gethostname(), socket.getfqdn()]
+    return tuple(dict.fromkeys(n.lower() for n in names if n))
+
+
 def _loopback(host: str) -> bool:
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -57,7 +69,7 @@ def serve(
 
     sock = _listen(host, port)
     try:
-        web = create_app(Path(db))  # a missing or damaged file is reported now
+        web = create_app(Path(db), served_hosts(host))  # a missing or damaged file is reported now
     except BaseException:
         sock.close()
         raise
