@@ -130,8 +130,12 @@ class ListQuery(msgspec.Struct, kw_only=True):
             parts.append("list_contains(CAST(g.seats->>'$[*].agent' AS VARCHAR[]), ?)")
             params.append(self.agent)
         if self.q:
+            # Plain substring tests on the agent names themselves: no LIKE wildcard, and
+            # nothing of the seats' JSON (keys, quotes, escapes) can match.
             parts.append(
-                "(starts_with(g.game_id, ?) OR contains(lower(CAST(g.seats AS VARCHAR)), ?))"
+                "(starts_with(g.game_id, ?) OR EXISTS (SELECT 1 FROM"
+                " unnest(CAST(g.seats->>'$[*].agent' AS VARCHAR[])) AS s(agent)"
+                " WHERE contains(lower(s.agent), ?)))"
             )
             params.extend([self.q, self.q.lower()])
         return (" AND ".join(parts) or "TRUE"), params

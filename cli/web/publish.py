@@ -77,7 +77,7 @@ def write_site(
         params.append(tournament)
     sql += " ORDER BY created_at DESC NULLS LAST, game_id"
     if limit is not None:
-        sql += f" LIMIT {int(limit)}"
+        sql += f" LIMIT {min(int(limit), 2**63 - 1)}"  # more than any store holds: all
     ids = [r[0] for r in con.execute(sql, params).fetchall()]
     if not ids:
         where = f" in tournament {tournament!r}" if tournament is not None else ""

@@ -121,3 +121,15 @@ def test_serve_stops_cleanly_on_sigterm(games: Games, ctrl_c_ignored: bool) -> N
             proc.wait()
     assert proc.returncode == 128 + signal.SIGTERM
     assert err.strip() == "stopped by SIGTERM"
+
+
+def test_publish_takes_a_limit_larger_than_any_store(games: Games, tmp_path: Path) -> None:
+    out = tmp_path / "all"
+    done = cattle("publish", "--out", out, "--limit", "9" * 20, "--db", games.db)
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(games.db), read_only=True)
+    try:
+        stored = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    finally:
+        con.close()
+    assert len(list((out / "games").glob("*.json"))) == stored

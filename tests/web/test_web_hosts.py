@@ -1,12 +1,19 @@
-"""`cattle serve` answers only requests addressed to a name it serves: a page elsewhere whose
-name is made to resolve to this machine (DNS rebinding) gets nothing."""
+"""`cattle serve` over real HTTP: it answers only requests addressed to a name it serves (a
+page elsewhere whose name is made to resolve to this machine gets nothing), and its search
+matches game ids and agent names literally."""
 
 from __future__ import annotations
 
+import html
 import http.client
+import json
+import re
+import urllib.request
 from collections.abc import Iterator
-from urllib.parse import urlsplit
+from pathlib import Path
+from urllib.parse import urlencode, urlsplit
 
+import duckdb
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -60,3 +67,50 @@ def test_the_address_given_with_host_is_served(games: Games) -> None:
         assert status(url, f"127.0.0.2:{port}")[0] == 200
         assert status(url, f"localhost:{port}")[0] == 200
         assert status(url, f"rebound.example:{port}")[0] == 400
+
+
+def stored_games(db: Path) -> list[tuple[str, list[str]]]:
+    """Every game's id and agent names, read straight from the store."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute("SELECT game_id, seats FROM games").fetchall()
+    finally:
+        con.close()
+    return [(gid, [s["agent"] for s in json.loads(seats)]) for gid, seats in rows]
+
+
+def listed(url: str, q: str) -> set[str]:
+    """The game ids the list shows for the search `q` (every page)."""
+    found: set[str] = set()
+    for page in range(1, 100):
+        query = urlencode({"q": q, "page": page})
+        with urllib.request.urlopen(f"{url}/?{query}", timeout=30) as r:
+            ids = re.findall(r'data-id="([^"]+)"', r.read().decode())
+        if not ids:
+            return found
+        found.update(html.unescape(i) for i in ids)
+    return found
+
+
+@settings(max_examples=30, deadline=None)
+@given(q=st.text(alphabet='_%\\"{}[]:,.*?aeiorstxyz0-9 <>', min_size=1, max_size=4))
+def test_search_matches_ids_and_agent_names_literally(served: str, games: Games, q: str) -> None:
+    """A LIKE wildcard, a JSON key or escape in the search box matches only itself."""
+    if not q.strip():
+        return
+    want = {
+        gid
+        for gid, agents in stored_games(games.db)
+        if gid.startswith(q.strip()) or any(q.strip().lower() in a.lower() for a in agents)
+    }
+    assert listed(served, q) == want
+
+
+def test_search_for_an_underscore_or_a_backslash_is_literal(served: str, games: Games) -> None:
+    for q in ("_", "\\", '"', "agent"):
+        want = {
+            gid
+            for gid, agents in stored_games(games.db)
+            if gid.startswith(q) or any(q in a.lower() for a in agents)
+        }
+        assert listed(served, q) == want, q
