@@ -11,7 +11,16 @@ from typing import Annotated
 
 import typer
 
-from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, out
+from cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    ForceOption,
+    UsageError,
+    app,
+    err,
+    out,
+    replace_file,
+)
 from cli.text import line
 from events.store import DuckStore
 
@@ -110,6 +119,7 @@ def publish(
     limit: Annotated[
         int | None, typer.Option(help="At most this many games (the newest first).")
     ] = None,
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write the replay viewer as static files (an index, one page and one JSON per game)
@@ -121,7 +131,13 @@ def publish(
     try:
         with DuckStore(db, read_only=True) as store:
             stats = write_site(
-                store.con, out_dir, tournament=tournament, omniscient=omniscient, limit=limit
+                store.con,
+                out_dir,
+                tournament=tournament,
+                omniscient=omniscient,
+                limit=limit,
+                force=force,
+                make_way=lambda path: replace_file(path, "--out", db),
             )
     except PublishError as exc:
         raise UsageError(str(exc)) from None
