@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import csv
-import io
 import json
+import math
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -34,10 +34,17 @@ from cli.common import (
     score_text,
     setup_text,
 )
-from cli.text import line, plain
+from cli.text import csv_text, line, plain
 from events import catalog
 from events.config import MAX_TURNS
-from events.sandbox import DEFAULT_TIMEOUT, SandboxError, open_sandboxed, run_query
+from events.sandbox import (
+    DEFAULT_TIMEOUT,
+    SandboxError,
+    Stream,
+    open_sandboxed,
+    run_query,
+    streamed,
+)
 from events.store import DEFAULT_DB
 
 # ---------------------------------------------------------------------------- commands
@@ -382,49 +389,97 @@ def _observation_view(data: dict[str, Any]) -> list[Any]:
     return parts
 
 
+MAX_TIMEOUT = 86_400.0
+"""The longest `--timeout` (a day)."""
+TABLE_ROWS = 100_000
+"""The most rows the table format holds (it lays out every row before printing any)."""
+
+
 @app.command()
 def sql(
     query: Annotated[str, typer.Argument(help="A SQL query over games, events and the views.")],
     fmt: Annotated[str, typer.Option("--format", help="table, csv or json.")] = "table",
     timeout: Annotated[
-        float, typer.Option(help="Stop the query after this many seconds (0: no limit).")
+        float,
+        typer.Option(
+            help="Stop the query after this many seconds (0: no time limit; memory stays capped)."
+        ),
     ] = DEFAULT_TIMEOUT,
     max_rows: Annotated[
-        int, typer.Option(help="Rows shown in the table format (0: all); csv and json give all.")
+        int,
+        typer.Option(
+            help=f"Rows shown in the table format (0: up to {TABLE_ROWS:,}); csv and json give all."
+        ),
     ] = 1000,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run one read-only SQL query over the store, in a sandbox that cannot change anything."""
     if fmt not in ("table", "csv", "json"):
         raise UsageError(f"--format must be table, csv or json, got {fmt!r}")
-    if timeout < 0:
-        raise UsageError("--timeout must be 0 or more seconds")
+    if not 0 <= timeout <= MAX_TIMEOUT:  # nan and inf too
+        raise UsageError(
+            f"--timeout must be a number of seconds from 0 to {MAX_TIMEOUT:,.0f}"
+            f" (0: no time limit), got {timeout}"
+        )
     if max_rows < 0:
         raise UsageError("--max-rows must be 0 or more")
-    limit = max_rows if fmt == "table" and max_rows > 0 else None
+    limit = min(max_rows or TABLE_ROWS, TABLE_ROWS)
     con = open_sandboxed(db, timeout=timeout or None)
     try:
-        result = run_query(con, query, timeout=timeout or None, max_rows=limit)
+        if fmt == "table":
+            result = run_query(con, query, timeout=timeout or None, max_rows=limit)
+        else:
+            with streamed(con, query, timeout=timeout or None, as_json=fmt == "json") as stream:
+                (_write_json if fmt == "json" else _write_csv)(stream)
+            return
     except SandboxError as exc:
         raise UsageError(str(exc)) from None
     finally:
         con.close()
     cols, rows = result.columns, result.rows
-    if fmt == "json":
-        print(json.dumps([dict(zip(cols, r, strict=True)) for r in rows], default=str))
-    elif fmt == "csv":
-        buf = io.StringIO()
-        w = csv.writer(buf, lineterminator="\n")
-        w.writerow(cols)
-        w.writerows(rows)
-        sys.stdout.write(buf.getvalue())
+    out.print(_sql_table(cols, rows))
+    # Below the table rather than as its caption, which would wrap to a narrow table's width.
+    if result.truncated:
+        more = "--max-rows 0 shows all" if limit < TABLE_ROWS else "csv and json give all rows"
+        out.print(f"first {len(rows)} row(s) shown; {more}", highlight=False)
     else:
-        out.print(_sql_table(cols, rows))
-        # Below the table rather than as its caption, which would wrap to a narrow table's width.
-        if result.truncated:
-            out.print(f"first {len(rows)} row(s) shown; --max-rows 0 shows all", highlight=False)
-        else:
-            out.print(f"{len(rows)} row(s)", highlight=False)
+        out.print(f"{len(rows)} row(s)", highlight=False)
+
+
+def _write_csv(stream: Stream) -> None:
+    """The rows as CSV, a batch at a time; control characters other than tab and newline
+    written as escapes (\\x1b), so that no value can act on the terminal."""
+    w = csv.writer(sys.stdout, lineterminator="\n")
+    w.writerow([csv_text(c.name) for c in stream.columns])
+    for batch in stream.batches():
+        w.writerows([csv_text(v) for v in row] for row in batch)
+
+
+def _write_json(stream: Stream) -> None:
+    """The rows as one JSON array of objects, a batch at a time (control characters escaped,
+    as JSON does; nan and the infinities as the strings "nan", "inf", "-inf")."""
+    names = [c.name for c in stream.columns]
+    raw = [c.kind == "json" for c in stream.columns]
+    sys.stdout.write("[")
+    first = True
+    for batch in stream.batches():
+        parts = []
+        for row in batch:
+            # A name given twice keeps its first place and its last value, as a dict would.
+            fields: dict[str, str] = {}
+            for name, value, is_raw in zip(names, row, raw, strict=True):
+                fields[name] = value if is_raw and value is not None else _json_value(value)
+            parts.append("{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in fields.items()) + "}")
+        if parts:
+            sys.stdout.write(("" if first else ", ") + ", ".join(parts))
+            first = False
+    sys.stdout.write("]\n")
+
+
+def _json_value(value: Any) -> str:
+    if isinstance(value, float) and not math.isfinite(value):
+        return json.dumps(str(value))
+    return json.dumps(value, default=str)
 
 
 def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:

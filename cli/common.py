@@ -127,6 +127,74 @@ class UsageError(Exception):
     """A command-line input the user must correct."""
 
 
+ForceOption = Annotated[
+    bool,
+    typer.Option(
+        "--force",
+        help="Write over files this command did not write (never over a database).",
+    ),
+]
+
+
+def is_database(path: Path) -> bool:
+    """True if `path` is a DuckDB file (its header says so)."""
+    try:
+        with path.open("rb") as f:
+            return f.read(12)[8:12] == b"DUCK"
+    except OSError:
+        return False
+
+
+def _same(a: Path, b: Path) -> bool:
+    try:
+        return a.exists() and b.exists() and os.path.samefile(a, b)
+    except OSError:
+        return False
+
+
+def refuse_database(path: Path, flag: str, db: Path) -> None:
+    """A `UsageError` if writing `path` would write over a database: the store `db`, or any
+    DuckDB file, by name or through a link."""
+    if _same(path, db) or is_database(path.resolve()):
+        raise UsageError(
+            f"{flag} {path} is a database; name another file (a store is never written over)"
+        )
+
+
+def check_out_file(
+    path: Path, flag: str, db: Path, *, force: bool, ours: Callable[[Path], bool]
+) -> None:
+    """Refuse an output file that would replace a database, or an existing file this command
+    did not write (`ours` says which it did) unless `force`."""
+    refuse_database(path, flag, db)
+    target = path.resolve()
+    if target.is_file() and not force and not ours(target):
+        raise UsageError(
+            f"{flag} {path} exists and was not written by this command; name another file,"
+            " remove it, or pass --force"
+        )
+
+
+def check_out_folder(path: Path, flag: str, db: Path, *, force: bool, marker: str) -> None:
+    """Refuse an output folder that is a file, or that holds files and is not one this
+    command wrote (it holds `marker`) unless `force`."""
+    if path.exists() and not path.is_dir():
+        raise UsageError(f"{flag} {path} is a file; name a folder")
+    if path.is_dir() and any(path.iterdir()) and not (path / marker).is_file() and not force:
+        raise UsageError(
+            f"{flag} {path} holds other files; name a new or empty folder, one this command"
+            " wrote before, or pass --force"
+        )
+
+
+def replace_file(path: Path, flag: str, db: Path) -> None:
+    """Make way for writing `path` anew: refuse a database, then remove what is there (a
+    link is removed, never written through)."""
+    refuse_database(path, flag, db)
+    if path.is_symlink() or path.is_file():
+        path.unlink()
+
+
 # ---------------------------------------------------------------------------- helpers
 
 

@@ -46,7 +46,7 @@ def costs(
 
     if by not in GROUPS:
         raise UsageError(f"--by must be one of {', '.join(GROUPS)}, got {by!r}")
-    if prices is not None and not prices.is_file():
+    if prices is not None and not prices.exists():
         raise UsageError(f"--prices: no such file {prices}")
     table_prices = load_prices(prices)
     with _open(db) as store:

@@ -11,15 +11,18 @@ import typer
 from cli.common import (
     DEFAULT_DB,
     DbOption,
+    ForceOption,
     GameOption,
     UsageError,
     analysis_hooks,
     app,
     carried_config,
+    check_out_folder,
     family_cli,
     game_def,
     in_range,
     out,
+    replace_file,
 )
 from cli.selection import (
     MAX_RESAMPLES,
@@ -118,13 +121,16 @@ def _other_metrics(
 def export(
     out_dir: Annotated[Path, typer.Option("--out", help="Directory to write into.")],
     fmt: Annotated[str, typer.Option("--format", help="parquet or jsonl.")] = "parquet",
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write games, events, every analysis view and the derived tables to files."""
     if fmt not in ("parquet", "jsonl"):
         raise UsageError(f"--format must be parquet or jsonl, got {fmt!r}")
     from events import catalog
-    from projections.metrics.export import export_store
+    from projections.metrics.export import MARKER, export_store
+
+    check_out_folder(out_dir, "--out", db, force=force, marker=MARKER)
 
     with open_for_metrics(db) as store:
         # Games' derived tables go out too, so each game brings its own up to date first.
@@ -134,7 +140,13 @@ def export(
             if ensure is not None:
                 derived.extend(ensure(store.con))
         try:
-            written = export_store(store.con, out_dir, fmt, derived)
+            written = export_store(
+                store.con,
+                out_dir,
+                fmt,
+                derived,
+                make_way=lambda path: replace_file(path, "--out", db),
+            )
         except OSError as exc:
             raise StoreError(f"cannot write to {out_dir}: {exc}") from None
     for name, rows in written:

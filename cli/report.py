@@ -11,15 +11,18 @@ import typer
 from cli.common import (
     DEFAULT_DB,
     DbOption,
+    ForceOption,
     GameOption,
     UsageError,
     analysis_hooks,
     app,
     carried_config,
+    check_out_file,
     family_cli,
     game_def,
     in_range,
     out,
+    refuse_database,
 )
 from cli.selection import (
     MAX_RESAMPLES,
@@ -31,11 +34,23 @@ from cli.selection import (
 )
 from cli.text import line
 
+REPORT_MARK = '<meta name="generator" content="cattle report">'
+"""In the head of every report: a file holding it may be written over by the next report."""
 
-def check_out_file(path: Path) -> None:
-    """Refuse an output file that cannot be written, before any work is done."""
+
+def _is_report(path: Path) -> bool:
+    try:
+        with path.open("rb") as f:
+            return REPORT_MARK.encode() in f.read(4096)
+    except OSError:
+        return False
+
+
+def check_report_file(path: Path, db: Path, force: bool) -> None:
+    """Refuse an output file that cannot or must not be written, before any work is done."""
     if path.is_dir():
         raise UsageError(f"--out {path} is a directory; name a file, e.g. {path / 'report.html'}")
+    check_out_file(path, "--out", db, force=force, ours=_is_report)
     # The nearest existing ancestor decides: missing directories below it are created later.
     parent = path.parent
     while not parent.exists() and parent != parent.parent:
@@ -58,6 +73,7 @@ def report(
         int, typer.Option(help=f"Bootstrap resamples per interval (10 to {MAX_RESAMPLES:,}).")
     ] = 1000,
     game: GameOption = None,
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write the HTML report (ratings, figures, metric tables) for a selection of games of
@@ -65,12 +81,12 @@ def report(
     from projections.metrics.aggregate import Selection
 
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
-    check_out_file(out_path)
+    check_report_file(out_path, db, force)
     g = game_def(game)
     family = family_cli(g)
     if family is not None and hasattr(family, "report"):
         page, rstats = family.report(tournament, game_id, title, resamples, db)
-        _write(out_path, page, rstats)
+        _write(out_path, page, rstats, db)
         return
     hooks = analysis_hooks(g)
     in_range("--resamples", resamples, 10, hooks.max_resamples)
@@ -96,13 +112,16 @@ def report(
                 title or (f"{g.title}: {tournament}" if tournament else f"{g.title} report"),
                 resamples,
             )
-    _write(out_path, page, rstats)
+    _write(out_path, page, rstats, db)
 
 
-def _write(out_path: Path, page: str, rstats: Any) -> None:
-    """Write the page and say what it holds."""
+def _write(out_path: Path, page: str, rstats: Any, db: Path) -> None:
+    """Write the page (marked as a report) and say what it holds."""
+    head = '<meta charset="utf-8">'
+    page = page.replace(head, f"{head}\n{REPORT_MARK}", 1)
     try:
         out_path.parent.mkdir(parents=True, exist_ok=True)
+        refuse_database(out_path, "--out", db)  # again: the file may have changed meanwhile
         out_path.write_text(page, encoding="utf-8")
     except OSError as exc:
         raise UsageError(f"cannot write the report to {out_path}: {exc.strerror or exc}") from None

@@ -11,7 +11,16 @@ from typing import Annotated
 
 import typer
 
-from cli.common import DEFAULT_DB, DbOption, UsageError, app, err, out
+from cli.common import (
+    DEFAULT_DB,
+    DbOption,
+    ForceOption,
+    UsageError,
+    app,
+    err,
+    out,
+    replace_file,
+)
 from cli.text import line
 from events.store import DuckStore
 
@@ -36,6 +45,18 @@ def _listen(host: str, port: int) -> socket.socket:
     return sock
 
 
+def served_hosts(host: str) -> tuple[str, ...]:
+    """The names a request's Host header may give: the loopback ones and `--host` (with the
+    machine's own names when it listens on every address)."""
+    from cli.web.app import LOCAL_HOSTS
+
+    names = [*LOCAL_HOSTS, f"[{host}]" if ":" in host else host]
+    with contextlib.suppress(ValueError):
+        if ipaddress.ip_address(host).is_unspecified:
+            names += [socket.gethostname(), socket.getfqdn()]
+    return tuple(dict.fromkeys(n.lower() for n in names if n))
+
+
 def _loopback(host: str) -> bool:
     try:
         return ipaddress.ip_address(host).is_loopback
@@ -57,7 +78,7 @@ def serve(
 
     sock = _listen(host, port)
     try:
-        web = create_app(Path(db))  # a missing or damaged file is reported now
+        web = create_app(Path(db), served_hosts(host))  # a missing or damaged file is reported now
     except BaseException:
         sock.close()
         raise
@@ -98,6 +119,7 @@ def publish(
     limit: Annotated[
         int | None, typer.Option(help="At most this many games (the newest first).")
     ] = None,
+    force: ForceOption = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Write the replay viewer as static files (an index, one page and one JSON per game)
@@ -109,7 +131,13 @@ def publish(
     try:
         with DuckStore(db, read_only=True) as store:
             stats = write_site(
-                store.con, out_dir, tournament=tournament, omniscient=omniscient, limit=limit
+                store.con,
+                out_dir,
+                tournament=tournament,
+                omniscient=omniscient,
+                limit=limit,
+                force=force,
+                make_way=lambda path: replace_file(path, "--out", db),
             )
     except PublishError as exc:
         raise UsageError(str(exc)) from None

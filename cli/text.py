@@ -31,6 +31,15 @@ def shown(value: object) -> str:
     return _CONTROL.sub(_visible, str(value))
 
 
+_CELL_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u200e\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def csv_text(value: object) -> object:
+    """A CSV cell: text with every control character but tab and newline written as an
+    escape (\\x1b, \\r), anything else as it is (the CSV writer quotes what needs it)."""
+    return _CELL_CONTROL.sub(_visible, value) if isinstance(value, str) else value
+
+
 def plain(value: object, style: str = "") -> Text:
     """`value` as rich Text: printed exactly, never read as markup or emoji codes."""
     return Text(shown(value), style=style)

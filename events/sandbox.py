@@ -11,9 +11,10 @@ refused statement gets a message that names it instead of an engine error.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -206,6 +207,162 @@ def check_statement(sql: str) -> Any:
 # ---------------------------------------------------------------------------- running
 
 
+PYTHON_TYPES = frozenset(
+    {
+        "boolean",
+        "tinyint",
+        "smallint",
+        "integer",
+        "bigint",
+        "hugeint",
+        "utinyint",
+        "usmallint",
+        "uinteger",
+        "ubigint",
+        "uhugeint",
+        "float",
+        "double",
+        "decimal",
+        "varchar",
+        "enum",
+        "uuid",
+        "blob",
+    }
+)
+"""Column types whose every value becomes a Python value as it is. DuckDB writes every other
+type out as text itself: dates and times (Python's stop at year 9999, infinity among them;
+zone-aware ones need pytz), intervals (Python's stop at 999,999,999 days), and lists, structs
+and maps (which may hold any of those)."""
+
+BATCH_ROWS = 10_000
+"""Rows fetched at a time: what a query gives is written out as it comes, never held whole."""
+
+
+@dataclass(frozen=True)
+class Column:
+    """A result column: its name, and whether its values come as DuckDB's text (`text`), as
+    JSON text DuckDB wrote (`json`), or as Python values (`value`)."""
+
+    name: str
+    kind: str = "value"
+
+
+def _printable(
+    con: Any, statement: Any, params: list[Any] | None, as_json: bool
+) -> tuple[str, list[Column]]:
+    """The query to run for `statement` and its columns: columns of types Python cannot hold
+    exactly are converted by DuckDB (to text, or to JSON text when `as_json`)."""
+    text = statement.query
+    if _kind(statement) != "SELECT":
+        return text, []  # EXPLAIN: text columns already
+    try:
+        rel = con.sql(text, params=params) if params else con.sql(text)
+        names, types = list(rel.columns), [str(t.id) for t in rel.types]
+    except duckdb.Error:
+        return text, []  # the error shows when the query runs
+    if all(t in PYTHON_TYPES for t in types):
+        return text, [Column(n) for n in names]
+    exprs, columns = [], []
+    for i, (name, kind) in enumerate(zip(names, types, strict=True), start=1):
+        alias = '"' + name.replace('"', '""') + '"'
+        if kind in PYTHON_TYPES:
+            exprs.append(f"#{i} AS {alias}")
+            columns.append(Column(name))
+        elif as_json:
+            exprs.append(f"CAST(to_json(#{i}) AS VARCHAR) AS {alias}")
+            columns.append(Column(name, "json"))
+        else:
+            exprs.append(f"CAST(#{i} AS VARCHAR) AS {alias}")
+            columns.append(Column(name, "text"))
+    # The newline ends a comment the query may close with.
+    return f"SELECT {', '.join(exprs)} FROM ({text}\n) AS q", columns
+
+
+class Stream:
+    """A query's columns, and its rows a batch at a time (`batches`)."""
+
+    def __init__(self, columns: list[Column], cur: Any, guard: Any) -> None:
+        self.columns = columns
+        self._cur = cur
+        self._guard = guard
+
+    def batches(
+        self, size: int = BATCH_ROWS, limit: int | None = None
+    ) -> Iterator[list[tuple[Any, ...]]]:
+        """The rows, at most `size` at a time (and at most `limit` in all)."""
+        left = limit
+        while left is None or left > 0:
+            want = size if left is None else min(size, left)
+            with self._guard():
+                rows = self._cur.fetchmany(want)
+            if not rows:
+                return
+            if left is not None:
+                left -= len(rows)
+            yield rows
+
+
+@contextlib.contextmanager
+def streamed(
+    con: Any,
+    sql: str,
+    *,
+    timeout: float | None = DEFAULT_TIMEOUT,
+    params: Sequence[Any] | None = None,
+    as_json: bool = False,
+) -> Iterator[Stream]:
+    """Check `sql` and run it on a sandboxed connection; the block reads its rows from the
+    `Stream` while the time limit runs (fetching is part of the query's time)."""
+    statement = check_statement(sql)
+    fired = threading.Event()
+
+    def stop() -> None:
+        fired.set()
+        con.interrupt()
+
+    @contextlib.contextmanager
+    def guard() -> Iterator[None]:
+        try:
+            yield
+        except duckdb.InterruptException as exc:
+            if fired.is_set() or "execution time" in str(exc):
+                raise QueryTimeout(
+                    f"the query ran longer than {timeout:g} s and was stopped (see --timeout)"
+                ) from None
+            raise KeyboardInterrupt from None
+        except duckdb.PermissionException as exc:
+            msg = str(exc).splitlines()[0]
+            if "LocalFileSystem" in msg:
+                # Reading a file and spilling past the memory limit both end here.
+                msg = (
+                    "cattle sql has no file access (no file readers, and no spilling to disk"
+                    f" past the {MEMORY_LIMIT} memory limit)"
+                )
+            raise QueryFailed(f"refused: {msg}") from None
+        except duckdb.Error as exc:
+            raise QueryFailed(f"SQL error: {str(exc).splitlines()[0]}") from None
+        except (OverflowError, ValueError) as exc:  # a value Python cannot hold
+            raise QueryFailed(f"a value cannot be shown: {exc}") from None
+
+    # DuckDB's max_execution_time stops the engine; the timer also covers fetching, which
+    # continues a streaming query after execute() returns.
+    timer = threading.Timer(timeout, stop) if timeout else None
+    if timer is not None:
+        timer.daemon = True
+        timer.start()
+    try:
+        args = list(params) if params else None
+        with guard():
+            text, columns = _printable(con, statement, args, as_json)
+            cur = con.execute(text, args)
+            if not columns and cur.description:
+                columns = [Column(d[0]) for d in cur.description]
+        yield Stream(columns, cur, guard)
+    finally:
+        if timer is not None:
+            timer.cancel()
+
+
 def run_query(
     con: Any,
     sql: str,
@@ -215,47 +372,13 @@ def run_query(
     params: Sequence[Any] | None = None,
 ) -> QueryResult:
     """Check `sql`, run it on a sandboxed connection, and fetch at most `max_rows` rows."""
-    statement = check_statement(sql)
-    fired = threading.Event()
-
-    def stop() -> None:
-        fired.set()
-        con.interrupt()
-
-    # DuckDB's max_execution_time stops the engine; the timer also covers fetching, which
-    # continues a streaming query after execute() returns.
-    timer = threading.Timer(timeout, stop) if timeout else None
-    if timer is not None:
-        timer.daemon = True
-        timer.start()
-    try:
-        cur = con.execute(statement, list(params) if params else None)
-        columns = [d[0] for d in cur.description] if cur.description else []
-        if max_rows is None:
-            rows = cur.fetchall()
-            truncated = False
-        else:
-            rows = cur.fetchmany(max_rows + 1)
-            truncated = len(rows) > max_rows
-            rows = rows[:max_rows]
-    except duckdb.InterruptException as exc:
-        if fired.is_set() or "execution time" in str(exc):
-            raise QueryTimeout(
-                f"the query ran longer than {timeout:g} s and was stopped (see --timeout)"
-            ) from None
-        raise KeyboardInterrupt from None
-    except duckdb.PermissionException as exc:
-        msg = str(exc).splitlines()[0]
-        if "LocalFileSystem" in msg:
-            # Reading a file and spilling past the memory limit both end here.
-            msg = (
-                "cattle sql has no file access (no file readers, and no spilling to disk"
-                f" past the {MEMORY_LIMIT} memory limit)"
-            )
-        raise QueryFailed(f"refused: {msg}") from None
-    except duckdb.Error as exc:
-        raise QueryFailed(f"SQL error: {str(exc).splitlines()[0]}") from None
-    finally:
-        if timer is not None:
-            timer.cancel()
-    return QueryResult(columns=columns, rows=rows, truncated=truncated)
+    with streamed(con, sql, timeout=timeout, params=params) as stream:
+        rows = [
+            r
+            for batch in stream.batches(limit=None if max_rows is None else max_rows + 1)
+            for r in batch
+        ]
+    truncated = max_rows is not None and len(rows) > max_rows
+    if max_rows is not None:
+        rows = rows[:max_rows]
+    return QueryResult(columns=[c.name for c in stream.columns], rows=rows, truncated=truncated)

@@ -258,8 +258,7 @@ def connect(
                 raise describe_error(path, exc) from None
     finally:
         if note is not None:
-            with contextlib.suppress(OSError):
-                note.unlink()
+            _unknock(note)
 
 
 def _path_tag(path: str) -> str:
@@ -267,9 +266,16 @@ def _path_tag(path: str) -> str:
     return hashlib.sha256(os.path.realpath(path).encode()).hexdigest()[:16]
 
 
+def _beside(path: str, suffix: str) -> Path:
+    """A name beside the file at `path` (the same through any link to it)."""
+    real = Path(os.path.realpath(path))
+    return real.with_name(f"{real.name}.{suffix}")
+
+
 def _knock_dir(path: str) -> Path:
-    """Where readers of `path` leave notes for its writer (same host, any file system)."""
-    return Path(tempfile.gettempdir()) / f"cattle-readers-{_path_tag(path)}"
+    """Where readers of `path` leave notes for its writer: a folder beside the file, there
+    only while a reader waits."""
+    return _beside(path, "readers")
 
 
 @contextlib.contextmanager
@@ -279,21 +285,57 @@ def _gate(path: str, *, exclusive: bool) -> Iterator[None]:
 
     DuckDB lets the next process take a file while the writer that had it is still finishing
     its close; a writer that opens it then sees an older state and, writing over it, erases
-    the other's last commits. Opening and closing under this lock keeps the two apart. Where
-    no lock can be taken (no temporary folder, no `fcntl`), files are opened without it.
+    the other's last commits. Opening and closing under this lock keeps the two apart. The
+    gate is a file beside the database (`NAME.gate`), removed by whoever lets it go last; where
+    none can be made (a read-only folder, no `fcntl`), files are opened without it.
     """
     if fcntl is None or path == ":memory:":
         yield
         return
-    name = Path(tempfile.gettempdir()) / f"cattle-gate-{_path_tag(path)}"
-    try:
-        fd = os.open(name, os.O_RDONLY | os.O_CREAT, 0o666)
-    except OSError:
+    name = _beside(path, "gate")
+    fd = _lock_gate(name, exclusive)
+    if fd is None:
         yield
         return
     try:
-        fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
         yield
+    finally:
+        _let_gate_go(fd, name)
+
+
+def _lock_gate(name: Path, exclusive: bool) -> int | None:
+    """An open, locked descriptor of the gate file `name` (made if missing), or None."""
+    while True:
+        try:
+            # O_NOFOLLOW: a link put in the gate's place is refused, never followed.
+            fd = os.open(name, os.O_RDONLY | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o666)
+        except OSError:
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX if exclusive else fcntl.LOCK_SH)
+            # The holder before may have removed the file while this one waited (and another
+            # process made a new one): only the file at the name now is the gate.
+            here, there = os.fstat(fd), os.stat(name)
+            if (here.st_dev, here.st_ino) == (there.st_dev, there.st_ino):
+                return fd
+        except FileNotFoundError:
+            pass
+        except OSError:
+            os.close(fd)
+            return None
+        os.close(fd)
+
+
+def _let_gate_go(fd: int, name: Path) -> None:
+    """Release the gate, removing its file when no other process holds or waits for it."""
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except OSError:
+        pass  # another holds it: the last one removes the file
+    else:
+        # Held alone: the file at the name is this one (a remover holds it alone too).
+        with contextlib.suppress(OSError):
+            os.unlink(name)
     finally:
         os.close(fd)
 
@@ -304,13 +346,23 @@ _knocks = itertools.count()
 def _knock(path: str) -> Path | None:
     """Leave a note that this process waits to read `path`; None if no note can be left."""
     folder = _knock_dir(path)
-    try:
-        folder.mkdir(exist_ok=True)
-        note = folder / f"{os.getpid()}-{next(_knocks)}"
-        note.touch()
-    except OSError:
-        return None
-    return note
+    for _ in range(3):  # the folder may be removed by a reader that was done just then
+        try:
+            folder.mkdir(exist_ok=True)
+            note = folder / f"{os.getpid()}-{next(_knocks)}"
+            note.touch()
+        except OSError:
+            continue
+        return note
+    return None
+
+
+def _unknock(note: Path) -> None:
+    """Take a note back, and the notes' folder with it when it holds no other."""
+    with contextlib.suppress(OSError):
+        note.unlink()
+    with contextlib.suppress(OSError):
+        note.parent.rmdir()  # refused while another note is there
 
 
 def readers_waiting(path: str) -> bool:
@@ -330,8 +382,7 @@ def readers_waiting(path: str) -> bool:
         if alive:
             waiting = True
         else:
-            with contextlib.suppress(OSError):
-                (folder / name).unlink()
+            _unknock(folder / name)
     return waiting
 
 
@@ -1214,12 +1265,30 @@ class DuckStore(Store):
 
 
 def _probe(path: str, wait: float) -> None:
-    """Raise `StoreDamaged` if the file is visibly damaged (looked at read-only)."""
+    """Raise `StoreDamaged` if the file is damaged (looked at read-only): shorter than the
+    blocks it uses, or any block of any table failing DuckDB's checksum."""
     con = connect(path, read_only=True, wait=wait)
     try:
         _check_size(con, path)
+        _check_blocks(con, path)
     finally:
         con.close()
+
+
+def _check_blocks(con: duckdb.DuckDBPyConnection, path: str) -> None:
+    """Read every column of every table once: DuckDB checks each block it reads against its
+    checksum, so a damaged one is found here, before anything is written."""
+    try:
+        tables = con.execute(
+            "SELECT schema_name, table_name FROM duckdb_tables()"
+            " WHERE database_name = current_database() ORDER BY ALL"
+        ).fetchall()
+        for schema, table in tables:
+            name = '"' + schema.replace('"', '""') + '"."' + table.replace('"', '""') + '"'
+            # hash() reads every value; the aggregate keeps the answer one row.
+            con.execute(f"SELECT bit_xor(hash(COLUMNS(*))) FROM {name}").fetchall()
+    except duckdb.Error as exc:
+        raise describe_error(path, exc) from None
 
 
 def _check_size(con: duckdb.DuckDBPyConnection, path: str) -> None:

@@ -31,13 +31,18 @@ class _Entry(msgspec.Struct, frozen=True, forbid_unknown_fields=True):
 
 def _read_table(src: Path, origin: str) -> dict[str, Price]:
     """One price file: `{"provider:model": {"input": USD, "output": USD}, "_note": ...}`."""
+    if src.is_dir():
+        raise PricesError(f"{origin}: {src} is a folder; name a price table (a JSON file)")
     try:
         with src.open("rb") as f:
             data = f.read(MAX_PRICES_BYTES + 1)
     except OSError as exc:
         raise PricesError(f"{origin}: cannot read {src}: {exc.strerror or exc}") from None
     if len(data) > MAX_PRICES_BYTES:
-        raise PricesError(f"{origin}: {src} is larger than {MAX_PRICES_BYTES:,} bytes")
+        raise PricesError(
+            f"{origin}: {src} is not a price table: it holds more than"
+            f" {MAX_PRICES_BYTES:,} bytes (a price table holds a few thousand)"
+        )
     try:
         raw = msgspec.json.decode(data, type=dict[str, Any])
     except msgspec.DecodeError as exc:

@@ -10,6 +10,7 @@ the options that change how it plays) and every resolved option, including the b
 
 from __future__ import annotations
 
+import math
 import os
 import re
 import tomllib
@@ -93,8 +94,10 @@ def _coerce(key: str, value: str) -> Any:
         return n
     if key == "timeout":
         t = float(v)
-        if t <= 0:
-            raise SpecError(f"timeout must be positive, got {v}")
+        if not 0 < t <= MAX_TIMEOUT:  # also refuses nan
+            raise SpecError(
+                f"timeout must be more than 0 and at most {MAX_TIMEOUT:g} seconds, got {v}"
+            )
         return t
     if key == "reasoning_effort":
         if v.lower() in ("none", "off", ""):
@@ -258,9 +261,20 @@ DEFAULT_CONFIG = Path("~/.config/cattle/llm.toml")
 DEFAULT_CONCURRENCY = 32
 
 
+MAX_TIMEOUT = 86_400.0
+"""The longest a model seat waits for one answer (a day): anything longer is a mistake."""
+MAX_BACKOFF = 3_600.0
+"""The largest base of the backoff between attempts, in seconds."""
+
+
+def config_path() -> Path:
+    """Where the optional TOML config file is looked for."""
+    return Path(os.environ.get(CONFIG_ENV) or DEFAULT_CONFIG).expanduser()
+
+
 def config_file() -> dict[str, Any]:
     """The optional TOML config file (``$CATTLE_LLM_CONFIG`` or ~/.config/cattle/llm.toml)."""
-    path = Path(os.environ.get(CONFIG_ENV) or DEFAULT_CONFIG).expanduser()
+    path = config_path()
     if not path.is_file():
         if os.environ.get(CONFIG_ENV):
             raise ConfigError(f"{CONFIG_ENV} points to a missing file: {path}")
@@ -281,20 +295,36 @@ def provider_settings(provider: str) -> ProviderSettings:
     if not key and section.get("api_key_env"):
         key = os.environ.get(str(section["api_key_env"]))
     base = os.environ.get(f"{env}_BASE_URL") or section.get("base_url")
-    conc = os.environ.get(f"CATTLE_{env}_CONCURRENCY") or section.get("concurrency")
-    backoff = os.environ.get("CATTLE_LLM_BACKOFF") or cfg.get("backoff", 1.0)
-    tpm = os.environ.get(f"CATTLE_{env}_TPM") or section.get("tokens_per_minute")
+    where = config_path()
+    conc = _setting(f"CATTLE_{env}_CONCURRENCY", section, "concurrency", f"[{provider}]", where)
+    backoff = _setting("CATTLE_LLM_BACKOFF", cfg, "backoff", "", where)
+    tpm = _setting(f"CATTLE_{env}_TPM", section, "tokens_per_minute", f"[{provider}]", where)
     return ProviderSettings(
         api_key=key or None,
         base_url=_clean_url(base) if base else None,
-        concurrency=_count(f"CATTLE_{env}_CONCURRENCY", conc) if conc else DEFAULT_CONCURRENCY,
-        backoff=float(backoff),
-        tokens_per_minute=_count(f"CATTLE_{env}_TPM", tpm) if tpm else None,
+        concurrency=DEFAULT_CONCURRENCY if conc is None else _count(*conc),
+        backoff=1.0 if backoff is None else _seconds(*backoff),
+        tokens_per_minute=None if tpm is None else _count(*tpm),
     )
+
+
+def _setting(
+    var: str, table: dict[str, Any], key: str, part: str, path: Path
+) -> tuple[str, Any] | None:
+    """A setting and where it came from: the environment variable `var` when set, else
+    `key` in `table` of the config file; None when neither gives it."""
+    text = os.environ.get(var)
+    if text:
+        return var, text
+    if key in table:
+        return f"{part + ' ' if part else ''}{key} in {path}", table[key]
+    return None
 
 
 def _count(name: str, value: Any) -> int:
     """A positive whole number from the environment or the config file, or a clear error."""
+    if isinstance(value, bool | float):
+        raise ConfigError(f"{name} must be a whole number, got {value!r}")
     try:
         n = int(str(value).strip())
     except ValueError:
@@ -302,3 +332,16 @@ def _count(name: str, value: Any) -> int:
     if n < 1:
         raise ConfigError(f"{name} must be at least 1, got {n}")
     return n
+
+
+def _seconds(name: str, value: Any) -> float:
+    """A number of seconds from 0 to `MAX_BACKOFF`, or a clear error (nan and inf too)."""
+    try:
+        t = float(value) if not isinstance(value, bool) else math.nan
+    except (TypeError, ValueError):
+        t = math.nan
+    if not 0 <= t <= MAX_BACKOFF:
+        raise ConfigError(
+            f"{name} must be a number of seconds from 0 to {MAX_BACKOFF:g}, got {value!r}"
+        )
+    return t

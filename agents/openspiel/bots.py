@@ -158,6 +158,8 @@ def parse_options(spec: str) -> dict[str, int]:
     out: dict[str, int] = {}
     for item in filter(None, query.split("&")):
         key, eq, value = item.partition("=")
+        if key in out:
+            raise ValueError(f"option {key!r} is given twice")
         if key not in known:
             names = ", ".join(known) or "none"
             raise ValueError(f"agent {kind!r} has no option {key!r} (options: {names})")

@@ -47,7 +47,27 @@ def configure(name: str) -> OpenSpielConfig | None:
     for preset, text in GTBENCH.items():
         if rest == text:
             return PRESETS[preset]
+    _check_brackets(rest)
     return OpenSpielConfig(game_string=rest, players=players_of(rest)).validate()
+
+
+def _check_brackets(text: str) -> None:
+    """`ConfigError` for a bracket closed before it is opened or text after the bracket that
+    closes the parameters (OpenSpiel stops reading there and would ignore the rest; a bracket
+    left open it refuses itself)."""
+    depth = 0
+    for i, ch in enumerate(text):
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+            if depth < 0 or (depth == 0 and i != len(text) - 1):
+                raise ConfigError(
+                    f"the game string {text[:60]!r} has text after its closing bracket at"
+                    f" position {i + 1}"
+                    if depth == 0
+                    else f"the game string {text[:60]!r} closes a bracket it never opened"
+                )
 
 
 def check_agent(spec: str) -> None:

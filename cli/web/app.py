@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +16,7 @@ import duckdb
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
+from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
@@ -88,8 +89,12 @@ class Reader:
             self._close()
 
 
-def create_app(db: Path) -> Starlette:
-    """The viewer's app over the store at `db`."""
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
+"""The names a request may give in its Host header by default: this machine's loopback."""
+
+
+def create_app(db: Path, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
+    """The viewer's app over the store at `db`, answering requests addressed to `hosts`."""
     reader = Reader(db)
     winners = data.Winners()
 
@@ -224,7 +229,12 @@ def create_app(db: Path) -> Starlette:
         lifespan=lifespan,
         routes=routes,
         exception_handlers={404: not_found, 405: not_found},
-        middleware=[Middleware(GZipMiddleware, minimum_size=2000)],
+        middleware=[
+            # A page elsewhere whose name is made to resolve to this machine (DNS rebinding)
+            # sends its own name as Host: refuse it, so it cannot read the games.
+            Middleware(TrustedHostMiddleware, allowed_hosts=list(hosts), www_redirect=False),
+            Middleware(GZipMiddleware, minimum_size=2000),
+        ],
     )
 
 

@@ -130,8 +130,12 @@ class ListQuery(msgspec.Struct, kw_only=True):
             parts.append("list_contains(CAST(g.seats->>'$[*].agent' AS VARCHAR[]), ?)")
             params.append(self.agent)
         if self.q:
+            # Plain substring tests on the agent names themselves: no LIKE wildcard, and
+            # nothing of the seats' JSON (keys, quotes, escapes) can match.
             parts.append(
-                "(starts_with(g.game_id, ?) OR contains(lower(CAST(g.seats AS VARCHAR)), ?))"
+                "(starts_with(g.game_id, ?) OR EXISTS (SELECT 1 FROM"
+                " unnest(CAST(g.seats->>'$[*].agent' AS VARCHAR[])) AS s(agent)"
+                " WHERE contains(lower(s.agent), ?)))"
             )
             params.extend([self.q, self.q.lower()])
         return (" AND ".join(parts) or "TRUE"), params
@@ -324,13 +328,36 @@ def event_rows(
     return con.execute(sql + " ORDER BY seq", params).fetchall()
 
 
+PRIVATE_OPTIONS = ("base_url",)
+"""Seat options only the omniscient view shows: where a model was served is the operator's
+business (an address inside their network), not the public's."""
+
+
+def _shown_fields(fields: Any, viewer: fr.Viewer) -> Any:
+    """An event's fields as `viewer` is shown them: without the type tag, and (for anyone but
+    the omniscient viewer) without the seats' private options."""
+    if not isinstance(fields, dict):
+        return fields
+    fields.pop("type", None)
+    seats = fields.get("seats")
+    if viewer is not None and isinstance(seats, list):
+        fields["seats"] = [
+            {
+                **seat,
+                "options": {k: v for k, v in seat["options"].items() if k not in PRIVATE_OPTIONS},
+            }
+            if isinstance(seat, dict) and isinstance(seat.get("options"), dict)
+            else seat
+            for seat in seats
+        ]
+    return fields
+
+
 def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
     """The events `viewer` may see: each its seq, type, turn, actor and fields."""
     out = []
     for seq, typ, turn, actor, payload in event_rows(con, game_id, viewer):
-        fields = msgspec.json.decode(payload)
-        if isinstance(fields, dict):
-            fields.pop("type", None)
+        fields = _shown_fields(msgspec.json.decode(payload), viewer)
         out.append({"seq": seq, "type": typ, "turn": turn, "actor": actor, "fields": fields})
     return out
 
@@ -361,9 +388,7 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     events: list[dict[str, Any]] = []
     notes: dict[int, str] = {}
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
-        fields = msgspec.json.decode(payload)
-        if isinstance(fields, dict):
-            fields.pop("type", None)
+        fields = _shown_fields(msgspec.json.decode(payload), viewer)
         text = None
         if decoded is not None and gdef is not None:
             try:

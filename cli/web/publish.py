@@ -10,6 +10,7 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -46,18 +47,48 @@ def file_name(game_id: str) -> str:
     return "g-" + hashlib.sha256(game_id.encode()).hexdigest()[:20]
 
 
-def _check_dir(out: Path) -> None:
+MARKER = ".cattle-site"
+"""The file that marks a folder as a site `publish` wrote: a later publish may rewrite it."""
+
+
+def check_dir(out: Path, *, force: bool = False) -> None:
+    """Refuse a folder that is a file, or that holds files and is no site written before
+    (unless `force`)."""
     if out.exists() and not out.is_dir():
         raise PublishError(f"--out {out} is a file; name a folder")
-    if out.exists() and any(out.iterdir()) and not (out / "index.html").exists():
+    if out.is_dir() and any(out.iterdir()) and not (out / MARKER).is_file() and not force:
         raise PublishError(
-            f"--out {out} holds other files; name an empty folder or a site written before"
+            f"--out {out} holds other files and no site written by publish; name a new or"
+            " empty folder, or pass --force"
         )
-    try:
-        (out / "games").mkdir(parents=True, exist_ok=True)
-        (out / "static").mkdir(exist_ok=True)
-    except OSError as exc:
-        raise PublishError(f"cannot create {out}: {exc.strerror or exc}") from None
+
+
+class _Writer:
+    """Writes the site's files, each anew (a link in its place is removed, never followed),
+    and remembers them."""
+
+    def __init__(self, out: Path, make_way: Callable[[Path], None] | None) -> None:
+        self.out = out
+        self.make_way = make_way
+        self.written: set[Path] = set()
+
+    def __call__(self, rel: str, blob: bytes) -> int:
+        path = self.out / rel
+        if self.make_way is not None:
+            self.make_way(path)
+        elif path.is_symlink():
+            path.unlink()
+        path.write_bytes(blob)
+        self.written.add(path)
+        return len(blob)
+
+    def sweep(self) -> None:
+        """Remove every file of the site's folders that this site does not hold (an earlier
+        site's games, its omniscient pages)."""
+        for folder in ("games", "static"):
+            for path in (self.out / folder).iterdir():
+                if path not in self.written and (path.is_file() or path.is_symlink()):
+                    path.unlink()
 
 
 def write_site(
@@ -67,8 +98,14 @@ def write_site(
     tournament: str | None = None,
     omniscient: bool = False,
     limit: int | None = None,
+    force: bool = False,
+    make_way: Callable[[Path], None] | None = None,
 ) -> SiteStats:
-    """Write the site for the selected games into `out`."""
+    """Write the site for the selected games into `out` (a new or empty folder, a site
+    written before, or any folder with `force`), and remove what the new site does not hold.
+
+    `make_way(path)` runs before each file is written (to refuse or clear what is there).
+    """
     t0 = time.perf_counter()
     sql = "SELECT game_id FROM games"
     params: list[Any] = []
@@ -77,17 +114,22 @@ def write_site(
         params.append(tournament)
     sql += " ORDER BY created_at DESC NULLS LAST, game_id"
     if limit is not None:
-        sql += f" LIMIT {int(limit)}"
+        sql += f" LIMIT {min(int(limit), 2**63 - 1)}"  # more than any store holds: all
     ids = [r[0] for r in con.execute(sql, params).fetchall()]
     if not ids:
         where = f" in tournament {tournament!r}" if tournament is not None else ""
         raise PublishError(f"no games{where} to publish")
-    _check_dir(out)
+    check_dir(out, force=force)
+    try:
+        (out / "games").mkdir(parents=True, exist_ok=True)
+        (out / "static").mkdir(exist_ok=True)
+    except OSError as exc:
+        raise PublishError(f"cannot create {out}: {exc.strerror or exc}") from None
+    write = _Writer(out, make_way)
+    write(MARKER, b"A site written by cattle publish; a later publish may rewrite it.\n")
     written = 0
     for name in pages.STATIC_FILES:
-        blob = pages.asset(name)
-        (out / "static" / name).write_bytes(blob)
-        written += len(blob)
+        written += write(f"static/{name}", pages.asset(name))
     common = {"base": "../", "static_dir": "static/", "csp": CSP, "home": "../index.html"}
     lines: list[data.GameLine] = []
     for game_id in ids:
@@ -99,7 +141,7 @@ def write_site(
         for viewer, file_stem, _label in views:
             payload = data.game_data(con, game_id, viewer)
             blob = msgspec.json.encode(payload)
-            (out / "games" / f"{file_stem}.json").write_bytes(blob)
+            written += write(f"games/{file_stem}.json", blob)
             payload["at"] = -1
             links = [
                 {"label": label, "seat": "", "href": f"{s}.html", "current": s == file_stem}
@@ -115,8 +157,7 @@ def write_site(
                 link_tournament=None,
                 **common,
             )
-            (out / "games" / f"{file_stem}.html").write_text(html, encoding="utf-8")
-            written += len(blob) + len(html.encode())
+            written += write(f"games/{file_stem}.html", html.encode())
         lines.append(_line(con, head))
     index = pages.render(
         "list.html",
@@ -138,8 +179,8 @@ def write_site(
         form_action="index.html",
         game_href=lambda gid: f"games/{file_name(gid)}.html",
     )
-    (out / "index.html").write_text(index, encoding="utf-8")
-    written += len(index.encode())
+    written += write("index.html", index.encode())
+    write.sweep()
     return SiteStats(games=len(ids), bytes=written, seconds=time.perf_counter() - t0)
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import duckdb
@@ -28,15 +28,31 @@ def relations(con: duckdb.DuckDBPyConnection, derived: Sequence[str] = ()) -> li
     return ["games", "events", *views, *(t for t in derived if t in tables)]
 
 
+MARKER = ".cattle-export"
+"""The file that marks a folder as written by an export (a later export may write into it)."""
+
+
 def export_store(
-    con: duckdb.DuckDBPyConnection, out_dir: Path, fmt: str, derived: Sequence[str] = ()
+    con: duckdb.DuckDBPyConnection,
+    out_dir: Path,
+    fmt: str,
+    derived: Sequence[str] = (),
+    make_way: Callable[[Path], None] | None = None,
 ) -> list[tuple[str, int]]:
-    """Write each relation to `out_dir/<name>.<parquet|jsonl>`; return (name, rows) pairs."""
+    """Write each relation to `out_dir/<name>.<parquet|jsonl>`; return (name, rows) pairs.
+
+    `make_way(path)` runs before each file is written (to refuse or clear what is there).
+    """
     out_dir.mkdir(parents=True, exist_ok=True)
+    if make_way is not None:
+        make_way(out_dir / MARKER)
+    (out_dir / MARKER).write_text("Written by cattle export.\n", encoding="utf-8")
     ext, option = ("parquet", "FORMAT PARQUET") if fmt == "parquet" else ("jsonl", "FORMAT JSON")
     written = []
     for name in relations(con, derived):
         path = out_dir / f"{name}.{ext}"
+        if make_way is not None:
+            make_way(path)
         quoted = str(path).replace("'", "''")
         con.execute(f"COPY (SELECT * FROM main.{name}) TO '{quoted}' ({option})").fetchall()
         rows = con.execute(f"SELECT count(*) FROM main.{name}").fetchall()[0][0]

@@ -125,7 +125,14 @@ def test_a_missing_price_table_is_one_line(played: tuple[Path, str], tmp_path: P
     check(
         cattle_env("costs", "--db", db, env={"CATTLE_PRICES": str(tmp_path)}),
         2,
-        "$CATTLE_PRICES: cannot read",
+        f"$CATTLE_PRICES: {tmp_path} is a folder",
+    )
+    # Neither a folder nor an endless device is a missing file.
+    check(cattle("costs", "--prices", tmp_path, "--db", db), 2, f"{tmp_path} is a folder")
+    check(
+        cattle("costs", "--prices", "/dev/zero", "--db", db),
+        2,
+        "/dev/zero is not a price table: it holds more than",
     )
     # A good override is laid over the shipped table.
     good = tmp_path / "good.json"

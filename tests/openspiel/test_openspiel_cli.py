@@ -5,7 +5,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import duckdb
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from tests.cli.clikit import cattle
 
@@ -17,6 +20,13 @@ BAD = [
     (["--game", "gtbench:nim", "--preset", "pig"], "names its configuration"),
     (["--game", "gtbench:nim", "--agents", "mcts?simulations=0,random"], "simulations must"),
     (["--game", "gtbench:nim", "--agents", "mcts?depth=3,random"], "no option 'depth'"),
+    (
+        ["--game", "gtbench:nim", "--agents", "mcts?simulations=5&simulations=6,random"],
+        "'simulations' is given twice",
+    ),
+    (["--game", "openspiel:kuhn_poker(players=2))))"], "text after its closing bracket"),
+    (["--game", "openspiel:kuhn_poker(players=2)x"], "text after its closing bracket"),
+    (["--game", "openspiel:kuhn_poker)"], "closes a bracket it never opened"),
     (["--game", "gtbench:nim", "--agents", "tft,random"], "prisoner's dilemma only"),
     (["--game", "gtbench:prisoners_dilemma", "--agents", "mcts,tft"], "turns only"),
     (["--game", "gtbench:nim", "--agents", "random"], "needs 2"),
@@ -32,6 +42,12 @@ def test_bad_input_gets_one_line_and_exit_2(args: list[str], message: str, tmp_p
     lines = got.stderr.strip().splitlines()
     assert len(lines) == 1 and message in lines[0], got.stderr
     assert "Traceback" not in got.stderr and not got.stdout
+    if db.exists():  # nothing stored
+        con = duckdb.connect(str(db), read_only=True)
+        try:
+            assert con.execute("SELECT count(*) FROM games").fetchall() == [(0,)]
+        finally:
+            con.close()
 
 
 def test_without_openspiel_the_game_says_how_to_install_it(tmp_path: Path) -> None:
@@ -76,3 +92,32 @@ def test_play_show_replay_and_sql(tmp_path: Path) -> None:
     assert json.loads(none.stdout) == []
     agents = cattle("agents", "--game", "gtbench:pig")
     assert {"random", "mcts", "tft", "openai", "anthropic"} <= set(agents.stdout.split())
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    base=st.sampled_from(["kuhn_poker(players=2)", "tic_tac_toe()", "goofspiel(num_cards=4)"]),
+    tail=st.text(alphabet="()x,=2 ", min_size=1, max_size=6),
+)
+def test_a_game_string_with_anything_after_its_parameters_is_refused(base: str, tail: str) -> None:
+    """OpenSpiel reads up to the bracket closing the parameters; nothing may follow it."""
+    from agents.openspiel.game import configure
+    from events.config import ConfigError
+
+    text = base + tail
+    if not tail.strip():
+        return  # surrounding blanks are dropped
+    with pytest.raises(ConfigError, match="bracket"):
+        configure(f"openspiel:{text}")
+
+
+@given(
+    spec=st.lists(st.integers(1, 50), min_size=2, max_size=4).map(
+        lambda ns: "mcts?" + "&".join(f"simulations={n}" for n in ns)
+    )
+)
+def test_an_agent_option_given_twice_is_refused(spec: str) -> None:
+    from agents.openspiel.bots import parse_options
+
+    with pytest.raises(ValueError, match="given twice"):
+        parse_options(spec)

@@ -174,3 +174,26 @@ def test_a_quote_written_out_reads_back_to_the_same_handling(value: Any, seat: i
         isinstance(value, float) and value.is_integer()
     )
     assert (why is None) == (whole and 0 <= value <= 100)
+
+
+_SHARE = st.one_of(st.sampled_from([0.0, 1.0, "tiny"]), st.floats(1e-3, 1.0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(
+    shares=st.tuples(_SHARE, _SHARE, _SHARE, _SHARE), scale=st.sampled_from([1.0, 1e300, 1.7e308])
+)
+def test_value_mix_weights_are_relative_at_any_size(shares: tuple, scale: float) -> None:
+    """Weights near the largest float (their sum overflows) mix as their ratios say: a
+    component with a vanishing share is never drawn, one with a real share can be."""
+    from engine.pact.rules import draw_values
+    from events.pact.game import DISTRIBUTIONS, PactConfig, ValueMix
+
+    weights = [5e-324 if s == "tiny" else s * scale for s in shares]
+    real = {DISTRIBUTIONS[i] for i, s in enumerate(shares) if s != "tiny" and s > 0}
+    if not real:
+        return
+    names = ("uniform", "correlated", "semi_bimodal", "heavy_tailed")
+    config = PactConfig(values=ValueMix(**dict(zip(names, weights, strict=True)))).validate()
+    drawn = {draw_values(config, seed)[0] for seed in range(60)}
+    assert drawn <= real, (weights, drawn)

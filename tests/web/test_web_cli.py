@@ -121,3 +121,60 @@ def test_serve_stops_cleanly_on_sigterm(games: Games, ctrl_c_ignored: bool) -> N
             proc.wait()
     assert proc.returncode == 128 + signal.SIGTERM
     assert err.strip() == "stopped by SIGTERM"
+
+
+def test_publish_takes_a_limit_larger_than_any_store(games: Games, tmp_path: Path) -> None:
+    out = tmp_path / "all"
+    done = cattle("publish", "--out", out, "--limit", "9" * 20, "--db", games.db)
+    assert done.returncode == 0, done.stderr
+    con = duckdb.connect(str(games.db), read_only=True)
+    try:
+        stored = con.execute("SELECT count(*) FROM games").fetchall()[0][0]
+    finally:
+        con.close()
+    assert len(list((out / "games").glob("*.json"))) == stored
+
+
+def test_a_public_site_keeps_nothing_private_from_an_earlier_one(
+    games: Games, tmp_path: Path
+) -> None:
+    """An omniscient site rewritten as a public one, then with fewer games: what the new
+    site does not hold is gone (no `*.all.*` page, no game left out)."""
+    out = tmp_path / "site"
+    done = cattle("publish", "--out", out, "--omniscient", "--db", games.db)
+    assert done.returncode == 0, done.stderr
+    assert list((out / "games").glob("*.all.*"))
+    done = cattle("publish", "--out", out, "--tournament", "cup", "--db", games.db)
+    assert done.returncode == 0, done.stderr
+    assert not list(out.rglob("*.all.*"))
+    pages = sorted(p.name for p in (out / "games").glob("*.html"))
+    assert len(pages) == 4, pages
+    assert {p.stem for p in (out / "games").iterdir()} == {p[:-5] for p in pages}
+
+
+def test_a_folder_with_a_page_of_its_own_is_no_site(games: Games, tmp_path: Path) -> None:
+    other = tmp_path / "blog"
+    other.mkdir()
+    (other / "index.html").write_text("<p>my blog</p>")
+    one_line(cattle("publish", "--out", other, "--db", games.db), 2, "holds other files")
+    assert (other / "index.html").read_text() == "<p>my blog</p>"
+
+
+def test_public_pages_leave_out_where_models_are_served(games: Games, tmp_path: Path) -> None:
+    con = duckdb.connect(str(games.db), read_only=True)
+    try:
+        seats = json.loads(
+            con.execute("SELECT seats FROM games WHERE game_id = ?", [games.model]).fetchone()[0]
+        )
+    finally:
+        con.close()
+    url = next(s["options"]["base_url"] for s in seats if "base_url" in s.get("options", {}))
+    public, everything = tmp_path / "public", tmp_path / "all"
+    assert cattle("publish", "--out", public, "--db", games.db).returncode == 0
+    assert cattle("publish", "--out", everything, "--omniscient", "--db", games.db).returncode == 0
+    for page in public.rglob("*"):
+        if page.is_file():
+            text = page.read_text(errors="replace")
+            assert url not in text and "base_url" not in text, page
+    shown = [p for p in everything.rglob("*.all.json") if url in p.read_text()]
+    assert shown  # the omniscient view still has it

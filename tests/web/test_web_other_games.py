@@ -42,7 +42,7 @@ def test_toy_game_as_text_and_filtered(tmp_path: Path) -> None:
     toy = toy_game()
     with DuckStore(db) as store:
         gid, _ = play_and_store(store, toy.preset("standard"), 4, ["honest", "wild", "honest"])
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         everyone = page_data(client.get(f"/games/{gid}").text)
         assert {f["kind"] for f in everyone["frames"]} == {"text"}
         assert len(everyone["frames"]) > 1
@@ -67,13 +67,13 @@ def test_toy_game_as_text_and_filtered(tmp_path: Path) -> None:
         " WHERE visible_to IS NOT NULL AND NOT list_contains(visible_to, 1)"
     )
     con.close()
-    with TestClient(create_app(copy)) as client:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
         assert client.get(f"/games/{gid}?seat=1").text == before
     # A game whose module is not available here: shown as stored, with a note.
     con = duckdb.connect(str(copy))
     con.execute("UPDATE games SET game = 'ghost-game'")
     con.close()
-    with TestClient(create_app(copy)) as client:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
         ghost = client.get(f"/games/{gid}")
         assert ghost.status_code == 200
         data = page_data(ghost.text)
@@ -94,7 +94,7 @@ def test_winner_column_matches_the_results_view(tmp_path: Path) -> None:
             " GROUP BY game_id"
         )
     expected = {gid: ", ".join(w or []) for gid, w in rows}
-    with TestClient(create_app(db)) as client:
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
         html = client.get("/").text
     shown = dict(
         re.findall(r'data-id="([^"]+)".*?<td>finished</td>\s*<td>([^<]*)</td>', html, re.S)

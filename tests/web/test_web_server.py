@@ -19,7 +19,7 @@ from cli.web.app import create_app
 @pytest.fixture(scope="module")
 def client(games: Games) -> Iterator[TestClient]:
     """The app over the test store."""
-    with TestClient(create_app(games.db)) as c:
+    with TestClient(create_app(games.db), base_url="http://127.0.0.1") as c:
         yield c
 
 
@@ -78,7 +78,7 @@ def test_a_seat_view_depends_on_nothing_it_may_not_see(
     ).fetchall()
     con.close()
     assert hidden[0][0] > 0  # the game has events this seat may not see
-    with TestClient(create_app(copy)) as other:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as other:
         after_page = other.get(f"/games/{game_id}?seat={seat}").text
         after_api = other.get(f"/api/games/{game_id}/events?seat={seat}").text
         everyone = other.get(f"/api/games/{game_id}/events").text
@@ -202,7 +202,7 @@ def test_tournament_page_refreshes_while_games_run(games: Games, tmp_path: Path)
         " WHERE tournament = 'cup')"
     )
     con.close()
-    with TestClient(create_app(copy)) as other:
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as other:
         page = other.get("/tournaments/cup").text
     assert 'data-running="yes"' in page and "tournament.js" in page
     assert "3 finished of 4 planned" in page

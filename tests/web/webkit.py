@@ -125,24 +125,36 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path) -> Iterator[str]:
-    """`cattle serve` on `db` in a subprocess; yields its base URL and stops it after."""
+def serving(db: Path, host: str = "127.0.0.1") -> Iterator[str]:
+    """`cattle serve` on `db` in a subprocess (listening on `host`); yields its base URL and
+    stops it after."""
     port = free_port()
     proc = subprocess.Popen(
-        [sys.executable, "-m", "cli.main", "serve", "--db", str(db), "--port", str(port)],
+        [
+            sys.executable,
+            "-m",
+            "cli.main",
+            "serve",
+            "--db",
+            str(db),
+            "--host",
+            host,
+            "--port",
+            str(port),
+        ],
         cwd=ROOT,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
         env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
     )
-    url = f"http://127.0.0.1:{port}"
+    url = f"http://{host}:{port}"
     try:
         deadline = time.monotonic() + 60
         while True:
             assert proc.poll() is None, proc.communicate()
             try:
-                with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+                with socket.create_connection((host, port), timeout=0.5):
                     break
             except OSError:
                 if time.monotonic() > deadline:

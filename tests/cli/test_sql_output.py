@@ -1,0 +1,127 @@
+"""`cattle sql` output: csv and json stream (memory does not grow with the rows), every
+column type prints, and no value can act on the terminal."""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from clikit import ENV, ROOT, cattle
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from cli.text import csv_text, shown
+
+PEAK = (
+    "import resource, subprocess, sys\n"
+    "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, check=True)\n"
+    "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
+)
+
+
+def peak_kb(*args: str | Path) -> int:
+    """The largest resident size (KB) of `cattle ARGS`, its output thrown away."""
+    done = subprocess.run(
+        [sys.executable, "-c", PEAK, sys.executable, "-m", "cli.main", *map(str, args)],
+        cwd=ROOT,
+        env=ENV,
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
+    assert done.returncode == 0, done.stderr
+    return int(done.stdout)
+
+
+@pytest.fixture(scope="module")
+def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("sqlout") / "games.duckdb"
+    made = cattle("play", "--preset", "micro-duel", "--seed", "1", "--db", path)
+    assert made.returncode == 0, made.stderr
+    return path
+
+
+@pytest.mark.parametrize("fmt", ["csv", "json"])
+def test_csv_and_json_stream_their_rows(db: Path, fmt: str) -> None:
+    """A million and a half rows need no more memory than a thousand: they are written as they come
+    (held whole, they would take hundreds of megabytes)."""
+    query = "SELECT range AS n, 'row ' || range AS label FROM range({})"
+    small = peak_kb("sql", query.format(1000), "--format", fmt, "--timeout", "0", "--db", db)
+    large = peak_kb("sql", query.format(1_500_000), "--format", fmt, "--timeout", "0", "--db", db)
+    assert large - small < 100 * 1024, (small, large)
+
+
+TYPED = {
+    "interval": ("SELECT '1 day'::INTERVAL * 1000000000 AS v", "1000000000 days"),
+    "now": ("SELECT now() > TIMESTAMPTZ '2000-01-01' AS v, now() AS w", None),
+    "infinity": ("SELECT 'infinity'::DATE AS v", "infinity"),
+    "far": ("SELECT '294247-01-10'::TIMESTAMP AS v", "294247-01-10 00:00:00"),
+    "nested": ("SELECT [now()] AS v, {'a': '1 day'::INTERVAL * 1000000000} AS w", None),
+    "timetz": ("SELECT '12:00:00+05'::TIMETZ AS v", "12:00:00+05"),
+}
+
+
+@pytest.mark.parametrize("name", list(TYPED))
+@pytest.mark.parametrize("fmt", ["table", "csv", "json"])
+def test_every_column_type_prints(db: Path, name: str, fmt: str) -> None:
+    query, text = TYPED[name]
+    done = cattle("sql", query, "--format", fmt, "--db", db)
+    assert done.returncode == 0 and "Traceback" not in done.stderr, done.stderr
+    if fmt == "json":
+        rows = json.loads(done.stdout)
+        assert len(rows) == 1
+        if text is not None:
+            assert rows[0]["v"] == text
+    elif fmt == "csv":
+        rows = list(csv.reader(io.StringIO(done.stdout)))
+        assert len(rows) == 2
+        if text is not None:
+            assert rows[1][0] == text
+    elif text is not None:
+        assert text in done.stdout
+
+
+CONTROLS = [*range(0, 32), *range(0x7F, 0xA0), 0x200E, 0x202E, 0x2066]
+
+
+def test_no_value_prints_a_control_character(db: Path) -> None:
+    """What a model wrote (an escape sequence, a carriage return, a bell, a C1 control, a
+    direction override) comes out written as escapes in csv and json, never raw."""
+    query = (
+        "SELECT c, 'x' || chr(c) || '[31mred' AS s FROM unnest("
+        + str(CONTROLS)
+        + ") AS t(c) ORDER BY c"
+    )
+    for fmt in ("csv", "json"):
+        done = cattle("sql", query, "--format", fmt, "--db", db)
+        assert done.returncode == 0, done.stderr
+        body = done.stdout.replace("\n", "").replace("\t", "")
+        bad = [c for c in body if ord(c) < 32 or 0x7F <= ord(c) <= 0x9F or ord(c) in CONTROLS]
+        assert not bad, (fmt, bad)
+        if fmt == "json":  # json escapes, and gives the text back exactly
+            rows = json.loads(done.stdout)
+            assert [r["s"] for r in rows] == [f"x{chr(c)}[31mred" for c in CONTROLS]
+
+
+@settings(deadline=None)
+@given(text=st.text())
+def test_a_csv_cell_keeps_text_without_controls_and_escapes_the_rest(text: str) -> None:
+    cell = csv_text(text)
+    assert isinstance(cell, str)
+    assert all(c in "\t\n" or shown(c) == c for c in cell)
+    if all(shown(c) == c for c in text.replace("\t", "").replace("\n", "")):
+        assert cell == text
+
+
+@pytest.mark.parametrize("value", ["nan", "inf", "-inf", "1e400", "-1", "90000"])
+def test_a_timeout_out_of_range_is_one_line(db: Path, value: str) -> None:
+    done = cattle("sql", "SELECT 1", "--timeout", value, "--db", db)
+    assert done.returncode == 2, done.stdout
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) <= 2 and "--timeout must be" in done.stderr
+    assert "Traceback" not in done.stderr
