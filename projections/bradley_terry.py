@@ -64,10 +64,10 @@ Rating = dict[str, float]
 class Pairs:
     """The records as arrays: agent indices, scores and game of each record."""
 
-    def __init__(self, records: Sequence[Record]) -> None:
-        """Check every record and index its agents in order of first appearance."""
-        self.agents: list[str] = []
-        index: dict[str, int] = {}
+    def __init__(self, records: Sequence[Record], agents: Sequence[str] = ()) -> None:
+        """Check every record; index `agents`, then the others in order of first appearance."""
+        self.agents: list[str] = list(dict.fromkeys(agents))
+        index: dict[str, int] = {a: k for k, a in enumerate(self.agents)}
         a, b, sa, sb, games = [], [], [], [], []
         for n, record in enumerate(records):
             game, (x, score_x), (y, score_y) = _parse(n, record)
