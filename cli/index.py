@@ -92,7 +92,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "ratings",
         "cli.tournament",
-        "TrueSkill ratings and score statistics per agent, recomputed from the stored games\n(of one game: the only one stored, or the one --game names).",
+        "Ratings per agent, recomputed from the stored games (TrueSkill and Glicko-2: of one\ngame, the only one stored or the one --game names; Bradley-Terry: of every game).",
     ),
     (
         "verify",

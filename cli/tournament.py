@@ -39,6 +39,7 @@ from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
 from events.catalog import DEFAULT_GAME
 from events.store import DEFAULT_DB, DuckStore, StoreError
 from runner.limits import (
+    MAX_BOOTSTRAP,
     MAX_CONCURRENCY,
     MAX_GAMES,
     MAX_MODEL_GAMES,
@@ -434,36 +435,58 @@ def _summary(store: DuckStore, name: str) -> None:
     )
 
 
+METHODS = ("trueskill", "bt", "glicko2")
+"""The rating methods of `cattle ratings`."""
+
+
 @app.command()
 def ratings(
     tournament: Annotated[
         str | None, typer.Option(help="Only the games of this tournament.")
     ] = None,
+    method: Annotated[
+        str,
+        typer.Option(
+            help="trueskill (over each game's ranks, in game order), bt (Bradley-Terry,"
+            " bootstrapped as GameBench does; may mix games, each weighing the same) or"
+            " glicko2 (over pairwise results, in game order)."
+        ),
+    ] = "trueskill",
     shuffles: Annotated[
         int,
         typer.Option(
-            help=f"Reshuffled game orders used to measure how much μ moves (0 to {MAX_SHUFFLES})."
+            help=f"Reshuffled game orders used to measure how much μ moves (0 to {MAX_SHUFFLES};"
+            " trueskill)."
         ),
     ] = 3,
+    bootstrap: Annotated[
+        int,
+        typer.Option(help=f"Bootstrap samples (1 to {MAX_BOOTSTRAP:,}; bt)."),
+    ] = 1000,
+    seed: Annotated[int, typer.Option(help="Seed of the bootstrap draws (bt).")] = 0,
     game: GameOption = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """TrueSkill ratings and score statistics per agent, recomputed from the stored games
-    (of one game: the only one stored, or the one --game names)."""
+    """Ratings per agent, recomputed from the stored games (TrueSkill and Glicko-2: of one
+    game, the only one stored or the one --game names; Bradley-Terry: of every game)."""
     from projections.ratings import load_results, rate
 
+    if method not in METHODS:
+        raise UsageError(f"--method must be one of {', '.join(METHODS)}, got {method!r}")
     # Each reshuffle is a full TrueSkill pass over every game (seconds per 10,000 games).
     in_range("--shuffles", shuffles, 0, MAX_SHUFFLES)
+    in_range("--bootstrap", bootstrap, 1, MAX_BOOTSTRAP)
     name = game_def(game).name if game is not None else None
+    found: list[Any] = []
     with DuckStore(db, read_only=True) as store:
         if tournament is not None:
             _, rows = store.query("SELECT count(*) FROM games WHERE tournament = ?", [tournament])
             if not rows[0][0]:
                 raise UsageError(f"no games of tournament {tournament!r} in {db}")
-        if name is None:
-            # Ratings compare agents within one game: a store holding finished games of
-            # several needs --game.
+        if name is None and method != "bt":
+            # TrueSkill and Glicko-2 compare agents within one game: a store holding finished
+            # games of several needs --game. Bradley-Terry weighs every game the same.
             sql = "SELECT DISTINCT game FROM games WHERE status = 'finished'"
             params: list[Any] = []
             if tournament is not None:
@@ -473,21 +496,46 @@ def ratings(
             if len(found) > 1:
                 raise UsageError(
                     f"the selection holds games of {', '.join(g for (g,) in found)}:"
-                    " pick one with --game"
+                    " pick one with --game (or rate them together with --method bt)"
                 )
-        results = load_results(store, tournament, name)
-        hint = "" if results or name is None else other_games_hint(store.con, name, tournament)
+        if method == "trueskill":
+            results = load_results(store, tournament, name)
+            n_games = len({r.game_id for r in results})
+        else:
+            from projections.ratings import load_matches
+
+            records = load_matches(store, tournament, name)
+            _, counted = store.query(*_finished_count(tournament, name))
+            n_games = counted[0][0]
+        hint = "" if n_games or name is None else other_games_hint(store.con, name, tournament)
+    if method == "bt":
+        from projections.ratings import bradley_terry_table
+
+        _print_pairwise(
+            bradley_terry_table(records, samples=bootstrap, seed=seed),
+            as_json=as_json,
+            empty=_nothing(name, tournament, db, hint),
+            build=lambda t: _bt_table(t, n_games, len(records), tournament, bootstrap, seed),
+        )
+        return
+    if method == "glicko2":
+        from projections.ratings import glicko2_table
+
+        _print_pairwise(
+            glicko2_table(records),
+            as_json=as_json,
+            empty=_nothing(name, tournament, db, hint),
+            build=lambda t: _glicko_table(t, n_games, len(records), tournament),
+        )
+        return
     table = rate(results, shuffles=shuffles)
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
         return
     if not table:
-        scope = f"tournament {tournament!r}" if tournament else str(db)
-        what = f"{name} games" if name is not None else "games"
-        out.print(plain(f"No finished {what} to rate in {scope}{hint}."))
+        out.print(plain(_nothing(name, tournament, db, hint)))
         return
     rated = name or (found[0][0] if found else DEFAULT_GAME)
-    n_games = len({r.game_id for r in results})
     # Too wide for the terminal: the same columns in two tables, so that no name or number
     # is cut short (each table repeats the agent names).
     print_fitted(
@@ -496,6 +544,92 @@ def ratings(
         ),
         [(_TRUESKILL, _SCORES)],
     )
+
+
+def _nothing(name: str | None, tournament: str | None, db: Path, hint: str) -> str:
+    """The line printed when the selection holds no finished game."""
+    scope = f"tournament {tournament!r}" if tournament else str(db)
+    what = f"{name} games" if name is not None else "games"
+    return f"No finished {what} to rate in {scope}{hint}."
+
+
+def _finished_count(tournament: str | None, name: str | None) -> tuple[str, list[Any]]:
+    """SQL and parameters counting the finished games of the selection."""
+    sql = "SELECT count(*) FROM games WHERE status = 'finished'"
+    params: list[Any] = []
+    if name is not None:
+        sql += " AND game = ?"
+        params.append(name)
+    if tournament is not None:
+        sql += " AND tournament = ?"
+        params.append(tournament)
+    return sql, params
+
+
+def _print_pairwise(
+    table: Sequence[Any], *, as_json: bool, empty: str, build: Callable[[Sequence[Any]], Table]
+) -> None:
+    """Print a Bradley-Terry or Glicko-2 table, as JSON or text."""
+    if as_json:
+        print(json.dumps([msgspec.to_builtins(r) for r in table]))
+    elif not table:
+        out.print(plain(empty))
+    else:
+        out.print(build(table))
+
+
+def _bt_table(
+    table: Sequence[Any],
+    n_games: int,
+    n_pairs: int,
+    tournament: str | None,
+    samples: int,
+    seed: int,
+) -> Table:
+    """Bradley-Terry ratings as a table; names print as plain text."""
+    t = Table(
+        title=plain(
+            f"Bradley-Terry ratings over {n_games} game(s)"
+            + (f" of {tournament}" if tournament else "")
+        )
+    )
+    t.add_column("agent", overflow="fold")
+    for col in ("rating", "p5", "p95", "point", "pairs"):
+        t.add_column(col, justify="right")
+    for r in table:
+        t.add_row(
+            plain(r.agent), *(f"{x:.2f}" for x in (r.mean, r.p5, r.p95, r.point)), str(r.pairs)
+        )
+    t.caption = (
+        f"{n_pairs} pairwise result(s), ties left out. rating: mean over {samples} bootstrap"
+        f" sample(s) (seed {seed}), each game weighing the same; p5, p95: their 5th and 95th"
+        " percentiles; point: the estimate on all results."
+    )
+    return t
+
+
+def _glicko_table(
+    table: Sequence[Any], n_games: int, n_pairs: int, tournament: str | None
+) -> Table:
+    """Glicko-2 ratings as a table; names print as plain text."""
+    t = Table(
+        title=plain(
+            f"Glicko-2 ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else "")
+        )
+    )
+    t.add_column("agent", overflow="fold")
+    for col in ("rating", "RD", "vol", "W", "D", "L"):
+        t.add_column(col, justify="right")
+    for r in table:
+        t.add_row(
+            plain(r.agent),
+            f"{r.rating:.0f}",
+            f"{r.rd:.0f}",
+            f"{r.vol:.3f}",
+            *(str(x) for x in (r.wins, r.draws, r.losses)),
+        )
+    t.caption = f"{n_pairs} pairwise result(s), each its own rating period, in game order."
+    return t
 
 
 _RATING_COLUMNS: dict[str, Callable[[Any], str]] = {

@@ -1,4 +1,4 @@
-"""Ratings: TrueSkill and score statistics per agent, recomputed from stored games on demand.
+"""Ratings per agent (TrueSkill, Bradley-Terry, Glicko-2), recomputed from stored games on demand.
 
 Nothing here is stored: the table is a projection of the `scores` view (one row per seat of
 every finished game). Each game is a free-for-all between its seats ranked by final score,
@@ -9,6 +9,14 @@ order) and the report says how far each μ moves when that order is shuffled.
 When one agent holds several seats of a game (e.g. two trackers), every seat is rated as a
 copy of the agent's rating; the agent's μ moves by the sum of its copies' moves (so the
 ratings stay on one scale whatever the order) and its σ shrinks by each copy's factor.
+
+Bradley-Terry and Glicko-2 read pairwise match records, made from the `results` view by one
+rule for every game: each finished game gives one record per pair of its seats held by
+different agents, in which the seat with the better (smaller) rank scores 1 and the other 0,
+equal ranks 0.5 each. A two-seat game is one record (win 1, loss 0, draw 0.5); a game of n
+seats gives up to n(n-1)/2, each resampled on its own by the bootstrap. Teammates share a
+rank, so each member's agent takes its team's result, and are not compared with each other
+(a draw, which Bradley-Terry leaves out). Two seats held by one agent are never compared.
 """
 
 from __future__ import annotations
@@ -180,4 +188,124 @@ def rate(results: Sequence[SeatResult], *, shuffles: int = 3, seed: int = 0) -> 
             )
         )
     table.sort(key=lambda a: (-a.mu, a.agent))
+    return table
+
+
+# Pairwise match records: the input of Bradley-Terry and of the generic Glicko-2.
+
+
+class PairRating(msgspec.Struct, kw_only=True):
+    """One agent's line of a Bradley-Terry table."""
+
+    agent: str
+    mean: float
+    """The bootstrap mean: the rating."""
+    p5: float
+    p95: float
+    point: float
+    """The estimate on all records, without resampling."""
+    pairs: int
+    """Pairwise records the agent is in (ties included)."""
+
+
+class GlickoRating(msgspec.Struct, kw_only=True):
+    """One agent's line of a Glicko-2 table."""
+
+    agent: str
+    rating: float
+    rd: float
+    vol: float
+    pairs: int
+    wins: int
+    draws: int
+    losses: int
+
+
+def match_records(rows: Sequence[tuple[str, str, int, str, int]]) -> list[dict[str, object]]:
+    """Pairwise match records (see the module's docstring) from seat results in game order."""
+    records: list[dict[str, object]] = []
+    games: dict[str, list[tuple[str, str, int, str, int]]] = {}
+    for row in rows:
+        games.setdefault(row[0], []).append(row)
+    for seats in games.values():
+        for k, (_, game, _, a, rank_a) in enumerate(seats):
+            for _, _, _, b, rank_b in seats[k + 1 :]:
+                if a == b:
+                    continue
+                score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
+                records.append({"game": game, a: score, b: 1.0 - score})
+    return records
+
+
+def load_matches(
+    store: object, tournament: str | None = None, game: str | None = None
+) -> list[dict[str, object]]:
+    """Pairwise match records of the finished games (of one tournament or game, or all), in
+    game-id order."""
+    sql = (
+        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank"
+        " FROM results r JOIN games g USING (game_id) WHERE g.status = 'finished'"
+    )
+    params: list[object] = []
+    if game is not None:
+        sql += " AND g.game = ?"
+        params.append(game)
+    if tournament is not None:
+        sql += " AND g.tournament = ?"
+        params.append(tournament)
+    _, rows = store.query(sql + " ORDER BY r.game_id, r.seat", params)  # type: ignore[attr-defined]
+    return match_records(rows)
+
+
+def _sides(record: dict[str, object]) -> list[tuple[str, float]]:
+    return [(k, float(v)) for k, v in record.items() if k != "game"]  # type: ignore[arg-type]
+
+
+def _pair_counts(records: Sequence[dict[str, object]]) -> dict[str, int]:
+    counts: dict[str, int] = defaultdict(int)
+    for record in records:
+        for agent, _ in _sides(record):
+            counts[agent] += 1
+    return counts
+
+
+def bradley_terry_table(
+    records: Sequence[dict[str, object]], *, samples: int = 1000, seed: int = 0
+) -> list[PairRating]:
+    """Bradley-Terry ratings of the records' agents, best bootstrap mean first."""
+    from projections import bradley_terry
+
+    rated = bradley_terry.rate(records, samples=samples, seed=seed)
+    counts = _pair_counts(records)
+    table = [PairRating(agent=a, pairs=counts[a], **r) for a, r in rated.items()]
+    table.sort(key=lambda r: (-r.mean, r.agent))
+    return table
+
+
+def glicko2_table(records: Sequence[dict[str, object]]) -> list[GlickoRating]:
+    """Glicko-2 over the records in order (each its own rating period), best rating first."""
+    from projections import glicko2
+
+    matches = []
+    tally: dict[str, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for record in records:
+        (a, score_a), (b, _) = _sides(record)
+        matches.append(glicko2.Match(a, b, score_a))
+        for agent, s in ((a, score_a), (b, 1.0 - score_a)):
+            tally[agent][0 if s > 0.5 else 1 if s == 0.5 else 2] += 1
+    ratings = glicko2.rate_matches(matches)
+    table = [
+        GlickoRating(
+            agent=agent,
+            rating=r.rating,
+            rd=r.rd,
+            vol=r.vol,
+            pairs=sum(tally[agent]),
+            wins=tally[agent][0],
+            draws=tally[agent][1],
+            losses=tally[agent][2],
+        )
+        for agent, r in ratings.items()
+    ]
+    table.sort(key=lambda r: (-r.rating, r.agent))
     return table

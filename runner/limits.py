@@ -18,6 +18,9 @@ MAX_CONCURRENCY = 256
 """Most games with model seats one worker plays at once (`--concurrency`)."""
 MAX_SHUFFLES = 100
 """Most reshuffled orders `ratings` computes (each is a full TrueSkill pass)."""
+MAX_BOOTSTRAP = 100_000
+"""Most bootstrap samples `ratings --method bt` draws (each is one Bradley-Terry fit; GameBench's
+paper used 10,000)."""
 
 
 def usable_cpus() -> int:
