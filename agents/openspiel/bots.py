@@ -57,8 +57,15 @@ class TitForTat(Agent):
     def act(self, view: Any, decision: OpenSpielTurn) -> int:
         legal, texts = decision.options(self.seat)
         last = None
+        if view.hidden:
+            # OpenSpiel's string for a seat of this game is its whole record, e.g.
+            # "p0:CD p1:DD": the other's last move is the last letter of its part.
+            for part in view.observation.split():
+                name, _, moves = part.partition(":")
+                if name == f"p{1 - self.seat}" and moves:
+                    last = "DEFECT" if moves[-1] == "D" else "COOPERATE"
         for e in reversed(view.history):
-            if isinstance(e, MovePlayed) and e.player != self.seat:
+            if last is None and isinstance(e, MovePlayed) and e.player != self.seat:
                 last = e.text
                 break
         want = "DEFECT" if last == "DEFECT" else "COOPERATE"

@@ -8,8 +8,9 @@ the seed when the game string leaves it unset, so the stored game string fixes i
 state is loading the stored game string afresh and re-applying the stored actions in order.
 
 What a seat may see is what OpenSpiel shows that player. In a game of perfect information
-every seat sees every event. Otherwise (rules 2.0.0) chance outcomes and moves are recorded for
-nobody, and each seat gets an `Observed` event holding its information-state string (or
+with turns every seat sees every event. Otherwise (rules 2.0.0: imperfect information, or
+simultaneous moves, whose outcome OpenSpiel may show only in part) chance outcomes and moves
+are recorded for nobody, and each seat gets an `Observed` event holding its information-state string (or
 observation string, for games without one) whenever that string changes and after each of its
 own moves, with the move. Rules 1.0.0 (kept, to replay and verify the games stored by it)
 showed a seat every action that some other action at that node would have told apart, which
@@ -194,6 +195,13 @@ def is_perfect(game: Any) -> bool:
 _PERFECT: dict[str, bool] = {}
 
 
+def is_open(game: Any) -> bool:
+    """True for games of perfect information with turns, whose every event every seat sees
+    (rules 2.0.0; simultaneous games show a seat only its own string)."""
+    ps = pyspiel()
+    return is_perfect(game) and game.get_type().dynamics == ps.GameType.Dynamics.SEQUENTIAL
+
+
 def _perfect(game_string: str, game: Any) -> bool:
     found = _PERFECT.get(game_string)
     if found is None:
@@ -234,6 +242,7 @@ class OpenSpielState:
         "game",
         "game_string",
         "legacy",
+        "open",
         "over",
         "perfect",
         "players",
@@ -250,6 +259,7 @@ class OpenSpielState:
         self.state = self.game.new_initial_state()
         self.players = int(self.game.num_players())
         self.perfect = _perfect(game_string, self.game)
+        self.open = self.perfect and self.game.get_type().dynamics == _sequential()
         self.ply = 0
         self.over = False
         self.legacy = legacy
@@ -260,8 +270,8 @@ class OpenSpielState:
 
 def observe(st: OpenSpielState, events: list[Any], actions: dict[int, tuple[int, str]]) -> None:
     """Record, for each seat whose string changed or who just moved (`actions`: seat ->
-    (action, text)), what OpenSpiel now shows it (games of imperfect information only)."""
-    if st.perfect or st.legacy:
+    (action, text)), what OpenSpiel now shows it (not in open games, nor under rules 1.0.0)."""
+    if st.open or st.legacy:
         return
     for p in range(st.players):
         text = info_string(st.state, p)
@@ -276,6 +286,10 @@ def observe(st: OpenSpielState, events: list[Any], actions: dict[int, tuple[int,
 
 
 _NOBODY: tuple[int, ...] = ()
+
+
+def _sequential() -> Any:
+    return pyspiel().GameType.Dynamics.SEQUENTIAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -308,20 +322,25 @@ class OpenSpielTurn:
         return random.Random(f"{self.seed}:fallback:{self.ply}:{seat}").choice(legal)
 
 
+def draw_outcome(seed: int, ply: int, outcomes: Sequence[tuple[int, float]]) -> tuple[int, float]:
+    """The outcome of the chance node at `ply`, drawn from the game seed with the node's odds:
+    (action, its probability)."""
+    u = random.Random(f"{seed}:chance:{ply}").random()
+    total = 0.0
+    for a, p in outcomes:
+        total += p
+        if u < total:
+            return a, p
+    return outcomes[-1]
+
+
 def _chance(st: OpenSpielState, events: list[Any]) -> None:
     """Resolve chance nodes: draw each outcome from the seed, apply and record it."""
     state = st.state
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
-        u = random.Random(f"{st.seed}:chance:{st.ply}").random()
-        total = 0.0
-        action, prob = outcomes[-1]
-        for a, p in outcomes:
-            total += p
-            if u < total:
-                action, prob = a, p
-                break
-        seen = None if st.perfect else _NOBODY
+        action, prob = draw_outcome(st.seed, st.ply, outcomes)
+        seen = None if st.open else _NOBODY
         # A single outcome tells nobody anything (and negotiation draws its hidden values
         # from the game object when the node is applied, so no trial child is made there).
         if st.legacy:
@@ -437,7 +456,7 @@ class OpenSpielRules:
                 joint.append(used)
             texts = [state.action_to_string(p, a) for p, a in zip(d.seats, joint, strict=True)]
             state.apply_actions(joint)
-            hidden = None if st.perfect or st.legacy else _NOBODY
+            hidden = None if st.open or st.legacy else _NOBODY
             for i, (seat, a) in enumerate(zip(d.seats, joint, strict=True)):
                 events.append(
                     MovePlayed(
@@ -456,10 +475,12 @@ class OpenSpielRules:
             used, rejected = self._checked(st, d, seat, actions[0], st.ply)
             if rejected is not None:
                 events.append(rejected)
-            seen = None if st.perfect else _NOBODY
-            if st.legacy and not st.perfect:
-                seen = _seen_by(state, seat, used, d.legal[0], st.players)
-                seen = None if len(seen) == st.players else seen
+            seen = None if st.open else _NOBODY
+            if st.legacy:
+                seen = None
+                if not st.perfect:
+                    seen = _seen_by(state, seat, used, d.legal[0], st.players)
+                    seen = None if len(seen) == st.players else seen
             text = state.action_to_string(seat, used)
             state.apply_action(used)
             events.append(MovePlayed(ply=st.ply, player=seat, action=used, text=text, seen_by=seen))

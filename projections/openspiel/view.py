@@ -25,6 +25,7 @@ from engine.openspiel.rules import (
     apply_recorded,
     game_for,
     info_string,
+    is_open,
     is_perfect,
 )
 from events.openspiel.game import (
@@ -63,15 +64,16 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     """True where the others' moves and chance show only through `observation`."""
 
 
-def _perfect_game(game_string: str) -> bool:
-    return is_perfect(game_for(game_string))
+def _open_game(game_string: str, legacy: bool) -> bool:
+    game = game_for(game_string)
+    return is_perfect(game) if legacy else is_open(game)
 
 
 class OpenSpielView:
     """A seat's fold of an OpenSpiel game.
 
     Games of rules 2.0.0 are folded from the seat's own events only: in a game of perfect
-    information the board is rebuilt from the (public) actions; otherwise the seat is shown the
+    information with turns the board is rebuilt from the (public) actions; otherwise the seat is shown the
     text of its latest `Observed` event and its own moves. Logs of rules 1.0.0 are folded as
     they were (the state rebuilt from every action, shown through `info_string`), so that their
     model seats' prompts replay unchanged."""
@@ -93,7 +95,7 @@ class OpenSpielView:
         self.returns: tuple[float, ...] | None = None
         self._st: OpenSpielState | None = None
         self._applied = 0
-        self._perfect: bool | None = None
+        self._open: bool | None = None
 
     def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> OpenSpielView:
         """Consume the events not seen yet."""
@@ -120,17 +122,18 @@ class OpenSpielView:
         return self
 
     @property
-    def perfect(self) -> bool:
-        """True for a game of perfect information (every seat sees every action)."""
-        if self._perfect is None:
+    def open(self) -> bool:
+        """True where every seat sees every action: a game of perfect information with turns
+        (rules 1.0.0: of perfect information)."""
+        if self._open is None:
             assert self.start is not None, "the view has not seen the game start"
-            self._perfect = _perfect_game(self.start.game_string)
-        return self._perfect
+            self._open = _open_game(self.start.game_string, self.legacy)
+        return self._open
 
     @property
     def hidden(self) -> bool:
         """True where the seat knows only its `Observed` strings and its own moves."""
-        return self.start is not None and not self.legacy and not self.perfect
+        return self.start is not None and not self.legacy and not self.open
 
     def state(self) -> OpenSpielState:
         """The game's state after the actions this view holds (agents see `observation`);
@@ -252,8 +255,8 @@ LEGACY_SEAT = (
 
 def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], dict[str, Any]]:
     """The viewer's frame after each event (`extras["frames"]`): OpenSpiel's whole state for
-    everyone (None), the seat's own string for a seat, the board of a perfect-information
-    game (else a note) for the public view. The events come filtered for `viewer`."""
+    everyone (None), the seat's own string for a seat, the board of an open game (perfect
+    information, turns; else a note) for the public view. The events come filtered for `viewer`."""
     seen: list[Any] = []
     whole: list[Any] = []  # the state everyone sees, built as the actions come
     joint: list[int] = []
@@ -283,10 +286,10 @@ def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], d
             return str(state).rstrip("\n")
         seat = viewer if isinstance(viewer, int) else -1
         view = OpenSpielView(seat).sync(seen)
-        if seat < 0 and not view.perfect:
+        if seat < 0 and not view.open:
             ended = "" if view.returns is None else f"\nReturns: {list(view.returns)}"
             return PUBLIC_HIDDEN + ended
-        if view.legacy and not view.perfect:
+        if view.legacy and not view.open:
             return "\n".join([LEGACY_SEAT, *(f"{_p(p)}: {t}" for p, t in view.moves())])
         if seat < 0:
             return str(view.state().state).rstrip("\n")
