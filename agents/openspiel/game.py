@@ -85,6 +85,7 @@ GAME = GameDef(
         "check_agent": check_agent,
         "render": render,
         "frames": frames,
+        "seat_numbering": True,
         "state_data": state_data,
     },
 )

@@ -24,7 +24,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.openspiel.game import GAME
-from cli.web.data import game_data
+from cli.web.data import api_events, game_data
 from engine.openspiel.rules import RULES
 from events.openspiel.game import ChanceSampled, MovePlayed, Observed, OpenSpielStarted
 from events.store import DuckStore
@@ -48,15 +48,14 @@ def store(tmp_path_factory: pytest.TempPathFactory) -> Any:
 
 
 def _page(store: DuckStore, driver: Any, seat: int) -> bytes:
-    """The viewer's data for `seat`, less what only numbers the store's rows (see docs)."""
+    """The viewer's data for `seat` (less the game's id and date), and its events as the
+    JSON API gives them."""
     game_id = f"swap{next(_IDS):06d}"
     row = game_row(game_id, driver.config, driver.seed, driver.seats, None)
     store.save_game(row, driver.log, driver.turns)
     data = game_data(store.con, game_id, seat)
     data.pop("game")
-    for item in data["events"]:
-        item.pop("seq")
-        item.pop("turn")
+    data["api"] = api_events(store.con, game_id, seat)
     return msgspec.json.encode(data, order="deterministic")
 
 
@@ -72,7 +71,7 @@ def _seat_outputs(store: DuckStore, driver: Any, seat: int) -> dict[str, Any]:
     return {
         "snapshot": msgspec.json.encode(view.snapshot(decision)),
         "prompts": prompts,
-        "timeline": [text for _, _, text in timeline(driver.log, seat)],
+        "timeline": [(n, text) for n, _, text in timeline(driver.log, seat)],
         "show": render(driver.log, seat),
         "page": _page(store, driver, seat),
     }
