@@ -224,3 +224,25 @@ def test_every_observation_is_openspiels_string(game_string: str) -> None:
         else:
             assert view.observation == shown[p]
             assert all(e.audience() in (None, (p,)) for e in view.history)
+
+
+def test_goofspiel_with_hidden_bids_never_prompts_a_seat_with_the_others_bids() -> None:
+    """The issue's first example, played through the driver with random seats: no prompt of
+    seat 1 names a bid of seat 0, and no event seat 1 sees holds one."""
+    config = GAME.config_type(
+        game_string="goofspiel(imp_info=True,num_cards=4,points_order=descending)", players=2
+    )
+    for seed in range(5):
+        driver = privacy.play(config.game_string, [], seed=seed)
+        while (decision := RULES.pending(driver.state)) is not None:
+            view = driver.view(1)
+            prompt = OpenSpielPrompter().decision_prompt(view, decision, "", None)
+            assert "[P0]" not in prompt and "P0 action" not in prompt
+            actions = [
+                random.Random(f"{seed}:{decision.ply}:{s}").choice(decision.options(s)[0])
+                for s in decision.seats
+            ]
+            driver._apply(decision, actions)
+        seen = [e for e in driver.log if e.audience() is None or 1 in (e.audience() or ())]
+        assert not any("[P0]" in msgspec.json.encode(e).decode() for e in seen)
+        assert any(isinstance(e, MovePlayed) and e.player == 0 for e in driver.log)
