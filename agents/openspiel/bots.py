@@ -1,13 +1,14 @@
 """Code agents of OpenSpiel games: random, MCTS (OpenSpiel's C++ bots) and Tit-for-Tat.
 
 Every agent decides from its seat's view only. MCTS searches a world consistent with what its
-seat saw: in perfect-information games that is the game itself; otherwise a history is drawn
-(from the agent's own seeded generator: chance by its odds, the others' moves uniformly, the
-seat's own moves as it made them) and kept only if it shows the seat the same sequence of
-strings as its `Observed` events, and MCTS searches that one world (determinized MCTS). Games
-of rules 1.0.0 redraw only the actions their seat was not shown, as those rules did. OpenSpiel's information-set MCTS is not used: its choices were not
-reproducible from its seed in our runs. Every generator derives from the game seed, so a
-game replays.
+seat saw: in open games (perfect information, turns) that is the game itself; otherwise a
+history is drawn (from the agent's own seeded generator: chance by its odds, the others' moves
+uniformly, the seat's own moves as it made them) and kept only if it shows the seat the same
+sequence of strings as its `Observed` events, and MCTS searches that one world (determinized
+MCTS; with no such world in 200 draws the seat plays at random). Games of rules 1.0.0 redraw
+only the actions their seat was not shown, as those rules did. OpenSpiel's information-set
+MCTS is not used: its choices were not reproducible from its seed in our runs. Every
+generator derives from the game seed, so a game replays.
 """
 
 from __future__ import annotations

@@ -8,13 +8,13 @@ the seed when the game string leaves it unset, so the stored game string fixes i
 state is loading the stored game string afresh and re-applying the stored actions in order.
 
 What a seat may see is what OpenSpiel shows that player. In a game of perfect information
-with turns every seat sees every event. Otherwise (rules 2.0.0: imperfect information, or
-simultaneous moves, whose outcome OpenSpiel may show only in part) chance outcomes and moves
-are recorded for nobody, and each seat gets an `Observed` event holding its information-state string (or
-observation string, for games without one) whenever that string changes and after each of its
-own moves, with the move. Rules 1.0.0 (kept, to replay and verify the games stored by it)
-showed a seat every action that some other action at that node would have told apart, which
-showed seats opponents' moves their strings do not reveal.
+with turns (an "open" game) every seat sees every event. Otherwise (rules 2.0.0: imperfect
+information, or simultaneous moves, whose outcome OpenSpiel may show only in part) chance
+outcomes and moves are recorded for nobody, and each seat gets an `Observed` event holding its
+information-state string (or observation string, for games without one) whenever that string
+changes and after each of its own moves, with the move. Rules 1.0.0 (kept, to replay and
+verify the games stored by it) showed a seat every action that some other action at that node
+would have told apart, which showed seats opponents' moves their strings do not reveal.
 
 `pyspiel` is imported on first use, so that this module (and the catalogue) loads without it.
 """
@@ -42,7 +42,7 @@ from events.openspiel.game import (
 )
 
 VERSION = "2.0.0"
-"""Rules 2.0.0: per-seat `Observed` events in games of imperfect information."""
+"""Rules 2.0.0: per-seat `Observed` events in every game that is not open."""
 LEGACY = "1.0.0"
 """The first rules: audiences from trial actions (`seen_by`), no per-seat observations."""
 VERSIONS = (LEGACY, VERSION)

@@ -3,8 +3,8 @@
 OpenSpiel (the `pyspiel` package) holds the rules; these events hold what happened, so that a
 game is rebuilt by loading the stored game string and re-applying the stored actions in order.
 Who may see what follows OpenSpiel's own information model. In a game of perfect information
-every event is seen by every seat. Otherwise (rules 2.0.0 on) chance outcomes and moves are
-seen by nobody, and each seat is given `openspiel_observed` events of its own: OpenSpiel's
+with turns every event is seen by every seat. Otherwise (rules 2.0.0 on) chance outcomes and
+moves are seen by nobody, and each seat is given `openspiel_observed` events of its own: OpenSpiel's
 string for that player each time it changes, and the seat's own moves. Logs of rules 1.0.0
 kept, with each chance outcome and move, the seats whose string some other action there would
 have changed (`seen_by`), which shows a seat more than OpenSpiel does; they are read as stored.
@@ -99,7 +99,8 @@ class MovePlayed(Event, frozen=True, kw_only=True, tag="openspiel_move"):
 
 
 class Observed(Event, frozen=True, kw_only=True, tag="openspiel_observed"):
-    """What OpenSpiel now shows `seat` (games of imperfect information, rules 2.0.0 on):
+    """What OpenSpiel now shows `seat` (rules 2.0.0 on, games that are not open: imperfect
+    information or simultaneous moves):
     written when the seat's string changes and after each of its own moves. It carries no
     history position, since how many actions a seat did not see is itself hidden."""
 

@@ -73,10 +73,10 @@ class OpenSpielView:
     """A seat's fold of an OpenSpiel game.
 
     Games of rules 2.0.0 are folded from the seat's own events only: in a game of perfect
-    information with turns the board is rebuilt from the (public) actions; otherwise the seat is shown the
-    text of its latest `Observed` event and its own moves. Logs of rules 1.0.0 are folded as
-    they were (the state rebuilt from every action, shown through `info_string`), so that their
-    model seats' prompts replay unchanged."""
+    information with turns the board is rebuilt from the (public) actions; otherwise the seat
+    is shown the text of its latest `Observed` event and its own moves. Logs of rules 1.0.0
+    are folded as they were (the state rebuilt from every action, shown through
+    `info_string`), so that their model seats' prompts replay unchanged."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
