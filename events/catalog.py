@@ -71,7 +71,9 @@ class Rules(Protocol):
     """A game's rules as a decider over its own (opaque) state."""
 
     version: str
-    """Stored with every game; bump when a rule change alters logs."""
+    """Stored with every game; bump when a rule change alters logs. Rules that can still
+    replay games stamped with an earlier version offer `for_version(version) -> Rules | None`
+    (optional; the driver, replay and verify use it)."""
 
     def start(self, config: Any, seed: int, seats: Sequence[Any]) -> tuple[Any, list[Any]]:
         """The state after set-up and the set-up events (the first one tagged `game_started`)."""

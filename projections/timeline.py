@@ -54,13 +54,23 @@ def fallback(e: Any) -> str:
 
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, Any, str]]:
     """(seq, event, text) for every event `seat` may see (all events when seat is None),
-    each worded by its game's own `describe` (agent events and unknown ones in plain words)."""
+    each worded by its game's own `describe` (agent events and unknown ones in plain words);
+    seq counts the seat's own events where the game numbers them so (`seat_numbered`)."""
     if not events:
         return []
-    game_describe = catalog.get(getattr(events[0], "game", None)).describe
-    out = []
+    game = catalog.get(getattr(events[0], "game", None))
+    game_describe = game.describe
+    own = seat_numbered(game, seat)
+    out: list[tuple[int, Any, str]] = []
     for i, e in enumerate(events):
         if visible(e, seat):
             text = game_describe(e, seat) or describe_agent_event(e, seat) or fallback(e)
-            out.append((i, e, text))
+            out.append((len(out) if own else i, e, text))
     return out
+
+
+def seat_numbered(game: catalog.GameDef, seat: int | None) -> bool:
+    """True if `seat`'s pages number its events among its own (the game's definition says so
+    with `extras["seat_numbering"]`): where the count of events a seat did not see is itself
+    hidden, the store's `seq` and `turn` would tell it."""
+    return seat is not None and bool(game.extras.get("seat_numbering", False))

@@ -53,6 +53,17 @@ Batch = Callable[[list[Any], list[int]], None]
 """Receives events as they become final (one turn at a time), with their turns."""
 
 
+def rules_for(game: GameDef, engine_version: str | None) -> Any:
+    """The rules of `game` that record games stamped `engine_version` (None: the current
+    rules; a version the rules do not offer also gives the current ones)."""
+    rules = game.rules
+    if engine_version is None or engine_version == rules.version:
+        return rules
+    pick = getattr(rules, "for_version", None)
+    older = pick(engine_version) if pick is not None else None
+    return older if older is not None else rules
+
+
 class Game:
     """One game in progress: state, log and the seats' views."""
 
@@ -66,9 +77,10 @@ class Game:
         on_batch: Batch | None = None,
         flush_interval: float | None = None,
         game: GameDef | None = None,
+        engine_version: str | None = None,
     ) -> None:
         self.game = game if game is not None else catalog.for_config(config)
-        self.rules = self.game.rules
+        self.rules = rules_for(self.game, engine_version)
         config.validate()
         if len(agents) != config.players:
             raise ValueError(f"{config.players} agents expected, got {len(agents)}")

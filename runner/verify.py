@@ -31,6 +31,7 @@ from events.catalog import END_TAG, START_TAG
 from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.store import DuckStore, GameNotFound, StoredGame, StoreError, decode_log
+from runner.driver import rules_for
 from runner.replay import verify as resimulate_and_compare
 
 Outcome = Literal["verified", "failed", "unfinished"]
@@ -343,7 +344,7 @@ def _game_row(stored: StoredGame, events: Sequence[Any], game: catalog.GameDef) 
             f" {start.engine_version!r}",
         )
     version = game.rules.version
-    if start.engine_version != version:
+    if rules_for(game, start.engine_version).version != start.engine_version:
         raise Failed(
             "engine_version",
             0,

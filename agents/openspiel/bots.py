@@ -1,12 +1,14 @@
 """Code agents of OpenSpiel games: random, MCTS (OpenSpiel's C++ bots) and Tit-for-Tat.
 
 Every agent decides from its seat's view only. MCTS searches a world consistent with what its
-seat saw: in perfect-information games that is the game itself; otherwise the chance outcomes
-and moves the seat did not see are drawn again (from the agent's own seeded generator) until
-the seat's information string matches the real one, and MCTS searches that one world
-(determinized MCTS). OpenSpiel's information-set MCTS is not used: its choices were not
-reproducible from its seed in our runs. Every generator derives from the game seed, so a
-game replays.
+seat saw: in open games (perfect information, turns) that is the game itself; otherwise a
+history is drawn (from the agent's own seeded generator: chance by its odds, the others' moves
+uniformly, the seat's own moves as it made them) and kept only if it shows the seat the same
+sequence of strings as its `Observed` events, and MCTS searches that one world (determinized
+MCTS; with no such world in 200 draws the seat plays at random). Games of rules 1.0.0 redraw
+only the actions their seat was not shown, as those rules did. OpenSpiel's information-set
+MCTS is not used: its choices were not reproducible from its seed in our runs. Every
+generator derives from the game seed, so a game replays.
 """
 
 from __future__ import annotations
@@ -17,7 +19,7 @@ from typing import Any
 from agents.base import Agent
 from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, info_string, load, pyspiel
 from events.config import ConfigError
-from events.openspiel.game import ChanceSampled, MovePlayed, OpenSpielConfig
+from events.openspiel.game import ChanceSampled, MovePlayed, Observed, OpenSpielConfig
 
 DEFAULT_SIMULATIONS = 1000
 """MCTS simulations per move, as GTBench runs it."""
@@ -25,6 +27,8 @@ UCT_C = 2.0
 """MCTS exploration constant."""
 WORLD_TRIES = 200
 """Draws tried for a world consistent with what an MCTS seat saw before settling for the last."""
+WORLD_STEPS = 5000
+"""Most actions a drawn history may hold (a drawn history that runs on is dropped)."""
 
 
 class RandomAgent(Agent):
@@ -54,8 +58,15 @@ class TitForTat(Agent):
     def act(self, view: Any, decision: OpenSpielTurn) -> int:
         legal, texts = decision.options(self.seat)
         last = None
+        if view.hidden:
+            # OpenSpiel's string for a seat of this game is its whole record, e.g.
+            # "p0:CD p1:DD": the other's last move is the last letter of its part.
+            for part in view.observation.split():
+                name, _, moves = part.partition(":")
+                if name == f"p{1 - self.seat}" and moves:
+                    last = "DEFECT" if moves[-1] == "D" else "COOPERATE"
         for e in reversed(view.history):
-            if isinstance(e, MovePlayed) and e.player != self.seat:
+            if last is None and isinstance(e, MovePlayed) and e.player != self.seat:
                 last = e.text
                 break
         want = "DEFECT" if last == "DEFECT" else "COOPERATE"
@@ -83,6 +94,8 @@ class MCTSAgent(Agent):
 
     def _world(self, view: Any) -> Any:
         """A pyspiel state consistent with what this seat saw (the real one when it saw all)."""
+        if view.hidden:
+            return self._world_from_observations(view)
         st = view.state()
         if st.perfect:
             return st.state.clone()
@@ -98,6 +111,71 @@ class MCTSAgent(Agent):
                 return world
         # No consistent world found: search the last possible one (None: there was none).
         return world
+
+    def _fresh(self, view: Any) -> Any:
+        """A new initial state of the view's game (another `rng_seed` where the game draws its
+        hidden values inside the game object, as negotiation does)."""
+        assert view.start is not None
+        game_string = view.start.game_string
+        game = load(game_string)
+        params = dict(game.get_parameters())
+        if "rng_seed" in params:
+            params["rng_seed"] = self.rng.randrange(2**31 - 1)
+            game_string = str(pyspiel().load_game(game.get_type().short_name, params))
+        return OpenSpielState(game_string, view.start.seed).state
+
+    def _world_from_observations(self, view: Any) -> Any:
+        """A drawn history that shows this seat exactly its `Observed` strings and its own
+        moves and ends at its turn (None when no draw does: the seat then plays at random)."""
+        for _ in range(WORLD_TRIES):
+            state = self._replay_observations(view, view.observed)
+            if state is not None:
+                return state
+        return None
+
+    def _replay_observations(self, view: Any, target: list[Observed]) -> Any:
+        """Draw one history against `target`: the state at the seat's turn once every target
+        event is matched, None if the draw shows the seat anything else."""
+        rng, seat = self.rng, self.seat
+        state = self._fresh(view)
+        shown, k = "", 0
+
+        def seen(text: str, action: int | None) -> bool:
+            nonlocal shown, k
+            if action is None and text == shown:
+                return True
+            if k < len(target) and target[k].text == text and target[k].action == action:
+                shown, k = text, k + 1
+                return True
+            return False
+
+        if not seen(info_string(state, seat), None):
+            return None
+        for _ in range(WORLD_STEPS):
+            if state.is_terminal():
+                return None
+            mine = None
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                u, total, action = rng.random(), 0.0, outcomes[-1][0]
+                for a, p in outcomes:
+                    total += p
+                    if u < total:
+                        action = a
+                        break
+            elif int(state.current_player()) == seat:
+                if k == len(target):
+                    return state
+                action = target[k].action
+                if action is None or action not in state.legal_actions():
+                    return None
+                mine = action
+            else:
+                action = rng.choice(state.legal_actions())
+            state.apply_action(action)
+            if not seen(info_string(state, seat), mine):
+                return None
+        return None
 
     def _draw(self, view: Any, seen: set[int]) -> Any:
         """Replay the game, drawing again every action this seat did not see; None when a

@@ -17,7 +17,13 @@ from engine.openspiel.rules import RULES, players_of, state_data
 from events.catalog import GameDef
 from events.config import ConfigError
 from events.openspiel.game import NAME, OPENSPIEL_EVENT_TYPES, OpenSpielConfig
-from projections.openspiel.view import OpenSpielPrompter, OpenSpielView, describe, render
+from projections.openspiel.view import (
+    OpenSpielPrompter,
+    OpenSpielView,
+    describe,
+    frames,
+    render,
+)
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "openspiel" / "views.sql"
 """The `openspiel_games`, `openspiel_actions` and `openspiel_fallbacks` views."""
@@ -98,6 +104,8 @@ GAME = GameDef(
         "configured_agent": configured_agent,
         "check_agent": check_agent,
         "render": render,
+        "frames": frames,
+        "seat_numbering": True,
         "state_data": state_data,
     },
 )

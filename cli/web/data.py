@@ -20,6 +20,7 @@ from cli.web import frames as fr
 from events import catalog
 from events.store import decode_stored
 from projections.costs import PricesError, cost, load_prices, price_for
+from projections.timeline import seat_numbered
 
 PUBLIC = "public"
 """The viewer that sees what every seat sees (published replays)."""
@@ -356,10 +357,24 @@ def _shown_fields(fields: Any, viewer: fr.Viewer) -> Any:
 def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
     """The events `viewer` may see: each its seq, type, turn, actor and fields."""
     out = []
-    for seq, typ, turn, actor, payload in event_rows(con, game_id, viewer):
+    own = _own_numbering(con, game_id, viewer)
+    for i, (seq, typ, turn, actor, payload) in enumerate(event_rows(con, game_id, viewer)):
         fields = _shown_fields(msgspec.json.decode(payload), viewer)
+        if own:
+            seq = turn = i
         out.append({"seq": seq, "type": typ, "turn": turn, "actor": actor, "fields": fields})
     return out
+
+
+def _own_numbering(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> bool:
+    """True if the seat `viewer` sees its events numbered among its own (`seat_numbered`)."""
+    if not isinstance(viewer, int):
+        return False
+    row = con.execute("SELECT game FROM games WHERE game_id = ?", [game_id]).fetchone()
+    try:
+        return row is not None and seat_numbered(catalog.get(row[0]), viewer)
+    except catalog.UnknownGame:
+        return False
 
 
 def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> dict[str, Any]:
@@ -395,6 +410,8 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
                 text = gdef.describe(decoded[i], seat)
             except Exception:  # a describe that fails on an odd event: fall back to the tag
                 text = None
+        if gdef is not None and seat_numbered(gdef, seat):
+            seq = turn = i  # the seat's own count (what it did not see is not counted)
         item: dict[str, Any] = {
             "seq": seq,
             "type": typ,

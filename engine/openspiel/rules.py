@@ -7,10 +7,14 @@ inside the game object (a `rng_seed` parameter, as negotiation has) gets that pa
 the seed when the game string leaves it unset, so the stored game string fixes it. Rebuilding a
 state is loading the stored game string afresh and re-applying the stored actions in order.
 
-Who may see an outcome or a move follows OpenSpiel's information model: in a game of perfect
-information every seat sees everything; otherwise a seat sees an action when its
-information-state string (or observation string, for games without one) would have differed
-had another action been taken there.
+What a seat may see is what OpenSpiel shows that player. In a game of perfect information
+with turns (an "open" game) every seat sees every event. Otherwise (rules 2.0.0: imperfect
+information, or simultaneous moves, whose outcome OpenSpiel may show only in part) chance
+outcomes and moves are recorded for nobody, and each seat gets an `Observed` event holding its
+information-state string (or observation string, for games without one) whenever that string
+changes and after each of its own moves, with the move. Rules 1.0.0 (kept, to replay and
+verify the games stored by it) showed a seat every action that some other action at that node
+would have told apart, which showed seats opponents' moves their strings do not reveal.
 
 `pyspiel` is imported on first use, so that this module (and the catalogue) loads without it.
 """
@@ -31,12 +35,17 @@ from events.openspiel.game import (
     ChanceSampled,
     MovePlayed,
     MoveRejected,
+    Observed,
     OpenSpielConfig,
     OpenSpielEnded,
     OpenSpielStarted,
 )
 
-VERSION = "1.0.0"
+VERSION = "2.0.0"
+"""Rules 2.0.0: per-seat `Observed` events in every game that is not open."""
+LEGACY = "1.0.0"
+"""The first rules: audiences from trial actions (`seen_by`), no per-seat observations."""
+VERSIONS = (LEGACY, VERSION)
 
 INSTALL_HINT = (
     "OpenSpiel is not installed; install the extra: uv sync --extra openspiel "
@@ -44,8 +53,7 @@ INSTALL_HINT = (
 )
 
 ALTERNATIVES = 8
-"""How many other actions a visibility check tries at a node (enough for the games' private
-cards and dice; a seat that tells any of them apart sees the action)."""
+"""How many other actions the visibility check of rules 1.0.0 tries at a node."""
 
 
 class OpenSpielMissing(ConfigError):
@@ -187,6 +195,13 @@ def is_perfect(game: Any) -> bool:
 _PERFECT: dict[str, bool] = {}
 
 
+def is_open(game: Any) -> bool:
+    """True for games of perfect information with turns, whose every event every seat sees
+    (rules 2.0.0; simultaneous games show a seat only its own string)."""
+    ps = pyspiel()
+    return is_perfect(game) and game.get_type().dynamics == ps.GameType.Dynamics.SEQUENTIAL
+
+
 def _perfect(game_string: str, game: Any) -> bool:
     found = _PERFECT.get(game_string)
     if found is None:
@@ -197,8 +212,8 @@ def _perfect(game_string: str, game: Any) -> bool:
 def _seen_by(
     state: Any, actor: int, chosen: int, others: Sequence[int], players: int
 ) -> tuple[int, ...]:
-    """The seats whose information depends on the action taken at `state` (not yet applied).
-    The actor always sees its own move."""
+    """Rules 1.0.0: the seats whose string some tried alternative to the action taken at
+    `state` (not yet applied) would change. The actor always sees its own move."""
     after = state.child(chosen)
     seen = []
     alternatives = [state.child(a) for a in others if a != chosen][:ALTERNATIVES]
@@ -223,17 +238,58 @@ class OpenSpielState:
     """A game in progress: the pyspiel state, the seed and the next ply. Mutable: `step`
     advances it in place (the driver keeps the state it returns)."""
 
-    __slots__ = ("game", "game_string", "over", "perfect", "players", "ply", "seed", "state")
+    __slots__ = (
+        "game",
+        "game_string",
+        "legacy",
+        "open",
+        "over",
+        "perfect",
+        "players",
+        "ply",
+        "seed",
+        "shown",
+        "state",
+    )
 
-    def __init__(self, game_string: str, seed: int) -> None:
+    def __init__(self, game_string: str, seed: int, legacy: bool = False) -> None:
         self.game_string = game_string
         self.seed = seed
         self.game = game_for(game_string)
         self.state = self.game.new_initial_state()
         self.players = int(self.game.num_players())
         self.perfect = _perfect(game_string, self.game)
+        self.open = self.perfect and self.game.get_type().dynamics == _sequential()
         self.ply = 0
         self.over = False
+        self.legacy = legacy
+        """Rules 1.0.0: audiences from trial actions, no `Observed` events."""
+        self.shown = [""] * self.players
+        """Per seat, the string its last `Observed` event holds ("" before the first)."""
+
+
+def observe(st: OpenSpielState, events: list[Any], actions: dict[int, tuple[int, str]]) -> None:
+    """Record, for each seat whose string changed or who just moved (`actions`: seat ->
+    (action, text)), what OpenSpiel now shows it (not in open games, nor under rules 1.0.0)."""
+    if st.open or st.legacy:
+        return
+    for p in range(st.players):
+        text = info_string(st.state, p)
+        own = actions.get(p)
+        if own is None and text == st.shown[p]:
+            continue
+        st.shown[p] = text
+        if own is None:
+            events.append(Observed(seat=p, text=text))
+        else:
+            events.append(Observed(seat=p, text=text, action=own[0], action_text=own[1]))
+
+
+_NOBODY: tuple[int, ...] = ()
+
+
+def _sequential() -> Any:
+    return pyspiel().GameType.Dynamics.SEQUENTIAL
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,31 +322,39 @@ class OpenSpielTurn:
         return random.Random(f"{self.seed}:fallback:{self.ply}:{seat}").choice(legal)
 
 
+def draw_outcome(seed: int, ply: int, outcomes: Sequence[tuple[int, float]]) -> tuple[int, float]:
+    """The outcome of the chance node at `ply`, drawn from the game seed with the node's odds:
+    (action, its probability)."""
+    u = random.Random(f"{seed}:chance:{ply}").random()
+    total = 0.0
+    for a, p in outcomes:
+        total += p
+        if u < total:
+            return a, p
+    return outcomes[-1]
+
+
 def _chance(st: OpenSpielState, events: list[Any]) -> None:
     """Resolve chance nodes: draw each outcome from the seed, apply and record it."""
     state = st.state
     while state.is_chance_node():
         outcomes = state.chance_outcomes()
-        u = random.Random(f"{st.seed}:chance:{st.ply}").random()
-        total = 0.0
-        action, prob = outcomes[-1]
-        for a, p in outcomes:
-            total += p
-            if u < total:
-                action, prob = a, p
-                break
-        seen = None
+        action, prob = draw_outcome(st.seed, st.ply, outcomes)
+        seen = None if st.open else _NOBODY
         # A single outcome tells nobody anything (and negotiation draws its hidden values
         # from the game object when the node is applied, so no trial child is made there).
-        if not st.perfect and len(outcomes) > 1:
-            seen = _seen_by(state, -1, action, [a for a, _ in outcomes], st.players)
-            seen = None if len(seen) == st.players else seen
+        if st.legacy:
+            seen = None
+            if not st.perfect and len(outcomes) > 1:
+                seen = _seen_by(state, -1, action, [a for a, _ in outcomes], st.players)
+                seen = None if len(seen) == st.players else seen
         text = state.action_to_string(-1, action)
         state.apply_action(action)
         events.append(
             ChanceSampled(ply=st.ply, action=action, text=text, probability=prob, seen_by=seen)
         )
         st.ply += 1
+        observe(st, events, {})
 
 
 def _finish(st: OpenSpielState, events: list[Any]) -> None:
@@ -301,16 +365,26 @@ def _finish(st: OpenSpielState, events: list[Any]) -> None:
 
 
 class OpenSpielRules:
-    """Any OpenSpiel game as a decider (see the module docstring)."""
+    """Any OpenSpiel game as a decider (see the module docstring); `version` picks the
+    rules the games are recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no OpenSpiel rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> OpenSpielRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return OpenSpielRules(version) if version in VERSIONS else None
 
     def start(
         self, config: OpenSpielConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[OpenSpielState, list[Any]]:
         """Load the game, record its string and seed, resolve the opening chance nodes."""
         game_string = effective_game_string(config.game_string, seed)
-        st = OpenSpielState(game_string, seed)
+        st = OpenSpielState(game_string, seed, legacy=self.version == LEGACY)
         if st.players != config.players:
             raise ConfigError(
                 f"{game_string} has {st.players} players, the configuration {config.players}"
@@ -320,11 +394,12 @@ class OpenSpielRules:
                 seed=seed,
                 config=config,
                 seats=tuple(seats),
-                engine_version=VERSION,
+                engine_version=self.version,
                 game_string=game_string,
                 openspiel_version=openspiel_version(),
             )
         ]
+        observe(st, events, {})
         _chance(st, events)
         _finish(st, events)
         return st, events
@@ -381,26 +456,36 @@ class OpenSpielRules:
                 joint.append(used)
             texts = [state.action_to_string(p, a) for p, a in zip(d.seats, joint, strict=True)]
             state.apply_actions(joint)
+            hidden = None if st.open or st.legacy else _NOBODY
             for i, (seat, a) in enumerate(zip(d.seats, joint, strict=True)):
                 events.append(
                     MovePlayed(
-                        ply=st.ply + i, player=seat, action=a, text=texts[i], simultaneous=True
+                        ply=st.ply + i,
+                        player=seat,
+                        action=a,
+                        text=texts[i],
+                        simultaneous=True,
+                        seen_by=hidden,
                     )
                 )
             st.ply += len(joint)
+            observe(st, events, {s: (a, t) for s, a, t in zip(d.seats, joint, texts, strict=True)})
         else:
             seat = d.seats[0]
             used, rejected = self._checked(st, d, seat, actions[0], st.ply)
             if rejected is not None:
                 events.append(rejected)
-            seen = None
-            if not st.perfect:
-                seen = _seen_by(state, seat, used, d.legal[0], st.players)
-                seen = None if len(seen) == st.players else seen
+            seen = None if st.open else _NOBODY
+            if st.legacy:
+                seen = None
+                if not st.perfect:
+                    seen = _seen_by(state, seat, used, d.legal[0], st.players)
+                    seen = None if len(seen) == st.players else seen
             text = state.action_to_string(seat, used)
             state.apply_action(used)
             events.append(MovePlayed(ply=st.ply, player=seat, action=used, text=text, seen_by=seen))
             st.ply += 1
+            observe(st, events, {seat: (used, text)})
         _chance(st, events)
         _finish(st, events)
         return st, events
@@ -412,8 +497,11 @@ class OpenSpielRules:
     def fold(self, events: Sequence[Any]) -> OpenSpielState:
         """The state after a log (or a prefix): the stored game string, the stored actions."""
         start = events[0]
-        st = OpenSpielState(start.game_string, start.seed)
+        st = OpenSpielState(start.game_string, start.seed, legacy=start.engine_version == LEGACY)
         apply_recorded(st.state, events)
+        for e in events:
+            if isinstance(e, Observed):
+                st.shown[e.seat] = e.text
         st.ply = sum(isinstance(e, ChanceSampled | MovePlayed) for e in events)
         st.over = any(isinstance(e, OpenSpielEnded) for e in events)
         return st

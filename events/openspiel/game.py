@@ -2,9 +2,12 @@
 
 OpenSpiel (the `pyspiel` package) holds the rules; these events hold what happened, so that a
 game is rebuilt by loading the stored game string and re-applying the stored actions in order.
-Who may see a chance outcome or a move follows OpenSpiel's own information model: the rules
-store, with each such event, the seats whose information (OpenSpiel's information-state or
-observation string) depends on it. Perfect-information games show everything to everyone.
+Who may see what follows OpenSpiel's own information model. In a game of perfect information
+with turns every event is seen by every seat. Otherwise (rules 2.0.0 on) chance outcomes and
+moves are seen by nobody, and each seat is given `openspiel_observed` events of its own: OpenSpiel's
+string for that player each time it changes, and the seat's own moves. Logs of rules 1.0.0
+kept, with each chance outcome and move, the seats whose string some other action there would
+have changed (`seen_by`), which shows a seat more than OpenSpiel does; they are read as stored.
 
 This module needs no OpenSpiel: stored games decode and list without it. Tags other than the
 shared start and end tags carry the `openspiel_` prefix. New fields go last with defaults.
@@ -95,6 +98,26 @@ class MovePlayed(Event, frozen=True, kw_only=True, tag="openspiel_move"):
         return self.seen_by
 
 
+class Observed(Event, frozen=True, kw_only=True, tag="openspiel_observed"):
+    """What OpenSpiel now shows `seat` (rules 2.0.0 on, games that are not open: imperfect
+    information or simultaneous moves):
+    written when the seat's string changes and after each of its own moves. It carries no
+    history position, since how many actions a seat did not see is itself hidden."""
+
+    ACTOR = "seat"
+    seat: int
+    text: str
+    """OpenSpiel's information-state string for the seat (its observation string where the
+    game has no information state)."""
+    action: int | None = None
+    """The seat's own action that was just applied (None after another's move or chance)."""
+    action_text: str = ""
+    """OpenSpiel's text of `action` (empty when `action` is None)."""
+
+    def audience(self) -> tuple[int, ...] | None:
+        return (self.seat,)
+
+
 class MoveRejected(Event, frozen=True, kw_only=True, tag="openspiel_move_rejected"):
     """A seat asked for an action that is not legal there; `used` (a seeded random legal
     action) was played instead. Visible to that seat only."""
@@ -124,5 +147,6 @@ OPENSPIEL_EVENT_TYPES: tuple[type, ...] = (
     MovePlayed,
     MoveRejected,
     OpenSpielEnded,
+    Observed,
 )
 """Every event of an OpenSpiel game's rules."""

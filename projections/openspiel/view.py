@@ -11,17 +11,28 @@ far, the legal actions, and an instruction that depends on the seat's reasoning 
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
 
-from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, apply_recorded, info_string
+from engine.openspiel.rules import (
+    LEGACY,
+    OpenSpielMissing,
+    OpenSpielState,
+    OpenSpielTurn,
+    apply_recorded,
+    game_for,
+    info_string,
+    is_open,
+    is_perfect,
+)
 from events.openspiel.game import (
     ChanceSampled,
     MovePlayed,
     MoveRejected,
+    Observed,
     OpenSpielConfig,
     OpenSpielEnded,
     OpenSpielStarted,
@@ -44,27 +55,47 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     """OpenSpiel's information-state (or observation) string for this seat; the board for
     perfect-information games."""
     moves: tuple[tuple[int, str], ...]
-    """(player, action text) of every move this seat saw, in order (chance as player -1)."""
+    """(player, action text) of every move this seat saw, in order (chance as player -1);
+    in games of imperfect information (rules 2.0.0) the seat's own moves only."""
     legal: tuple[str, ...] = ()
     """The seat's legal actions by their text, when it is asked to move."""
     returns: tuple[float, ...] | None = None
+    own_moves_only: bool = False
+    """True where the others' moves and chance show only through `observation`."""
+
+
+def _open_game(game_string: str, legacy: bool) -> bool:
+    game = game_for(game_string)
+    return is_perfect(game) if legacy else is_open(game)
 
 
 class OpenSpielView:
-    """A seat's fold of an OpenSpiel game; the pyspiel state is built only when asked for."""
+    """A seat's fold of an OpenSpiel game.
+
+    Games of rules 2.0.0 are folded from the seat's own events only: in a game of perfect
+    information with turns the board is rebuilt from the (public) actions; otherwise the seat
+    is shown the text of its latest `Observed` event and its own moves. Logs of rules 1.0.0
+    are folded as they were (the state rebuilt from every action, shown through
+    `info_string`), so that their model seats' prompts replay unchanged."""
 
     def __init__(self, seat: int) -> None:
         self.seat = seat
         self.seen = 0
         self.history: list[Any] = []
+        """The events this seat may see, in order."""
         self.ended = False
         self.start: OpenSpielStarted | None = None
+        self.legacy = False
+        """The log was recorded by rules 1.0.0."""
         self.actions: list[Any] = []
-        """Every chance outcome and move so far, visible or not (the state is rebuilt from
-        them; the seat is only ever shown `info_string` of it)."""
+        """The chance outcomes and moves the state is rebuilt from: every one for a log of
+        rules 1.0.0 (its seat is only ever shown `info_string` of it), else the visible ones."""
+        self.observed: list[Observed] = []
+        """This seat's `Observed` events, in order."""
         self.returns: tuple[float, ...] | None = None
         self._st: OpenSpielState | None = None
         self._applied = 0
+        self._open: bool | None = None
 
     def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> OpenSpielView:
         """Consume the events not seen yet."""
@@ -72,23 +103,46 @@ class OpenSpielView:
         for i in range(self.seen, len(log)):
             e = log[i]
             aud = audiences[i] if audiences is not None else e.audience()
-            if isinstance(e, ChanceSampled | MovePlayed):
-                self.actions.append(e)
-            elif isinstance(e, OpenSpielStarted):
+            visible = aud is None or seat in aud
+            if isinstance(e, OpenSpielStarted):
                 self.start = e
+                self.legacy = e.engine_version == LEGACY
+            elif isinstance(e, ChanceSampled | MovePlayed):
+                if visible or self.legacy:
+                    self.actions.append(e)
+            elif isinstance(e, Observed):
+                if visible:
+                    self.observed.append(e)
             elif isinstance(e, OpenSpielEnded):
                 self.ended = True
                 self.returns = e.scores
-            if aud is None or seat in aud:
+            if visible:
                 self.history.append(e)
         self.seen = len(log)
         return self
 
+    @property
+    def open(self) -> bool:
+        """True where every seat sees every action: a game of perfect information with turns
+        (rules 1.0.0: of perfect information)."""
+        if self._open is None:
+            assert self.start is not None, "the view has not seen the game start"
+            self._open = _open_game(self.start.game_string, self.legacy)
+        return self._open
+
+    @property
+    def hidden(self) -> bool:
+        """True where the seat knows only its `Observed` strings and its own moves."""
+        return self.start is not None and not self.legacy and not self.open
+
     def state(self) -> OpenSpielState:
-        """The game's state after the events seen (engine use: agents see `observation`)."""
+        """The game's state after the actions this view holds (agents see `observation`);
+        not available to a seat of a game of imperfect information (rules 2.0.0)."""
         assert self.start is not None, "the view has not seen the game start"
+        if self.hidden:
+            raise LookupError("a seat of a game of imperfect information holds no state")
         if self._st is None:
-            self._st = OpenSpielState(self.start.game_string, self.start.seed)
+            self._st = OpenSpielState(self.start.game_string, self.start.seed, self.legacy)
         if self._applied < len(self.actions):
             apply_recorded(self._st.state, self.actions[self._applied :])
             self._applied = len(self.actions)
@@ -97,10 +151,14 @@ class OpenSpielView:
     @property
     def observation(self) -> str:
         """What OpenSpiel shows this seat now."""
+        if self.hidden:
+            return self.observed[-1].text if self.observed else ""
         return info_string(self.state().state, self.seat)
 
     def moves(self) -> tuple[tuple[int, str], ...]:
         """(player, text) of the moves and chance outcomes this seat saw."""
+        if self.hidden:
+            return tuple((self.seat, e.action_text) for e in self.observed if e.action is not None)
         out = []
         for e in self.history:
             if isinstance(e, MovePlayed):
@@ -121,6 +179,7 @@ class OpenSpielView:
             moves=self.moves(),
             legal=legal,
             returns=self.returns,
+            own_moves_only=self.hidden,
         )
 
 
@@ -129,6 +188,11 @@ class OpenSpielView:
 
 def _p(player: int) -> str:
     return "Chance" if player < 0 else f"Player {player}"
+
+
+def _flat(text: str) -> str:
+    """A multi-line OpenSpiel string on one line (lines joined by " | ")."""
+    return " | ".join(text.rstrip("\n").splitlines()) or "(nothing)"
 
 
 def describe(e: Any, viewer: int | None) -> str | None:
@@ -141,6 +205,13 @@ def describe(e: Any, viewer: int | None) -> str | None:
             return f"[{e.ply}] Chance: {e.text} (p={e.probability:.3g})"
         case MovePlayed():
             return f"[{e.ply}] {_p(e.player)}: {e.text} (action {e.action})"
+        case Observed():
+            if e.action is not None:
+                return (
+                    f"{_p(e.seat)} plays {e.action_text} (action {e.action}) and sees: "
+                    f"{_flat(e.text)}"
+                )
+            return f"{_p(e.seat)} sees: {_flat(e.text)}"
         case MoveRejected():
             return (
                 f"! {_p(e.player)} asked for action {e.raw} ({e.reason}); played {e.used} instead"
@@ -150,17 +221,88 @@ def describe(e: Any, viewer: int | None) -> str | None:
     return None
 
 
+def _whole_state(events: Sequence[Any]) -> Any:
+    """The pyspiel state after `events` (every action of the log must be among them)."""
+    start = events[0]
+    st = OpenSpielState(start.game_string, start.seed, start.engine_version == LEGACY)
+    apply_recorded(st.state, events)
+    return st.state
+
+
 def render(events: Sequence[Any], seat: int | None) -> list[str]:
     """The final position as text: OpenSpiel's board (the whole state), or what `seat` sees."""
     if not events or not isinstance(events[0], OpenSpielStarted):
         return []
     if seat is None:
-        st = OpenSpielState(events[0].game_string, events[0].seed)
-        apply_recorded(st.state, events)
-        title = "Final position" if st.state.is_terminal() else "Position"
-        return [f"{title}:", *str(st.state).rstrip("\n").splitlines()]
+        state = _whole_state(events)
+        title = "Final position" if state.is_terminal() else "Position"
+        return [f"{title}:", *str(state).rstrip("\n").splitlines()]
     view = OpenSpielView(seat).sync(events)
     return [f"What seat {seat} sees:", *view.observation.rstrip("\n").splitlines()]
+
+
+# ---------------------------------------------------------------------------- viewer frames
+
+PUBLIC_HIDDEN = (
+    "Every seat is shown only its own observations in this game; the record every seat "
+    "shares holds its start and its end."
+)
+LEGACY_SEAT = (
+    "This game was stored by OpenSpiel rules 1.0.0, which kept no per-seat observations; "
+    "the moves this seat was shown:"
+)
+
+
+def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], dict[str, Any]]:
+    """The viewer's frame after each event (`extras["frames"]`): OpenSpiel's whole state for
+    everyone (None), the seat's own string for a seat, the board of an open game (perfect
+    information, turns; else a note) for the public view. The events come filtered for `viewer`."""
+    seen: list[Any] = []
+    whole: list[Any] = []  # the state everyone sees, built as the actions come
+    joint: list[int] = []
+
+    def text(e: Any) -> str:
+        seen.append(e)
+        start = seen[0]
+        if not isinstance(start, OpenSpielStarted):
+            return "(the log does not start with game_started)"
+        if viewer is None:
+            if not whole:
+                legacy = start.engine_version == LEGACY
+                whole.append(OpenSpielState(start.game_string, start.seed, legacy).state)
+            state = whole[0]
+            if isinstance(e, ChanceSampled):
+                state.apply_action(e.action)
+            elif isinstance(e, MovePlayed):
+                if e.simultaneous:
+                    joint.append(e.action)
+                    if len(joint) == state.num_players():
+                        state.apply_actions(joint)
+                        joint.clear()
+                else:
+                    state.apply_action(e.action)
+            if joint:
+                return "(a simultaneous move is being recorded)"
+            return str(state).rstrip("\n")
+        seat = viewer if isinstance(viewer, int) else -1
+        view = OpenSpielView(seat).sync(seen)
+        if seat < 0 and not view.open:
+            ended = "" if view.returns is None else f"\nReturns: {list(view.returns)}"
+            return PUBLIC_HIDDEN + ended
+        if view.legacy and not view.open:
+            return "\n".join([LEGACY_SEAT, *(f"{_p(p)}: {t}" for p, t in view.moves())])
+        if seat < 0:
+            return str(view.state().state).rstrip("\n")
+        return view.observation.rstrip("\n")
+
+    def step(e: Any) -> dict[str, Any]:
+        try:
+            body = text(e)
+        except OpenSpielMissing as exc:
+            body = str(exc)
+        return {"kind": "text", "text": body}
+
+    return step, {}
 
 
 # ---------------------------------------------------------------------------- prompts
@@ -307,7 +449,12 @@ def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | No
 
 def decision_text(config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str) -> str:
     """The question of one decision."""
-    moves = [f"{_p(p)}: {t}" for p, t in snap.moves] or ["none yet"]
+    if snap.own_moves_only:
+        moves = [t for _, t in snap.moves] or ["none yet"]
+        heading = "YOUR MOVES SO FAR (the others' moves show only in what you see above)"
+    else:
+        moves = [f"{_p(p)}: {t}" for p, t in snap.moves] or ["none yet"]
+        heading = "MOVES SO FAR (that you saw)"
     raw = snap.observation.rstrip("\n")
     words = explain(config.preset, seat, raw, snap)
     parts = [
@@ -318,7 +465,7 @@ def decision_text(config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str)
         *([words] if words else []),
         raw or "(nothing yet)",
         "",
-        "MOVES SO FAR (that you saw)",
+        heading,
         *moves,
         "",
         "LEGAL ACTIONS",

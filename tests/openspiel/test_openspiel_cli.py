@@ -121,3 +121,23 @@ def test_an_agent_option_given_twice_is_refused(spec: str) -> None:
 
     with pytest.raises(ValueError, match="given twice"):
         parse_options(spec)
+
+
+def test_kriegspiel_seat_1_is_shown_none_of_its_opponents_moves(tmp_path: Path) -> None:
+    """The issue's game: `show --seat 1` and `replay --seat 1` hold only seat 1's own moves
+    and strings; the full timeline holds every move."""
+    db = tmp_path / "k.duckdb"
+    got = cattle("play", "--game", "openspiel:kriegspiel", "--seed", "4", "--db", db, "--json")
+    assert got.returncode == 0, got.stderr
+    gid = json.loads(got.stdout)["game_id"]
+    wide = {"COLUMNS": "100000"}  # one line per event, however long its string
+    everything = cattle("show", gid, "--db", db, env=wide).stdout
+    seat = cattle("show", gid, "--seat", "1", "--db", db, env=wide).stdout
+    assert everything.count("] Player 0: ") == 281
+    lines = seat.split("What seat 1 sees:")[0].splitlines()[1:]
+    assert all("Player 0" not in line for line in lines)
+    assert sum(" Player 1 plays " in line for line in lines) == 302
+    numbers = [int(line.split()[0]) for line in lines if line.split()[0].isdigit()]
+    assert numbers == list(range(len(numbers)))  # counted among seat 1's own events
+    replayed = json.loads(cattle("replay", gid, "--seat", "1", "--json", "--db", db).stdout)
+    assert {p for p, _ in replayed["moves"]} == {1} and replayed["own_moves_only"] is True

@@ -136,7 +136,7 @@ def test_a_seat_never_sees_the_other_private_draw(
     other = 1 - seat
     # The other seat's private draw is ply `other` (cards and dice are dealt in seat order).
     (hidden,) = [e for e in events if isinstance(e, ChanceSampled) and e.ply == other]
-    assert hidden.seen_by == (other,)
+    assert hidden.seen_by == ()  # chance is shown to a seat only through its `Observed` strings
     assert all(e is not hidden for e in view.history)
     mine = next(e for e in events if isinstance(e, ChanceSampled) and e.ply == seat)
     for alt in range(outcomes):
@@ -160,7 +160,7 @@ def msgspec_replace(e: Any, **changes: Any) -> Any:
 def test_the_sealed_bid_stays_sealed() -> None:
     events = play_game(GAME.preset("blind_auction"), 3, ["random"] * 2).events
     (bid0,) = [e for e in events if isinstance(e, MovePlayed) and e.player == 0]
-    assert bid0.seen_by == (0,)
+    assert bid0.seen_by == ()  # the bidder sees it through its own `Observed` event
     view = _first_decision_view(events, 1)
     assert "bid" not in view.observation
 
@@ -206,3 +206,38 @@ def test_a_stored_game_verifies_and_its_views_hold_the_contract(tmp_path: Path) 
     assert by_id[gid][1] == record.events[0].game_string
     assert list(by_id[gid][2]) == list(record.result.scores)
     assert [r[1] for r in results] == list(record.result.scores)
+
+
+def test_games_of_rules_1_0_0_still_replay_and_verify(tmp_path: Path) -> None:
+    """Rules 1.0.0 stay available to replay the games they stored: their audiences (trial
+    actions) and no `Observed` events; a version no rules offer is refused by verify."""
+    import msgspec
+
+    from agents import make_agents
+    from events.openspiel.game import Observed
+    from runner.driver import Game
+    from runner.session import game_row, seat_specs
+    from runner.verify import verify_stored
+
+    config = GAME.preset("kuhn_poker")
+    seats = seat_specs(["random", "random"], GAME)
+    old = Game(config, 3, make_agents(seats, 3, config), seats, game=GAME, engine_version="1.0.0")
+    record = old.run()
+    log = record.events
+    assert log[0].engine_version == "1.0.0"
+    assert not any(isinstance(e, Observed) for e in log)
+    deals = [e for e in log if isinstance(e, ChanceSampled)]
+    assert [e.seen_by for e in deals] == [(0,), (1,)]
+    assert verify(log).ok
+    new = play_game(config, 3, ["random", "random"]).events
+    assert new[0].engine_version == "2.0.0" and any(isinstance(e, Observed) for e in new)
+    with DuckStore(tmp_path / "old.duckdb") as store:
+        row = game_row("old1", config, 3, seats, None)
+        store.save_game(msgspec.structs.replace(row, engine_version="1.0.0"), log, record.turns)
+        assert verify_stored(store, "old1").outcome == "verified"
+        odd = msgspec.structs.replace(log[0], engine_version="0.9.0")
+        row = msgspec.structs.replace(row, game_id="odd1", engine_version="0.9.0")
+        store.save_game(row, [odd, *log[1:]], record.turns)
+        check = verify_stored(store, "odd1")
+        assert check.outcome != "verified" and check.problem is not None
+        assert check.problem.check == "engine_version" and "0.9.0" in check.problem.detail

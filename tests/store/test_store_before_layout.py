@@ -68,3 +68,21 @@ def test_a_tampered_copy_fails(old_store: Path) -> None:
         )
         check = verify_stored(store, game_id)
     assert check.outcome != "verified" and check.problem is not None
+
+
+def test_the_viewer_reads_the_old_openspiel_games_for_every_viewer(old_store: Path) -> None:
+    """OpenSpiel games of rules 1.0.0: everyone sees the whole state, a seat of Kuhn poker the
+    moves it was shown then (no string was stored for it), nobody a failure text."""
+    from cli.web.data import PUBLIC, game_data
+
+    with DuckStore(old_store, read_only=True) as store:
+        rows = store.con.execute(
+            "SELECT game_id, engine_version FROM games WHERE game = 'openspiel' ORDER BY 1"
+        ).fetchall()
+        assert {v for _, v in rows} == {"1.0.0"}
+        for game_id, _ in rows:
+            for viewer in (None, PUBLIC, 0, 1):
+                data = game_data(store.con, game_id, viewer)
+                texts = [f["text"] for f in data["frames"]]
+                assert texts and all("no state text" not in t for t in texts)
+                assert all(" object at 0x" not in t for t in texts)
