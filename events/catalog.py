@@ -71,7 +71,11 @@ class Rules(Protocol):
     """A game's rules as a decider over its own (opaque) state."""
 
     version: str
-    """Stored with every game; bump when a rule change alters logs."""
+    """Stored with every game; bump when a rule change alters logs. Rules that still play
+    older versions list them all in an optional `versions` tuple and take the one to play by
+    as `start(..., version=...)`: replay and verify then re-simulate an older log by the rules
+    it names. Rules may also state `max_decisions(config) -> int`, the hard bound on decisions
+    in one game (docs/bounds.md); the driver stops a game that asks more."""
 
     def start(self, config: Any, seed: int, seats: Sequence[Any]) -> tuple[Any, list[Any]]:
         """The state after set-up and the set-up events (the first one tagged `game_started`)."""

@@ -105,7 +105,9 @@ def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
     start = events[0]
     game_def = catalog.get(start.game)
     agents = replay_agents(events, rerun=rerun)
-    game = Game(start.config, start.seed, agents, start.seats, game=game_def)
+    game = Game(
+        start.config, start.seed, agents, start.seats, game=game_def, version=start.engine_version
+    )
     # A replay that runs out of recorded actions stops; the comparison reports where.
     with contextlib.suppress(LookupError):
         if all(type(a) is RecordedAgent for a in agents) and all(map(is_game_event, events)):
