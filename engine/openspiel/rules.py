@@ -305,6 +305,13 @@ class OpenSpielRules:
 
     version = VERSION
 
+    @staticmethod
+    def max_decisions(config: OpenSpielConfig) -> int:
+        """The hard bound on decisions per game: OpenSpiel's longest history for the game
+        (every decision applies a move, an illegal answer the seeded fallback, so each one
+        adds at least one action to the history)."""
+        return int(load(config.game_string).max_game_length())
+
     def start(
         self, config: OpenSpielConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[OpenSpielState, list[Any]]:
