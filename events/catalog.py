@@ -136,7 +136,9 @@ class View(Protocol):
 
 
 class Prompter(Protocol):
-    """How a model seat plays a game: prompts in, actions out."""
+    """How a model seat plays a game: prompts in, actions out. An optional
+    `answer_schema(view, decision) -> dict` gives the JSON schema of an answer; seats with
+    `output=json_schema` are refused in one line for a game whose prompter has none."""
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions of a seat (`KeyError` for a character the game lacks)."""

@@ -44,7 +44,7 @@ SELECT game_id, seat, any_value(agent) AS agent, any_value(tournament) AS tourna
        count(*) FILTER (WHERE error IS NOT NULL) AS transport_errors,
        count(*) FILTER (WHERE parse_stage = 'truncated') AS truncated,
        count(*) FILTER (WHERE parse_error IS NOT NULL) AS format_errors,
-       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value')) AS repaired,
+       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value', 'lenient')) AS repaired,
        count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed
 FROM llm_calls
 GROUP BY game_id, seat;

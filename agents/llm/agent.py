@@ -67,6 +67,11 @@ class LLMAgent(Agent):
         if for_seat is not None:
             prompter = for_seat(options)
         self.prompter: catalog.Prompter = prompter
+        if options.output == "json_schema" and getattr(prompter, "answer_schema", None) is None:
+            # Never dropped silently: the option is part of the seat's name, so a seat that
+            # played without it would be rated as another agent.
+            name = catalog.for_config(config).name
+            raise SpecError(f"{name} has no answer schema: its model seats take output=text only")
         try:
             self.system = prompter.system_prompt(config, options.character, self.seat)
         except KeyError as exc:
@@ -140,8 +145,9 @@ class LLMAgent(Agent):
         has one: `answer_schema` is an optional part of a prompter)."""
         if self.options.output != "json_schema":
             return None
-        make = getattr(self.prompter, "answer_schema", None)
-        return None if make is None else make(view, decision)
+        make = self.prompter.answer_schema  # type: ignore[attr-defined]  # checked in __init__
+        schema: dict[str, Any] = make(view, decision)
+        return schema
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
         """Send with retries; failed attempts are recorded here, the answer by the caller."""
