@@ -1,9 +1,10 @@
 """What a seat of an OpenSpiel game sees, the timeline's lines, the board, and model prompts.
 
 A seat's view keeps the game's pyspiel state privately (rebuilt from the stored actions, on
-first use) and shows the seat only what OpenSpiel shows that player: its information-state
-string (or observation string, or for perfect-information games the whole board), the moves it
-may see, and its legal actions by their text. The prompts follow GTBench's layout in our own
+first use) and shows the seat only what OpenSpiel shows that player: for games of perfect
+information the board as OpenSpiel's observation string draws it, for the others the
+information-state string (all the player knows), the moves it may see, and its legal actions
+by their text. The prompts follow GTBench's layout in our own
 words: a paragraph of rules per game, a paragraph of observation per decision, the moves so
 far, the legal actions, and an instruction that depends on the seat's reasoning mode.
 """
@@ -17,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, apply_recorded, info_string
+from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, apply_recorded, seat_string
 from events.openspiel.game import (
     ChanceSampled,
     MovePlayed,
@@ -41,8 +42,8 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     game_string: str
     observation: str
-    """OpenSpiel's information-state (or observation) string for this seat; the board for
-    perfect-information games."""
+    """What OpenSpiel shows this seat (`engine.openspiel.rules.seat_string`): the board in
+    perfect-information games, the information-state string in the others."""
     moves: tuple[tuple[int, str], ...]
     """(player, action text) of every move this seat saw, in order (chance as player -1)."""
     legal: tuple[str, ...] = ()
@@ -61,7 +62,7 @@ class OpenSpielView:
         self.start: OpenSpielStarted | None = None
         self.actions: list[Any] = []
         """Every chance outcome and move so far, visible or not (the state is rebuilt from
-        them; the seat is only ever shown `info_string` of it)."""
+        them; the seat is only ever shown `seat_string` of it)."""
         self.returns: tuple[float, ...] | None = None
         self._st: OpenSpielState | None = None
         self._applied = 0
@@ -96,8 +97,8 @@ class OpenSpielView:
 
     @property
     def observation(self) -> str:
-        """What OpenSpiel shows this seat now."""
-        return info_string(self.state().state, self.seat)
+        """What OpenSpiel shows this seat now (the board, or all it knows)."""
+        return seat_string(self.state().state, self.seat)
 
     def moves(self) -> tuple[tuple[int, str], ...]:
         """(player, text) of the moves and chance outcomes this seat saw."""
@@ -276,8 +277,13 @@ def _num(rx: str, text: str) -> str | None:
 def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | None:
     """One sentence in plain words about what OpenSpiel's string shows a GTBench game's seat."""
     match preset:
-        case "tic_tac_toe" | "connect_four":
-            return f"You play '{'xo'[seat]}'; the grid as it stands ('.' is empty):"
+        case "tic_tac_toe":
+            return f"You play '{'xo'[seat]}'; the grid as it stands, row 0 on top ('.' is empty):"
+        case "connect_four":
+            return (
+                f"You play '{'xo'[seat]}'; the grid as it stands, the bottom row last ('.' is "
+                "empty):"
+            )
         case "breakthrough":
             return f"You play '{'bw'[seat]}'; the board as it stands ('.' is empty):"
         case "kuhn_poker" if raw[:1] in ("0", "1", "2"):
@@ -288,7 +294,10 @@ def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | No
         case "blind_auction" if (value := _num(r"val (\d+)", raw)) is not None:
             return f"The object is worth {value} to you. OpenSpiel's record:"
         case "nim":
-            return "Matches left in piles 1 to 4, as OpenSpiel writes them:"
+            return (
+                "The player to move in brackets, then the matches left in piles 1 to 4, as "
+                "OpenSpiel writes them:"
+            )
         case "pig":
             scores = re.search(r"Scores: (\d+) (\d+), Turn total: (\d+)", raw)
             if scores:
