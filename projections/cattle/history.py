@@ -107,6 +107,11 @@ class _Turn:
                 self.parts.append(f"{p(e.seat)} was removed from the auction")
             case ev.AuctionWon():
                 self.winner, self.price = e.winner, e.price
+            case ev.BidRoundsCapped():
+                self.parts.append(
+                    f"the {self.animal} auction reached its cap of {e.rounds} bid rounds and "
+                    f"ended on the standing bid"
+                )
             case ev.AuctionNoBid():
                 self._close_auction(
                     f"{p(e.auctioneer)} auctioned a {self.animal}; nobody bid, so "

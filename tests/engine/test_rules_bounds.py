@@ -189,3 +189,25 @@ def test_rules_1_0_0_know_no_decision_allowance() -> None:
         assert isinstance(d, dec.BidDecision)
         s, _ = run(s, raiser(s, d))
     assert s.phase == "bidding"
+
+
+def test_the_timeline_and_the_history_say_why_an_auction_or_game_ended() -> None:
+    from projections.cattle.history import turn_lines
+    from projections.cattle.timeline import describe
+
+    capped = ev.BidRoundsCapped(auction=3, rounds=29, leader=2, price=280)
+    assert describe(capped) == (
+        "Auction #3 reached its cap of 29 bid rounds: it ends on the standing bid, 280 by Player 2"
+    )
+    end = ev.GameEnded(reason="max_decisions", turns=1, scores=(0, 0), ranks=(1, 1), sets=((), ()))
+    assert "decision limit reached" in describe(end)
+    lines = turn_lines(
+        [
+            ev.TurnStarted(turn=1, seat=0, deck_left=3),
+            ev.CardDrawn(seat=0, animal="cat", deck_left=2),
+            ev.AuctionOpened(auction=3, auctioneer=0, animal="cat", priority=(1, 2)),
+            capped,
+        ],
+        1,
+    )
+    assert "the cat auction reached its cap of 29 bid rounds" in lines[0]
