@@ -230,3 +230,23 @@ def test_a_seat_answering_the_same_low_bid_forever_finishes_a_micro_duel_and_ver
     decisions = sum(1 for e in events if isinstance(e, ev.BidRoundOpened | ev.TurnStarted))
     assert decisions <= game.rules.max_decisions(config)  # type: ignore[attr-defined]
     assert calls < 10 * decisions
+
+
+def test_capped_auctions_show_in_the_auctions_view(
+    switch: tuple[Switch, LoopbackServer], tmp_path: Path
+) -> None:
+    """Three seats that always bid the minimum raise each other to the cap on bid rounds."""
+    sw, srv = switch
+    sw.policy = _minimum
+    _, config = _config("three-seat cattle")
+    with DuckStore(tmp_path / "capped.duckdb") as store:
+        game_id, record = play_and_store(store, config, 5, [seat(srv, "openai")] * 3)
+        assert verify_stored(store, game_id).outcome == "verified"
+        rows = store.con.execute(
+            "SELECT auction, rounds, capped FROM auctions WHERE game_id = ? ORDER BY auction",
+            [game_id],
+        ).fetchall()
+    capped = [e for e in record.events if isinstance(e, ev.BidRoundsCapped)]
+    assert capped
+    assert sorted({e.auction for e in capped}) == [a for a, _, c in rows if c]
+    assert all(r >= c.rounds for (a, r, _), c in zip(rows, capped, strict=False) if a == c.auction)
