@@ -126,7 +126,10 @@ class Game:
         self._flushed = 0
         self._flushed_at = time.monotonic()
         self._turn = 0
-        self.limit = decision_limit(self.game, config)
+        # The bound a game's rules state is for their current version; a log of an older
+        # version replays under the driver's own guard only.
+        older = version is not None and version != self.rules.version
+        self.limit = MAX_DECISIONS if older else decision_limit(self.game, config)
         """The most decisions this game may ask (`decision_limit`)."""
         self.decisions = 0
         """Decisions asked so far (a simultaneous round counts once)."""

@@ -211,3 +211,31 @@ def test_the_timeline_and_the_history_say_why_an_auction_or_game_ended() -> None
         1,
     )
     assert "the cat auction reached its cap of 29 bid rounds" in lines[0]
+
+
+def test_a_rules_1_0_0_log_beyond_todays_allowance_still_replays() -> None:
+    """A stored game of rules 1.0.0 with more decisions than `max_turns` x 50 (the runaway
+    itself) replays and verifies: the allowance and the driver's game bound are 1.1.0's."""
+    from agents.base import Agent
+    from runner.driver import MAX_DECISIONS, Game
+    from runner.replay import verify
+
+    class Raiser(Agent):
+        """Raises by the minimum whenever asked to bid (the runaway seat)."""
+
+        spec = "random"
+
+        def act(self, view: object, decision: dec.AnyDecision) -> act.Command:
+            if isinstance(decision, dec.BidDecision):
+                if self.seat == 1 and decision.round >= 3 * DECISIONS_PER_TURN:
+                    return act.Pass(seat=1)
+                return act.PlaceBid(seat=self.seat, amount=decision.min_bid)
+            return raiser(None, decision)  # type: ignore[arg-type]
+
+    cfg = config(players=2, max_turns=1, start_money=(500, 500, 500, 500, 500))
+    game = Game(cfg, 3, [Raiser(0, 3, cfg), Raiser(1, 3, cfg)], version="1.0.0")
+    assert game.limit == MAX_DECISIONS
+    record = game.run()
+    assert record.events[0].engine_version == "1.0.0"
+    assert game.decisions > max_decisions(cfg)
+    assert verify(record.events).ok
