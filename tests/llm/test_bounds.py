@@ -52,6 +52,10 @@ GAMES: dict[str, tuple[str, Any]] = {
     "nim": ("openspiel", "nim"),
     "liars_dice": ("openspiel", "liars_dice"),
     "prisoners_dilemma": ("openspiel", "prisoners_dilemma"),
+    "connect_four": ("openspiel", "connect_four"),
+    "breakthrough": ("openspiel", "breakthrough"),
+    "negotiation": ("openspiel", "negotiation"),
+    "blind_auction": ("openspiel", "blind_auction"),
 }
 """Built-in games, small enough for many examples: name -> (game, preset or configuration)."""
 
@@ -153,7 +157,7 @@ POLICIES = ("invalid", "same", "minimum", "junk")
 
 
 @settings(
-    max_examples=24,
+    max_examples=30,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
