@@ -42,7 +42,7 @@ GAMES: dict[str, tuple[str, Any]] = {
             name="custom",
         ),
     ),
-    "legacy duel": (
+    "legacy three-seat": (
         "cattle-trade",
         GameConfig(players=3, set_size=2, animals=("cat",), auction_mode="legacy", max_turns=8),
     ),
