@@ -88,9 +88,21 @@ def play(
     preset_file: PresetFileOption = None,
     game: GameOption = None,
     db: DbOption = DEFAULT_DB,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(help="Budget per model seat: model calls in the game, then its default."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(
+            help="Budget per model seat: tokens (in and out) in the game, then its default."
+        ),
+    ] = None,
 ) -> None:
     """Play one game and store it (Cattle Trade unless --game names another)."""
-    game_id, record = _play(db, preset, mode, seed, agents, max_turns, init, preset_file, game)
+    game_id, record = _play(
+        db, preset, mode, seed, agents, max_turns, init, preset_file, game, max_calls, max_tokens
+    )
     if as_json:
         print(json.dumps(play_summary(game_id, record)))
         return

@@ -444,11 +444,20 @@ def _play(
     init: bool = False,
     preset_file: Path | None = None,
     game: str | None = None,
+    max_calls: int | None = None,
+    max_tokens: int | None = None,
 ) -> tuple[str, Any]:
     from runner.session import play_and_store
 
     seed = seed_or_random(seed)
     config = _config(preset, mode, max_turns, preset_file, game)
     specs = _agents(agents, config.players)
+    for flag, value in (("--max-calls", max_calls), ("--max-tokens", max_tokens)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
+    if max_calls or max_tokens:
+        from agents.llm.spec import with_budgets
+
+        specs = [with_budgets(s, calls=max_calls, tokens=max_tokens) for s in specs]
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)

@@ -99,6 +99,7 @@ _COST_COLUMNS: dict[str, Callable[[dict[str, Any]], str]] = {
     "format err": lambda r: f"{r['format_error_rate']:.2%}",
     "fallbacks": lambda r: f"{r['fallback_rate']:.2%}",
     "transport err": lambda r: str(r["transport_errors"]),
+    "budget cut": lambda r: str(r["budget_cut_games"]),
 }
 """Every column after the group's, in table order, with how it prints a row."""
 _PER_GAME = ("games", "calls/game", "tokens/game", "$/game")

@@ -72,8 +72,11 @@ class Rules(Protocol):
 
     version: str
     """Stored with every game; bump when a rule change alters logs. Rules that can still
-    replay games stamped with an earlier version offer `for_version(version) -> Rules | None`
-    (optional; the driver, replay and verify use it)."""
+    replay games stamped with an earlier version either offer `for_version(version) -> Rules |
+    None` (a rules object of that version) or list the versions in an optional `versions` tuple
+    and take the one to play by as `start(..., version=...)`; the driver, replay and verify use
+    both. Rules may also state `max_decisions(config) -> int`, the hard bound on decisions in
+    one game (docs/bounds.md); the driver stops a game that asks more."""
 
     def start(self, config: Any, seed: int, seats: Sequence[Any]) -> tuple[Any, list[Any]]:
         """The state after set-up and the set-up events (the first one tagged `game_started`)."""
@@ -134,7 +137,9 @@ class View(Protocol):
 
 
 class Prompter(Protocol):
-    """How a model seat plays a game: prompts in, actions out."""
+    """How a model seat plays a game: prompts in, actions out. An optional
+    `answer_schema(view, decision) -> dict` gives the JSON schema of an answer; seats with
+    `output=json_schema` are refused in one line for a game whose prompter has none."""
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions of a seat (`KeyError` for a character the game lacks)."""

@@ -44,17 +44,20 @@ SELECT game_id, seat, any_value(agent) AS agent, any_value(tournament) AS tourna
        count(*) FILTER (WHERE error IS NOT NULL) AS transport_errors,
        count(*) FILTER (WHERE parse_stage = 'truncated') AS truncated,
        count(*) FILTER (WHERE parse_error IS NOT NULL) AS format_errors,
-       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value')) AS repaired,
+       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value', 'lenient')) AS repaired,
        count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed
 FROM llm_calls
 GROUP BY game_id, seat;
 
--- Per game and seat: decisions that ended in a rejection, an engine fallback or a default.
+-- Per game and seat: decisions that ended in a rejection, an engine fallback or a default
+-- (`budget_defaults`: those played because the seat's budget was spent).
 CREATE OR REPLACE VIEW llm_fallbacks AS
 SELECT u.game_id, u.seat, u.agent, u.tournament, u.decisions,
        count(*) FILTER (WHERE e.type = 'action_rejected') AS rejections,
        count(*) FILTER (WHERE e.type = 'fallback_applied') AS engine_fallbacks,
-       count(*) FILTER (WHERE e.type = 'action_defaulted') AS defaults
+       count(*) FILTER (WHERE e.type = 'action_defaulted') AS defaults,
+       count(*) FILTER (WHERE e.type = 'action_defaulted'
+                          AND starts_with(e.payload->>'reason', 'budget spent')) AS budget_defaults
 FROM llm_usage u
 LEFT JOIN events e
        ON e.game_id = u.game_id AND e.actor = u.seat

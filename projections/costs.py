@@ -122,7 +122,7 @@ def usage(
         SELECT u.game_id, u.seat, u.agent, u.provider, u.model, u.calls, u.decisions,
                u.input_tokens, u.output_tokens, u.reasoning_tokens, u.model_seconds,
                u.transport_errors, u.truncated, u.format_errors, u.repaired, u.parsed,
-               f.rejections, f.engine_fallbacks, f.defaults
+               f.rejections, f.engine_fallbacks, f.defaults, f.budget_defaults
         FROM llm_usage u JOIN llm_fallbacks f USING (game_id, seat)
         {"WHERE " + " AND ".join(where) if where else ""}
         ORDER BY u.game_id, u.seat
@@ -141,6 +141,7 @@ def usage(
             {
                 **{k: r[k] for k in keys},
                 "games": set(),
+                "cut": set(),
                 "seats": 0,
                 "calls": 0,
                 "decisions": 0,
@@ -156,6 +157,7 @@ def usage(
                 "rejections": 0,
                 "engine_fallbacks": 0,
                 "defaults": 0,
+                "budget_defaults": 0,
                 "cost_usd": 0.0,
                 "unpriced": 0,
             },
@@ -177,8 +179,11 @@ def usage(
             "rejections",
             "engine_fallbacks",
             "defaults",
+            "budget_defaults",
         ):
             g[k] += r[k] or 0
+        if r["budget_defaults"]:
+            g["cut"].add(r["game_id"])
         if c is None:
             g["unpriced"] += 1
         else:
@@ -187,6 +192,8 @@ def usage(
     for g in groups.values():
         n = len(g.pop("games"))
         g["games"] = n
+        # Games in which a seat's budget was spent (its later decisions were defaults).
+        g["budget_cut_games"] = len(g.pop("cut"))
         g["calls_per_game"] = g["calls"] / n if n else 0.0
         g["tokens_per_game"] = (g["input_tokens"] + g["output_tokens"]) / n if n else 0.0
         g["cost_per_game"] = g["cost_usd"] / n if n and not g["unpriced"] else None

@@ -49,6 +49,23 @@ class LogPosition(NamedTuple):
     seen: int
 
 
+MAX_DECISIONS = 100_000
+"""The driver's own guard, for every game: no game asks more decisions than this, or than the
+bound its rules state (`max_decisions(config)`), whichever is smaller; see docs/bounds.md."""
+
+
+class RunawayGame(RuntimeError):
+    """A game asked for more decisions than its bound allows: a bug in its rules."""
+
+
+def decision_limit(game: GameDef, config: Any) -> int:
+    """How many decisions the driver lets one game of `config` ask before it stops it."""
+    bound = getattr(game.rules, "max_decisions", None)
+    if bound is None:
+        return MAX_DECISIONS
+    return min(int(bound(config)), MAX_DECISIONS)
+
+
 Batch = Callable[[list[Any], list[int]], None]
 """Receives events as they become final (one turn at a time), with their turns."""
 
@@ -77,10 +94,12 @@ class Game:
         on_batch: Batch | None = None,
         flush_interval: float | None = None,
         game: GameDef | None = None,
-        engine_version: str | None = None,
+        version: str | None = None,
     ) -> None:
         self.game = game if game is not None else catalog.for_config(config)
-        self.rules = rules_for(self.game, engine_version)
+        self.version = version
+        """The rules version to play by when not the current one (a replay of an older log)."""
+        self.rules = rules_for(self.game, version)
         config.validate()
         if len(agents) != config.players:
             raise ValueError(f"{config.players} agents expected, got {len(agents)}")
@@ -118,6 +137,13 @@ class Game:
         self._flushed = 0
         self._flushed_at = time.monotonic()
         self._turn = 0
+        # The bound a game's rules state is for their current version; a log of an older
+        # version replays under the driver's own guard only.
+        older = version is not None and version != self.rules.version
+        self.limit = MAX_DECISIONS if older else decision_limit(self.game, config)
+        """The most decisions this game may ask (`decision_limit`)."""
+        self.decisions = 0
+        """Decisions asked so far (a simultaneous round counts once)."""
 
     # ---- plumbing --------------------------------------------------------------------------
 
@@ -193,8 +219,25 @@ class Game:
         )
 
     def _start(self) -> None:
-        self.state, events = self.rules.start(self.config, self.seed, self.seats)
+        version = self.version
+        if version is None or version == self.rules.version:
+            self.state, events = self.rules.start(self.config, self.seed, self.seats)
+        elif version in getattr(self.rules, "versions", ()):
+            start: Any = self.rules.start
+            self.state, events = start(self.config, self.seed, self.seats, version=version)
+        else:
+            raise ValueError(
+                f"{self.game.name} rules {self.rules.version} cannot play version {version}"
+            )
         self._append(events)
+
+    def _count(self) -> None:
+        """Count one decision; stop a game that asks more than its limit."""
+        self.decisions += 1
+        if self.decisions > self.limit:
+            raise RunawayGame(
+                f"{self.game.name} asked more than {self.limit} decisions (seed {self.seed})"
+            )
 
     # ---- loops -----------------------------------------------------------------------------
 
@@ -203,7 +246,9 @@ class Game:
         self._start()
         agents = self.agents
         pending = self.rules.pending
+        count = self._count
         while (d := pending(self.state)) is not None:
+            count()
             seats = d.seats
             if len(seats) > 1:
                 bids: list[Any] = []
@@ -236,6 +281,7 @@ class Game:
         rules = self.rules
         active: int | None = None
         while (d := rules.pending(self.state)) is not None:
+            self._count()
             now = rules.active(self.state)
             if now != active:
                 if active is not None and active >= 0:

@@ -111,7 +111,7 @@ def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
         agents,
         start.seats,
         game=game_def,
-        engine_version=getattr(start, "engine_version", None),
+        version=getattr(start, "engine_version", None),
     )
     # A replay that runs out of recorded actions stops; the comparison reports where.
     with contextlib.suppress(LookupError):

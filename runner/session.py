@@ -201,7 +201,17 @@ async def _play_stored(
     else:
         store.begin_game(game_row(game_id, config, seed, seats, tournament))
     sink = _Sink(store, game_id, stored)
-    game = Game(config, seed, agents, seats, on_batch=sink, flush_interval=flush_interval())
+    # A continued game goes on by the rules version it was started with.
+    version = getattr(stored[0], "engine_version", None) if stored else None
+    game = Game(
+        config,
+        seed,
+        agents,
+        seats,
+        on_batch=sink,
+        flush_interval=flush_interval(),
+        version=version,
+    )
     try:
         try:
             record = await game.run_async()

@@ -67,11 +67,20 @@ class LLMAgent(Agent):
         if for_seat is not None:
             prompter = for_seat(options)
         self.prompter: catalog.Prompter = prompter
+        if options.output == "json_schema" and getattr(prompter, "answer_schema", None) is None:
+            # Never dropped silently: the option is part of the seat's name, so a seat that
+            # played without it would be rated as another agent.
+            name = catalog.for_config(config).name
+            raise SpecError(f"{name} has no answer schema: its model seats take output=text only")
         try:
             self.system = prompter.system_prompt(config, options.character, self.seat)
         except KeyError as exc:
             raise SpecError(str(exc.args[0])) from None
         self._notes_seen = 0
+        self._calls = 0
+        """Model calls made in this game (every transport attempt), for the budgets."""
+        self._tokens = 0
+        """Tokens (input and output) the calls used, for the budgets."""
         self._decisions = 0
         self._format_errors = 0
         self._defaults = 0
@@ -140,14 +149,30 @@ class LLMAgent(Agent):
         has one: `answer_schema` is an optional part of a prompter)."""
         if self.options.output != "json_schema":
             return None
-        make = getattr(self.prompter, "answer_schema", None)
-        return None if make is None else make(view, decision)
+        make = self.prompter.answer_schema  # type: ignore[attr-defined]  # checked in __init__
+        schema: dict[str, Any] = make(view, decision)
+        return schema
+
+    def over_budget(self) -> str | None:
+        """Why this seat may make no more model calls in this game, or None."""
+        o = self.options
+        if o.max_calls is not None and self._calls >= o.max_calls:
+            return f"budget spent: {self._calls} model calls (max_calls={o.max_calls})"
+        if o.max_game_tokens is not None and self._tokens >= o.max_game_tokens:
+            return f"budget spent: {self._tokens} tokens (max_game_tokens={o.max_game_tokens})"
+        return None
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
-        """Send with retries; failed attempts are recorded here, the answer by the caller."""
+        """Send with retries; failed attempts are recorded here, the answer by the caller.
+        None when every attempt failed or the seat's budget is spent (`over_budget`)."""
         attempts = self.options.attempts
         for attempt in range(1, attempts + 1):
+            if self.over_budget() is not None:
+                return None
             reply = await self.transport.send(request)
+            # Counted from the reply as recorded, so a replay spends the budget identically.
+            self._calls += 1
+            self._tokens += (reply.input_tokens or 0) + (reply.output_tokens or 0)
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
@@ -162,6 +187,9 @@ class LLMAgent(Agent):
         return None
 
     def _default(self, decision: Any, reason: str) -> Any:
+        spent = self.over_budget()
+        if spent is not None:
+            reason = spent
         action = self.prompter.default_action(decision, self.seat)
         self.record(
             ActionDefaulted(
@@ -198,6 +226,10 @@ class LLMAgent(Agent):
         prompter = self.prompter
         rejection = prompter.rejection(view, self.seat, kind)
         stage = "card_retry" if rejection is not None else "ask"
+        spent = self.over_budget()
+        if spent is not None:
+            self._decisions += 1
+            return self._default(decision, spent)
         prompt = prompter.decision_prompt(view, decision, self.options.memory, rejection)
         system = ChatMessage(role="system", content=self.system)
         user = ChatMessage(role="user", content=prompt)
@@ -296,7 +328,7 @@ class LLMAgent(Agent):
     # ---- memory ----------------------------------------------------------------------------
 
     async def after_turn(self, view: Any) -> None:
-        if self.options.memory != "full" or view.ended:
+        if self.options.memory != "full" or view.ended or self.over_budget() is not None:
             return
         new = view.history[self._notes_seen :]
         # A game may leave the events of a turn just begun for the next update, so that

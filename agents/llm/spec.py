@@ -56,6 +56,11 @@ IDENTITY = (
 )
 """Options that change how a seat plays; non-default ones are part of the agent name."""
 
+BUDGETS = ("max_calls", "max_game_tokens")
+"""Per-game budgets of a seat: model calls, and tokens (input and output together). Once one
+is spent the seat plays its recorded default for the rest of the game. Budgets limit what a
+seat may spend, not how it plays, so they are not part of the agent name."""
+
 _ALIASES = {
     "reasoning": "reasoning_effort",
     "effort": "reasoning_effort",
@@ -128,7 +133,12 @@ def _coerce(key: str, value: str) -> Any:
         if not 1 <= n <= 20:
             raise SpecError(f"samples must be within 1..20, got {v}")
         return n
-    known = [*DEFAULTS, "mode", "samples"]
+    if key in BUDGETS:
+        n = int(v)
+        if n < 1:
+            raise SpecError(f"{key} must be at least 1, got {v}")
+        return n
+    known = [*DEFAULTS, "mode", "samples", *BUDGETS]
     raise SpecError(f"unknown option {key!r}; known: {', '.join(known)}")
 
 
@@ -202,6 +212,10 @@ class SeatOptions:
     """Reasoning mode: prompt, cot or sc-cot (games whose prompts offer them)."""
     samples: int = 1
     """Answers asked per decision; the majority is played when more than one."""
+    max_calls: int | None = None
+    """Budget: model calls this seat may make in one game (None: no budget)."""
+    max_game_tokens: int | None = None
+    """Budget: tokens (input and output) this seat may use in one game (None: no budget)."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -229,7 +243,24 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         output=str(opts.get("output", "text")),
         mode=str(opts.get("mode", "prompt")),
         samples=int(opts.get("samples", SC_SAMPLES if opts.get("mode") == "sc-cot" else 1)),
+        max_calls=_budget(opts.get("max_calls")),
+        max_game_tokens=_budget(opts.get("max_game_tokens")),
     )
+
+
+def _budget(value: Any) -> int | None:
+    return None if value is None else int(value)
+
+
+def with_budgets(spec: str, *, calls: int | None = None, tokens: int | None = None) -> str:
+    """A model seat spec with per-game budgets added (a code agent's spec as it is)."""
+    provider = spec.partition(":")[0]
+    if provider not in PROVIDERS:
+        return spec
+    extra = [f"{k}={v}" for k, v in (("max_calls", calls), ("max_game_tokens", tokens)) if v]
+    if not extra:
+        return spec
+    return spec + ("&" if "?" in spec else "?") + "&".join(extra)
 
 
 # ---------------------------------------------------------------------------- provider settings

@@ -92,6 +92,8 @@ class StartGame(msgspec.Struct, frozen=True, kw_only=True):
     seed: int
     seats: tuple[SeatSpec, ...]
     config: GameConfig
+    version: str | None = None
+    """Rules version to play by (a replay passes the log's); None: the current one."""
 
 
 Command = AnyAction | Simultaneous | StartGame

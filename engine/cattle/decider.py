@@ -10,7 +10,7 @@ from typing import Any
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from engine.cattle import rules
-from engine.cattle.state import GameState, evolve, fold, initial_state
+from engine.cattle.state import VERSIONS, GameState, evolve, fold, initial_state
 from events.cattle import game as ev
 from events.cattle.domain import GameConfig
 from events.config import SeatSpec
@@ -24,13 +24,21 @@ class CattleRules:
     """The rules of Cattle Trade (see engine.cattle.rules) for the generic driver."""
 
     version = rules.ENGINE_VERSION
+    versions = VERSIONS
+    """Every rules version these rules replay (a log names the one it was played by)."""
 
     def start(
-        self, config: GameConfig, seed: int, seats: Sequence[SeatSpec]
+        self, config: GameConfig, seed: int, seats: Sequence[SeatSpec], version: str | None = None
     ) -> tuple[GameState, list[Any]]:
-        """Deal, shuffle and open the first turn."""
-        start = act.StartGame(seed=seed, seats=tuple(seats), config=config)
+        """Deal, shuffle and open the first turn (by the rules of `version`, default the
+        current one)."""
+        start = act.StartGame(seed=seed, seats=tuple(seats), config=config, version=version)
         return rules.step(initial_state(config), start)
+
+    @staticmethod
+    def max_decisions(config: GameConfig) -> int:
+        """The hard bound on decision points per game (docs/bounds.md)."""
+        return rules.max_decisions(config)
 
     # The driver calls these once per decision or event: bound straight to the functions,
     # without a wrapper call in between.

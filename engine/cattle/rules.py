@@ -14,12 +14,43 @@ from typing import Any
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from engine.cattle.money import Cards, holds, intersect, normalize, payment
-from engine.cattle.state import GameState, evolve
+from engine.cattle.state import VERSIONS, GameState, evolve
 from engine.chance import chance
 from events.cattle import game as ev
-from events.cattle.domain import ANIMALS, BID_STEP, DENOMINATIONS
+from events.cattle.domain import ANIMALS, BID_STEP, DENOMINATIONS, GameConfig
 
-ENGINE_VERSION = "1.0.0"
+ENGINE_VERSION = VERSIONS[-1]
+"""The rules version new games are played by; older logs replay by the one they name."""
+
+DECISIONS_PER_TURN = 50
+"""Rules 1.1.0 on: a game may open at most `max_turns` x this many decision points; the game
+ends at the first decision past that allowance (docs/bounds.md says why 50)."""
+
+_DECISION_PHASES = frozenset({"bidding", "choose", "sale", "initiate", "respond", "tie"})
+
+
+def max_decisions(config: GameConfig) -> int:
+    """The hard bound on decision points in one game of this configuration (rules 1.1.0)."""
+    return config.max_turns * DECISIONS_PER_TURN
+
+
+def money_in_play(state: GameState) -> int:
+    """The value of every money card the seats hold together."""
+    return sum(sum(hand) for hand in state.money)
+
+
+def bid_round_cap(state: GameState) -> int:
+    """Most bid rounds an auction may run while bids keep coming (rules 1.1.0 on).
+
+    Each round with a bid raises the price by at least one bid step, so after this many
+    rounds the price of an attempt exceeds all the money the seats hold and nobody could pay
+    it. Legacy mode asks one bidder per round, so its cap is that times the bidders.
+    """
+    rounds = money_in_play(state) // BID_STEP + 2
+    a = state.auction
+    if state.config.auction_mode == "legacy" and a is not None:
+        rounds *= max(1, len(a.order))
+    return rounds
 
 
 class IllegalAction(ValueError):
@@ -181,6 +212,8 @@ class _Run:
 
     def _start(self, c: act.StartGame) -> None:
         config = c.config.validate()
+        if c.version is not None and c.version not in VERSIONS:
+            raise IllegalAction(f"this engine does not play rules version {c.version!r}")
         if len(c.seats) != config.players:
             raise IllegalAction(f"{config.players} seats expected, got {len(c.seats)}")
         self.emit(
@@ -188,7 +221,7 @@ class _Run:
                 seed=c.seed,
                 config=config,
                 seats=c.seats,
-                engine_version=ENGINE_VERSION,
+                engine_version=c.version if c.version is not None else ENGINE_VERSION,
             )
         )
         deck = [a for a in config.animals for _ in range(config.set_size)]
@@ -272,6 +305,14 @@ class _Run:
         if amount % BID_STEP:
             amount -= amount % BID_STEP
             reasons.append(f"not a multiple of {BID_STEP}: rounded down to {amount}")
+        if seat == d.leader and amount < d.min_bid and self.state.rules >= 1:
+            # The standing bidder cannot outbid itself by a bid that is no raise: its standing
+            # bid stands, as if it had passed (rules 1.1.0).
+            reasons.append(f"{amount} does not raise the standing bid {d.price}: it stands")
+            self._reject(seat, "bid", "; ".join(reasons), c, retry=False)
+            self._fallback(seat, "bid", act.Pass(seat=seat), "standing bid kept")
+            self.emit(ev.BidPassed(auction=d.auction, round=d.round, seat=seat))
+            return None
         if amount < d.min_bid:
             amount = d.min_bid
             reasons.append(f"below the minimum bid: raised to {amount}")
@@ -459,6 +500,9 @@ class _Run:
         while True:
             s = self.state
             phase = s.phase
+            if s.rules >= 1 and phase in _DECISION_PHASES and s.decisions > max_decisions(s.config):
+                self._end("max_decisions")
+                return
             # Bid rounds are most of a game: their phases are looked at first.
             if phase == "bidding":
                 return
@@ -576,12 +620,13 @@ class _Run:
             others = [b for b in a.bidders if b != a.leader]
             if all(b in a.passes for b in others):
                 self._auction_ends()
-            else:
+            elif not self._capped():
                 self._open_round()
             return
         # canonical
         if a.round_had_bid:
-            self._open_round()
+            if not self._capped():
+                self._open_round()
             return
         if a.leader is not None:
             self._auction_ends()
@@ -590,6 +635,20 @@ class _Run:
             self._open_round(confirmation=True)
             return
         self.emit(ev.AuctionNoBid(auction=a.number, auctioneer=a.auctioneer))
+
+    def _capped(self) -> bool:
+        """End the auction on its standing bid if it used up its bid rounds (rules 1.1.0)."""
+        s = self.state
+        a = s.auction
+        assert a is not None
+        if s.rules < 1 or a.leader is None:
+            return False
+        cap = bid_round_cap(s)
+        if a.round + 1 < cap:
+            return False
+        self.emit(ev.BidRoundsCapped(auction=a.number, rounds=cap, leader=a.leader, price=a.price))
+        self._auction_ends()
+        return True
 
     def _auction_ends(self) -> None:
         s = self.state

@@ -107,6 +107,11 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     attempts: int = 0
     """Rejected tries (with a retry) on the pending decision."""
     end_reason: str | None = None
+    rules: int = 0
+    """Generation of the rules the game is played by, from its `game_started` (see
+    `engine.cattle.rules.RULES_BY_VERSION`): a log is replayed by the rules it was recorded with."""
+    decisions: int = 0
+    """Decision points opened so far (bid rounds, turn choices, sales, trade steps, retries)."""
 
     # ---- derived views -------------------------------------------------------------------
 
@@ -165,6 +170,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
     def scores(self) -> tuple[int, ...]:
         """Current score of every seat."""
         return tuple(score_of(s) for s in self.sets)
+
+
+VERSIONS: tuple[str, ...] = ("1.0.0", "1.1.0")
+"""Every rules version this engine plays, oldest first; a version's generation is its index.
+
+1.0.0: the first rules. 1.1.0: a standing bidder's bid that does not raise keeps its standing
+bid, an auction has a cap on bid rounds, and a game a cap on decisions (docs/bounds.md)."""
+
+
+def rules_generation(version: str) -> int:
+    """The generation of a rules version (its index in `VERSIONS`); a name this engine does
+    not know (hand-made test positions) folds as the current rules."""
+    return VERSIONS.index(version) if version in VERSIONS else len(VERSIONS) - 1
 
 
 def initial_state(config: GameConfig) -> GameState:
@@ -235,7 +253,7 @@ def _round_opened(s: GameState, e: ev.BidRoundOpened) -> GameState:
     assert a is not None
     cursor = a.order.index(e.bidders[0]) if len(e.bidders) == 1 else a.cursor
     a = replace(a, round=e.round, confirmation=e.confirmation, asking=e.bidders, cursor=cursor)
-    return replace(s, auction=a, phase="bidding")
+    return replace(s, auction=a, phase="bidding", decisions=s.decisions + 1)
 
 
 def _round_closed(s: GameState, e: ev.BidRoundClosed) -> GameState:
@@ -251,6 +269,7 @@ def _game_started(s: GameState, e: ev.GameStarted) -> GameState:
     n = e.config.players
     return replace(
         s,
+        rules=rules_generation(e.engine_version),
         config=e.config,
         seed=e.seed,
         seats=e.seats,
@@ -277,11 +296,13 @@ def _hands_dealt(s: GameState, e: ev.HandsDealt) -> GameState:
 
 
 def _turn_started(s: GameState, e: ev.TurnStarted) -> GameState:
-    return replace(s, turn=e.turn, active=e.seat, phase="choose")
+    return replace(s, turn=e.turn, active=e.seat, phase="choose", decisions=s.decisions + 1)
 
 
 def _turn_chosen(s: GameState, e: ev.TurnChosen) -> GameState:
-    return replace(s, phase="draw" if e.choice == "auction" else "initiate")
+    if e.choice == "auction":
+        return replace(s, phase="draw")
+    return replace(s, phase="initiate", decisions=s.decisions + 1)
 
 
 def _turn_skipped(s: GameState, e: ev.TurnSkipped) -> GameState:
@@ -339,7 +360,7 @@ def _bidder_removed(s: GameState, e: ev.BidderRemoved) -> GameState:
 
 
 def _auction_won(s: GameState, e: ev.AuctionWon) -> GameState:
-    return replace(s, phase="sale")
+    return replace(s, phase="sale", decisions=s.decisions + 1)
 
 
 def _auction_no_bid(s: GameState, e: ev.AuctionNoBid) -> GameState:
@@ -370,7 +391,7 @@ def _set_completed(s: GameState, e: ev.SetCompleted) -> GameState:
 
 def _trade_initiated(s: GameState, e: ev.TradeInitiated) -> GameState:
     trade = TradeState(number=e.trade, initiator=e.initiator, target=e.target, animal=e.animal)
-    return replace(s, trade=trade, trades=e.trade, phase="respond")
+    return replace(s, trade=trade, trades=e.trade, phase="respond", decisions=s.decisions + 1)
 
 
 def _offer_cards(s: GameState, e: ev.OfferCards) -> GameState:
@@ -405,7 +426,8 @@ def _trade_tied(s: GameState, e: ev.TradeTied) -> GameState:
     t = s.trade
     assert t is not None
     t = replace(t, ties=e.ties, offer=(), counter=(), tie_role="initiator")
-    return replace(s, trade=t, phase="tie")
+    # Two decisions follow: the initiator's new offer, then the target's.
+    return replace(s, trade=t, phase="tie", decisions=s.decisions + 2)
 
 
 def _offers_exchanged(s: GameState, e: ev.OffersExchanged) -> GameState:
@@ -418,7 +440,9 @@ def _offers_exchanged(s: GameState, e: ev.OffersExchanged) -> GameState:
 
 
 def _action_rejected(s: GameState, e: ev.ActionRejected) -> GameState:
-    return replace(s, attempts=s.attempts + 1) if e.retry else s
+    if e.retry:
+        return replace(s, attempts=s.attempts + 1, decisions=s.decisions + 1)
+    return s
 
 
 def _game_ended(s: GameState, e: ev.GameEnded) -> GameState:
@@ -461,6 +485,7 @@ _EVOLVE: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.ActionRejected: _action_rejected,
     ev.FallbackApplied: _same,
     ev.GameEnded: _game_ended,
+    ev.BidRoundsCapped: _same,
 }
 _GAME_TYPES: frozenset[type] = frozenset(ev.GAME_EVENT_TYPES)
 

@@ -186,6 +186,19 @@ def info_string(state: Any, player: int) -> str:
     return ""  # hidden information without a string for it: show nothing rather than all
 
 
+def seat_string(state: Any, player: int) -> str:
+    """What a seat's prompt and view show of the position: in a game of perfect information
+    the board as the observation string draws it (the whole state where there is none); in
+    any other game `info_string`, everything the player knows (its own cards and the moves it
+    saw, as in poker) and nothing it does not. Visibility of moves stays with `info_string`."""
+    game = state.get_game()
+    if is_perfect(game):
+        if game.get_type().provides_observation_string:
+            return str(state.observation_string(player))
+        return str(state)
+    return info_string(state, player)
+
+
 def is_perfect(game: Any) -> bool:
     """True for games of perfect information (every seat sees every action)."""
     ps = pyspiel()
@@ -378,6 +391,13 @@ class OpenSpielRules:
         if version == self.version:
             return self
         return OpenSpielRules(version) if version in VERSIONS else None
+
+    @staticmethod
+    def max_decisions(config: OpenSpielConfig) -> int:
+        """The hard bound on decisions per game: OpenSpiel's longest history for the game
+        (every decision applies a move, an illegal answer the seeded fallback, so each one
+        adds at least one action to the history)."""
+        return int(load(config.game_string).max_game_length())
 
     def start(
         self, config: OpenSpielConfig, seed: int, seats: Sequence[SeatSpec]

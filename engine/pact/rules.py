@@ -341,6 +341,12 @@ class PactRules:
 
     version = ENGINE_VERSION
 
+    @staticmethod
+    def max_decisions(config: PactConfig) -> int:
+        """The hard bound on decisions per game: every round asks exactly three (the two
+        messages and one sealed round of quotes), and every answer moves the game on."""
+        return 3 * config.rounds
+
     # ---- set-up ----------------------------------------------------------------------------
 
     def initial_state(self, config: PactConfig) -> PactState:

@@ -147,6 +147,15 @@ class BidRoundClosed(Event, frozen=True, kw_only=True, tag="bid_round_closed"):
     price: int
 
 
+class BidRoundsCapped(Event, frozen=True, kw_only=True, tag="bid_rounds_capped"):
+    """The auction used up its bid rounds (`rounds`, the cap): it ends on the standing bid."""
+
+    auction: int
+    rounds: int
+    leader: Seat
+    price: int
+
+
 class OverbidRevealed(Event, frozen=True, kw_only=True, tag="overbid_revealed"):
     """The winning bidder could not pay its bid: its money cards are shown to everyone."""
 
@@ -367,7 +376,7 @@ class FallbackApplied(SeatPrivate, frozen=True, kw_only=True, tag="fallback_appl
 class GameEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
     """The game is over; scores, ranks (ties share a rank) and complete sets per seat."""
 
-    reason: Literal["complete", "max_turns"]
+    reason: Literal["complete", "max_turns", "max_decisions"]
     turns: int
     scores: tuple[int, ...]
     ranks: tuple[int, ...]
@@ -410,6 +419,7 @@ GameEvent = (
     | ActionRejected
     | FallbackApplied
     | GameEnded
+    | BidRoundsCapped
 )
 """Every event of a Cattle Trade game."""
 

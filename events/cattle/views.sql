@@ -173,7 +173,8 @@ LEFT JOIN cards c USING (game_id, turn)
 LEFT JOIN opened o USING (game_id, turn);
 
 -- One row per auction: card, auctioneer, rounds, winner, price and outcome
--- (sold | buy_right | free). `buyer` is the seat that got the card; `payer` paid `paid` coins.
+-- (sold | buy_right | free). `buyer` is the seat that got the card; `payer` paid `paid` coins;
+-- `capped` when the auction reached its cap on bid rounds (rules 1.1.0, docs/bounds.md).
 CREATE OR REPLACE VIEW auctions AS
 WITH opened AS (
     SELECT game_id, seq, turn, CAST(payload->>'auction' AS INTEGER) AS auction,
@@ -187,6 +188,10 @@ rounds AS (
 restarts AS (
     SELECT game_id, CAST(payload->>'auction' AS INTEGER) AS auction, count(*) AS restarts
     FROM events WHERE type = 'auction_restarted' GROUP BY ALL
+),
+capped AS (
+    SELECT DISTINCT game_id, CAST(payload->>'auction' AS INTEGER) AS auction, true AS capped
+    FROM events WHERE type = 'bid_rounds_capped'
 ),
 won AS (
     SELECT game_id, CAST(payload->>'auction' AS INTEGER) AS auction,
@@ -217,7 +222,8 @@ SELECT o.game_id, o.seq, o.turn, o.auction, o.auctioneer, o.animal,
        d.buy_right_offered,
        CAST(CASE WHEN d.decision = 'buy_right' OR w.winner IS NULL THEN o.auctioneer ELSE w.winner END
             AS SMALLINT) AS buyer,
-       p.payer, p.paid, p.overpay
+       p.payer, p.paid, p.overpay,
+       coalesce(c.capped, false) AS capped
 FROM opened o
 JOIN (SELECT game_id, set_size FROM game_info) gi USING (game_id)
 LEFT JOIN phase ph USING (game_id, auction)
@@ -225,7 +231,8 @@ LEFT JOIN rounds r USING (game_id, auction)
 LEFT JOIN restarts x USING (game_id, auction)
 LEFT JOIN won w USING (game_id, auction)
 LEFT JOIN decided d USING (game_id, auction)
-LEFT JOIN paid p USING (game_id, auction);
+LEFT JOIN paid p USING (game_id, auction)
+LEFT JOIN capped c USING (game_id, auction);
 
 -- Every bid and pass with its context: the standing leader and price when the round opened,
 -- the set value of the card, the donkey phase, and the flags

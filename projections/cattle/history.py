@@ -45,6 +45,10 @@ class _Turn:
         self.trade: ev.TradeInitiated | None = None
         self.trade_parts: list[str] = []
         self.accepted = False
+        # Rejections and fallbacks of this seat: one part per kind and decision, said once
+        # with a count however often they repeat (a seat that keeps answering the same
+        # invalid bid would otherwise grow the line, and the prompt, every round).
+        self.repeats: dict[tuple[str, str], list[Any]] = {}
 
     def p(self, seat: int | None) -> str:
         if seat is None:
@@ -103,6 +107,11 @@ class _Turn:
                 self.parts.append(f"{p(e.seat)} was removed from the auction")
             case ev.AuctionWon():
                 self.winner, self.price = e.winner, e.price
+            case ev.BidRoundsCapped():
+                self.parts.append(
+                    f"the {self.animal} auction reached its cap of {e.rounds} bid rounds and "
+                    f"ended on the standing bid"
+                )
             case ev.AuctionNoBid():
                 self._close_auction(
                     f"{p(e.auctioneer)} auctioned a {self.animal}; nobody bid, so "
@@ -155,14 +164,32 @@ class _Turn:
                 self._close_trade(f"{p(e.winner)} won {e.count} {e.animal}{how}")
             case ev.ActionRejected():
                 if e.seat == self.seat:
-                    self.parts.append(f"your {e.decision} answer was rejected ({e.reason})")
+                    self._repeat("rejected", e.decision, e.reason)
             case ev.FallbackApplied():
                 if e.seat == self.seat:
-                    self.parts.append(f"a fallback played your {e.decision}: {e.action}")
+                    self._repeat("fallback", e.decision, e.action)
             case ev.GameEnded():
                 self.parts.append(f"the game ended; scores {', '.join(map(str, e.scores))}")
             case _:
                 return
+
+    def _repeat(self, kind: str, decision: str, detail: str) -> None:
+        """Count a rejection or fallback; its part is written once, where it first happened."""
+        slot = self.repeats.get((kind, decision))
+        if slot is None:
+            self.repeats[(kind, decision)] = [len(self.parts), 1, detail]
+            self.parts.append("")
+        else:
+            slot[1] += 1
+            slot[2] = detail
+        where, n, last = self.repeats[(kind, decision)]
+        if kind == "rejected":
+            text = f"your {decision} answer was rejected ({last})"
+        else:
+            text = f"a fallback played your {decision}: {last}"
+        if n > 1:
+            text = f"{text} [{_times(n)} this turn, the last shown]"
+        self.parts[where] = text
 
     def line(self) -> str | None:
         """The turn as one line, None when nothing worth saying happened in it."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from engine.cattle import decisions as dec
 from events.cattle import game as ev
-from events.cattle.domain import ANIMAL_VALUES, GameConfig
+from events.cattle.domain import ANIMAL_VALUES, BID_STEP, GameConfig
 from projections.cattle.history import RECENT_TURNS, recent_turn_lines, turn_lines
 from projections.cattle.observation import SeatView
 
@@ -285,9 +285,17 @@ def answer_schema(view: SeatView, decision: dec.AnyDecision) -> dict[str, Any]:
         case dec.TurnDecision():
             return _object(action={"type": "string", "enum": ["auction", "kuhhandel"]})
         case dec.BidDecision():
-            return _object(
-                action={"type": "string", "enum": ["bid", "pass"]}, amount={"type": "integer"}
-            )
+            # The amount's bounds are the rules': a multiple of the bid step, at least the
+            # minimum bid, and at most the seat's cap once its money was revealed.
+            amount: dict[str, Any] = {
+                "type": "integer",
+                "minimum": decision.min_bid,
+                "multipleOf": BID_STEP,
+            }
+            cap = decision.cap(view.seat)
+            if cap is not None and cap >= decision.min_bid:
+                amount["maximum"] = cap
+            return _object(action={"type": "string", "enum": ["bid", "pass"]}, amount=amount)
         case dec.SaleDecision():
             return _object(decision={"type": "string", "enum": ["sell", "buy_right"]})
         case dec.TradeDecision():

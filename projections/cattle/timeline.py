@@ -81,6 +81,11 @@ def describe(e: Any, viewer: int | None = None) -> str:
             return f"Auction #{e.auction}: highest bid {e.price} by {p(e.winner)}"
         case ev.AuctionNoBid():
             return f"Auction #{e.auction}: no bid, {p(e.auctioneer)} takes the card for free"
+        case ev.BidRoundsCapped():
+            return (
+                f"Auction #{e.auction} reached its cap of {e.rounds} bid rounds: it ends on "
+                f"the standing bid, {e.price} by {p(e.leader)}"
+            )
         case ev.AuctioneerDecided():
             if e.decision == "buy_right":
                 return f"{p(e.seat)} uses the buy-right"
@@ -132,6 +137,10 @@ def describe(e: Any, viewer: int | None = None) -> str:
                 f"{p(i)} {s} ({len(sets)} sets, rank {r})"
                 for i, (s, r, sets) in enumerate(zip(e.scores, e.ranks, e.sets, strict=True))
             )
-            why = "every set is complete" if e.reason == "complete" else "turn limit reached"
+            why = {
+                "complete": "every set is complete",
+                "max_turns": "turn limit reached",
+                "max_decisions": "decision limit reached (max_turns x 50)",
+            }.get(e.reason, e.reason)
             return f"Game over after {e.turns} turns ({why}): {parts}"
     return describe_agent_event(e, viewer) or fallback(e)

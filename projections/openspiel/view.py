@@ -1,9 +1,10 @@
 """What a seat of an OpenSpiel game sees, the timeline's lines, the board, and model prompts.
 
 A seat's view keeps the game's pyspiel state privately (rebuilt from the stored actions, on
-first use) and shows the seat only what OpenSpiel shows that player: its information-state
-string (or observation string, or for perfect-information games the whole board), the moves it
-may see, and its legal actions by their text. The prompts follow GTBench's layout in our own
+first use) and shows the seat only what OpenSpiel shows that player: for games of perfect
+information the board as OpenSpiel's observation string draws it, for the others the
+information-state string (all the player knows), the moves it may see, and its legal actions
+by their text. The prompts follow GTBench's layout in our own
 words: a paragraph of rules per game, a paragraph of observation per decision, the moves so
 far, the legal actions, and an instruction that depends on the seat's reasoning mode.
 """
@@ -24,9 +25,9 @@ from engine.openspiel.rules import (
     OpenSpielTurn,
     apply_recorded,
     game_for,
-    info_string,
     is_open,
     is_perfect,
+    seat_string,
 )
 from events.openspiel.game import (
     ChanceSampled,
@@ -52,8 +53,8 @@ class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
     seat: int
     game_string: str
     observation: str
-    """OpenSpiel's information-state (or observation) string for this seat; the board for
-    perfect-information games."""
+    """What OpenSpiel shows this seat (`engine.openspiel.rules.seat_string`): the board in
+    perfect-information games, the information-state string in the others."""
     moves: tuple[tuple[int, str], ...]
     """(player, action text) of every move this seat saw, in order (chance as player -1);
     in games of imperfect information (rules 2.0.0) the seat's own moves only."""
@@ -89,7 +90,7 @@ class OpenSpielView:
         """The log was recorded by rules 1.0.0."""
         self.actions: list[Any] = []
         """The chance outcomes and moves the state is rebuilt from: every one for a log of
-        rules 1.0.0 (its seat is only ever shown `info_string` of it), else the visible ones."""
+        rules 1.0.0 (its seat is only ever shown `seat_string` of it), else the visible ones."""
         self.observed: list[Observed] = []
         """This seat's `Observed` events, in order."""
         self.returns: tuple[float, ...] | None = None
@@ -150,10 +151,10 @@ class OpenSpielView:
 
     @property
     def observation(self) -> str:
-        """What OpenSpiel shows this seat now."""
+        """What OpenSpiel shows this seat now (the board, or all it knows)."""
         if self.hidden:
             return self.observed[-1].text if self.observed else ""
-        return info_string(self.state().state, self.seat)
+        return seat_string(self.state().state, self.seat)
 
     def moves(self) -> tuple[tuple[int, str], ...]:
         """(player, text) of the moves and chance outcomes this seat saw."""
@@ -418,8 +419,13 @@ def _num(rx: str, text: str) -> str | None:
 def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | None:
     """One sentence in plain words about what OpenSpiel's string shows a GTBench game's seat."""
     match preset:
-        case "tic_tac_toe" | "connect_four":
-            return f"You play '{'xo'[seat]}'; the grid as it stands ('.' is empty):"
+        case "tic_tac_toe":
+            return f"You play '{'xo'[seat]}'; the grid as it stands, row 0 on top ('.' is empty):"
+        case "connect_four":
+            return (
+                f"You play '{'xo'[seat]}'; the grid as it stands, the bottom row last ('.' is "
+                "empty):"
+            )
         case "breakthrough":
             return f"You play '{'bw'[seat]}'; the board as it stands ('.' is empty):"
         case "kuhn_poker" if raw[:1] in ("0", "1", "2"):
@@ -430,7 +436,10 @@ def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | No
         case "blind_auction" if (value := _num(r"val (\d+)", raw)) is not None:
             return f"The object is worth {value} to you. OpenSpiel's record:"
         case "nim":
-            return "Matches left in piles 1 to 4, as OpenSpiel writes them:"
+            return (
+                "The player to move in brackets, then the matches left in piles 1 to 4, as "
+                "OpenSpiel writes them:"
+            )
         case "pig":
             scores = re.search(r"Scores: (\d+) (\d+), Turn total: (\d+)", raw)
             if scores:
@@ -483,25 +492,101 @@ def _clean(text: str) -> str:
     return text.strip().strip("`*\"'<>[]. ").strip().lower()
 
 
+def _json_action(text: str) -> str | None:
+    """The `action` field of an answer that is one JSON object (structured output)."""
+    body = text.strip()
+    if body.startswith("```"):
+        body = body.strip("`").removeprefix("json").strip()
+    if not (body.startswith("{") and body.endswith("}")):
+        return None
+    try:
+        data = msgspec.json.decode(body)
+    except msgspec.DecodeError:
+        return None
+    value = data.get("action") if isinstance(data, dict) else None
+    return value if isinstance(value, str) else None
+
+
+def _named(text: str, legal: Sequence[int], texts: Sequence[str]) -> set[int]:
+    """The legal actions whose text stands in `text` as a whole token (not inside a longer
+    word or a longer legal action's text), compared without case."""
+    low = text.lower()
+    spans: list[tuple[int, int, int]] = []
+    for action, t in zip(legal, texts, strict=True):
+        key = t.strip().lower()
+        if not key:
+            continue
+        start = low.find(key)
+        while start != -1:
+            end = start + len(key)
+            before = low[start - 1] if start else " "
+            after = low[end] if end < len(low) else " "
+            # A token boundary on each side: no letter or digit glued to the text.
+            if not (before.isalnum() and key[0].isalnum()) and not (
+                after.isalnum() and key[-1].isalnum()
+            ):
+                spans.append((start, end, action))
+            start = low.find(key, start + 1)
+    kept = {
+        a
+        for s, e, a in spans
+        if not any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, _ in spans)
+    }
+    return kept
+
+
 def parse_answer(text: str, decision: OpenSpielTurn, seat: int) -> tuple[Any, str, str | None]:
-    """The legal action an answer names: its last `Action: ...` line, else its last line.
-    (action id or None, how it was read, error or None)."""
+    """The legal action an answer names; (action id or None, how it was read, error or None).
+
+    Stages, in order: `json` (a JSON object's `action`, as structured output gives),
+    `action_line` (the last `Action: ...` line), `last_line` (the last line), and `lenient`:
+    an answer that names exactly one legal action somewhere, in a sentence ("You can choose
+    to play x(1,2)."), first in its action line or last line, else anywhere in it. An answer
+    naming two or more legal actions there is not guessed at.
+    """
     legal, texts = decision.options(seat)
     by_text = {_clean(t): a for a, t in zip(legal, texts, strict=True)}
-    found = _ACTION_RE.findall(text or "")
+    text = text or ""
+    chosen = _json_action(text)
+    if chosen is not None and _clean(chosen) in by_text:
+        return by_text[_clean(chosen)], "json", None
+    found = _ACTION_RE.findall(text)
     stage = "action_line"
     if found:
         candidate = found[-1]
     else:
-        lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
+        lines = [ln for ln in text.strip().splitlines() if ln.strip()]
         if not lines:
             return None, "failed", "empty answer"
         candidate, stage = lines[-1], "last_line"
     key = _clean(candidate)
     if key in by_text:
         return by_text[key], stage, None
+    for where in (candidate, text):
+        named = _named(where, legal, texts)
+        if len(named) == 1:
+            return named.pop(), "lenient", None
+        if len(named) > 1:
+            shown = ", ".join(t for a, t in zip(legal, texts, strict=True) if a in named)
+            return None, "failed", f"the answer names several legal actions ({shown[:80]})"
     shown = candidate.strip()[:60]
     return None, "failed", f"{shown!r} is not one of the legal actions"
+
+
+def answer_schema(decision: OpenSpielTurn, seat: int, mode: str) -> dict[str, Any]:
+    """The JSON schema of an answer (structured output): the seat's legal actions, by their
+    text, as an enum; a reasoning field first in the modes that think before answering."""
+    _, texts = decision.options(seat)
+    props: dict[str, Any] = {}
+    if mode != "prompt":
+        props["reasoning"] = {"type": "string"}
+    props["action"] = {"type": "string", "enum": list(dict.fromkeys(texts))}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
 
 
 @dataclass(frozen=True)
@@ -526,6 +611,11 @@ class OpenSpielPrompter:
         snap = view.snapshot(decision)
         assert view.start is not None
         return decision_text(view.start.config, snap, view.seat, self.mode)
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of the answer (seats with ``output=json_schema``): the legal
+        actions as an enum."""
+        return answer_schema(decision, view.seat, self.mode)
 
     def rejection(self, view: Any, seat: int, kind: str) -> Any:
         """The rules never ask again: an illegal action is replaced, not re-asked."""

@@ -474,7 +474,7 @@ class PactPrompter:
         field: dict[str, Any] = (
             {"message": {"type": "string"}}
             if isinstance(decision, MessageDecision)
-            else {"quote": {"type": "integer"}}
+            else {"quote": {"type": "integer", "minimum": decision.low, "maximum": decision.high}}
         )
         props = {"reasoning": {"type": "string"}, **field}
         return {

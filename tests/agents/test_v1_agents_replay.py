@@ -36,7 +36,8 @@ def _replay_live(events: list[Any], names: dict[str, str]) -> list[bytes]:
         make_agent(names.get(s.agent, s.agent), i, start.seed, start.config)
         for i, s in enumerate(start.seats)
     ]
-    record = Game(start.config, start.seed, agents, start.seats).run()
+    # By the rules version the game was played with (its log names it).
+    record = Game(start.config, start.seed, agents, start.seats, version=start.engine_version).run()
     return [encode(e) for e in record.events]
 
 

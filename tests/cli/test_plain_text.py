@@ -222,6 +222,7 @@ def test_costs_table(agent: str, gid: str, by: str) -> None:
         "format_error_rate": 0.0,
         "fallback_rate": 0.0,
         "transport_errors": 0,
+        "budget_cut_games": 0,
     }
     text = render(cli_llm._costs_table([row], by))
     if by in ("agent", "seat"):

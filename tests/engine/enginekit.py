@@ -89,17 +89,20 @@ def position(
     active: int = 0,
     turn: int = 1,
     seed: int = 7,
+    version: str = "test",
 ) -> list[Any]:
     """Events up to the start of `active`'s turn (phase "choose").
 
     `animals` are the hands dealt, `deck` the cards left (top first), `money` the exact money
-    cards of some seats (the others share the remainder), `sets` complete sets already held.
+    cards of some seats (the others share the remainder), `sets` complete sets already held,
+    `version` the rules version the game names (a name the engine does not know plays the
+    current rules).
     """
     animals = animals or {}
     dealt = tuple(tuple(animals.get(s, ())) for s in range(cfg.players))
     order = tuple(a for hand in dealt for a in hand) + tuple(deck)
     events: list[Any] = [
-        ev.GameStarted(seed=seed, config=cfg, seats=seats(cfg.players), engine_version="test"),
+        ev.GameStarted(seed=seed, config=cfg, seats=seats(cfg.players), engine_version=version),
         ev.DeckShuffled(order=order),
         ev.HandsDealt(money=tuple(start), animals=dealt, deck_left=len(deck)),
     ]

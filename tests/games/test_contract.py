@@ -122,3 +122,36 @@ def test_the_driver_reaches_a_game_only_through_its_definition() -> None:
     players = make_agents(list(agents), 3, config)
     record = Game(config, 3, players, game=game).run()
     assert record.result is not None and record.result.reason == "complete"
+
+
+def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The guard that knows no game: the toy game states no bound of its own, so the
+    driver's limit applies; lowered below what a game needs, it stops the game."""
+    import runner.driver as driver
+
+    game, config, agents = _setup("toy-auction")
+    assert not hasattr(game.rules, "max_decisions")
+    assert driver.decision_limit(game, config) == driver.MAX_DECISIONS
+    whole = Game(config, 3, make_agents(list(agents), 3, config), game=game)
+    whole.run()
+    needed = whole.decisions
+    assert needed > 1
+    monkeypatch.setattr(driver, "MAX_DECISIONS", needed - 1)
+    cut = Game(config, 3, make_agents(list(agents), 3, config), game=game)
+    with pytest.raises(driver.RunawayGame, match=f"more than {needed - 1} decisions"):
+        cut.run()
+    assert cut.decisions == needed
+    monkeypatch.setattr(driver, "MAX_DECISIONS", needed)
+    Game(config, 3, make_agents(list(agents), 3, config), game=game).run()
+
+
+@pytest.mark.parametrize("name", ["cattle-trade", "pact", "openspiel"])
+def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:
+    game, config, agents = _setup(name)
+    bound = game.rules.max_decisions(config)  # type: ignore[attr-defined]
+    g = Game(config, 11, make_agents(list(agents), 11, config), game=game)
+    g.run()
+    assert 0 < g.decisions <= bound
+    assert g.limit == min(bound, 100_000)

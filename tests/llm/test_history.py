@@ -66,3 +66,48 @@ def test_turn_lines_show_trade_amounts_only_to_the_two_traders(seed: int) -> Non
                     assert m, line
                     assert any(seat in {int(a), int(b)} for a, b in m), (seat, line)
     assert traders  # the games did hold trades
+
+
+def _rejected_turn(times: int) -> list[object]:
+    """A turn in which seat 1 has its bid rejected and corrected `times` times."""
+    events: list[object] = [
+        ev.TurnStarted(turn=4, seat=0, deck_left=3),
+        ev.AuctionOpened(auction=2, auctioneer=0, animal="cat", priority=(1,)),
+    ]
+    for i in range(times):
+        events += [
+            ev.ActionRejected(
+                seat=1,
+                decision="bid",
+                reason=f"below the minimum bid: raised to {10 * (i + 1)}",
+                raw='{"kind":"bid","seat":1,"amount":10}',
+                retry=False,
+            ),
+            ev.FallbackApplied(
+                seat=1,
+                decision="bid",
+                action=f'{{"kind":"bid","seat":1,"amount":{10 * (i + 1)}}}',
+                reason="bid corrected",
+            ),
+            ev.BidPlaced(auction=2, round=i, seat=1, amount=10 * (i + 1)),
+        ]
+    return events
+
+
+def test_a_turn_of_repeated_rejections_says_them_once_with_a_count() -> None:
+    once = turn_lines(_rejected_turn(1), 1)
+    assert once == [
+        "Turn 4: your bid answer was rejected (below the minimum bid: raised to 10); a fallback"
+        ' played your bid: {"kind":"bid","seat":1,"amount":10}; Player 0 is auctioning a cat'
+        " (bids so far: Player 1 (you) 10)."
+    ]
+    many = turn_lines(_rejected_turn(40), 1)
+    assert many == [
+        "Turn 4: your bid answer was rejected (below the minimum bid: raised to 400) [40 times"
+        ' this turn, the last shown]; a fallback played your bid: {"kind":"bid","seat":1,'
+        '"amount":400} [40 times this turn, the last shown]; Player 0 is auctioning a cat'
+        " (bids so far: Player 1 (you) 400)."
+    ]
+    # The line does not grow with the repeats; other seats see none of them.
+    assert len(many[0]) - len(once[0]) < 80
+    assert "rejected" not in turn_lines(_rejected_turn(40), 0)[0]

@@ -11,8 +11,9 @@ from syrupy.assertion import SnapshotAssertion
 from agents.base import Agent
 from agents.openspiel.bots import RandomAgent
 from engine.openspiel.gtbench import GTBENCH
-from engine.openspiel.rules import OpenSpielTurn
+from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, apply_recorded
 from events import catalog
+from events.openspiel.game import ChanceSampled, MovePlayed
 from projections.openspiel.view import OpenSpielPrompter, parse_answer
 from projections.timeline import timeline
 from runner.driver import Game
@@ -72,3 +73,43 @@ def test_answers_are_read_by_the_text_of_a_legal_action() -> None:
     assert parse_answer("Action: Raise", d, 1)[0] is None
     assert parse_answer("", d, 1) == (None, "failed", "empty answer")
     assert parse_answer("Action: Bet\nAction: Pass", d, 1)[0] == 0  # the last one counts
+
+
+def _shown(preset: str, state: Any, seat: int) -> list[str]:
+    """What a prompt of `seat` must show of `state`, read from pyspiel directly: the board for
+    the games of perfect information, everything the seat knows for the others."""
+    match preset:
+        case "tic_tac_toe" | "connect_four" | "breakthrough" | "nim" | "pig" | "negotiation":
+            return str(state.observation_string(seat)).rstrip("\n").splitlines()
+        case "kuhn_poker" | "liars_dice" | "blind_auction":
+            return [str(state.information_state_string(seat))]
+        case "prisoners_dilemma":
+            return [str(state)]
+    raise AssertionError(preset)
+
+
+@pytest.mark.parametrize("preset", sorted(GTBENCH))
+def test_a_mid_game_prompt_shows_the_position(preset: str) -> None:
+    """The prompt of a decision after a few moves holds the position as the seat sees it."""
+    seats, record = _prompts(preset, "prompt", seed=5)
+    start = record.events[0]
+    played = [e for e in record.events if isinstance(e, ChanceSampled | MovePlayed)]
+    # The game's last decision: each decision of a seat is its next move in the log.
+    plies = {
+        s.seat: [e.ply for e in played if isinstance(e, MovePlayed) and e.player == s.seat]
+        for s in seats
+    }
+    seat_ = max(seats, key=lambda s: plies[s.seat][-1])
+    ply = plies[seat_.seat][-1]
+    prompt = seat_.prompts[-1]
+    assert ply > 0 and "none yet" not in prompt, preset
+    # Rebuild the state at that decision from the log and ask pyspiel what the seat sees.
+    st = OpenSpielState(start.game_string, start.seed)
+    apply_recorded(st.state, [e for e in played if e.ply < ply])
+    section = prompt.split("WHAT YOU SEE", 1)[1].split("MOVES SO FAR", 1)[0]
+    for line in _shown(preset, st.state, seat_.seat):
+        assert line in section, (preset, line, section)
+    if preset in ("tic_tac_toe", "connect_four"):
+        # The grid, not a list of action ids: a mark of each player is on it.
+        grid = section.split("empty):", 1)[1]
+        assert "x" in grid and "o" in grid
