@@ -221,7 +221,7 @@ def test_games_of_rules_1_0_0_still_replay_and_verify(tmp_path: Path) -> None:
 
     config = GAME.preset("kuhn_poker")
     seats = seat_specs(["random", "random"], GAME)
-    old = Game(config, 3, make_agents(seats, 3, config), seats, game=GAME, engine_version="1.0.0")
+    old = Game(config, 3, make_agents(seats, 3, config), seats, game=GAME, version="1.0.0")
     record = old.run()
     log = record.events
     assert log[0].engine_version == "1.0.0"

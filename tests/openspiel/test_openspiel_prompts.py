@@ -102,7 +102,11 @@ def test_a_mid_game_prompt_shows_the_position(preset: str) -> None:
     seat_ = max(seats, key=lambda s: plies[s.seat][-1])
     ply = plies[seat_.seat][-1]
     prompt = seat_.prompts[-1]
-    assert ply > 0 and "none yet" not in prompt, preset
+    assert ply > 0, preset
+    if preset in ("tic_tac_toe", "connect_four", "breakthrough", "nim", "pig"):
+        # In an open game the seat saw every move; in the others it is shown its own moves
+        # only (docs/openspiel.md), which may be none yet: the position below is the test.
+        assert "none yet" not in prompt, preset
     # Rebuild the state at that decision from the log and ask pyspiel what the seat sees.
     st = OpenSpielState(start.game_string, start.seed)
     apply_recorded(st.state, [e for e in played if e.ply < ply])
