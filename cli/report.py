@@ -28,6 +28,7 @@ from cli.selection import (
     MAX_RESAMPLES,
     GameIdOption,
     TournamentOption,
+    finished_games,
     narrowed,
     open_for_metrics,
     other_games_hint,
@@ -97,10 +98,7 @@ def report(
         carried = carried_config(game)
         if carried is not None:
             sel = narrowed(store, sel, carried)
-        where, params = sel.where()
-        finished = store.con.execute(
-            f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
-        ).fetchall()[0][0]
+        finished = finished_games(store, sel)
         if not finished:
             hint = other_games_hint(store.con, g.name, tournament, game_id or ())
             what = g.name if carried is None else f"{g.name} ({carried.name})"

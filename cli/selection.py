@@ -51,6 +51,15 @@ def other_games_hint(
     return f"; it holds {', '.join(found)} games (add --game {found[0]})"
 
 
+def finished_games(store: DuckStore, sel: Any) -> int:
+    """How many finished games the selection `sel` holds."""
+    where, params = sel.where()
+    found = store.con.execute(
+        f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
+    ).fetchall()
+    return int(found[0][0])
+
+
 def narrowed(store: DuckStore, sel: Any, config: Any) -> Any:
     """`sel` restricted to the games played with exactly `config` (the configuration a name
     such as `gtbench:nim` carries): the stored configuration is the same encoding."""

@@ -12,7 +12,7 @@ from rich.console import Console
 from rich.table import Table
 
 from cli.common import UsageError, err, in_range, out
-from cli.selection import open_for_metrics, other_games_hint
+from cli.selection import finished_games, open_for_metrics, other_games_hint
 from cli.text import line, plain
 from engine.cattle.presets import MAX_TURNS, load_preset, load_preset_file
 from events.cattle.domain import AUCTION_MODES
@@ -157,10 +157,7 @@ def report(
                 highlight=False,
             )
         sel = Selection(tournament=tournament, games=tuple(game_id or ()))
-        where, params = sel.where()
-        finished = store.con.execute(
-            f"SELECT count(*) FROM games WHERE status = 'finished' AND {where}", params
-        ).fetchall()[0][0]
+        finished = finished_games(store, sel)
         if not finished:
             hint = other_games_hint(store.con, GAME, tournament, game_id or ())
             if hint:
