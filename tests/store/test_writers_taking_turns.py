@@ -57,7 +57,9 @@ while time.monotonic() < end:
 def test_commits_survive_the_file_changing_hands(tmp_path: Path) -> None:
     db = tmp_path / "turns.duckdb"
     DuckStore(db).close()
-    writers, appends = 4, 250
+    # 4 x 100 commits, half of them followed by a hand-over: hundreds of changes of hands,
+    # each one a chance to lose the commits before it.
+    writers, appends = 4, 100
     procs = [
         subprocess.Popen([sys.executable, "-c", WRITER, str(db), f"w{i}", str(appends)], cwd=ROOT)
         for i in range(writers)
