@@ -6,6 +6,7 @@ import json
 import subprocess
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from clikit import ENV, ROOT, cattle
@@ -66,9 +67,17 @@ def test_reads_answer_while_a_tournament_writes(tmp_path: Path) -> None:
             time.sleep(0.2)
         assert len(seen) == 2, "never saw the tournament's games grow"
         gid = json.loads(cattle("games", "--json", "--db", db).stdout)[0]["game_id"]
-        for args in (*READS, ("show", gid), ("replay", gid, "--verify")):
-            assert proc.poll() is None, "the tournament ended before the reads; give it more games"
-            result = cattle(*args, "--db", db, env={"CATTLE_LOCK_WAIT": "30"})
+        # The readers run side by side (as several people looking at one busy store would).
+        reads = (*READS, ("show", gid), ("replay", gid, "--verify"))
+        assert proc.poll() is None, "the tournament ended before the reads; give it more games"
+        with ThreadPoolExecutor(max_workers=4) as pool:
+            results = list(
+                pool.map(
+                    lambda args: cattle(*args, "--db", db, env={"CATTLE_LOCK_WAIT": "30"}), reads
+                )
+            )
+        assert proc.poll() is None, "the tournament ended during the reads; give it more games"
+        for args, result in zip(reads, results, strict=True):
             assert result.returncode == 0, (args, result.stderr)
             assert "Traceback" not in result.stderr
         counted = cattle("sql", "SELECT count(*) FROM games", "--format", "json", "--db", db)
