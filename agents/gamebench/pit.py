@@ -1,10 +1,11 @@
 """Pit's definition for the catalogue, and its code agents.
 
 * `random`: a uniformly random legal action (offers, and taking or passing offers).
-* `cornerer`: aims at the commodity it holds most of (the more valuable one on a tie). It
-  offers the Bear first, else as many cards as it may of the commodity it holds most of among
-  the others; it takes an offer when it can give cards it does not want (the Bear first, else
-  the unwanted commodity it holds fewest of, with enough cards), never its aim nor the Bull.
+* `cornerer`: aims at the commodity it holds most of (the more valuable one on a tie) and
+  never gives away its aim, the Bull, nor the last two cards of another commodity (the last
+  one when it holds the Bull), so that it never completes someone else's corner. It offers
+  the Bear first, else up to 4 spare cards of the commodity it has most to spare of; it takes
+  an offer when it can give as many spare cards of one kind (the Bear first), else passes.
 """
 
 from __future__ import annotations
@@ -37,6 +38,14 @@ def aim(hand: list[int]) -> int:
     return max(range(len(COMMODITIES)), key=lambda i: (hand[i], COMMODITIES[i][1]))
 
 
+def spare(hand: list[int], target: int) -> list[int]:
+    """Cards of each commodity the hand may give away: all but the aim, and of the others all
+    but the last two (the last one when it holds the Bull), so that giving never completes
+    someone else's corner (with the Bull elsewhere, eight cards and the Bull are one)."""
+    keep = 1 if hand[_BULL] else 2
+    return [0 if i == target else max(hand[i] - keep, 0) for i in range(len(COMMODITIES))]
+
+
 class Cornerer(Agent):
     """Collects one commodity (see the module docstring); deterministic."""
 
@@ -45,23 +54,23 @@ class Cornerer(Agent):
     def act(self, view: PitView, decision: PitDecision) -> Any:
         hand = view.hand
         target = aim(hand)
+        free = spare(hand, target)
         if decision.kind == "offer":
             if hand[_BEAR]:
                 return Offer(kind=BEAR, count=1)
-            spare = [i for i in range(len(COMMODITIES)) if i != target and hand[i]]
-            if not spare:
-                return decision.legal[0]
-            k = max(spare, key=lambda i: (hand[i], -i))
-            return Offer(kind=KINDS[k], count=min(hand[k], MAX_OFFER))
+            k = max(range(len(free)), key=lambda i: (free[i], -i))
+            if free[k]:
+                return Offer(kind=KINDS[k], count=min(free[k], MAX_OFFER))
+            others = [i for i in range(len(COMMODITIES)) if i != target and hand[i]]
+            k = max(others, key=lambda i: (hand[i], -i)) if others else target
+            return Offer(kind=KINDS[k], count=1)
         count = decision.count
         if count == 1 and hand[_BEAR]:
             return Give(kind=BEAR)
-        spare = [
-            i for i in range(len(COMMODITIES)) if i != target and i != _BULL and hand[i] >= count
-        ]
-        if not spare:
+        able = [i for i in range(len(free)) if free[i] >= count]
+        if not able:
             return Pass()
-        k = min(spare, key=lambda i: (hand[i], i))
+        k = max(able, key=lambda i: (free[i], -i))
         return Give(kind=KINDS[k])
 
 
