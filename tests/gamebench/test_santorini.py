@@ -106,7 +106,7 @@ def test_golden_playthrough() -> None:
 
 def test_a_pawn_with_no_move_and_build_loses_its_owner() -> None:
     # Box X in a corner with domes: player 2 has no play for X and loses at once.
-    state, log = run(GOLDEN[:4])
+    state, _ = run(GOLDEN[:4])
     state.pos = [12, 0, 13, 24]  # A (2,2), X (0,0), B (2,3), Y (4,4)
     for cell in (1, 5, 6):
         state.heights[cell] = TOP
@@ -138,11 +138,11 @@ def test_explain_then_the_same_decision_again() -> None:
     ],
 )
 def test_unusable_answers_are_recorded_and_replaced(action: Any, reason: str) -> None:
-    state, log = run([action], seed=5)
+    _, log = run([action], seed=5)
     rejected = [e for e in log if isinstance(e, SantoriniRejected)]
     assert [e.reason for e in rejected] == [reason]
     assert isinstance(log[-1], SantoriniPlaced)
-    again, log2 = run([action], seed=5)
+    _, log2 = run([action], seed=5)
     assert [encode(e) for e in log] == [encode(e) for e in log2]
     assert verify(log, prefix=True).ok
 
