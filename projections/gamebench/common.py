@@ -115,9 +115,9 @@ class GameBenchPrompter:
     # shared ----------------------------------------------------------------------------
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character only: the default)."""
-        if character not in (None, "default"):
-            raise KeyError(f"{self.title} has no character {character!r}; known: default")
+        """The standing instructions (one character only: the default, `optimal`)."""
+        if character not in (None, "optimal"):
+            raise KeyError(f"{self.title} has no character {character!r}; known: optimal")
         return system_text(self.title, self.summary, self.sections or {})
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:

@@ -45,7 +45,9 @@ SEATS = [SeatSpec(agent="random")] * 2
 DECK_COUNTS = [PER_COMMODITY] * len(COMMODITIES) + [1, 1]
 
 
-def run(actions: list[Any], seed: int = 1, config: PitConfig = CONFIG) -> tuple[PitState, list[Any]]:
+def run(
+    actions: list[Any], seed: int = 1, config: PitConfig = CONFIG
+) -> tuple[PitState, list[Any]]:
     """Feed actions to the rules, one per decision; the state and the whole log."""
     state, log = RULES.start(config, seed, SEATS * (config.players // 2))
     for a in actions:
@@ -124,7 +126,9 @@ def test_explain_and_refusals() -> None:
 
 def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
     config = PitConfig(max_turns=2)
-    state, log = run([Offer(kind="Bear", count=1), Pass(), Offer(kind="Wheat", count=1)], config=config)
+    state, _ = run(
+        [Offer(kind="Bear", count=1), Pass(), Offer(kind="Wheat", count=1)], config=config
+    )
     state, events = RULES.step(state, RULES.pending(state), [Pass()])  # type: ignore[arg-type]
     end = events[-1]
     assert isinstance(end, PitEnded) and end.reason == "turn_limit"
@@ -203,7 +207,9 @@ def test_a_seat_sees_the_same_whatever_it_cannot_see(seat: int) -> None:
         assert msgspec.json.encode(a.snapshot()) == msgspec.json.encode(b.snapshot())
         d = RULES.pending(RULES.fold(log[:i]))
         if d is not None and d.seats == (seat,) and i < len(log) and log[i].audience() != ():
-            assert prompter.decision_prompt(a, d, "", None) == prompter.decision_prompt(b, d, "", None)
+            assert prompter.decision_prompt(a, d, "", None) == prompter.decision_prompt(
+                b, d, "", None
+            )
             asked += 1
     assert asked > 0
 
@@ -221,7 +227,10 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
         assert prompter.parse(text, d, 0)[0] == want
     assert prompter.parse("Action: Give 3 Bull", d, 0)[0] is None  # one Bull only
     view = PitView(0).sync(log)
-    assert (prompter.system_prompt(CONFIG, None, 0), prompter.decision_prompt(view, d, "", None)) == snapshot
+    assert (
+        prompter.system_prompt(CONFIG, None, 0),
+        prompter.decision_prompt(view, d, "", None),
+    ) == snapshot
 
 
 def test_the_sql_views(tmp_path: Path) -> None:
@@ -240,9 +249,9 @@ def test_the_sql_views(tmp_path: Path) -> None:
     offers = [e for e in record.events if isinstance(e, PitOffered)]
     assert [r[0] for r in trades] == [e.turn for e in offers]
     swaps = {e.turn: e for e in record.events if isinstance(e, PitSwapped)}
-    for turn, offerer, count, offered, responder, given in trades:
+    for turn, offerer, count, offered, responder, gave in trades:
         s = swaps.get(turn)
-        assert (responder, given) == ((s.responder, s.given) if s else (None, None))
+        assert (responder, gave) == ((s.responder, s.given) if s else (None, None))
         assert offered in KINDS and 1 <= count <= 4 and 0 <= offerer <= 1
     got = [e for e in record.events if isinstance(e, PitCornered)]
     assert [tuple(r) for r in corners] == [
