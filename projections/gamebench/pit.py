@@ -76,7 +76,6 @@ class PitView:
         self.turn = 0
         self.offer: tuple[int, int] | None = None
         self.my_offer: str | None = None
-        self.lines: list[str] = []
         self.explained: list[str] = []
 
     def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> PitView:
@@ -125,9 +124,17 @@ class PitView:
             self.explained.append(e.heading)
         elif isinstance(e, PitEnded):
             self.ended = True
-        line = describe(e, self.seat)
-        if line is not None:
-            self.lines.append(line)
+
+    def recent(self, n: int = RECENT) -> list[str]:
+        """The timeline lines of the last `n` events this seat saw that have one."""
+        out: list[str] = []
+        for e in reversed(self.history):
+            line = describe(e, self.seat)
+            if line is not None:
+                out.append(line)
+                if len(out) == n:
+                    break
+        return out[::-1]
 
     def snapshot(self, pending: Any = None) -> PitSnapshot:
         """The view as plain data, with the decision asked of this seat (if any)."""
@@ -263,7 +270,7 @@ class PitPrompter(GameBenchPrompter):
             f"Points: {points}.",
             f"Your hand: {held}.",
             "Recent events:",
-            *view.lines[-RECENT:],
+            *view.recent(),
         ]
         if decision.kind == "offer":
             lines.append("It is your turn: offer some cards of one kind.")
