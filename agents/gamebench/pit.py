@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.base import Agent
 from agents.gamebench.common import RandomAgent
-from engine.gamebench.pit import RULES, Give, Offer, Pass, PitDecision
+from engine.gamebench.pit import RULES, Give, Offer, Pass, PitDecision, state_data
 from events.catalog import GameDef
 from events.gamebench.pit import (
     BEAR,
@@ -109,6 +109,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=PitPrompter(),
-    extras={"match_scores": True},
+    extras={"match_scores": True, "state_data": state_data},
 )
 """Pit, as the catalogue knows it."""

@@ -15,7 +15,7 @@ from typing import Any
 
 from agents.base import Agent
 from agents.gamebench.common import RandomAgent
-from engine.gamebench.santorini import NEIGHBOURS, RULES, Play, SantoriniTurn
+from engine.gamebench.santorini import NEIGHBOURS, RULES, Play, SantoriniTurn, state_data
 from events.catalog import GameDef
 from events.gamebench.santorini import (
     NAME,
@@ -107,6 +107,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=SantoriniPrompter(),
-    extras={"match_scores": True},
+    extras={"match_scores": True, "state_data": state_data},
 )
 """Santorini, as the catalogue knows it."""

@@ -415,3 +415,19 @@ def decision_count(log: Sequence[Any], pos: int, turn: int) -> int:
 
 RULES = PitRules()
 """The rules of Pit."""
+
+
+def state_data(st: PitState) -> dict[str, Any]:
+    """The whole state as plain data (for `cattle replay`): every hand included."""
+    return {
+        "round": st.round,
+        "turn": st.turn,
+        "hands": [{k: n for k, n in zip(KINDS, h, strict=True) if n} for h in st.hands],
+        "points": list(st.points),
+        "offer": None
+        if st.offer is None
+        else {"seat": st.offerer(), "kind": KINDS[st.offer[0]], "count": st.offer[1]},
+        "waiting": list(st.queue),
+        "explained": [sorted(s) for s in st.explained],
+        "over": st.over,
+    }

@@ -331,3 +331,18 @@ def _winning_play(decision: SantoriniTurn, row: int, col: int) -> Play:
 
 RULES = SantoriniRules()
 """The rules of Santorini."""
+
+
+def state_data(st: SantoriniState) -> dict[str, Any]:
+    """The whole state as plain data (for `cattle replay`)."""
+    return {
+        "ply": st.ply,
+        "heights": [st.heights[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+        "pawns": {
+            p: None if c is None else list(divmod(c, SIZE))
+            for p, c in zip(PAWNS, st.pos, strict=True)
+        },
+        "explained": [sorted(s) for s in st.explained],
+        "over": st.over,
+        "winner": st.winner,
+    }

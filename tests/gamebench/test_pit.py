@@ -4,6 +4,7 @@ seat's view and prompts do not change when what it cannot see changes), the SQL 
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -100,6 +101,8 @@ def test_golden_playthrough() -> None:
     d = RULES.pending(state)
     assert d is not None and d.seats == (1,) and d.kind == "offer"
     assert verify(log, prefix=True).ok
+    data = json.loads(json.dumps(GAME.extras["state_data"](RULES.fold(log))))
+    assert data["points"] == [90, 0] and data["round"] == 1 and data["offer"] is None
     assert GAME.describe(corner, 1) == (
         "Player 1 corners Soybeans with the Bull holding the Bear: +90 points (points: 90, 0)"
     )

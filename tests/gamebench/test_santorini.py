@@ -3,6 +3,7 @@ invariants of any legal play (hypothesis), answers read from model text, and the
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -102,6 +103,8 @@ def test_golden_playthrough() -> None:
     assert verify(log).ok
     folded = RULES.fold(log)
     assert (folded.heights, folded.pos, folded.winner) == (state.heights, state.pos, 0)
+    data = json.loads(json.dumps(GAME.extras["state_data"](folded)))  # what `cattle replay` prints
+    assert data["pawns"]["B"] == [3, 1] and data["heights"][3] == [0, 3, 0, 0, 0]
 
 
 def test_a_pawn_with_no_move_and_build_loses_its_owner() -> None:
