@@ -27,7 +27,7 @@ from events.gamebench.pit import (
     PIT_EVENT_TYPES,
     PitConfig,
 )
-from projections.gamebench.pit import SQL, PitPrompter, PitView, describe
+from projections.gamebench.pit import SQL, PitPrompter, PitView, describe, frames
 
 _BEAR = KINDS.index(BEAR)
 _BULL = KINDS.index(BULL)
@@ -109,6 +109,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=PitPrompter(),
-    extras={"match_scores": True, "state_data": state_data},
+    extras={"match_scores": True, "state_data": state_data, "frames": frames},
 )
 """Pit, as the catalogue knows it."""

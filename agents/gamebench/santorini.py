@@ -25,7 +25,7 @@ from events.gamebench.santorini import (
     WIN_LEVEL,
     SantoriniConfig,
 )
-from projections.gamebench.santorini import SQL, SantoriniPrompter, SantoriniView, describe
+from projections.gamebench.santorini import SQL, SantoriniPrompter, SantoriniView, describe, frames
 
 
 class Climber(Agent):
@@ -107,6 +107,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=SantoriniPrompter(),
-    extras={"match_scores": True, "state_data": state_data},
+    extras={"match_scores": True, "state_data": state_data, "frames": frames},
 )
 """Santorini, as the catalogue knows it."""

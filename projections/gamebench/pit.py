@@ -294,3 +294,38 @@ COMMODITY_VALUES = dict(COMMODITIES)
 """Points of a corner of each commodity."""
 
 __all__ = ["COMMODITY_VALUES", "SQL", "Give", "Offer", "Pass", "PitPrompter", "PitView", "describe"]
+
+
+def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
+    """The viewer's frames (`extras["frames"]`): round, turn, points, the standing offer and
+    the hands the viewer may see (a seat its own, everyone's for the omniscient viewer)."""
+    seat = viewer if isinstance(viewer, int) else -1
+    view = PitView(seat)
+    hands: dict[int, list[int]] = {}
+    seen: list[Any] = []
+
+    def step(e: Any) -> dict[str, Any]:
+        seen.append(e)
+        view.sync(seen, [None] * len(seen))
+        if isinstance(e, PitDealt):
+            hands[e.seat] = list(e.hand)
+        elif isinstance(e, PitSwapped):
+            for who, out, into in (
+                (e.offerer, e.offered, e.given),
+                (e.responder, e.given, e.offered),
+            ):
+                if who in hands:
+                    hands[who][KINDS.index(out)] -= e.count
+                    hands[who][KINDS.index(into)] += e.count
+        lines = [
+            f"Round {view.round + 1}, turn {view.turn + 1}" + (" (over)" if view.ended else ""),
+            "Points: " + ", ".join(f"{_player(s)} {p}" for s, p in enumerate(view.points)),
+        ]
+        if view.offer is not None:
+            lines.append(f"Standing offer: {_player(view.offer[0])}, {_cards(view.offer[1])}")
+        for s in sorted(hands):
+            held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, hands[s], strict=True) if n)
+            lines.append(f"{_player(s)}: {held}")
+        return {"kind": "text", "text": "\n".join(lines)}
+
+    return step, {}

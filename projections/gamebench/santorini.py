@@ -277,3 +277,26 @@ def _short_keys(a: Place | Play, at: tuple[int, int] | None) -> set[str]:
         cells,
         f"move{a.row}{a.col}build{a.build_row}{a.build_col}",
     }
+
+
+def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
+    """The viewer's frames (`extras["frames"]`): the board as the models read it, whose turn
+    it is and the last move, after each event (the game hides nothing but explanations)."""
+    view = SantoriniView(viewer if isinstance(viewer, int) else -1)
+    seen: list[Any] = []
+
+    def step(e: Any) -> dict[str, Any]:
+        seen.append(e)
+        view.sync(seen, [None] * len(seen))
+        lines = [view.board()]
+        if view.winner is not None:
+            lines.append(f"{_player(view.winner)} won.")
+        else:
+            pawn = PAWNS[view.ply % len(PAWNS)]
+            what = "place" if view.ply < len(PAWNS) else "play"
+            lines.append(f"{_player(view.ply % 2)} to {what} pawn {pawn}.")
+        if view.last is not None:
+            lines.append(f"Last: {view.last}.")
+        return {"kind": "text", "text": "\n".join(lines)}
+
+    return step, {}

@@ -35,6 +35,8 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
+from cli.web.frames import build
+from events.base import visible
 from events.store import DuckStore
 from projections.gamebench.pit import PitPrompter, PitView
 from runner.replay import verify
@@ -261,3 +263,12 @@ def test_the_sql_views(tmp_path: Path) -> None:
         (e.seat, e.commodity, e.gained, e.points[e.seat]) for e in got
     ]
     assert corners
+
+
+def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
+    record = play_game(CONFIG, 4, ["cornerer", "random"])
+    mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
+    every = build(GAME, record.events, None)
+    assert all("Player 2:" not in f["text"] for f in mine.frames)
+    assert any("Player 1:" in f["text"] for f in mine.frames)
+    assert any("Player 2:" in f["text"] for f in every.frames)
