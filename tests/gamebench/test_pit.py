@@ -14,9 +14,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from cli.web.frames import build
 from engine.gamebench.common import Explain
 from engine.gamebench.pit import RULES, Give, Offer, Pass, PitState
 from events import catalog
+from events.base import visible
 from events.config import SeatSpec
 from events.gamebench.pit import (
     COMMODITIES,
@@ -35,8 +37,6 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
-from cli.web.frames import build
-from events.base import visible
 from events.store import DuckStore
 from projections.gamebench.pit import PitPrompter, PitView
 from runner.replay import verify
