@@ -87,6 +87,8 @@ class SantoriniTurn(msgspec.Struct, frozen=True, kw_only=True):
     """Every legal action, in a fixed order (row-major cells; moves, then builds)."""
     at: tuple[int, int] | None = None
     """Where the pawn stands (None while it is being placed)."""
+    seed: int = 0
+    """The game seed (the fallback for an unusable answer draws from it)."""
 
     @property
     def kind(self) -> str:
@@ -187,7 +189,7 @@ class SantoriniRules:
         here = st.pos[k]
         at = None if here is None else divmod(here, SIZE)
         return SantoriniTurn(
-            seats=(k % 2,), ply=st.ply, pawn=PAWNS[k], legal=legal_actions(st), at=at
+            seats=(k % 2,), ply=st.ply, pawn=PAWNS[k], legal=legal_actions(st), at=at, seed=st.seed
         )
 
     def step(

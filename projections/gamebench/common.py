@@ -13,6 +13,7 @@ spaces and punctuation.
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
@@ -62,11 +63,27 @@ def system_text(title: str, summary: str, sections: Mapping[str, str]) -> str:
     )
 
 
+def _json_action(text: str) -> str | None:
+    """The `action` of an answer that is one JSON object (structured output), else None."""
+    stripped = text.strip()
+    if not stripped.startswith("{"):
+        return None
+    try:
+        data = json.loads(stripped)
+    except ValueError:
+        return None
+    action = data.get("action") if isinstance(data, dict) else None
+    return action if isinstance(action, str) else None
+
+
 def read_answer(text: str, options: Sequence[tuple[str, Any]]) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from an answer, given the legal
     actions' (label, action) pairs."""
     found = _ACTION_RE.findall(text or "")
-    if found:
+    chosen = _json_action(text or "")
+    if chosen is not None:
+        candidate, stage = chosen, "json"
+    elif found:
         candidate, stage = found[-1], "action_line"
     else:
         lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
@@ -130,6 +147,22 @@ class GameBenchPrompter:
         parts.append("Legal actions:\n" + "\n".join(labels))
         parts.append(ANSWER.get(self.mode, ANSWER["cot"]))
         return "\n\n".join(parts)
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of an answer (seats with ``output=json_schema``): one of the legal
+        actions' labels or an `Explain(heading)`, after a reasoning field in `cot` mode."""
+        labels = [label for label, _ in self.options(decision)]
+        labels += [f"Explain({h})" for h in self.sections or {} if h not in view.explained]
+        props: dict[str, Any] = {}
+        if self.mode != "prompt":
+            props["reasoning"] = {"type": "string"}
+        props["action"] = {"type": "string", "enum": labels}
+        return {
+            "type": "object",
+            "properties": props,
+            "required": list(props),
+            "additionalProperties": False,
+        }
 
     def rejection(self, view: Any, seat: int, kind: str) -> Any:
         """The rules never ask again after a bad answer: they play the fallback."""

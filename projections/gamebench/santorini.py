@@ -241,7 +241,7 @@ class SantoriniPrompter(GameBenchPrompter):
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
-        return fallback(0, NAME, decision.ply, decision.legal)
+        return fallback(decision.seed, NAME, decision.ply, decision.legal)
 
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """The listed label, or a shorter form: "Move north, build south" (GameBench's

@@ -246,3 +246,18 @@ def test_the_sql_view_lists_every_placement_and_turn(tmp_path: Path) -> None:
     ]
     assert [tuple(r) for r in rows] == expected
     assert [r[2] for r in rows[:4]] == ["place"] * 4 and len(rows) > 4
+
+
+def test_structured_answers_name_a_label_or_a_heading() -> None:
+    state, log = run([*GOLDEN[:4], Explain(heading="Moving")])
+    d = RULES.pending(state)
+    assert d is not None
+    view = SantoriniView(0).sync(log)
+    schema = PROMPTER.for_seat(type("Options", (), {"mode": "cot"})()).answer_schema(view, d)
+    assert schema["required"] == ["reasoning", "action"]
+    enum = schema["properties"]["action"]["enum"]
+    assert len(enum) == len(d.legal) + len(HEADINGS) - 1 and "Explain(Moving)" not in enum
+    text = json.dumps({"reasoning": "up", "action": enum[0]})
+    assert PROMPTER.parse(text, d, 0)[:2] == (d.legal[0], "json")
+    text = json.dumps({"action": "Explain(Building)"})
+    assert PROMPTER.parse(text, d, 0)[0] == Explain(heading="Building")
