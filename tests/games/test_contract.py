@@ -1,7 +1,7 @@
 """One contract every registered game honours, run through the generic core only.
 
-For Cattle Trade, PACT, OpenSpiel (Kuhn poker) and the toy auction defined in tests/games: the same seed gives the
-same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
+For Cattle Trade, PACT, OpenSpiel (Kuhn poker), GameBench's Pit and Santorini and the toy
+auction defined in tests/games: the same seed gives the same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
 the game's own codec; a seat's view holds exactly the events it may see; the store gives back
 what it was given.
 """
