@@ -5,6 +5,7 @@ seat's view and prompts do not change when what it cannot see changes), the SQL 
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -145,9 +146,15 @@ def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
 @given(
     seed=st.integers(0, 2**63 - 1),
     players=st.integers(2, 4),
-    picks=st.lists(st.integers(0, 10**6), max_size=150),
+    picks=st.one_of(
+        st.lists(st.integers(0, 10**6), max_size=150),
+        st.integers(0, 2**32).map(
+            lambda k: [random.Random(k).randrange(10**6) for _ in range(250)]
+        ),
+    ),
 )
 def test_any_legal_play_conserves_the_cards(seed: int, players: int, picks: list[int]) -> None:
+    """Short prefixes from hypothesis, and long runs (250 picks: most games end)."""
     config = PitConfig(players=players, max_turns=60, target=300)
     state, log = RULES.start(config, seed, [SeatSpec(agent="random")] * players)
     views = [PitView(s) for s in range(players)]

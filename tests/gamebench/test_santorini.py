@@ -4,6 +4,7 @@ invariants of any legal play (hypothesis), answers read from model text, and the
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
@@ -151,8 +152,17 @@ def test_unusable_answers_are_recorded_and_replaced(action: Any, reason: str) ->
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-@given(seed=st.integers(0, 2**63 - 1), picks=st.lists(st.integers(0, 10**6), max_size=120))
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    picks=st.one_of(
+        st.lists(st.integers(0, 10**6), max_size=120),
+        st.integers(0, 2**32).map(
+            lambda k: [random.Random(k).randrange(10**6) for _ in range(120)]
+        ),
+    ),
+)
 def test_any_legal_play_keeps_the_invariants(seed: int, picks: list[int]) -> None:
+    """Short prefixes from hypothesis, and whole games (120 picks outlast any game)."""
     state, log = RULES.start(CONFIG, seed, SEATS)
     views = [SantoriniView(0), SantoriniView(1)]
     builds = 0
