@@ -46,6 +46,8 @@ _BUILTIN: dict[str, str] = {
     "cattle-trade": "agents.cattle.game",
     "pact": "agents.pact.game",
     "openspiel": "agents.openspiel.game",
+    "gamebench:pit": "agents.gamebench.pit",
+    "gamebench:santorini": "agents.gamebench.santorini",
 }
 
 #: Names that carry a configuration: the part before the first ':' names the built-in game

@@ -17,6 +17,11 @@ equal ranks 0.5 each. A two-seat game is one record (win 1, loss 0, draw 0.5); a
 seats gives up to n(n-1)/2, each resampled on its own by the bootstrap. Teammates share a
 rank, so each member's agent takes its team's result, and are not compared with each other
 (a draw, which Bradley-Terry leaves out). Two seats held by one agent are never compared.
+
+Games whose definition says its scores are match scores (`extras["match_scores"]`: each seat's
+score in [0, 1], as GameBench scores a match) give records from the scores instead: seats with
+scores s_a and s_b make the record a: s_a / (s_a + s_b), b: s_b / (s_a + s_b) (0.5 each when
+both are 0), which for two seats is the game's own pair of scores.
 """
 
 from __future__ import annotations
@@ -221,20 +226,54 @@ class GlickoRating(msgspec.Struct, kw_only=True):
     losses: int
 
 
-def match_records(rows: Sequence[tuple[str, str, int, str, int]]) -> list[dict[str, object]]:
-    """Pairwise match records (see the module's docstring) from seat results in game order."""
+Row = tuple[str, str, int, str, int] | tuple[str, str, int, str, int, float | None]
+"""A seat's result: (game_id, game, seat, agent, rank), and its score for scored games."""
+
+
+def match_records(
+    rows: Sequence[Row], scored: frozenset[str] = frozenset()
+) -> list[dict[str, object]]:
+    """Pairwise match records (see the module's docstring) from seat results in game order;
+    games named in `scored` are compared by their match scores (the rows' sixth field)."""
     records: list[dict[str, object]] = []
-    games: dict[str, list[tuple[str, str, int, str, int]]] = {}
+    games: dict[str, list[Row]] = {}
     for row in rows:
         games.setdefault(row[0], []).append(row)
     for seats in games.values():
-        for k, (_, game, _, a, rank_a) in enumerate(seats):
-            for _, _, _, b, rank_b in seats[k + 1 :]:
+        for k, first in enumerate(seats):
+            _, game, _, a, rank_a = first[:5]
+            for second in seats[k + 1 :]:
+                b, rank_b = second[3], second[4]
                 if a == b:
                     continue
-                score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
+                if game in scored:
+                    score = _share(first, second)
+                else:
+                    score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
                 records.append({"game": game, a: score, b: 1.0 - score})
     return records
+
+
+def _share(first: Row, second: Row) -> float:
+    """The first seat's part of two match scores (0.5 when both are 0 or missing)."""
+    sa = float(first[5] or 0.0) if len(first) > 5 else 0.0
+    sb = float(second[5] or 0.0) if len(second) > 5 else 0.0
+    return 0.5 if sa + sb <= 0 else sa / (sa + sb)
+
+
+def scored_games(names: Sequence[str]) -> frozenset[str]:
+    """The games among `names` whose stored scores are match scores in [0, 1]."""
+    from events import catalog
+
+    found = set()
+    for name in set(names):
+        try:
+            game = catalog.get(name)
+        except catalog.UnknownGame:
+            continue
+        if game.extras.get("match_scores"):
+            found.add(name)
+    return frozenset(found)
 
 
 def load_matches(
@@ -243,7 +282,7 @@ def load_matches(
     """Pairwise match records of the finished games (of one tournament or game, or all), in
     game-id order."""
     sql = (
-        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank"
+        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank, r.score"
         " FROM results r JOIN games g USING (game_id) WHERE g.status = 'finished'"
     )
     params: list[object] = []
@@ -254,7 +293,7 @@ def load_matches(
         sql += " AND g.tournament = ?"
         params.append(tournament)
     _, rows = store.query(sql + " ORDER BY r.game_id, r.seat", params)  # type: ignore[attr-defined]
-    return match_records(rows)
+    return match_records(rows, scored_games([r[1] for r in rows]))
 
 
 def _sides(record: dict[str, object]) -> list[tuple[str, float]]:

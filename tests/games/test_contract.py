@@ -1,7 +1,7 @@
 """One contract every registered game honours, run through the generic core only.
 
-For Cattle Trade, PACT, OpenSpiel (Kuhn poker) and the toy auction defined in tests/games: the same seed gives the
-same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
+For Cattle Trade, PACT, OpenSpiel (Kuhn poker), GameBench's Pit and Santorini and the toy
+auction defined in tests/games: the same seed gives the same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
 the game's own codec; a seat's view holds exactly the events it may see; the store gives back
 what it was given.
 """
@@ -33,7 +33,12 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "pact": ("quick", ("anchor", "mirror")),
     "toy-auction": ("standard", ("honest", "wild", "honest")),
     "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
+    "gamebench:pit": ("standard", ("cornerer", "random")),
+    "gamebench:santorini": ("standard", ("climber", "random")),
 }
+
+OPEN_GAMES = frozenset({"gamebench:santorini"})
+"""Games of perfect information: code agents' games hide nothing from anyone."""
 
 
 def _setup(name: str) -> tuple[catalog.GameDef, Any, tuple[str, ...]]:
@@ -81,8 +86,8 @@ def test_a_seat_sees_exactly_its_events(name: str) -> None:
         expected = [e for e in record.events if (aud := e.audience()) is None or seat in aud]
         assert view.history == expected
         private += len(record.events) - len(expected)
-    # Every game here hides something from someone (a deck, a value, a hand).
-    assert private > 0
+    # Every game here but the open ones hides something from someone (a deck, a value, a hand).
+    assert private > 0 or name in OPEN_GAMES
 
 
 @pytest.mark.parametrize("name", sorted(CASES))
@@ -107,11 +112,14 @@ def test_a_tampered_column_fails_verification(name: str, tmp_path: Path) -> None
     _, config, agents = _setup(name)
     with DuckStore(tmp_path / "g.duckdb") as store:
         gid, _ = play_and_store(store, config, 5, list(agents))
-        store.con.execute(
-            "UPDATE events SET visible_to = NULL WHERE game_id = ? AND seq ="
-            " (SELECT min(seq) FROM events WHERE game_id = ? AND visible_to IS NOT NULL)",
-            [gid, gid],
+        # Hide a public event in an open game (it has no private one), else show a private one.
+        tamper = (
+            "UPDATE events SET visible_to = [0] WHERE game_id = ? AND seq = 1"
+            if name in OPEN_GAMES
+            else "UPDATE events SET visible_to = NULL WHERE game_id = ? AND seq ="
+            " (SELECT min(seq) FROM events WHERE game_id = ? AND visible_to IS NOT NULL)"
         )
+        store.con.execute(tamper, [gid] if name in OPEN_GAMES else [gid, gid])
         check = check_game(store.load_rows(gid))
     assert check.outcome == "failed" and check.problem is not None
     assert check.problem.check == "visible_to"
@@ -147,7 +155,9 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
     Game(config, 3, make_agents(list(agents), 3, config), game=game).run()
 
 
-@pytest.mark.parametrize("name", ["cattle-trade", "pact", "openspiel"])
+@pytest.mark.parametrize(
+    "name", ["cattle-trade", "pact", "openspiel", "gamebench:pit", "gamebench:santorini"]
+)
 def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:
     game, config, agents = _setup(name)
     bound = game.rules.max_decisions(config)  # type: ignore[attr-defined]

@@ -1,0 +1,1 @@
+"""The definitions and code agents of GameBench's games, one module per game."""

@@ -1,0 +1,114 @@
+"""Pit's definition for the catalogue, and its code agents.
+
+* `random`: a uniformly random legal action (offers, and taking or passing offers).
+* `cornerer`: aims at the commodity it holds most of (the more valuable one on a tie) and
+  never gives away its aim, the Bull, nor the last two cards of another commodity (the last
+  one when it holds the Bull), so that it never completes someone else's corner. It offers
+  the Bear first, else up to 4 spare cards of the commodity it has most to spare of; it takes
+  an offer when it can give as many spare cards of one kind (the Bear first), else passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from agents.base import Agent
+from agents.gamebench.common import RandomAgent
+from engine.gamebench.pit import RULES, Give, Offer, Pass, PitDecision, state_data
+from events.catalog import GameDef
+from events.gamebench.pit import (
+    BEAR,
+    BULL,
+    COMMODITIES,
+    KINDS,
+    MAX_OFFER,
+    NAME,
+    PIT_EVENT_TYPES,
+    PitConfig,
+)
+from projections.gamebench.pit import SQL, PitPrompter, PitView, describe, frames
+
+_BEAR = KINDS.index(BEAR)
+_BULL = KINDS.index(BULL)
+
+
+def aim(hand: list[int]) -> int:
+    """The commodity a hand collects: the most cards, then the higher value."""
+    return max(range(len(COMMODITIES)), key=lambda i: (hand[i], COMMODITIES[i][1]))
+
+
+def spare(hand: list[int], target: int) -> list[int]:
+    """Cards of each commodity the hand may give away: all but the aim, and of the others all
+    but the last two (the last one when it holds the Bull), so that giving never completes
+    someone else's corner (with the Bull elsewhere, eight cards and the Bull are one)."""
+    keep = 1 if hand[_BULL] else 2
+    return [0 if i == target else max(hand[i] - keep, 0) for i in range(len(COMMODITIES))]
+
+
+class Cornerer(Agent):
+    """Collects one commodity (see the module docstring); deterministic."""
+
+    spec = "cornerer"
+
+    def act(self, view: PitView, decision: PitDecision) -> Any:
+        hand = view.hand
+        target = aim(hand)
+        free = spare(hand, target)
+        if decision.kind == "offer":
+            if hand[_BEAR]:
+                return Offer(kind=BEAR, count=1)
+            k = max(range(len(free)), key=lambda i: (free[i], -i))
+            if free[k]:
+                return Offer(kind=KINDS[k], count=min(free[k], MAX_OFFER))
+            others = [i for i in range(len(COMMODITIES)) if i != target and hand[i]]
+            k = max(others, key=lambda i: (hand[i], -i)) if others else target
+            return Offer(kind=KINDS[k], count=1)
+        count = decision.count
+        if count == 1 and hand[_BEAR]:
+            return Give(kind=BEAR)
+        able = [i for i in range(len(free)) if free[i] >= count]
+        if not able:
+            return Pass()
+        k = max(able, key=lambda i: (free[i], -i))
+        return Give(kind=KINDS[k])
+
+
+CODE_AGENTS: dict[str, Any] = {
+    "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "cornerer": lambda seat, seed, config: Cornerer(seat, seed, config),
+}
+
+PRESETS: dict[str, PitConfig] = {
+    "standard": PitConfig(),
+    "four": PitConfig(players=4, name="four"),
+    "quick": PitConfig(target=200, max_turns=40, name="quick"),
+}
+"""GameBench's two-player game; four players; a short game for quick checks."""
+
+
+def presets() -> Mapping[str, PitConfig]:
+    """Pit's named configurations."""
+    return PRESETS
+
+
+GAME = GameDef(
+    name=NAME,
+    title="Pit (GameBench)",
+    summary=(
+        "Commodity trading: offer cards of one kind face down, swap with whoever takes the "
+        "offer, corner a commodity for points; the match score is the share of all points."
+    ),
+    event_types=PIT_EVENT_TYPES,
+    config_type=PitConfig,
+    rules=RULES,
+    presets=presets,
+    default_preset="standard",
+    new_view=PitView,
+    describe=describe,
+    sql=(SQL,),
+    code_agents=CODE_AGENTS,
+    prompter=PitPrompter(),
+    extras={"match_scores": True, "state_data": state_data, "frames": frames},
+)
+"""Pit, as the catalogue knows it."""

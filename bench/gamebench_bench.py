@@ -1,0 +1,110 @@
+"""GameBench's Pit and Santorini through the harness with code agents: prints figures.
+
+    uv run python bench/gamebench_bench.py [--games N] [--json]
+
+For each game and pairing of code agents:
+
+* driver: games per second through the driver alone (rules, views, agents), nothing stored;
+* stored: games per second as `cattle tournament --workers 1` plays and stores them (driver,
+  encoding, one writer saving batches into a DuckDB file), from the first game to the last
+  commit;
+
+and the mean events per game. Figures depend on the machine and its load; compare runs made
+side by side.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from agents import make_agents
+from cli.main import configure_logging
+from events import catalog
+from events.store import DuckStore
+from runner.driver import Game
+from runner.session import new_game_id
+from runner.tournament import GameTask, ensure_schema, play_tournament
+
+CASES: tuple[tuple[str, tuple[str, str]], ...] = (
+    ("gamebench:pit", ("random", "random")),
+    ("gamebench:pit", ("cornerer", "random")),
+    ("gamebench:pit", ("cornerer", "cornerer")),
+    ("gamebench:santorini", ("random", "random")),
+    ("gamebench:santorini", ("climber", "random")),
+    ("gamebench:santorini", ("climber", "climber")),
+)
+"""(game, seats) pairs measured."""
+
+
+def driver(name: str, seats: tuple[str, str], games: int) -> tuple[float, float]:
+    """Games/s of the driver alone, nothing stored, and mean events per game."""
+    game = catalog.get(name)
+    config = game.preset(game.default_preset)
+    events = 0
+    t0 = time.perf_counter()
+    for seed in range(games):
+        agents = make_agents(list(seats), seed, config)
+        events += len(Game(config, seed, agents, game=game).run().events)
+    return games / (time.perf_counter() - t0), events / games
+
+
+def stored(name: str, seats: tuple[str, str], games: int) -> float:
+    """Games/s stored the way a one-worker tournament stores them."""
+    game = catalog.get(name)
+    config = game.preset(game.default_preset)
+    with tempfile.TemporaryDirectory() as tmp, DuckStore(Path(tmp) / "b.duckdb") as store:
+        ensure_schema(store)
+        tasks = [
+            GameTask(
+                index=i,
+                game_id=new_game_id(),
+                seed=i,
+                seats=seats,
+                config=config,
+                tournament="bench",
+            )
+            for i in range(games)
+        ]
+        t0 = time.perf_counter()
+        done = play_tournament(store, "bench", config, tasks, workers=1)
+        rate = done / (time.perf_counter() - t0)
+    return rate
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--games", type=int, default=500)
+    parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    args = parser.parse_args()
+    configure_logging(False, False)
+    rows: list[dict[str, Any]] = []
+    for name, seats in CASES:
+        rate, events = driver(name, seats, args.games)
+        rows.append(
+            {
+                "game": name,
+                "seats": ",".join(seats),
+                "driver_games_per_s": round(rate, 1),
+                "stored_games_per_s": round(stored(name, seats, args.games), 1),
+                "events_per_game": round(events, 1),
+            }
+        )
+    if args.json:
+        print(json.dumps({"games": args.games, "rows": rows}))
+        return
+    print(f"{args.games} games per row, one worker")
+    print(f"{'game':<20} {'seats':<18} {'driver/s':>9} {'stored/s':>9} {'events':>7}")
+    for r in rows:
+        print(
+            f"{r['game']:<20} {r['seats']:<18} {r['driver_games_per_s']:>9.1f}"
+            f" {r['stored_games_per_s']:>9.1f} {r['events_per_game']:>7.1f}"
+        )
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,1 @@
+"""The rules of GameBench's games as deciders, one module per game."""

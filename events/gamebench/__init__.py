@@ -1,0 +1,1 @@
+"""The events and configurations of GameBench's games, one module per game."""

@@ -1,0 +1,41 @@
+"""What every GameBench game shares at the events layer: the rule-explained event's fields,
+the match score in [0, 1] and the ranks.
+
+GameBench scores a match with one number per player in [0, 1] (§3 of its paper): 1 to the
+winner and 0 to the loser of a game with a winner, a player's share of all points in a game
+of points. The scores in `game_ended` are these match scores, so ratings read them as they are.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from events.base import SeatPrivate
+
+
+class RuleExplainedBase(SeatPrivate, frozen=True, kw_only=True):
+    """Base of each game's rule-explained event (each game tags its own): a seat asked for
+    the rules under `heading` and was shown them. Seen by that seat only."""
+
+    ACTOR = "seat"
+    seat: int
+    heading: str
+
+
+def winner_scores(players: int, winner: int) -> tuple[float, ...]:
+    """Match scores of a game with one winner: 1 to the winner, 0 to everyone else."""
+    return tuple(1.0 if s == winner else 0.0 for s in range(players))
+
+
+def share_scores(points: Sequence[float]) -> tuple[float, ...]:
+    """Match scores of a game of points: each seat's share of all points (equal shares when
+    nobody scored, so that the scores always sum to 1)."""
+    total = float(sum(points))
+    if total <= 0:
+        return tuple(1.0 / len(points) for _ in points)
+    return tuple(float(p) / total for p in points)
+
+
+def ranks(scores: Sequence[float]) -> tuple[int, ...]:
+    """1 = best; equal scores share a rank."""
+    return tuple(1 + sum(o > s for o in scores) for s in scores)

@@ -1,0 +1,37 @@
+"""The GameBench games through the command line: `random` in every seat by default, and the
+game's code agents listed."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from tests.cli.clikit import cattle_many
+
+
+def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path: Path) -> None:
+    played, pit, santorini = cattle_many(
+        [
+            [
+                "play",
+                "--game",
+                "gamebench:pit",
+                "--preset",
+                "quick",
+                "--seed",
+                "4",
+                "--json",
+                "--db",
+                str(tmp_path / "g.duckdb"),
+            ],
+            ["agents", "--game", "gamebench:pit"],
+            ["agents", "--game", "gamebench:santorini"],
+        ]
+    )
+    assert played.returncode == 0, played.stderr
+    summary = json.loads(played.stdout)
+    assert summary["game"] == "gamebench:pit"
+    assert [s["agent"] for s in summary["scores"]] == ["random", "random"]
+    assert abs(sum(s["score"] for s in summary["scores"]) - 1.0) < 1e-9
+    assert pit.stdout.split() == ["anthropic", "cornerer", "openai", "random"]
+    assert santorini.stdout.split() == ["anthropic", "climber", "openai", "random"]

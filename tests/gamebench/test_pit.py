@@ -1,0 +1,281 @@
+"""Pit (GameBench): a golden playthrough, refusals and explanations, invariants of any legal
+play (hypothesis: cards are conserved, every view's hand is the true hand), seat privacy (a
+seat's view and prompts do not change when what it cannot see changes), the SQL views."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from syrupy.assertion import SnapshotAssertion
+
+from cli.web.frames import build
+from engine.gamebench.common import Explain
+from engine.gamebench.pit import RULES, Give, Offer, Pass, PitState
+from events import catalog
+from events.base import visible
+from events.config import SeatSpec
+from events.gamebench.pit import (
+    COMMODITIES,
+    KINDS,
+    PER_COMMODITY,
+    PitConfig,
+    PitCornered,
+    PitDealt,
+    PitEnded,
+    PitOffered,
+    PitOfferKind,
+    PitPassed,
+    PitRejected,
+    PitRuleExplained,
+    PitShuffled,
+    PitSwapped,
+    PitTraded,
+)
+from events.store import DuckStore
+from projections.gamebench.pit import PitPrompter, PitView
+from runner.replay import verify
+from runner.session import play_and_store, play_game
+
+GAME = catalog.get("gamebench:pit")
+CONFIG = PitConfig()
+SEATS = [SeatSpec(agent="random")] * 2
+DECK_COUNTS = [PER_COMMODITY] * len(COMMODITIES) + [1, 1]
+
+
+def run(
+    actions: list[Any], seed: int = 1, config: PitConfig = CONFIG
+) -> tuple[PitState, list[Any]]:
+    """Feed actions to the rules, one per decision; the state and the whole log."""
+    state, log = RULES.start(config, seed, SEATS * (config.players // 2))
+    for a in actions:
+        d = RULES.pending(state)
+        assert d is not None, "the game ended before the actions did"
+        state, events = RULES.step(state, d, [a])
+        log.extend(events)
+    return state, log
+
+
+def test_golden_playthrough() -> None:
+    # Seed 1 deals Player 1: 3 Wheat, 2 Barley, 5 Corn, 7 Soybeans, the Bull and the Bear;
+    # Player 2: 6 Wheat, 7 Barley, 4 Corn, 2 Soybeans.
+    state, log = run(
+        [
+            Offer(kind="Bear", count=1),
+            Pass(),
+            Offer(kind="Wheat", count=3),  # Player 2 offers three Wheat
+            Give(kind="Corn"),  # Player 1 takes them for three Corn
+            Offer(kind="Corn", count=2),
+            Give(kind="Soybeans"),  # Player 1 now holds all nine Soybeans and the Bull
+        ]
+    )
+    dealt = [e for e in log if isinstance(e, PitDealt) and e.round == 0]
+    assert [e.hand for e in dealt] == [(3, 2, 5, 7, 1, 1), (6, 7, 4, 2, 0, 0)]
+    assert [e.audience() for e in dealt] == [(0,), (1,)]
+    public = [e for e in log if e.audience() is None][1:]
+    assert public[:6] == [
+        PitOffered(turn=0, seat=0, count=1),
+        PitPassed(turn=0, seat=1),
+        PitOffered(turn=1, seat=1, count=3),
+        PitTraded(turn=1, offerer=1, responder=0, count=3),
+        PitOffered(turn=2, seat=0, count=2),
+        PitTraded(turn=2, offerer=0, responder=1, count=2),
+    ]
+    swaps = [e for e in log if isinstance(e, PitSwapped)]
+    assert [(e.offered, e.given, e.audience()) for e in swaps] == [
+        ("Wheat", "Corn", (1, 0)),
+        ("Corn", "Soybeans", (0, 1)),
+    ]
+    # All nine Soybeans with the Bull score double, less 20 for the Bear: 2 * 55 - 20. Player
+    # 2 also completed Corn in the same trade, but only the first corner (the offerer's) counts.
+    corner = next(e for e in log if isinstance(e, PitCornered))
+    assert corner == PitCornered(
+        round=0, seat=0, commodity="Soybeans", held=9, bull=True, bear=True, gained=90,
+        points=(90, 0),
+    )  # fmt: skip
+    assert isinstance(log[-3], PitShuffled) and log[-3].round == 1
+    assert state.points == [90, 0] and state.round == 1 and state.turn == 3
+    d = RULES.pending(state)
+    assert d is not None and d.seats == (1,) and d.kind == "offer"
+    assert verify(log, prefix=True).ok
+    data = json.loads(json.dumps(GAME.extras["state_data"](RULES.fold(log))))
+    assert data["points"] == [90, 0] and data["round"] == 1 and data["offer"] is None
+    assert GAME.describe(corner, 1) == (
+        "Player 1 corners Soybeans with the Bull holding the Bear: +90 points (points: 90, 0)"
+    )
+
+
+def test_explain_and_refusals() -> None:
+    state, log = run([Explain(heading="bull and bear")])
+    assert log[-1] == PitRuleExplained(seat=0, heading="Bull and Bear")
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "offer" and d.turn == 0
+    for bad, reason in (
+        (Explain(heading="Bull and Bear"), "already explained"),
+        (Offer(kind="Wheat", count=4), "not a legal action here"),  # only 3 Wheat held
+        (Give(kind="Corn"), "not a legal action here"),
+        ("sell everything", "not a legal action here"),
+    ):
+        _, again = run([Explain(heading="Bull and Bear"), bad])
+        rejected = [e for e in again if isinstance(e, PitRejected)]
+        assert len(rejected) == 1 and reason in rejected[0].reason
+        assert rejected[0].audience() == (0,)
+        assert isinstance(again[-1], PitOfferKind)  # the seeded fallback offer
+        assert verify(again, prefix=True).ok
+
+
+def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
+    config = PitConfig(max_turns=2)
+    state, _ = run(
+        [Offer(kind="Bear", count=1), Pass(), Offer(kind="Wheat", count=1)], config=config
+    )
+    state, events = RULES.step(state, RULES.pending(state), [Pass()])  # type: ignore[arg-type]
+    end = events[-1]
+    assert isinstance(end, PitEnded) and end.reason == "turn_limit"
+    assert end.points == (0, 0) and end.scores == (0.5, 0.5) and end.ranks == (1, 1)
+    assert RULES.pending(state) is None
+
+
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(0, 2**63 - 1),
+    players=st.integers(2, 4),
+    picks=st.one_of(
+        st.lists(st.integers(0, 10**6), max_size=150),
+        st.integers(0, 2**32).map(
+            lambda k: [random.Random(k).randrange(10**6) for _ in range(250)]
+        ),
+    ),
+)
+def test_any_legal_play_conserves_the_cards(seed: int, players: int, picks: list[int]) -> None:
+    """Short prefixes from hypothesis, and long runs (250 picks: most games end)."""
+    config = PitConfig(players=players, max_turns=60, target=300)
+    state, log = RULES.start(config, seed, [SeatSpec(agent="random")] * players)
+    views = [PitView(s) for s in range(players)]
+    last_points = [0] * players
+    sizes = [sum(h) for h in state.hands]
+    for pick in picks:
+        d = RULES.pending(state)
+        if d is None:
+            break
+        state, events = RULES.step(state, d, [d.legal[pick % len(d.legal)]])
+        log.extend(events)
+        for k in range(len(KINDS)):
+            assert sum(h[k] for h in state.hands) == DECK_COUNTS[k]
+        assert all(min(h) >= 0 for h in state.hands)
+        assert [sum(h) for h in state.hands] == sizes
+        assert all(p >= q for p, q in zip(state.points, last_points, strict=True))
+        last_points = list(state.points)
+        for v in views:
+            v.sync(log)
+            assert v.hand == state.hands[v.seat]
+            assert list(v.points) == state.points
+    if state.over:
+        end = log[-1]
+        assert isinstance(end, PitEnded)
+        assert abs(sum(end.scores) - 1.0) < 1e-9 and all(0 <= s <= 1 for s in end.scores)
+    assert verify(log, prefix=not state.over).ok
+
+
+def _hide_from(log: list[Any], seat: int) -> list[Any]:
+    """The same log with everything `seat` may not see changed (other deals, the deck, the
+    kinds others offered and swapped)."""
+    other = {"Wheat": "Corn", "Corn": "Wheat", "Barley": "Soybeans", "Soybeans": "Barley"}
+    out = []
+    for e in log:
+        aud = e.audience()
+        if aud is not None and seat not in aud:
+            if isinstance(e, PitDealt):
+                e = msgspec.structs.replace(e, hand=tuple(reversed(e.hand)))
+            elif isinstance(e, PitShuffled):
+                e = msgspec.structs.replace(e, deck=tuple(reversed(e.deck)))
+            elif isinstance(e, PitOfferKind):
+                e = msgspec.structs.replace(e, kind=other.get(e.kind, e.kind))
+            elif isinstance(e, PitSwapped):
+                e = msgspec.structs.replace(e, given=other.get(e.given, e.given))
+        out.append(e)
+    return out
+
+
+@pytest.mark.parametrize("seat", [0, 1, 2])
+def test_a_seat_sees_the_same_whatever_it_cannot_see(seat: int) -> None:
+    config = PitConfig(players=3, max_turns=30)
+    record = play_game(config, 9, ["cornerer", "random", "cornerer"])
+    log = list(record.events)
+    swapped = _hide_from(log, seat)
+    assert swapped != log
+    prompter = PitPrompter()
+    a, b = PitView(seat), PitView(seat)
+    asked = 0
+    for i in range(1, len(log) + 1):
+        a.sync(log[:i])
+        b.sync(swapped[:i])
+        assert msgspec.json.encode(a.snapshot()) == msgspec.json.encode(b.snapshot())
+        d = RULES.pending(RULES.fold(log[:i]))
+        if d is not None and d.seats == (seat,) and i < len(log) and log[i].audience() != ():
+            assert prompter.decision_prompt(a, d, "", None) == prompter.decision_prompt(
+                b, d, "", None
+            )
+            asked += 1
+    assert asked > 0
+
+
+def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
+    state, log = run([Offer(kind="Bear", count=1), Pass(), Offer(kind="Wheat", count=3)])
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "respond" and d.seats == (0,)
+    prompter = PitPrompter()
+    for text, want in (
+        ("Action: Give 3 Corn", Give(kind="Corn")),
+        ("hmm\nAction: pass", Pass()),
+        ("**Action:** Explain(Corners)", Explain(heading="Corners")),
+    ):
+        assert prompter.parse(text, d, 0)[0] == want
+    assert prompter.parse("Action: Give 3 Bull", d, 0)[0] is None  # one Bull only
+    view = PitView(0).sync(log)
+    assert (
+        prompter.system_prompt(CONFIG, None, 0),
+        prompter.decision_prompt(view, d, "", None),
+    ) == snapshot
+
+
+def test_the_sql_views(tmp_path: Path) -> None:
+    with DuckStore(tmp_path / "p.duckdb") as store:
+        gid, record = play_and_store(store, CONFIG, 4, ["cornerer", "random"])
+        _, trades = store.query(
+            "SELECT turn, offerer, count, offered, responder, given FROM pit_trades"
+            " WHERE game_id = ? ORDER BY turn",
+            [gid],
+        )
+        _, corners = store.query(
+            "SELECT seat, commodity, gained, points FROM pit_corners WHERE game_id = ?"
+            " ORDER BY round",
+            [gid],
+        )
+    offers = [e for e in record.events if isinstance(e, PitOffered)]
+    assert [r[0] for r in trades] == [e.turn for e in offers]
+    swaps = {e.turn: e for e in record.events if isinstance(e, PitSwapped)}
+    for turn, offerer, count, offered, responder, gave in trades:
+        s = swaps.get(turn)
+        assert (responder, gave) == ((s.responder, s.given) if s else (None, None))
+        assert offered in KINDS and 1 <= count <= 4 and 0 <= offerer <= 1
+    got = [e for e in record.events if isinstance(e, PitCornered)]
+    assert [tuple(r) for r in corners] == [
+        (e.seat, e.commodity, e.gained, e.points[e.seat]) for e in got
+    ]
+    assert corners
+
+
+def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
+    record = play_game(CONFIG, 4, ["cornerer", "random"])
+    mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
+    every = build(GAME, record.events, None)
+    assert all("Player 2:" not in f["text"] for f in mine.frames)
+    assert any("Player 1:" in f["text"] for f in mine.frames)
+    assert any("Player 2:" in f["text"] for f in every.frames)
