@@ -46,6 +46,8 @@ _BUILTIN: dict[str, str] = {
     "cattle-trade": "agents.cattle.game",
     "pact": "agents.pact.game",
     "openspiel": "agents.openspiel.game",
+    "gamebench:codenames": "agents.gamebench.codenames",
+    "gamebench:sea_battle": "agents.gamebench.sea_battle",
 }
 
 #: Names that carry a configuration: the part before the first ':' names the built-in game
