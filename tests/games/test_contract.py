@@ -33,6 +33,8 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "pact": ("quick", ("anchor", "mirror")),
     "toy-auction": ("standard", ("honest", "wild", "honest")),
     "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
+    "gamebench:codenames": ("standard", ("associate", "random", "random", "associate")),
+    "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
 }
 
 
