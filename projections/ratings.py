@@ -17,6 +17,10 @@ equal ranks 0.5 each. A two-seat game is one record (win 1, loss 0, draw 0.5); a
 seats gives up to n(n-1)/2, each resampled on its own by the bootstrap. Teammates share a
 rank, so each member's agent takes its team's result, and are not compared with each other
 (a draw, which Bradley-Terry leaves out). Two seats held by one agent are never compared.
+
+A game whose definition sets `extras["match_score"]` (GameBench's games) scores each seat in
+[0, 1] as GameBench does; its pairwise record then carries the two seats' scores as shares
+of their sum (a 0.6 / 0.4 Codenames result stays 0.6 / 0.4 instead of a win and a loss).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ import statistics
 import warnings
 from collections import defaultdict
 from collections.abc import Sequence
+from typing import Any
 
 import msgspec
 
@@ -221,20 +226,37 @@ class GlickoRating(msgspec.Struct, kw_only=True):
     losses: int
 
 
-def match_records(rows: Sequence[tuple[str, str, int, str, int]]) -> list[dict[str, object]]:
-    """Pairwise match records (see the module's docstring) from seat results in game order."""
+def match_records(rows: Sequence[tuple[Any, ...]]) -> list[dict[str, object]]:
+    """Pairwise match records (see the module's docstring) from seat results in game order:
+    rows of (game_id, game, seat, agent, rank), with the seat's score as a sixth field for
+    games scored as shares."""
     records: list[dict[str, object]] = []
-    games: dict[str, list[tuple[str, str, int, str, int]]] = {}
+    games: dict[str, list[tuple[Any, ...]]] = {}
     for row in rows:
         games.setdefault(row[0], []).append(row)
     for seats in games.values():
-        for k, (_, game, _, a, rank_a) in enumerate(seats):
-            for _, _, _, b, rank_b in seats[k + 1 :]:
+        shares = len(seats[0]) > 5 and _scored_as_shares(seats[0][1])
+        for k, (_, game, _, a, rank_a, *score_a) in enumerate(seats):
+            for _, _, _, b, rank_b, *score_b in seats[k + 1 :]:
                 if a == b:
                     continue
-                score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
+                if shares:
+                    total = float(score_a[0]) + float(score_b[0])
+                    score = 0.5 if total <= 0 else float(score_a[0]) / total
+                else:
+                    score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
                 records.append({"game": game, a: score, b: 1.0 - score})
     return records
+
+
+def _scored_as_shares(game: str) -> bool:
+    """True for a game whose definition asks for score shares in its pairwise records."""
+    from events import catalog
+
+    try:
+        return bool(catalog.get(game).extras.get("match_score"))
+    except catalog.UnknownGame:
+        return False
 
 
 def load_matches(
@@ -243,7 +265,7 @@ def load_matches(
     """Pairwise match records of the finished games (of one tournament or game, or all), in
     game-id order."""
     sql = (
-        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank"
+        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank, r.score"
         " FROM results r JOIN games g USING (game_id) WHERE g.status = 'finished'"
     )
     params: list[object] = []

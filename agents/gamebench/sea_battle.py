@@ -191,6 +191,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=SeaBattlePrompter(),
-    extras={"teams": (0, 0, 0, 1, 1, 1)},
+    extras={"teams": (0, 0, 0, 1, 1, 1), "match_score": True},
 )
 """GameBench's Sea Battle, as the catalogue knows it."""
