@@ -150,12 +150,12 @@ def read_plan(plan: Any, cannonballs: int) -> tuple[str, str | None]:
         c = chars[i] if i < len(chars) else ""
         if i % 2 == 0:
             token = c.upper()
-            if token not in MOVES:
+            if len(token) != 1 or token not in MOVES:
                 notes.append(f"move {i // 2 + 1}: {c or 'missing'} -> W")
                 token = "W"
         else:
             token = c.lower()
-            if token not in CANNONS:
+            if len(token) != 1 or token not in CANNONS:
                 notes.append(f"cannon {i // 2 + 1}: {c or 'missing'} -> n")
                 token = "n"
             cost = {"n": 0, "l": 1, "r": 1, "b": 2}[token]

@@ -147,8 +147,10 @@ def _phase_line(p: se.Phase) -> str:
         ]
     parts += [f"{SHIPS[h.seat]} -{h.damage} ({h.cause})" for h in p.hits if h.cause != "cannon"]
     parts += [f"{SHIPS[i]} sinks" for i in p.sunk]
-    where = " ".join(f"{SHIPS[i]}{_at(s)}" for i, s in enumerate(p.ships) if s is not None)
     head = f"  {p.kind} {p.step}: "
+    if p.kind == "fire":
+        return head + ("; ".join(parts) or "no shot")
+    where = " ".join(f"{SHIPS[i]}{_at(s)}" for i, s in enumerate(p.ships) if s is not None)
     return head + ("; ".join(parts) + " | " if parts else "") + where
 
 
