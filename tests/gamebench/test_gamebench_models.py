@@ -1,0 +1,112 @@
+"""GameBench's games with model seats on the loopback server (real SDKs over HTTP).
+
+The model first asks for a rule with `Explain(heading)`, then answers with chain of thought
+and an `Action:` line. Each game is stored with every exchange and verified with the server
+stopped: the recorded answers replay, nothing is asked again.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from agents.llm.loopback import Answer, Incoming, LoopbackServer
+from events.agent import LLMCall
+from events.gamebench import codenames as ce
+from events.gamebench import sea_battle as se
+from events.store import DuckStore
+from runner.session import play_and_store
+from runner.verify import check_game
+from tests.llm.helpers import no_network, seat, set_env
+
+
+def policy(req: Incoming) -> Answer:
+    """Explain one heading first, then think out loud and answer."""
+    p = req.prompt
+    if "YOUR CLUE" in p:
+        if "* Scoring:" not in p:
+            return Answer(text="Action: Explain(Scoring)")
+        return Answer(text="The clue should be safe.\nAction: zebra 1")
+    if "YOUR GUESS" in p:
+        if "* Turn Structure:" not in p:
+            return Answer(text="Action: Explain(turn structure)")
+        word = re.search(r"e\.g\. Action: (\w+)\)", p)
+        return Answer(text=f"I guess this one.\nAction: {word.group(1) if word else 'pass'}")
+    if "YOUR PLAN" in p:
+        if "* Plan:" not in p:
+            return Answer(text="Action: Explain(Plan)")
+        return Answer(text="Sail on and fire both ways.\nAction: FbFnLnRb")
+    return Answer(text="Action: pass")
+
+
+@pytest.fixture
+def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
+    """Fake keys and no config file; the database path."""
+    set_env(monkeypatch, tmp_path)
+    yield tmp_path / "models.duckdb"
+
+
+def _play(db: Path, name: str, preset: str, seats: Any) -> tuple[str, list[Any], int]:
+    from events import catalog
+
+    game = catalog.get(name)
+    with LoopbackServer(policy) as srv, DuckStore(db) as store:
+        gid, record = play_and_store(store, game.preset(preset), 4, seats(srv))
+        asked = len(srv.requests)
+    return gid, record.events, asked
+
+
+def _verified(db: Path, gid: str) -> None:
+    with no_network(), DuckStore(db) as store:
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem
+
+
+def test_codenames_model_seats_explain_reason_and_verify_offline(env: Path) -> None:
+    gid, events, asked = _play(
+        env,
+        "gamebench:codenames",
+        "standard",
+        lambda srv: [
+            seat(srv, "openai", opts="mode=cot"),
+            seat(srv, "anthropic"),
+            "associate",
+            "random",
+        ],
+    )
+    calls = [e for e in events if isinstance(e, LLMCall)]
+    assert len(calls) == asked and {c.seat for c in calls} == {0, 1}
+    explained = [(e.seat, e.heading) for e in events if isinstance(e, ce.CnRuleExplained)]
+    assert explained == [(0, "Scoring"), (1, "Turn Structure")]
+    assert any(isinstance(e, ce.CnClueGiven) and e.word == "zebra" for e in events)
+    first = calls[0].messages[-1].content
+    assert "think out loud" in first and "hidden, " in first  # cot; the spymaster's key
+    operative = next(c for c in calls if c.seat == 1).messages[-1].content
+    assert "hidden, red" not in operative and "hidden, blue" not in operative
+    _verified(env, gid)
+
+
+def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
+    gid, events, asked = _play(
+        env,
+        "gamebench:sea_battle",
+        "quick",
+        lambda srv: [
+            seat(srv, "openai", opts="mode=cot"),
+            "broadside",
+            "random",
+            "random",
+            "broadside",
+            "random",
+        ],  # fmt: skip
+    )
+    calls = [e for e in events if isinstance(e, LLMCall)]
+    assert len(calls) == asked >= 2 and {c.seat for c in calls} == {0}
+    assert [e.heading for e in events if isinstance(e, se.SbRuleExplained)] == ["Plan"]
+    plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == 0]
+    assert plans and set(plans) == {"FbFnLnRb"}
+    _verified(env, gid)
