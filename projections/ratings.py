@@ -20,7 +20,9 @@ rank, so each member's agent takes its team's result, and are not compared with 
 
 A game whose definition sets `extras["match_score"]` (GameBench's games) scores each seat in
 [0, 1] as GameBench does; its pairwise record then carries the two seats' scores as shares
-of their sum (a 0.6 / 0.4 Codenames result stays 0.6 / 0.4 instead of a win and a loss).
+of their sum (a 0.6 / 0.4 Codenames result stays 0.6 / 0.4 instead of a win and a loss),
+and a game gives one record per pair of agents, however many seats each holds (GameBench
+counts a team game as one match between the two agents that fill the teams).
 """
 
 from __future__ import annotations
@@ -236,11 +238,17 @@ def match_records(rows: Sequence[tuple[Any, ...]]) -> list[dict[str, object]]:
         games.setdefault(row[0], []).append(row)
     for seats in games.values():
         shares = len(seats[0]) > 5 and _scored_as_shares(seats[0][1])
+        met: set[tuple[str, str]] = set()
         for k, (_, game, _, a, rank_a, *score_a) in enumerate(seats):
             for _, _, _, b, rank_b, *score_b in seats[k + 1 :]:
                 if a == b:
                     continue
                 if shares:
+                    # One record per pair of agents and game, as GameBench counts a match
+                    # however many seats each side holds.
+                    if (a, b) in met or (b, a) in met:
+                        continue
+                    met.add((a, b))
                     total = float(score_a[0]) + float(score_b[0])
                     score = 0.5 if total <= 0 else float(score_a[0]) / total
                 else:
