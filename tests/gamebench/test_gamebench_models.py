@@ -102,7 +102,7 @@ def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
             "random",
             "broadside",
             "random",
-        ],  # fmt: skip
+        ],
     )
     calls = [e for e in events if isinstance(e, LLMCall)]
     assert len(calls) == asked >= 2 and {c.seat for c in calls} == {0}
