@@ -21,11 +21,12 @@ class Explain(msgspec.Struct, frozen=True, kw_only=True, tag="explain", tag_fiel
 
 def share(a: float, b: float) -> tuple[float, float]:
     """Two sides' points as shares of their sum, each in [0, 1] and summing to 1 (0.5 each
-    when neither has any): GameBench's match score of a side."""
+    when neither has any), to four decimals: GameBench's match score of a side."""
     total = a + b
     if total <= 0:
         return 0.5, 0.5
-    return a / total, b / total
+    first = round(a / total, 4)  # four decimals: a readable score, sums to 1 within 1e-12
+    return first, round(1 - first, 4)
 
 
 def seat_scores(team_scores: Sequence[float], team_of_seat: Sequence[int]) -> tuple[float, ...]:

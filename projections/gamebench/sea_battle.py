@@ -154,13 +154,29 @@ def _phase_line(p: se.Phase) -> str:
     return head + ("; ".join(parts) + " | " if parts else "") + where
 
 
+def _turn_line(e: se.SbTurnPlayed) -> str:
+    """A whole turn on one line: the plans, the damage taken, the ships sunk, where all are."""
+    plans = " ".join(f"{SHIPS[i]}:{p}" for i, p in enumerate(e.plans) if p)
+    damage: dict[int, int] = {}
+    for ph in e.phases:
+        for h in ph.hits:
+            damage[h.seat] = damage.get(h.seat, 0) + h.damage
+    hurt = ", ".join(f"{SHIPS[i]} -{d}" for i, d in sorted(damage.items())) or "no damage"
+    sunk = [SHIPS[i] for ph in e.phases for i in ph.sunk]
+    ships = e.phases[-1].ships if e.phases else ()
+    where = " ".join(f"{SHIPS[i]}{_at(s)}" for i, s in enumerate(ships) if s is not None)
+    return (
+        f"Turn {e.turn}: plans {plans}; {hurt}"
+        + (f"; sunk {', '.join(sunk)}" if sunk else "")
+        + f"; now {where}"
+    )
+
+
 def describe(e: Any, viewer: int | None = None) -> str | None:
     """One line of text for a Sea Battle event, worded for `viewer` (None: omniscient)."""
     match e:
         case se.SbTurnPlayed():
-            plans = ", ".join(f"{SHIPS[i]}:{p}" for i, p in enumerate(e.plans) if p)
-            lines = [f"Turn {e.turn}: plans {plans}", *(_phase_line(p) for p in e.phases)]
-            return "\n".join(lines)
+            return _turn_line(e)
         case se.SbPlanSealed():
             return f"  ship {SHIPS[e.seat]} seals its plan {e.plan}"
         case se.SbDamageReport():
