@@ -18,7 +18,12 @@ from events.codec import encode
 from events.config import SeatSpec
 from events.gamebench import codenames as ce
 from events.gamebench.codenames import HEADINGS, CodenamesConfig
-from projections.gamebench.codenames import CodenamesPrompter, CodenamesView, parse_answer
+from projections.gamebench.codenames import (
+    CodenamesPrompter,
+    CodenamesView,
+    parse_answer,
+    timeline,
+)
 from runner.replay import verify
 from runner.session import play_game
 
@@ -316,3 +321,10 @@ def test_the_code_agents_play_their_roles() -> None:
     assert isinstance(guess, Guess | Pass)
     r = RandomAgent(1, 1, CONFIG).act(CodenamesView(1).sync(log), RULES.pending(s))
     assert isinstance(r, Guess | Pass)
+
+
+def test_golden_playthrough(snapshot: Any) -> None:
+    """A whole game of code agents as every seat reads it (regenerate: --snapshot-update)."""
+    record = play_game(CONFIG, 3, ["associate", "associate", "random", "random"])
+    seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 1)}
+    assert seen == snapshot

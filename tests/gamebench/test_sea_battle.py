@@ -16,7 +16,12 @@ from events.codec import encode
 from events.config import SeatSpec
 from events.gamebench import sea_battle as se
 from events.gamebench.sea_battle import HEADINGS, SeaBattleConfig, Ship
-from projections.gamebench.sea_battle import SeaBattlePrompter, SeaBattleView, parse_answer
+from projections.gamebench.sea_battle import (
+    SeaBattlePrompter,
+    SeaBattleView,
+    parse_answer,
+    timeline,
+)
 from runner.replay import verify
 from runner.session import play_game
 
@@ -287,3 +292,40 @@ def test_prompts(snapshot: Any) -> None:
 def test_answers_are_read(text: str, expected: Any) -> None:
     action, _, error = parse_answer(text, None, 0)
     assert action == expected and (error is None) == (expected is not None)
+
+
+def test_another_ships_sealed_plan_leaves_a_seats_prompt_unchanged() -> None:
+    """Swap test: while a seat explains, the plans its teammates and enemies sealed differ;
+    its view and prompt do not."""
+    s, log = sea({0: (6, 5, N), 3: (3, 5, E)})
+    d = RULES.pending(s)
+    assert d is not None
+    actions: list[Any] = [Explain(seat=0, heading="Plan")]
+    actions += [SetPlan(seat=i, plan="FnLlRrWb") for i in range(1, 6)]
+    s, evs = RULES.step(s, d, actions)
+    log.extend(evs)
+    other = [
+        se.SbPlanSealed(seat=e.seat, turn=e.turn, plan="WbWbWbWn")
+        if isinstance(e, se.SbPlanSealed)
+        else e
+        for e in log
+    ]
+    d = RULES.pending(s)
+    prompts = [
+        SeaBattlePrompter().decision_prompt(SeaBattleView(0).sync(x), d, "full", None)
+        for x in (log, other)
+    ]
+    assert prompts[0] == prompts[1]
+    assert encode(SeaBattleView(0).sync(log).snapshot()) == encode(
+        SeaBattleView(0).sync(other).snapshot()
+    )
+    assert encode(SeaBattleView(1).sync(log).snapshot()) != encode(
+        SeaBattleView(1).sync(other).snapshot()
+    )
+
+
+def test_golden_playthrough(snapshot: Any) -> None:
+    """A whole game of code agents as every seat reads it (regenerate: --snapshot-update)."""
+    record = play_game(GAME.preset("quick"), 1, ["broadside"] * 3 + ["random"] * 3)
+    seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 3)}
+    assert seen == snapshot

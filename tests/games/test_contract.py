@@ -149,7 +149,9 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
     Game(config, 3, make_agents(list(agents), 3, config), game=game).run()
 
 
-@pytest.mark.parametrize("name", ["cattle-trade", "pact", "openspiel"])
+@pytest.mark.parametrize(
+    "name", ["cattle-trade", "pact", "openspiel", "gamebench:codenames", "gamebench:sea_battle"]
+)
 def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:
     game, config, agents = _setup(name)
     bound = game.rules.max_decisions(config)  # type: ignore[attr-defined]
