@@ -328,3 +328,18 @@ def test_golden_playthrough(snapshot: Any) -> None:
     record = play_game(CONFIG, 3, ["associate", "associate", "random", "random"])
     seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 1)}
     assert seen == snapshot
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=80), kind=st.sampled_from(["clue", "guess"]))
+def test_any_answer_is_read_or_refused_in_one_line(text: str, kind: str) -> None:
+    s, log = board()
+    if kind == "guess":
+        s = play(s, log, GiveClue(seat=0, word="zebra", number=1))
+    d = RULES.pending(s)
+    action, stage, error = parse_answer(text, d, 0)
+    assert (action is None) == (error is not None) and isinstance(stage, str)
+    if error is not None:
+        assert "\n" not in error and len(error) < 200
+    if action is not None:  # whatever was read, the rules take it without raising
+        RULES.step(s, d, [action])

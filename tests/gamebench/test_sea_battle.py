@@ -329,3 +329,18 @@ def test_golden_playthrough(snapshot: Any) -> None:
     record = play_game(GAME.preset("quick"), 1, ["broadside"] * 3 + ["random"] * 3)
     seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 3)}
     assert seen == snapshot
+
+
+@settings(max_examples=60, deadline=None)
+@given(text=st.text(max_size=80))
+def test_any_answer_is_read_or_refused_in_one_line(text: str) -> None:
+    s, _ = sea({})
+    d = RULES.pending(s)
+    assert d is not None
+    action, stage, error = parse_answer(text, d, 0)
+    assert (action is None) == (error is not None) and isinstance(stage, str)
+    if error is not None:
+        assert "\n" not in error and len(error) < 200
+    if action is not None:
+        others = [SetPlan(seat=i, plan=IDLE) for i in d.seats[1:]]
+        RULES.step(s, d, [action, *others])
