@@ -11,7 +11,6 @@
 
 from __future__ import annotations
 
-import itertools
 import random
 from collections.abc import Mapping
 from pathlib import Path
@@ -48,10 +47,6 @@ class RandomAgent(Agent):
             balls -= COST[shot]
             out.append(shot)
         return SetPlan(seat=self.seat, plan="".join(out))
-
-
-SEQUENCES = tuple("".join(p) for p in itertools.product(MOVES, repeat=STEPS))
-"""Every sequence of four moves."""
 
 
 class BroadsideAgent(Agent):
@@ -100,12 +95,13 @@ class BroadsideAgent(Agent):
                 side_cache[key] = got
             return got
 
-        best: tuple[float, str] | None = None
-        for seq in SEQUENCES:
-            x, y, h = me.x, me.y, me.heading
-            bumps = 0
-            volleys: list[tuple[int, int]] = []
-            for m in seq:
+        moved: dict[tuple[int, int, int, str], tuple[int, int, int, int]] = {}
+
+        def step(x: int, y: int, h: int, m: str) -> tuple[int, int, int, int]:
+            key = (x, y, h, m)
+            got = moved.get(key)
+            if got is None:
+                bumps = 0
                 if m != "W":
                     x, y, b = _ahead(x, y, h, rocks, others, c.size)
                     bumps += b
@@ -113,12 +109,39 @@ class BroadsideAgent(Agent):
                         h = (h + (-1 if m == "L" else 1)) % 4
                         x, y, b = _ahead(x, y, h, rocks, others, c.size)
                         bumps += b
-                volleys.append(side_value(x, y, h))
-            tokens, hits = _fire(volleys, decision.cannonballs)
-            near = min((abs(ex - x) + abs(ey - y) for ex, ey in enemies), default=0)
-            score = 3.0 * hits - 2.0 * bumps - 0.05 * near
-            if best is None or score > best[0]:
-                best = (score, "".join(m + t for m, t in zip(seq, tokens, strict=True)))
+                got = (x, y, h, bumps)
+                moved[key] = got
+            return got
+
+        fired: dict[tuple[tuple[int, int], ...], tuple[list[str], int]] = {}
+        near: dict[tuple[int, int], int] = {}
+        best: tuple[float, str] | None = None
+        # The 256 sequences of four moves in lexicographic order of MOVES (ties go to the
+        # first), walked as a tree so that each prefix is sailed once.
+        for m1 in MOVES:
+            x1, y1, h1, b1 = step(me.x, me.y, me.heading, m1)
+            v1 = side_value(x1, y1, h1)
+            for m2 in MOVES:
+                x2, y2, h2, b2 = step(x1, y1, h1, m2)
+                v2 = side_value(x2, y2, h2)
+                for m3 in MOVES:
+                    x3, y3, h3, b3 = step(x2, y2, h2, m3)
+                    v3 = side_value(x3, y3, h3)
+                    for m4 in MOVES:
+                        x4, y4, h4, b4 = step(x3, y3, h3, m4)
+                        volleys = (v1, v2, v3, side_value(x4, y4, h4))
+                        shot = fired.get(volleys)
+                        if shot is None:
+                            shot = fired[volleys] = _fire(list(volleys), decision.cannonballs)
+                        far = near.get((x4, y4))
+                        if far is None:
+                            far = near[(x4, y4)] = min(
+                                (abs(ex - x4) + abs(ey - y4) for ex, ey in enemies), default=0
+                            )
+                        score = 3.0 * shot[1] - 2.0 * (b1 + b2 + b3 + b4) - 0.05 * far
+                        if best is None or score > best[0]:
+                            t = shot[0]
+                            best = (score, f"{m1}{t[0]}{m2}{t[1]}{m3}{t[2]}{m4}{t[3]}")
         assert best is not None
         return SetPlan(seat=self.seat, plan=best[1])
 
