@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 
 from agents.llm.loopback import Answer, Incoming, LoopbackServer
-from events.agent import LLMCall
+from events.agent import ActionDefaulted, LLMCall
 from events.gamebench import codenames as ce
 from events.gamebench import sea_battle as se
 from events.store import DuckStore
@@ -50,11 +50,18 @@ def env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> Iterator[Path]:
     yield tmp_path / "models.duckdb"
 
 
-def _play(db: Path, name: str, preset: str, seats: Any) -> tuple[str, list[Any], int]:
+def nonsense(req: Incoming) -> Answer:
+    """A model that never gives a usable answer."""
+    return Answer(text="I would rather talk about the weather.\nAction: ???")
+
+
+def _play(
+    db: Path, name: str, preset: str, seats: Any, answer: Any = policy
+) -> tuple[str, list[Any], int]:
     from events import catalog
 
     game = catalog.get(name)
-    with LoopbackServer(policy) as srv, DuckStore(db) as store:
+    with LoopbackServer(answer) as srv, DuckStore(db) as store:
         gid, record = play_and_store(store, game.preset(preset), 4, seats(srv))
         asked = len(srv.requests)
     return gid, record.events, asked
@@ -109,4 +116,23 @@ def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
     assert [e.heading for e in events if isinstance(e, se.SbRuleExplained)] == ["Plan"]
     plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == 0]
     assert plans and set(plans) == {"FbFnLnRb"}
+    _verified(env, gid)
+
+
+def test_unusable_answers_get_one_retry_then_the_documented_defaults(env: Path) -> None:
+    gid, events, asked = _play(
+        env,
+        "gamebench:codenames",
+        "standard",
+        lambda srv: [seat(srv, "openai"), seat(srv, "openai"), "associate", "associate"],
+        nonsense,
+    )
+    defaulted = [e for e in events if isinstance(e, ActionDefaulted)]
+    calls = [e for e in events if isinstance(e, LLMCall)]
+    assert defaulted and len(calls) == asked == 2 * len(defaulted)  # an ask and a retry each
+    assert {d.decision for d in defaulted} == {"clue", "guess"}
+    # The empty clue is refused (seen by the spymaster alone) and stands in for one guess.
+    refused = [e for e in events if isinstance(e, ce.CnRequestRefused)]
+    assert refused and all(e.seat == 0 and e.audience() == (0,) for e in refused)
+    assert all(e.refused for e in events if isinstance(e, ce.CnClueGiven) and e.seat == 0)
     _verified(env, gid)
