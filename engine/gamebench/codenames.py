@@ -20,7 +20,7 @@ import random
 import re
 from collections.abc import Sequence
 from functools import reduce
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 from msgspec.structs import replace
@@ -426,7 +426,7 @@ class CodenamesRules:
 
     # ---- the fold --------------------------------------------------------------------------
 
-    def evolve(self, s: CnState, e: Any) -> CnState:
+    def evolve(self, s: CnState, e: ce.CnEvent | ae.AgentEvent) -> CnState:
         """Apply one event to the state (pure; trusts the rules made it)."""
         match e:
             case ce.CnCardRevealed():
@@ -462,8 +462,9 @@ class CodenamesRules:
             case ce.CnEnded():
                 return replace(s, phase="over")
             case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
-                return s
-        return s
+                return s  # agent-side facts lie outside the rules
+            case _:
+                assert_never(e)
 
     def fold(self, events: Sequence[Any]) -> CnState:
         """The state after a log or a prefix of one."""

@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import reduce
-from typing import Any
+from typing import Any, assert_never
 
 import msgspec
 from msgspec.structs import replace
@@ -468,7 +468,7 @@ class SeaBattleRules:
 
     # ---- the fold --------------------------------------------------------------------------
 
-    def evolve(self, s: SbState, e: Any) -> SbState:
+    def evolve(self, s: SbState, e: se.SbEvent | ae.AgentEvent) -> SbState:
         """Apply one event to the state (pure; trusts the rules made it)."""
         match e:
             case se.SbPlanSealed():
@@ -517,8 +517,9 @@ class SeaBattleRules:
             case se.SbDamageReport():
                 return s
             case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
-                return s
-        return s
+                return s  # agent-side facts lie outside the rules
+            case _:
+                assert_never(e)
 
     def fold(self, events: Sequence[Any]) -> SbState:
         """The state after a log or a prefix of one."""
