@@ -20,6 +20,10 @@ TOURNAMENTS = {
 
 def test_team_tournaments_verify_and_rate(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
+    # A single game without --agents seats the random agent everywhere.
+    one = cattle("play", "--game", "gamebench:codenames", "--seed", "1", "--json", "--db", db)
+    assert one.returncode == 0, one.stderr
+    assert [s["agent"] for s in json.loads(one.stdout)["scores"]] == ["random"] * 4
     for name, (game, preset, agents) in TOURNAMENTS.items():
         got = cattle("tournament", "--game", game, "--preset", preset, "--agents", agents,
                      "--games", "8", "--seed", "2", "--name", name, "--quiet", "--db", db)  # fmt: skip
@@ -29,9 +33,11 @@ def test_team_tournaments_verify_and_rate(tmp_path: Path) -> None:
             "SELECT g.game_id, list(r.agent ORDER BY r.seat), list(r.score ORDER BY r.seat)"
             " FROM games g JOIN results r USING (game_id) GROUP BY g.game_id"
         )
-    assert len(rows) == 16
+    assert len(rows) == 17
     for _, seated, scores in rows:
         half = len(seated) // 2
+        if set(seated) == {"random"}:
+            continue  # the single game above
         # Each agent fills one team; each member carries the team's score in [0, 1].
         assert len(set(seated[:half])) == len(set(seated[half:])) == 1
         assert len(set(scores[:half])) == len(set(scores[half:])) == 1
