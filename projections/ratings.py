@@ -18,11 +18,13 @@ seats gives up to n(n-1)/2, each resampled on its own by the bootstrap. Teammate
 rank, so each member's agent takes its team's result, and are not compared with each other
 (a draw, which Bradley-Terry leaves out). Two seats held by one agent are never compared.
 
-A game whose definition sets `extras["match_score"]` (GameBench's games) scores each seat in
-[0, 1] as GameBench does; its pairwise record then carries the two seats' scores as shares
-of their sum (a 0.6 / 0.4 Codenames result stays 0.6 / 0.4 instead of a win and a loss),
-and a game gives one record per pair of agents, however many seats each holds (GameBench
-counts a team game as one match between the two agents that fill the teams).
+Games whose definition says its scores are match scores (`extras["match_scores"]`: each seat's
+score in [0, 1], as GameBench scores a match) give records from the scores instead: seats with
+scores s_a and s_b make the record a: s_a / (s_a + s_b), b: s_b / (s_a + s_b) (0.5 each when
+both are 0), which for two seats is the game's own pair of scores. Games whose definition
+names each seat's team (`extras["teams"]`: GameBench's Codenames and Sea Battle) compare seats
+of different teams only, one record per two agents on two teams, as GameBench counts a team
+game: one match between the agents filling its teams.
 """
 
 from __future__ import annotations
@@ -31,8 +33,7 @@ import random
 import statistics
 import warnings
 from collections import defaultdict
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -228,43 +229,82 @@ class GlickoRating(msgspec.Struct, kw_only=True):
     losses: int
 
 
-def match_records(rows: Sequence[tuple[Any, ...]]) -> list[dict[str, object]]:
-    """Pairwise match records (see the module's docstring) from seat results in game order:
-    rows of (game_id, game, seat, agent, rank), with the seat's score as a sixth field for
-    games scored as shares."""
+Row = tuple[str, str, int, str, int] | tuple[str, str, int, str, int, float | None]
+"""A seat's result: (game_id, game, seat, agent, rank), and its score for scored games."""
+
+
+def match_records(
+    rows: Sequence[Row],
+    scored: frozenset[str] = frozenset(),
+    teams: Mapping[str, Sequence[object]] | None = None,
+) -> list[dict[str, object]]:
+    """Pairwise match records (see the module's docstring) from seat results in game order;
+    games named in `scored` are compared by their match scores (the rows' sixth field), and
+    games named in `teams` (game -> team of each seat) team against team."""
     records: list[dict[str, object]] = []
-    games: dict[str, list[tuple[Any, ...]]] = {}
+    games: dict[str, list[Row]] = {}
     for row in rows:
         games.setdefault(row[0], []).append(row)
     for seats in games.values():
-        shares = len(seats[0]) > 5 and _scored_as_shares(seats[0][1])
-        met: set[tuple[str, str]] = set()
-        for k, (_, game, _, a, rank_a, *score_a) in enumerate(seats):
-            for _, _, _, b, rank_b, *score_b in seats[k + 1 :]:
+        met: set[tuple[object, ...]] = set()
+        for k, first in enumerate(seats):
+            _, game, seat_a, a, rank_a = first[:5]
+            side = teams.get(game) if teams else None
+            for second in seats[k + 1 :]:
+                b, rank_b = second[3], second[4]
                 if a == b:
                     continue
-                if shares:
-                    # One record per pair of agents and game, as GameBench counts a match
-                    # however many seats each side holds.
-                    if (a, b) in met or (b, a) in met:
+                if side is not None:
+                    # One record per two agents on two teams: GameBench counts a team game
+                    # as one match between the agents filling its teams.
+                    pair = (side[seat_a], side[second[2]], a, b)
+                    if pair[0] == pair[1] or pair in met:
                         continue
-                    met.add((a, b))
-                    total = float(score_a[0]) + float(score_b[0])
-                    score = 0.5 if total <= 0 else float(score_a[0]) / total
+                    met.add(pair)
+                if game in scored:
+                    score = _share(first, second)
                 else:
                     score = 1.0 if rank_a < rank_b else 0.0 if rank_a > rank_b else 0.5
                 records.append({"game": game, a: score, b: 1.0 - score})
     return records
 
 
-def _scored_as_shares(game: str) -> bool:
-    """True for a game whose definition asks for score shares in its pairwise records."""
+def _share(first: Row, second: Row) -> float:
+    """The first seat's part of two match scores (0.5 when both are 0 or missing)."""
+    sa = float(first[5] or 0.0) if len(first) > 5 else 0.0
+    sb = float(second[5] or 0.0) if len(second) > 5 else 0.0
+    return 0.5 if sa + sb <= 0 else sa / (sa + sb)
+
+
+def scored_games(names: Sequence[str]) -> frozenset[str]:
+    """The games among `names` whose stored scores are match scores in [0, 1]."""
     from events import catalog
 
-    try:
-        return bool(catalog.get(game).extras.get("match_score"))
-    except catalog.UnknownGame:
-        return False
+    found = set()
+    for name in set(names):
+        try:
+            game = catalog.get(name)
+        except catalog.UnknownGame:
+            continue
+        if game.extras.get("match_scores"):
+            found.add(name)
+    return frozenset(found)
+
+
+def team_games(names: Sequence[str]) -> dict[str, Sequence[object]]:
+    """The team games among `names`, with the team of each seat (`extras["teams"]`)."""
+    from events import catalog
+
+    found: dict[str, Sequence[object]] = {}
+    for name in set(names):
+        try:
+            game = catalog.get(name)
+        except catalog.UnknownGame:
+            continue
+        side = game.extras.get("teams")
+        if side:
+            found[name] = side
+    return found
 
 
 def load_matches(
@@ -284,7 +324,8 @@ def load_matches(
         sql += " AND g.tournament = ?"
         params.append(tournament)
     _, rows = store.query(sql + " ORDER BY r.game_id, r.seat", params)  # type: ignore[attr-defined]
-    return match_records(rows)
+    names = [r[1] for r in rows]
+    return match_records(rows, scored_games(names), team_games(names))
 
 
 def _sides(record: dict[str, object]) -> list[tuple[str, float]]:

@@ -1,1 +1,1 @@
-"""GameBench's games, natively on the core (one module per game in each layer)."""
+"""The definitions and code agents of GameBench's games, one module per game."""

@@ -158,6 +158,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=CodenamesPrompter(),
-    extras={"teams": (TEAMS[0], TEAMS[0], TEAMS[1], TEAMS[1]), "match_score": True},
+    extras={"teams": (TEAMS[0], TEAMS[0], TEAMS[1], TEAMS[1]), "match_scores": True},
 )
 """GameBench's Codenames, as the catalogue knows it."""

@@ -214,6 +214,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=SeaBattlePrompter(),
-    extras={"teams": (0, 0, 0, 1, 1, 1), "match_score": True},
+    extras={"teams": (0, 0, 0, 1, 1, 1), "match_scores": True},
 )
 """GameBench's Sea Battle, as the catalogue knows it."""

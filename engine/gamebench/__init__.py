@@ -1,1 +1,1 @@
-"""GameBench's games, natively on the core (one module per game in each layer)."""
+"""The rules of GameBench's games as deciders, one module per game."""

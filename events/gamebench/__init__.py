@@ -1,1 +1,1 @@
-"""GameBench's games, natively on the core (one module per game in each layer)."""
+"""The events and configurations of GameBench's games, one module per game."""

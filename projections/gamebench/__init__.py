@@ -1,1 +1,1 @@
-"""GameBench's games, natively on the core (one module per game in each layer)."""
+"""What a seat of a GameBench game sees, its timeline and its model prompts, per game."""
