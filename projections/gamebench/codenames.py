@@ -30,6 +30,7 @@ from projections.gamebench.shared_b import (
     RETRY_CUT,
     RuleBook,
     answer_line,
+    answer_schema,
     explain_heading,
     instruction,
     retry_format,
@@ -398,6 +399,18 @@ class CodenamesPrompter:
                 decision_text(view, decision, self.mode),
             ]
         )
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of an answer (seats with ``output=json_schema``): a guess names a
+        hidden word, `pass` or a heading not explained yet; a clue is free text (the rules
+        judge it)."""
+        left = [h for h in BOOK.headings if h not in view.explained]
+        if isinstance(decision, GuessDecision):
+            options = [*decision.options, "pass", *(f"Explain({h})" for h in left)]
+            action: dict[str, Any] = {"type": "string", "enum": options}
+        else:
+            action = {"type": "string"}
+        return answer_schema(self.mode, action)
 
     def rejection(self, view: Any, seat: int, kind: str) -> Any:
         """Never asks again with an error: refused actions have their fallbacks."""

@@ -29,7 +29,9 @@ from projections.gamebench.shared_b import (
     RETRY_CUT,
     RuleBook,
     answer_line,
+    answer_schema,
     explain_heading,
+    explain_pattern,
     instruction,
     retry_format,
     rules_lines,
@@ -392,6 +394,15 @@ class SeaBattlePrompter:
                 decision_text(view, decision, self.mode),
             ]
         )
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of an answer (seats with ``output=json_schema``): a plan of eight
+        tokens or `Explain(<heading>)` for a heading not explained yet."""
+        assert view.config is not None
+        left = [h for h in book(view.config).headings if h not in view.explained]
+        plan = "([FLRW][nlrb]){4}"
+        pattern = f"^({plan}|{explain_pattern(left)})$" if left else f"^{plan}$"
+        return answer_schema(self.mode, {"type": "string", "pattern": pattern})
 
     def rejection(self, view: Any, seat: int, kind: str) -> Any:
         """Never asks again with an error: refused tokens have their fallbacks."""

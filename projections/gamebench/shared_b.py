@@ -5,9 +5,11 @@ reading the last `Action:` line of an answer."""
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes a seat may take (`mode=` in its spec); sc-cot is cot asked several times."""
@@ -69,8 +71,17 @@ _EXPLAIN = re.compile(r"^explain\s*\(\s*(.*?)\s*\)\W*$", re.IGNORECASE | re.DOTA
 
 
 def answer_line(text: str) -> tuple[str | None, str]:
-    """(the action text of an answer, how it was found): its last `Action:` line, else its
-    last non-empty line; None for an empty answer."""
+    """(the action text of an answer, how it was found): the `action` of an answer that is
+    one JSON object (structured output), else its last `Action:` line, else its last
+    non-empty line; None for an empty answer."""
+    body = (text or "").strip()
+    if body.startswith("{") and body.endswith("}"):
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("action"), str):
+            return _strip(data["action"]), "json"
     found = _ACTION_LINE.findall(text or "")
     if found:
         return _strip(found[-1]), "action_line"
@@ -100,3 +111,23 @@ RETRY_CUT = (
 def retry_format(error: str) -> str:
     """The follow-up after an answer that gave no usable action."""
     return f"Your answer could not be used: {error}.\nReply with one line and nothing else: Action: <your action>"
+
+
+def answer_schema(mode: str, action: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of an answer (structured output): the action as `action` describes it,
+    after a reasoning field in the modes that think first."""
+    props: dict[str, Any] = {}
+    if mode != "prompt":
+        props["reasoning"] = {"type": "string"}
+    props["action"] = action
+    return {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
+
+
+def explain_pattern(headings: Sequence[str]) -> str:
+    """A regular expression of `Explain(<heading>)` for the headings given."""
+    return r"Explain\((" + "|".join(re.escape(h) for h in headings) + r")\)"

@@ -343,3 +343,17 @@ def test_any_answer_is_read_or_refused_in_one_line(text: str, kind: str) -> None
         assert "\n" not in error and len(error) < 200
     if action is not None:  # whatever was read, the rules take it without raising
         RULES.step(s, d, [action])
+
+
+def test_structured_answers_offer_the_hidden_words_pass_and_the_headings_left() -> None:
+    s, log = board()
+    s = play(s, log, GiveClue(seat=0, word="zebra", number=1))
+    s = play(s, log, Explain(seat=1, heading="Scoring"))
+    d = RULES.pending(s)
+    schema = CodenamesPrompter().answer_schema(CodenamesView(1).sync(log), d)
+    options = schema["properties"]["action"]["enum"]
+    assert schema["required"] == ["action"] and options[:21] == list(WORDS21)
+    assert "pass" in options and "Explain(Roles)" in options
+    assert "Explain(Scoring)" not in options
+    action, stage, _ = parse_answer(f'{{"action": "{WORDS21[2]}"}}', d, 1)
+    assert action == Guess(seat=1, word=WORDS21[2]) and stage == "json"

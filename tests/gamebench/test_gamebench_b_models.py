@@ -37,8 +37,13 @@ def policy(req: Incoming) -> Answer:
         word = re.search(r"e\.g\. Action: (\w+)\)", p)
         return Answer(text=f"I guess this one.\nAction: {word.group(1) if word else 'pass'}")
     if "YOUR PLAN" in p:
+        structured = "response_format" in req.body or "tools" in req.body
         if "* Plan:" not in p:
+            if structured:
+                return Answer(text='{"reasoning": "rules first", "action": "Explain(Plan)"}')
             return Answer(text="Action: Explain(Plan)")
+        if structured:
+            return Answer(text='{"reasoning": "sail on", "action": "FbFnLnRb"}')
         return Answer(text="Sail on and fire both ways.\nAction: FbFnLnRb")
     return Answer(text="Action: pass")
 
@@ -106,16 +111,19 @@ def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
             seat(srv, "openai", opts="mode=cot"),
             "broadside",
             "random",
-            "random",
+            seat(srv, "openai", opts="mode=cot&output=json_schema"),
             "broadside",
             "random",
         ],
     )
     calls = [e for e in events if isinstance(e, LLMCall)]
-    assert len(calls) == asked >= 2 and {c.seat for c in calls} == {0}
-    assert [e.heading for e in events if isinstance(e, se.SbRuleExplained)] == ["Plan"]
-    plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == 0]
-    assert plans and set(plans) == {"FbFnLnRb"}
+    assert len(calls) == asked >= 4 and {c.seat for c in calls} == {0, 3}
+    explained = [(e.seat, e.heading) for e in events if isinstance(e, se.SbRuleExplained)]
+    assert sorted(explained) == [(0, "Plan"), (3, "Plan")]
+    for s in (0, 3):
+        plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == s]
+        assert plans and set(plans) == {"FbFnLnRb"}
+    assert {c.parse_stage for c in calls if c.seat == 3} == {"json"}
     _verified(env, gid)
 
 

@@ -344,3 +344,17 @@ def test_any_answer_is_read_or_refused_in_one_line(text: str) -> None:
     if action is not None:
         others = [SetPlan(seat=i, plan=IDLE) for i in d.seats[1:]]
         RULES.step(s, d, [action, *others])
+
+
+def test_structured_answers_match_their_schema_and_are_read() -> None:
+    import re
+
+    s, log = sea({})
+    view = SeaBattleView(0).sync(log)
+    schema = SeaBattlePrompter(mode="cot").answer_schema(view, RULES.pending(s))
+    assert schema["required"] == ["reasoning", "action"]
+    pattern = re.compile(schema["properties"]["action"]["pattern"])
+    assert pattern.match("FnLlRrWb") and pattern.match("Explain(Cannons)")
+    assert not pattern.match("FnLl") and not pattern.match("Explain(Nope)")
+    action, stage, _ = parse_answer('{"reasoning": "go", "action": "Explain(Cannons)"}', None, 0)
+    assert action == Explain(seat=0, heading="Cannons") and stage == "json"
