@@ -87,7 +87,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "tournament",
         "cli.tournament",
-        "Run (or resume) a scheduled tournament and store every game.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values).",
+        "Run (or resume) a scheduled tournament and store every game.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values), and team games (GameBench's Codenames and\nSea Battle) to teams: two agents a game, each filling one team, both sides of each deal.",
     ),
     (
         "ratings",

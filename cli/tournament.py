@@ -219,7 +219,8 @@ def tournament(
     C2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x
     setrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to
     duplicate: every lineup plays each deal once per seat rotation (in PACT, every pair
-    plays both roles on the same drawn values).
+    plays both roles on the same drawn values), and team games (GameBench's Codenames and
+    Sea Battle) to teams: two agents a game, each filling one team, both sides of each deal.
     """
     from agents import code_agents, parse_spec
     from runner.executors import EXECUTORS, make_executor, require_ray
@@ -313,7 +314,7 @@ def tournament(
         return
     g = game_def(game)
     cattle = g.name == DEFAULT_GAME
-    fmt = fmt or ("mixed" if cattle else "duplicate")
+    fmt = fmt or ("mixed" if cattle else "teams" if g.extras.get("teams") else "duplicate")
     if fmt not in FORMATS:
         raise UsageError(f"--format must be one of {', '.join(FORMATS)}, got {fmt!r}")
     if fmt == "mixed" and not cattle:

@@ -13,6 +13,11 @@ per game), so a stored tournament can always be re-planned and checked. Formats:
   half of that pairing's matches (see `first_seat`).
 * `duplicate`: like round-robin, but every deal (seed) is played once per seat rotation, so
   each agent of a lineup gets each seat of the same deck.
+* `teams`: GameBench's match plan for team games (its Codenames and Sea Battle): every game
+  is a pairing of two agents, each holding every seat of one half of the table (seats
+  0..n/2-1 against n/2..n-1), the pairings taking turns as in two-seat round-robin and each
+  agent of a pairing on the first half in half of its matches. Each deal is played twice,
+  once from each side.
 """
 
 from __future__ import annotations
@@ -28,7 +33,7 @@ from engine.chance import chance
 
 T = TypeVar("T")
 
-FORMATS = ("mixed", "round-robin", "duplicate")
+FORMATS = ("mixed", "round-robin", "duplicate", "teams")
 
 COMPOSITIONS: dict[str, tuple[str, str, str]] = {
     "C1": ("tracker", "setrace", "economy"),
@@ -111,6 +116,12 @@ def check(fmt: str, agents: tuple[str, ...], games: int, players: int) -> None:
         raise ScheduleError("each agent may be listed only once")
     if fmt == "mixed":
         return
+    if fmt == "teams":
+        if len(agents) < 2 or players % 2:
+            raise ScheduleError("teams needs at least 2 agents and an even number of seats")
+        if games % 2:
+            raise ScheduleError("teams plays every deal from both sides: --games must be even")
+        return
     if len(agents) < players:
         raise ScheduleError(f"{fmt} needs at least {players} agents for {players}-seat games")
     if fmt == "duplicate" and games % players:
@@ -148,6 +159,23 @@ def _games(
             seats = rotate((x, *opponents(comp, players)), r)
             yield PlannedGame(
                 index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
+            )
+        return
+    if fmt == "teams":
+        half = players // 2
+        pairs = _cycled_combinations(tuple(range(len(agents))), 2)
+        a, b = next(pairs)
+        for i in range(games):
+            deal, side = divmod(i, 2)
+            if i and not side:
+                a, b = next(pairs)
+            first, second = (agents[a], agents[b]) if side == 0 else (agents[b], agents[a])
+            yield PlannedGame(
+                index=i,
+                seed=game_seed(seed, deal),
+                seats=(first,) * half + (second,) * (players - half),
+                lineup=f"{agents[a]}+{agents[b]}",
+                rotation=side,
             )
         return
     # Combinations are produced on demand and cycled: a large pool has very many of them.

@@ -48,6 +48,8 @@ _BUILTIN: dict[str, str] = {
     "openspiel": "agents.openspiel.game",
     "gamebench:pit": "agents.gamebench.pit",
     "gamebench:santorini": "agents.gamebench.santorini",
+    "gamebench:codenames": "agents.gamebench.codenames",
+    "gamebench:sea_battle": "agents.gamebench.sea_battle",
 }
 
 #: Names that carry a configuration: the part before the first ':' names the built-in game

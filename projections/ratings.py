@@ -21,7 +21,10 @@ rank, so each member's agent takes its team's result, and are not compared with 
 Games whose definition says its scores are match scores (`extras["match_scores"]`: each seat's
 score in [0, 1], as GameBench scores a match) give records from the scores instead: seats with
 scores s_a and s_b make the record a: s_a / (s_a + s_b), b: s_b / (s_a + s_b) (0.5 each when
-both are 0), which for two seats is the game's own pair of scores.
+both are 0), which for two seats is the game's own pair of scores. Games whose definition
+names each seat's team (`extras["teams"]`: GameBench's Codenames and Sea Battle) compare seats
+of different teams only, one record per two agents on two teams, as GameBench counts a team
+game: one match between the agents filling its teams.
 """
 
 from __future__ import annotations
@@ -30,7 +33,7 @@ import random
 import statistics
 import warnings
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 import msgspec
 
@@ -231,21 +234,33 @@ Row = tuple[str, str, int, str, int] | tuple[str, str, int, str, int, float | No
 
 
 def match_records(
-    rows: Sequence[Row], scored: frozenset[str] = frozenset()
+    rows: Sequence[Row],
+    scored: frozenset[str] = frozenset(),
+    teams: Mapping[str, Sequence[object]] | None = None,
 ) -> list[dict[str, object]]:
     """Pairwise match records (see the module's docstring) from seat results in game order;
-    games named in `scored` are compared by their match scores (the rows' sixth field)."""
+    games named in `scored` are compared by their match scores (the rows' sixth field), and
+    games named in `teams` (game -> team of each seat) team against team."""
     records: list[dict[str, object]] = []
     games: dict[str, list[Row]] = {}
     for row in rows:
         games.setdefault(row[0], []).append(row)
     for seats in games.values():
+        met: set[tuple[object, ...]] = set()
         for k, first in enumerate(seats):
-            _, game, _, a, rank_a = first[:5]
+            _, game, seat_a, a, rank_a = first[:5]
+            side = teams.get(game) if teams else None
             for second in seats[k + 1 :]:
                 b, rank_b = second[3], second[4]
                 if a == b:
                     continue
+                if side is not None:
+                    # One record per two agents on two teams: GameBench counts a team game
+                    # as one match between the agents filling its teams.
+                    pair = (side[seat_a], side[second[2]], a, b)
+                    if pair[0] == pair[1] or pair in met:
+                        continue
+                    met.add(pair)
                 if game in scored:
                     score = _share(first, second)
                 else:
@@ -276,6 +291,22 @@ def scored_games(names: Sequence[str]) -> frozenset[str]:
     return frozenset(found)
 
 
+def team_games(names: Sequence[str]) -> dict[str, Sequence[object]]:
+    """The team games among `names`, with the team of each seat (`extras["teams"]`)."""
+    from events import catalog
+
+    found: dict[str, Sequence[object]] = {}
+    for name in set(names):
+        try:
+            game = catalog.get(name)
+        except catalog.UnknownGame:
+            continue
+        side = game.extras.get("teams")
+        if side:
+            found[name] = side
+    return found
+
+
 def load_matches(
     store: object, tournament: str | None = None, game: str | None = None
 ) -> list[dict[str, object]]:
@@ -293,7 +324,8 @@ def load_matches(
         sql += " AND g.tournament = ?"
         params.append(tournament)
     _, rows = store.query(sql + " ORDER BY r.game_id, r.seat", params)  # type: ignore[attr-defined]
-    return match_records(rows, scored_games([r[1] for r in rows]))
+    names = [r[1] for r in rows]
+    return match_records(rows, scored_games(names), team_games(names))
 
 
 def _sides(record: dict[str, object]) -> list[tuple[str, float]]:

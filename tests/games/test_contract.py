@@ -35,6 +35,8 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
     "gamebench:pit": ("standard", ("cornerer", "random")),
     "gamebench:santorini": ("standard", ("climber", "random")),
+    "gamebench:codenames": ("standard", ("associate", "random", "random", "associate")),
+    "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
 }
 
 OPEN_GAMES = frozenset({"gamebench:santorini"})
@@ -156,7 +158,16 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
 
 
 @pytest.mark.parametrize(
-    "name", ["cattle-trade", "pact", "openspiel", "gamebench:pit", "gamebench:santorini"]
+    "name",
+    [
+        "cattle-trade",
+        "pact",
+        "openspiel",
+        "gamebench:pit",
+        "gamebench:santorini",
+        "gamebench:codenames",
+        "gamebench:sea_battle",
+    ],
 )
 def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:
     game, config, agents = _setup(name)

@@ -81,6 +81,8 @@ def test_seeds_come_from_the_tournament_seed() -> None:
         ("duplicate", ("tracker", "setrace", "economy", "random"), 6),
         ("mixed", ("tracker", "tracker"), 4),
         ("mixed", ("tracker",), 0),
+        ("teams", ("tracker",), 4),
+        ("teams", ("tracker", "setrace"), 3),
     ],
 )
 def test_bad_schedules_are_refused(fmt: str, agents: tuple[str, ...], games: int) -> None:
@@ -101,6 +103,24 @@ def _eager(fmt: str, agents: tuple[str, ...], games: int, seed: int, players: in
             out.append(
                 PlannedGame(
                     index=i, seed=game_seed(seed, deal), seats=seats, lineup=comp, rotation=r
+                )
+            )
+        return out
+    if fmt == "teams":
+        pairs = list(itertools.combinations(agents, 2))
+        half = players // 2
+        for i in range(games):
+            deal, side = divmod(i, 2)
+            a, b = pairs[deal % len(pairs)]
+            first, second = (a, b) if side == 0 else (b, a)
+            seats = (first,) * half + (second,) * (players - half)
+            out.append(
+                PlannedGame(
+                    index=i,
+                    seed=game_seed(seed, deal),
+                    seats=seats,
+                    lineup=f"{a}+{b}",
+                    rotation=side,
                 )
             )
         return out
@@ -161,3 +181,10 @@ def test_a_huge_schedule_is_produced_lazily() -> None:
     assert time.monotonic() - start < 5
     with pytest.raises(ScheduleError):
         iter_schedule("duplicate", agents, 10**9 + 1, 1, 4)  # checked before the first game
+
+
+def test_teams_seat_each_agent_of_a_pairing_on_both_halves_of_each_deal() -> None:
+    plan = schedule("teams", ("a", "b", "c"), 6, 1, 6)
+    assert [g.seats for g in plan[:2]] == [("a",) * 3 + ("b",) * 3, ("b",) * 3 + ("a",) * 3]
+    assert [g.lineup for g in plan] == ["a+b", "a+b", "a+c", "a+c", "b+c", "b+c"]
+    assert plan[0].seed == plan[1].seed != plan[2].seed

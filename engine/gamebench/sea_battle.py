@@ -1,0 +1,550 @@
+"""The rules of GameBench's Sea Battle as a decider: `start`, `pending`, `step`, `evolve`.
+
+Each turn every ship afloat seals a plan of eight tokens, a move then a cannon token, four
+times: moves F (one square ahead), L and R (one ahead, a quarter turn to that side, one ahead
+again), W (stay); cannon tokens n (hold fire), l, r (one cannonball to that side), b (both
+sides; two cannonballs). A ship has `cannonballs` per turn. When every plan is in, the turn
+is played in eight phases, all ships at once: move 1, volley 1, move 2, ... A ship moving into
+a rock stays and takes rock damage; ships trying to enter the same square, a square a ship
+keeps, or each other's squares stay where they were and each takes ram damage; a cannonball
+flies `reach` squares sideways and hits the first ship on its way (a rock stops it). A ship
+whose damage reaches `hull` sinks at once. A team wins when the other has no ship afloat;
+both going down together, or `max_turns` passing, is a draw.
+
+Bad input never raises: a token that cannot stand (unknown, in the wrong slot, or a shot with
+no cannonball left) becomes W or n, and the change is a refusal event seen by its seat only.
+`Explain(heading)` shows a seat the rules under a heading and asks it again (docs/gamebench.md).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from functools import reduce
+from typing import Any, assert_never
+
+import msgspec
+from msgspec.structs import replace
+
+from engine.gamebench.shared_b import Explain, find_heading, ranks_of, seat_scores
+from events import agent as ae
+from events.config import SeatSpec
+from events.gamebench import sea_battle as se
+from events.gamebench.sea_battle import (
+    HEADINGS,
+    TEAM_SIZE,
+    Hit,
+    Phase,
+    SeaBattleConfig,
+    Ship,
+    Shot,
+    team_of,
+)
+
+VERSION = "1.0.0"
+"""Stored with every game; bump when a rule change alters logs."""
+
+DIRS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
+"""Steps of headings north, east, south, west (rows grow southwards)."""
+MOVES = "FLRW"
+CANNONS = "nlrb"
+STEPS = 4
+"""Moves (and volleys) per turn."""
+IDLE_PLAN = "WnWnWnWn"
+"""The plan of a ship that gave none it could use: stay and hold fire."""
+
+
+class IllegalAction(ValueError):
+    """Actions that answer no pending decision (a caller's bug, not a move)."""
+
+
+class SetPlan(msgspec.Struct, frozen=True, kw_only=True, tag="plan", tag_field="kind"):
+    """A ship's plan for the turn: eight tokens, move and cannon by turns (e.g. FnLlRbWn)."""
+
+    seat: int
+    plan: str
+
+
+Action = SetPlan | Explain
+"""Every Sea Battle action."""
+
+_ENC = msgspec.json.Encoder(order="deterministic")
+_DEC: msgspec.json.Decoder[Action] = msgspec.json.Decoder(Action)
+
+
+def action_json(action: Any) -> str:
+    """An action as compact deterministic JSON (anything else as a JSON string of its repr)."""
+    try:
+        return _ENC.encode(action).decode()
+    except (TypeError, msgspec.EncodeError):
+        return _ENC.encode(repr(action)).decode()
+
+
+def action_from_json(text: str) -> Action:
+    """The action `action_json` wrote."""
+    return _DEC.decode(text)
+
+
+class PlanDecision(msgspec.Struct, frozen=True, kw_only=True):
+    """The ships afloat whose plan for `turn` is not in yet plan at once."""
+
+    seats: tuple[int, ...]
+    turn: int
+    cannonballs: int
+
+    @property
+    def kind(self) -> str:
+        """The decision's name."""
+        return "plan"
+
+
+class SbState(msgspec.Struct, frozen=True, kw_only=True):
+    """Everything the rules need, folded from the events."""
+
+    config: SeaBattleConfig
+    seed: int = 0
+    rocks: frozenset[tuple[int, int]] = frozenset()
+    """Rocks inside the ring (the ring itself is rock too: see `is_rock`)."""
+    ships: tuple[Ship | None, ...] = ()
+    damage: tuple[int, ...] = (0,) * 6
+    turn: int = 0
+    plans: tuple[str | None, ...] = (None,) * 6
+    """Plans sealed for the turn in progress."""
+    phase: str = "new"
+    """new, plan, over."""
+    explained: tuple[tuple[str, ...], ...] = ((),) * 6
+    requests: tuple[int, ...] = (0,) * 6
+
+    def afloat(self, team: int) -> int:
+        """Ships of a team still afloat."""
+        return sum(1 for i, s in enumerate(self.ships) if s is not None and team_of(i) == team)
+
+
+def is_rock(rocks: frozenset[tuple[int, int]], size: int, x: int, y: int) -> bool:
+    """True for a rock: one of the scattered rocks, the outer ring, or off the board."""
+    return x <= 0 or y <= 0 or x >= size - 1 or y >= size - 1 or (x, y) in rocks
+
+
+def chart(
+    config: SeaBattleConfig, seed: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[Ship, ...]]:
+    """(rocks, ships) drawn from the seed alone: distinct squares inside the ring."""
+    rng = random.Random(f"{seed}:gamebench:sea_battle:chart")
+    inside = [(x, y) for y in range(1, config.size - 1) for x in range(1, config.size - 1)]
+    picked = rng.sample(inside, config.rocks + config.players)
+    ships = tuple(Ship(x=x, y=y, heading=rng.randrange(4)) for x, y in picked[config.rocks :])
+    return tuple(sorted(picked[: config.rocks])), ships
+
+
+def read_plan(plan: Any, cannonballs: int) -> tuple[str, str | None]:
+    """(plan played, why it differs from the plan given, or None). Letters only count (case
+    is read from the slot); a missing or unknown token becomes W or n, a shot beyond the
+    cannonballs n, and tokens past the eighth are dropped."""
+    if not isinstance(plan, str):
+        return IDLE_PLAN, "a plan is a text of eight tokens"
+    chars = [c for c in plan if c.isalpha()]
+    out: list[str] = []
+    notes: list[str] = []
+    balls = cannonballs
+    for i in range(2 * STEPS):
+        c = chars[i] if i < len(chars) else ""
+        if i % 2 == 0:
+            token = c.upper()
+            if len(token) != 1 or token not in MOVES:
+                notes.append(f"move {i // 2 + 1}: {c or 'missing'} -> W")
+                token = "W"
+        else:
+            token = c.lower()
+            if len(token) != 1 or token not in CANNONS:
+                notes.append(f"cannon {i // 2 + 1}: {c or 'missing'} -> n")
+                token = "n"
+            cost = {"n": 0, "l": 1, "r": 1, "b": 2}[token]
+            if cost > balls:
+                notes.append(f"cannon {i // 2 + 1}: no cannonball left for {token} -> n")
+                token, cost = "n", 0
+            balls -= cost
+        out.append(token)
+    if len(chars) > 2 * STEPS:
+        notes.append(f"{len(chars) - 2 * STEPS} token(s) past the eighth dropped")
+    if not notes:
+        return "".join(out), None
+    shown = "; ".join(notes[:4]) + ("; ..." if len(notes) > 4 else "")
+    return "".join(out), shown
+
+
+def _advance(
+    ships: list[Ship | None],
+    movers: set[int],
+    c: SeaBattleConfig,
+    rocks: frozenset[tuple[int, int]],
+    hits: list[Hit],
+) -> None:
+    """Move `movers` one square ahead, all at once, in place; blocked ships stay and take
+    their damage (added to `hits`)."""
+    if not movers:
+        return
+    target: dict[int, tuple[int, int]] = {}
+    failed: set[int] = set()
+    rammed: set[int] = set()
+    for i in sorted(movers):
+        s = ships[i]
+        assert s is not None
+        dx, dy = DIRS[s.heading]
+        sq = (s.x + dx, s.y + dy)
+        target[i] = sq
+        if is_rock(rocks, c.size, *sq):
+            failed.add(i)
+            hits.append(Hit(seat=i, cause="rock", damage=c.rock_damage))
+    at = {(s.x, s.y): i for i, s in enumerate(ships) if s is not None}
+    changed = True
+    while changed:
+        changed = False
+        moving = [i for i in sorted(movers) if i not in failed]
+        kept = {
+            (s.x, s.y): i
+            for i, s in enumerate(ships)
+            if s is not None and (i not in movers or i in failed)
+        }
+        claims: dict[tuple[int, int], list[int]] = {}
+        for i in moving:
+            claims.setdefault(target[i], []).append(i)
+        for sq, who in claims.items():
+            blocker = kept.get(sq)
+            if len(who) > 1 or blocker is not None:
+                failed.update(who)
+                rammed.update(who)
+                if blocker is not None:
+                    rammed.add(blocker)
+                changed = True
+        for i in moving:
+            if i in failed:
+                continue
+            j = at.get(target[i])
+            if j is not None and j != i and j in movers and j not in failed:
+                sj = ships[j]
+                si = ships[i]
+                assert sj is not None and si is not None
+                if target[j] == (si.x, si.y):
+                    failed.update((i, j))
+                    rammed.update((i, j))
+                    changed = True
+    for i in sorted(rammed):
+        hits.append(Hit(seat=i, cause="ram", damage=c.ram_damage))
+    for i in movers:
+        if i not in failed:
+            s = ships[i]
+            assert s is not None
+            ships[i] = Ship(x=target[i][0], y=target[i][1], heading=s.heading)
+
+
+def _sink(
+    ships: list[Ship | None], damage: list[int], hits: Sequence[Hit], hull: int
+) -> tuple[int, ...]:
+    for h in hits:
+        damage[h.seat] += h.damage
+    sunk = tuple(i for i, s in enumerate(ships) if s is not None and damage[i] >= hull)
+    for i in sunk:
+        ships[i] = None
+    return sunk
+
+
+def _volley(
+    ships: list[Ship | None],
+    tokens: Sequence[str],
+    c: SeaBattleConfig,
+    rocks: frozenset[tuple[int, int]],
+) -> tuple[list[Shot], list[Hit]]:
+    at = {(s.x, s.y): i for i, s in enumerate(ships) if s is not None}
+    shots: list[Shot] = []
+    hits: list[Hit] = []
+    for i, s in enumerate(ships):
+        t = tokens[i]
+        if s is None or t not in "lrb":
+            continue
+        for side in ("l", "r") if t == "b" else (t,):
+            dx, dy = DIRS[(s.heading + (-1 if side == "l" else 1)) % 4]
+            hit = None
+            for k in range(1, c.reach + 1):
+                x, y = s.x + dx * k, s.y + dy * k
+                if is_rock(rocks, c.size, x, y):
+                    break
+                j = at.get((x, y))
+                if j is not None:
+                    hit = j
+                    hits.append(Hit(seat=j, cause="cannon", damage=c.cannon_damage, by=i))
+                    break
+            shots.append(Shot(seat=i, side=side, hit=hit))
+    return shots, hits
+
+
+def play_turn(s: SbState, plans: Sequence[str]) -> list[Phase]:
+    """The phases of a turn with these plans (by seat; "" for sunk ships), stopping early
+    when a team has no ship left."""
+    c = s.config
+    ships = list(s.ships)
+    damage = list(s.damage)
+    phases: list[Phase] = []
+    for step in range(STEPS):
+        moves = [p[2 * step] if p else "W" for p in plans]
+        hits: list[Hit] = []
+        _advance(
+            ships, {i for i, m in enumerate(moves) if m in "FLR" and ships[i]}, c, s.rocks, hits
+        )
+        for i, m in enumerate(moves):
+            sh = ships[i]
+            if sh is not None and m in "LR":
+                turn = -1 if m == "L" else 1
+                ships[i] = Ship(x=sh.x, y=sh.y, heading=(sh.heading + turn) % 4)
+        _advance(
+            ships, {i for i, m in enumerate(moves) if m in "LR" and ships[i]}, c, s.rocks, hits
+        )
+        sunk = _sink(ships, damage, hits, c.hull)
+        phases.append(
+            Phase(kind="move", step=step + 1, ships=tuple(ships), hits=tuple(hits), sunk=sunk)
+        )
+        if _over(ships):
+            break
+        tokens = [p[2 * step + 1] if p else "n" for p in plans]
+        shots, hits = _volley(ships, tokens, c, s.rocks)
+        sunk = _sink(ships, damage, hits, c.hull)
+        phases.append(
+            Phase(
+                kind="fire",
+                step=step + 1,
+                ships=tuple(ships),
+                hits=tuple(hits),
+                shots=tuple(shots),
+                sunk=sunk,
+            )
+        )
+        if _over(ships):
+            break
+    return phases
+
+
+def _over(ships: Sequence[Ship | None]) -> bool:
+    return any(
+        all(ships[i] is None for i in range(t * TEAM_SIZE, (t + 1) * TEAM_SIZE)) for t in (0, 1)
+    )
+
+
+class SeaBattleRules:
+    """GameBench's Sea Battle (the `events.catalog.Rules` protocol)."""
+
+    version = VERSION
+
+    @staticmethod
+    def max_decisions(config: SeaBattleConfig) -> int:
+        """One simultaneous plan decision per turn, and each seat may ask for each heading."""
+        return config.max_turns + config.players * len(HEADINGS)
+
+    def start(
+        self, config: SeaBattleConfig, seed: int, seats: Sequence[SeatSpec]
+    ) -> tuple[SbState, list[Any]]:
+        """Chart the sea; every ship plans its first turn."""
+        config.validate()
+        if len(seats) != config.players:
+            raise IllegalAction(f"Sea Battle seats {config.players} players, got {len(seats)}")
+        rocks, ships = chart(config, seed)
+        events: list[Any] = [
+            se.SbStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION),
+            se.SbCharted(rocks=rocks, ships=ships),
+        ]
+        return reduce(self.evolve, events, SbState(config=config)), events
+
+    def pending(self, state: SbState) -> PlanDecision | None:
+        """The ships afloat that have not sealed their plan yet; None once over."""
+        if state.phase != "plan":
+            return None
+        seats = tuple(
+            i for i, s in enumerate(state.ships) if s is not None and state.plans[i] is None
+        )
+        return PlanDecision(seats=seats, turn=state.turn, cannonballs=state.config.cannonballs)
+
+    def active(self, state: SbState) -> int | None:
+        """No seat has a turn of its own: all plan at once."""
+        return None
+
+    def turn_of(self, event: Any, turn: int) -> int:
+        """The turn an event belongs to."""
+        t = getattr(event, "turn", None)
+        return t if isinstance(t, int) else turn
+
+    def step(
+        self, state: SbState, decision: Any, actions: Sequence[Any]
+    ) -> tuple[SbState, list[Any]]:
+        """Seal the plans given (or explain the rules asked for); play the turn when all are in."""
+        d = self.pending(state)
+        if d is None or len(actions) != len(d.seats):
+            raise IllegalAction("the game waits for no such actions")
+        events: list[Any] = []
+        for seat, a in zip(d.seats, actions, strict=True):
+            if getattr(a, "seat", seat) != seat:
+                raise IllegalAction(f"seat {seat} is asked, got an action of seat {a.seat}")
+            events.extend(self._answer(state, seat, a))
+        for e in events:
+            state = self.evolve(state, e)
+        if all(p is not None for i, p in enumerate(state.plans) if state.ships[i] is not None):
+            more = self._play(state)
+            for e in more:
+                state = self.evolve(state, e)
+            events.extend(more)
+        return state, events
+
+    def _answer(self, s: SbState, seat: int, a: Any) -> list[Any]:
+        out: list[Any] = []
+        if isinstance(a, Explain):
+            heading = find_heading(a.heading, HEADINGS) if isinstance(a.heading, str) else None
+            if s.requests[seat] >= len(HEADINGS):
+                why = "no explanation requests left in this game"
+            elif heading is None:
+                why = f"no rule heading {str(a.heading)[:40]!r}; headings: {', '.join(HEADINGS)}"
+            elif heading in s.explained[seat]:
+                why = f"the rules under {heading!r} were already explained"
+            else:
+                return [se.SbRuleExplained(seat=seat, heading=heading, turn=s.turn)]
+            out.append(
+                se.SbRequestRefused(
+                    seat=seat, turn=s.turn, raw=action_json(a), reason=why, explain=True
+                )
+            )
+            if s.requests[seat] + 1 < len(HEADINGS):
+                return out
+            plan = IDLE_PLAN  # no requests left: the ship idles this turn
+        elif isinstance(a, SetPlan):
+            plan, why2 = read_plan(a.plan, s.config.cannonballs)
+            if why2 is not None:
+                out.append(
+                    se.SbRequestRefused(seat=seat, turn=s.turn, raw=action_json(a), reason=why2)
+                )
+        else:
+            plan = IDLE_PLAN
+            out.append(
+                se.SbRequestRefused(
+                    seat=seat, turn=s.turn, raw=action_json(a), reason="a plan was asked"
+                )
+            )
+        out.append(se.SbPlanSealed(seat=seat, turn=s.turn, plan=plan))
+        return out
+
+    def _play(self, s: SbState) -> list[Any]:
+        plans = tuple(
+            p if p is not None and s.ships[i] is not None else "" for i, p in enumerate(s.plans)
+        )
+        phases = play_turn(s, plans)
+        played = se.SbTurnPlayed(turn=s.turn, plans=plans, phases=tuple(phases))
+        after = self.evolve(s, played)
+        out: list[Any] = [played]
+        for team in (0, 1):
+            seats = range(team * TEAM_SIZE, (team + 1) * TEAM_SIZE)
+            out.append(
+                se.SbDamageReport(
+                    team=team, turn=s.turn, damage=tuple(after.damage[i] for i in seats)
+                )
+            )
+        a, b = after.afloat(0), after.afloat(1)
+        if a and b and s.turn < s.config.max_turns:
+            return out
+        if not a and not b:
+            reason, winner, team_scores = "both_sunk", None, (0.5, 0.5)
+        elif not b:
+            reason, winner, team_scores = "sunk", 0, (1.0, 0.0)
+        elif not a:
+            reason, winner, team_scores = "sunk", 1, (0.0, 1.0)
+        else:
+            reason, winner, team_scores = "turn_limit", None, (0.5, 0.5)
+        scores = seat_scores(team_scores, [team_of(i) for i in range(s.config.players)])
+        out.append(
+            se.SbEnded(
+                reason=reason,  # type: ignore[arg-type]
+                winner=winner,
+                turns=s.turn,
+                damage=after.damage,
+                scores=scores,
+                ranks=ranks_of(scores),
+            )
+        )
+        return out
+
+    # ---- the fold --------------------------------------------------------------------------
+
+    def evolve(self, s: SbState, e: se.SbEvent | ae.AgentEvent) -> SbState:
+        """Apply one event to the state (pure; trusts the rules made it)."""
+        match e:
+            case se.SbPlanSealed():
+                plans = tuple(e.plan if i == e.seat else p for i, p in enumerate(s.plans))
+                return replace(s, plans=plans)
+            case se.SbTurnPlayed():
+                damage = list(s.damage)
+                for ph in e.phases:
+                    for h in ph.hits:
+                        damage[h.seat] += h.damage
+                ships = e.phases[-1].ships if e.phases else s.ships
+                return replace(
+                    s,
+                    ships=ships,
+                    damage=tuple(damage),
+                    turn=s.turn + 1,
+                    plans=(None,) * len(s.plans),
+                )
+            case se.SbRuleExplained():
+                seat = e.seat
+                explained = tuple(
+                    (*h, e.heading) if i == seat else h for i, h in enumerate(s.explained)
+                )
+                requests = tuple(n + (i == seat) for i, n in enumerate(s.requests))
+                return replace(s, explained=explained, requests=requests)
+            case se.SbRequestRefused():
+                if e.explain:
+                    requests = tuple(n + (i == e.seat) for i, n in enumerate(s.requests))
+                    return replace(s, requests=requests)
+                return s
+            case se.SbStarted():
+                n = e.config.players
+                return replace(
+                    s,
+                    config=e.config,
+                    seed=e.seed,
+                    damage=(0,) * n,
+                    plans=(None,) * n,
+                    explained=((),) * n,
+                    requests=(0,) * n,
+                )
+            case se.SbCharted():
+                return replace(s, rocks=frozenset(e.rocks), ships=e.ships, turn=1, phase="plan")
+            case se.SbEnded():
+                return replace(s, phase="over")
+            case se.SbDamageReport():
+                return s
+            case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
+                return s  # agent-side facts lie outside the rules
+            case _:
+                assert_never(e)
+
+    def fold(self, events: Sequence[Any]) -> SbState:
+        """The state after a log or a prefix of one."""
+        if not events or not isinstance(events[0], se.SbStarted):
+            raise ValueError("a Sea Battle log starts with its game_started event")
+        return reduce(self.evolve, events, SbState(config=events[0].config))
+
+    def recorded_action(self, log: Sequence[Any], pos: int, seat: int, decision: Any) -> Any:
+        """The action `seat` took for `decision`, read from `log[pos:]`."""
+        for i in range(pos, len(log)):
+            e = log[i]
+            match e:
+                case se.SbRequestRefused() if e.seat == seat:
+                    try:
+                        return action_from_json(e.raw)
+                    except msgspec.DecodeError:
+                        raise LookupError(
+                            f"seat {seat} submitted no action: {e.raw[:60]}"
+                        ) from None
+                case se.SbRuleExplained() if e.seat == seat:
+                    return Explain(seat=seat, heading=e.heading)
+                case se.SbPlanSealed() if e.seat == seat:
+                    return SetPlan(seat=seat, plan=e.plan)
+        raise LookupError(f"no action of seat {seat} for {decision!r} after event {pos}")
+
+
+RULES = SeaBattleRules()
+"""The rules object the game's definition names."""

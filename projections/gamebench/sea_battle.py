@@ -1,0 +1,441 @@
+"""What a Sea Battle seat sees, how an event reads, and the prompts of a model seat.
+
+`SeaBattleView` folds exactly the events a seat may see: the chart, every turn once played,
+its team's damage reports, and its own sealed plans, refusals and explained rules. Another
+ship's plan reaches it only when the turn is played.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+import msgspec
+
+from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan, action_json
+from engine.gamebench.shared_b import Explain
+from events import agent as ae
+from events.gamebench import sea_battle as se
+from events.gamebench.sea_battle import (
+    HEADINGS_COMPASS,
+    SHIPS,
+    SeaBattleConfig,
+    Ship,
+    team_of,
+    team_seats,
+)
+from projections.gamebench.shared_b import (
+    RETRY_CUT,
+    RuleBook,
+    answer_line,
+    answer_schema,
+    explain_heading,
+    explain_pattern,
+    instruction,
+    retry_format,
+    rules_lines,
+)
+
+
+class SbObservation(msgspec.Struct, frozen=True, kw_only=True):
+    """What one Sea Battle seat knows at a point of the game."""
+
+    seat: int
+    turn: int
+    ships: tuple[Ship | None, ...]
+    rocks: tuple[tuple[int, int], ...]
+    team_damage: tuple[int, ...]
+    """Damage of this seat's team's ships (as last reported)."""
+    plan: str | None
+    """This seat's sealed plan for the turn in progress."""
+    explained: tuple[str, ...]
+    ended: bool
+    pending: Any = None
+
+
+class SeaBattleView:
+    """Incremental fold of the events visible to one Sea Battle seat."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen = 0
+        self.history: list[Any] = []
+        self.ended = False
+        self.config: SeaBattleConfig | None = None
+        self.rocks: tuple[tuple[int, int], ...] = ()
+        self.ships: tuple[Ship | None, ...] = ()
+        self.turn = 0
+        self.turns: list[se.SbTurnPlayed] = []
+        self.team_damage: tuple[int, ...] = (0, 0, 0)
+        self.plan: str | None = None
+        self.explained: list[str] = []
+        self.refusals: list[se.SbRequestRefused] = []
+        self.end: se.SbEnded | None = None
+
+    @property
+    def team(self) -> int:
+        """This seat's team."""
+        return team_of(self.seat)
+
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeaBattleView:
+        """Consume the events of `log` not seen yet."""
+        seat = self.seat
+        for i in range(self.seen, len(log)):
+            e = log[i]
+            aud = audiences[i] if audiences is not None else e.audience()
+            if aud is not None and seat not in aud:
+                continue
+            match e:
+                case se.SbPlanSealed():
+                    self.plan = e.plan
+                case se.SbTurnPlayed():
+                    self.turns.append(e)
+                    if e.phases:
+                        self.ships = e.phases[-1].ships
+                    self.turn = e.turn + 1
+                    self.plan = None
+                case se.SbDamageReport():
+                    self.team_damage = e.damage
+                case se.SbRuleExplained():
+                    self.explained.append(e.heading)
+                case se.SbRequestRefused():
+                    self.refusals.append(e)
+                case se.SbStarted():
+                    self.config = e.config
+                case se.SbCharted():
+                    self.rocks = e.rocks
+                    self.ships = e.ships
+                    self.turn = 1
+                case se.SbEnded():
+                    self.ended = True
+                    self.end = e
+            self.history.append(e)
+        self.seen = len(log)
+        return self
+
+    def snapshot(self, pending: Any = None) -> SbObservation:
+        """The seat's knowledge as a value, with the decision asked of it (if any)."""
+        asked = pending if pending is not None and self.seat in pending.seats else None
+        return SbObservation(
+            seat=self.seat,
+            turn=self.turn,
+            ships=self.ships,
+            rocks=self.rocks,
+            team_damage=self.team_damage,
+            plan=self.plan,
+            explained=tuple(self.explained),
+            ended=self.ended,
+            pending=asked,
+        )
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def _at(s: Ship | None) -> str:
+    if s is None:
+        return "sunk"
+    return f"({s.x},{s.y}) {HEADINGS_COMPASS[s.heading]}"
+
+
+def _phase_line(p: se.Phase) -> str:
+    parts = []
+    if p.kind == "fire":
+        parts += [
+            f"{SHIPS[sh.seat]} fires {sh.side}"
+            + (f", hits {SHIPS[sh.hit]}" if sh.hit is not None else "")
+            for sh in p.shots
+        ]
+    parts += [f"{SHIPS[h.seat]} -{h.damage} ({h.cause})" for h in p.hits if h.cause != "cannon"]
+    parts += [f"{SHIPS[i]} sinks" for i in p.sunk]
+    head = f"  {p.kind} {p.step}: "
+    if p.kind == "fire":
+        return head + ("; ".join(parts) or "no shot")
+    where = " ".join(f"{SHIPS[i]}{_at(s)}" for i, s in enumerate(p.ships) if s is not None)
+    return head + ("; ".join(parts) + " | " if parts else "") + where
+
+
+def _turn_line(e: se.SbTurnPlayed) -> str:
+    """A whole turn on one line: the plans, the damage taken, the ships sunk, where all are."""
+    plans = " ".join(f"{SHIPS[i]}:{p}" for i, p in enumerate(e.plans) if p)
+    damage: dict[int, int] = {}
+    for ph in e.phases:
+        for h in ph.hits:
+            damage[h.seat] = damage.get(h.seat, 0) + h.damage
+    hurt = ", ".join(f"{SHIPS[i]} -{d}" for i, d in sorted(damage.items())) or "no damage"
+    sunk = [SHIPS[i] for ph in e.phases for i in ph.sunk]
+    ships = e.phases[-1].ships if e.phases else ()
+    where = " ".join(f"{SHIPS[i]}{_at(s)}" for i, s in enumerate(ships) if s is not None)
+    return (
+        f"Turn {e.turn}: plans {plans}; {hurt}"
+        + (f"; sunk {', '.join(sunk)}" if sunk else "")
+        + f"; now {where}"
+    )
+
+
+def describe(e: Any, viewer: int | None = None) -> str | None:
+    """One line of text for a Sea Battle event, worded for `viewer` (None: omniscient)."""
+    match e:
+        case se.SbTurnPlayed():
+            return _turn_line(e)
+        case se.SbPlanSealed():
+            return f"  ship {SHIPS[e.seat]} seals its plan {e.plan}"
+        case se.SbDamageReport():
+            ds = ", ".join(
+                f"{SHIPS[s]} {d}" for s, d in zip(team_seats(e.team), e.damage, strict=True)
+            )
+            return f"  team {e.team} damage after turn {e.turn}: {ds}"
+        case se.SbRuleExplained():
+            return f"  ship {SHIPS[e.seat]} reads the rules on {e.heading!r}"
+        case se.SbRequestRefused():
+            return f"! ship {SHIPS[e.seat]}: {e.reason}"
+        case se.SbCharted():
+            ships = ", ".join(f"{SHIPS[i]} {_at(s)}" for i, s in enumerate(e.ships))
+            return f"Sea charted: {len(e.rocks)} rocks inside the ring; {ships}"
+        case se.SbStarted():
+            agents = ", ".join(f"{SHIPS[i]}={s.agent}" for i, s in enumerate(e.seats))
+            return f"Sea Battle started ({e.config.name}, seed {e.seed}): {agents}"
+        case se.SbEnded():
+            who = f"team {e.winner} wins" if e.winner is not None else "a draw"
+            return f"Game over after {e.turns} turn(s) ({e.reason}): {who}; damage {list(e.damage)}"
+        case ae.LLMCall():
+            what = e.error or f"{e.finish_reason}, parsed: {e.parse_stage}"
+            return f"  [{e.provider}:{e.model}] ship {SHIPS[e.seat]} {e.decision}/{e.stage}: {what}"
+        case ae.ActionDefaulted():
+            return f"! ship {SHIPS[e.seat]}'s {e.decision} defaulted to {e.action} ({e.reason})"
+    return None
+
+
+def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
+    """Every event `seat` may see (all when None), one line each."""
+    out = []
+    for e in events:
+        aud = e.audience()
+        if seat is None or aud is None or seat in aud:
+            line = describe(e, seat)
+            if line is not None:
+                out.append(line)
+    return out
+
+
+# --------------------------------------------------------------------------- prompts
+
+
+def book(c: SeaBattleConfig) -> RuleBook:
+    """The rules as a model sees them (GameBench's headings, in the project's words, and the
+    plan's own headings), with this configuration's numbers."""
+    return RuleBook(
+        title="Sea Battle",
+        summary="Sink all of the other team's ships before they sink all of your team's.",
+        sections=(
+            (
+                "Teams",
+                "Two teams of three ships: A, B and C against X, Y and Z. Each player sails one ship.",
+            ),
+            (
+                "Board",
+                f"The sea is a {c.size} by {c.size} grid. Its outer ring and some squares"
+                " inside are rocks (R); ships sit on open water (.).",
+            ),
+            (
+                "Gameplay",
+                "Each turn every player chooses, in secret, how their ship moves and fires; then"
+                " all plans are carried out together, step by step.",
+            ),
+            (
+                "Plan",
+                "A plan is eight tokens, a movement token then a cannon token, four times"
+                " (e.g. FnLlRbWn). All ships make move 1 together, then fire volley 1, then"
+                " move 2, and so on.",
+            ),
+            (
+                "Movement",
+                "F: one square ahead. L: one square ahead, a quarter turn to the left, one"
+                " square ahead. R: the same to the right. W: stay. North is up.",
+            ),
+            (
+                "Cannons",
+                f"n: hold fire. l: fire one cannonball to the left side. r: to the right side."
+                f" b: both sides (two cannonballs). A ship has {c.cannonballs} cannonballs per"
+                f" turn. A cannonball flies up to {c.reach} squares sideways and hits the first"
+                " ship in its way, friend or foe; a rock stops it.",
+            ),
+            (
+                "Damage",
+                f"A ship takes damage when it is hit by a cannonball ({c.cannon_damage}), sails"
+                f" into a rock ({c.rock_damage}; it stays put), or collides with another ship"
+                f" ({c.ram_damage} each; ships that try to enter the same square or each"
+                " other's square, or a square a ship keeps, stay where they were).",
+            ),
+            (
+                "Sinking",
+                f"A ship with {c.hull} damage sinks at once and takes no further part.",
+            ),
+            (
+                "Winning",
+                "A team wins when it has a ship afloat and all the other team's ships are sunk."
+                f" If both sink together, or after {c.max_turns} turns, it is a draw.",
+            ),
+        ),
+    )
+
+
+SYSTEM = (
+    "You are playing a board game in a team against another team. Each turn you are shown"
+    " the game's rules, what you can see of the game, and what you may do; you answer with"
+    " one action."
+)
+
+
+def board_lines(view: SeaBattleView) -> list[str]:
+    """The sea as a grid: . water, R rock, a letter a ship; columns and rows numbered."""
+    c = view.config
+    assert c is not None
+    n = c.size
+    grid = [["." for _ in range(n)] for _ in range(n)]
+    for x in range(n):
+        grid[0][x] = grid[n - 1][x] = "R"
+    for y in range(n):
+        grid[y][0] = grid[y][n - 1] = "R"
+    for x, y in view.rocks:
+        grid[y][x] = "R"
+    for i, s in enumerate(view.ships):
+        if s is not None:
+            grid[s.y][s.x] = SHIPS[i]
+    head = "   " + " ".join(str(x % 10) for x in range(n))
+    return [head, *(f"{y:>2} " + " ".join(row) for y, row in enumerate(grid))]
+
+
+def observation_text(view: SeaBattleView) -> str:
+    """What the seat sees: its ship and team, the sea, every ship's place, the last turn."""
+    c = view.config
+    assert c is not None
+    me = SHIPS[view.seat]
+    mates = "".join(SHIPS[i] for i in team_seats(view.team))
+    foes = "".join(SHIPS[i] for i in team_seats(1 - view.team))
+    ships = [
+        f"{SHIPS[i]}: " + (_at(s) if s is not None else "sunk") for i, s in enumerate(view.ships)
+    ]
+    dmg = ", ".join(
+        f"{SHIPS[s]} {d}" for s, d in zip(team_seats(view.team), view.team_damage, strict=True)
+    )
+    lines = [
+        f"You sail ship {me}. Your team: {', '.join(mates)}; the other team: {', '.join(foes)}.",
+        f"Turn {view.turn} of at most {c.max_turns}. Your team's damage: {dmg} (a ship sinks"
+        f" at {c.hull}).",
+        "",
+        "SEA (x across, y down; R rock, . water):",
+        *board_lines(view),
+        "",
+        "SHIPS (x,y) heading: " + "; ".join(ships),
+    ]
+    if view.turns:
+        last = view.turns[-1]
+        lines += ["", "LAST TURN:", *(_phase_line(p) for p in last.phases)]
+    return "\n".join(lines)
+
+
+def decision_text(view: SeaBattleView, d: PlanDecision, mode: str) -> str:
+    """The question: the plan of this turn."""
+    return "\n".join(
+        [
+            f"YOUR PLAN FOR TURN {d.turn}: eight tokens, move then cannon, four times.",
+            "Moves: F forward, L forward-turn left-forward, R forward-turn right-forward,"
+            f" W wait. Cannons: n none, l left, r right, b both ({d.cannonballs} cannonballs"
+            " this turn; b uses two).",
+            "Example: Action: FnLlFrWn",
+            instruction(mode),
+        ]
+    )
+
+
+def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
+    """(action or None, how it was read, error or None) from a model's answer."""
+    candidate, stage = answer_line(text)
+    if candidate is None:
+        return None, "failed", "empty answer"
+    heading = explain_heading(candidate)
+    if heading is not None:
+        return Explain(seat=seat, heading=heading), stage, None
+    tokens = "".join(ch for ch in candidate if ch.isalpha())
+    if candidate.lower().startswith("plan"):
+        tokens = tokens[4:]
+    if len(tokens) != 8:
+        return None, "failed", f"{candidate[:60]!r} is not a plan of eight tokens"
+    return SetPlan(seat=seat, plan=tokens), stage, None
+
+
+@dataclass(frozen=True)
+class SeaBattlePrompter:
+    """Prompts and answer reading of model seats in Sea Battle (the `Prompter` protocol)."""
+
+    mode: str = "prompt"
+
+    def for_seat(self, options: Any) -> SeaBattlePrompter:
+        """The prompter of a seat with these options (its reasoning mode)."""
+        return replace(self, mode=getattr(options, "mode", None) or "prompt")
+
+    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
+        """The standing instructions (one character: the default)."""
+        if character not in (None, "optimal"):
+            raise KeyError(f"Sea Battle has no character {character!r}; known: optimal")
+        return SYSTEM
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """Rules (progressive), what the seat sees, and the question."""
+        assert view.config is not None
+        return "\n".join(
+            [
+                *rules_lines(book(view.config), view.explained),
+                "",
+                observation_text(view),
+                "",
+                decision_text(view, decision, self.mode),
+            ]
+        )
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of an answer (seats with ``output=json_schema``): a plan of eight
+        tokens or `Explain(<heading>)` for a heading not explained yet."""
+        assert view.config is not None
+        left = [h for h in book(view.config).headings if h not in view.explained]
+        plan = "([FLRW][nlrb]){4}"
+        pattern = f"^({plan}|{explain_pattern(left)})$" if left else f"^{plan}$"
+        return answer_schema(self.mode, {"type": "string", "pattern": pattern})
+
+    def rejection(self, view: Any, seat: int, kind: str) -> Any:
+        """Never asks again with an error: refused tokens have their fallbacks."""
+        return None
+
+    def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
+        """A model's answer read into an action."""
+        return parse_answer(text, decision, seat)
+
+    def default_action(self, decision: Any, seat: int) -> Any:
+        """Played when no usable answer came: stay and hold fire all turn."""
+        return SetPlan(seat=seat, plan=IDLE_PLAN)
+
+    def action_json(self, action: Any) -> str:
+        """An action as JSON."""
+        return action_json(action)
+
+    def truncation_retry_prompt(self, kind: str) -> str:
+        """Appended after an answer cut by the token limit."""
+        return RETRY_CUT
+
+    def format_retry_prompt(self, kind: str, error: str) -> str:
+        """The follow-up after an answer that gave no action."""
+        return retry_format(error)
+
+    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
+        """No scratchpad."""
+        return []
+
+    def notes_prompt(self, notes: str, lines: list[str]) -> str:
+        """Unused (no scratchpad)."""
+        return ""
+
+    def cap_notes(self, text: str) -> str:
+        """Unused (no scratchpad)."""
+        return ""
