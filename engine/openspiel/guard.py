@@ -51,14 +51,14 @@ SEEDS = ("rng_seed", "seed")
 """Parameters that choose a draw, not a size: left out of the key of the probe's answer."""
 
 _ANSWERS: dict[str, str | None] = {}
-"""Per key (see `_key`), None for a game within bounds, else the line that refuses it."""
+"""Per key (see `key_of`), None for a game within bounds, else the line that refuses it."""
 
 
 class GameRefused(ConfigError):
     """An OpenSpiel game beyond the bounds, or one its probe could not load."""
 
 
-def _key(ps: Any, game_string: str) -> str | None:
+def key_of(ps: Any, game_string: str) -> str | None:
     """What the probe's answer is kept under: the game's name with its parameters other than
     the defaults and seeds; None for a game at its defaults (or a string OpenSpiel cannot
     parse, which loading then refuses without building anything)."""
@@ -90,7 +90,7 @@ def _trusted(ps: Any) -> set[str | None]:
     if not _TRUSTED:
         from engine.openspiel.gtbench import GTBENCH
 
-        _TRUSTED.update(_key(ps, text) for text in GTBENCH.values())
+        _TRUSTED.update(key_of(ps, text) for text in GTBENCH.values())
     return _TRUSTED
 
 
@@ -123,19 +123,23 @@ def check_sizes(game_string: str, sizes: dict[str, Any]) -> str | None:
 
 
 def sizes_of(game: Any) -> dict[str, Any]:
-    """The sizes of a loaded game that the bounds apply to."""
+    """The sizes of a loaded game that the bounds apply to (a tensor the game does not
+    implement, though its type says it does, is left out)."""
     kind = game.get_type()
-    return {
+    sizes: dict[str, Any] = {
         "actions": int(game.num_distinct_actions()),
         "length": int(game.max_game_length()),
         "chance": int(game.max_chance_outcomes()),
-        "observation": int(game.observation_tensor_size())
-        if kind.provides_observation_tensor
-        else None,
-        "information": int(game.information_state_tensor_size())
-        if kind.provides_information_state_tensor
-        else None,
     }
+    for key, provided, name in (
+        ("observation", kind.provides_observation_tensor, "observation_tensor_size"),
+        ("information", kind.provides_information_state_tensor, "information_state_tensor_size"),
+    ):
+        try:
+            sizes[key] = int(getattr(game, name)()) if provided else None
+        except Exception:  # pyspiel.SpielError: "... unimplemented"
+            sizes[key] = None
+    return sizes
 
 
 def run_probe(game_string: str) -> dict[str, Any]:
@@ -193,10 +197,9 @@ def _refusal(game_string: str, answer: dict[str, Any]) -> str | None:
     return check_sizes(game_string, answer)
 
 
-def check(ps: Any, game_string: str) -> None:
+def check(ps: Any, game_string: str, key: str | None) -> None:
     """Raise `GameRefused` (one line) unless `game_string` is within the bounds; probe it in
-    a child process first when its parameters are not the defaults."""
-    key = _key(ps, game_string)
+    a child process first when its parameters are not the defaults (`key`: `key_of` it)."""
     if key is None or key in _trusted(ps):
         return
     if key not in _ANSWERS:

@@ -44,7 +44,11 @@ def _strings(game: Any, state: Any) -> int:
 
 
 def _tensor(game: Any, provided: bool, name: str) -> int | None:
-    return int(getattr(game, name)()) if provided else None
+    """A tensor's size (None where the game has none, or does not implement it)."""
+    try:
+        return int(getattr(game, name)()) if provided else None
+    except Exception:  # pyspiel.SpielError: "... unimplemented"
+        return None
 
 
 def probe(game_string: str, steps: int) -> dict[str, Any]:

@@ -122,7 +122,9 @@ def load(game_string: str) -> Any:
             f"OpenSpiel has no game {short[:60]!r} (its names: python -c "
             "'import pyspiel; print(pyspiel.registered_names())')"
         )
-    guard.check(ps, game_string)  # a game string off the defaults is loaded by a probe first
+    with _quiet_stderr():  # OpenSpiel's parser prints what it then raises
+        key = guard.key_of(ps, game_string)
+    guard.check(ps, game_string, key)  # a game string off the defaults is loaded by a probe first
     try:
         with _quiet_stderr():
             game = ps.load_game(game_string)
