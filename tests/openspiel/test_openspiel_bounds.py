@@ -90,6 +90,22 @@ def test_sigterm_while_a_game_loads_stops_the_command_and_its_probe(tmp_path: Pa
     assert not _probes_of(game)
 
 
+def test_sigterm_during_an_mcts_search_stops_the_command_at_once(tmp_path: Path) -> None:
+    # A move of 200,000 simulations in chess runs for minutes in one OpenSpiel call.
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "play", "--game", "openspiel:chess", "--agents",
+         "mcts?simulations=200000,random", "--seed", "1", "--db", str(tmp_path / "x.duckdb")],
+        cwd=ROOT, env={**ENV, "COLUMNS": "400"}, stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE, text=True,
+    )  # fmt: skip
+    time.sleep(3)  # the command has started and is searching
+    assert proc.poll() is None
+    proc.send_signal(signal.SIGTERM)
+    _, stderr = proc.communicate(timeout=5)
+    assert proc.returncode == 128 + signal.SIGTERM, stderr
+    assert _one_clear_line(stderr) == "stopped by SIGTERM"
+
+
 def _probes_of(game: str) -> list[int]:
     """The ids of running probe processes loading `game`."""
     found = []
@@ -204,10 +220,10 @@ def test_hostile_game_strings_stay_in_memory_stop_on_sigterm_and_fail_in_one_lin
     game: str, delay: float | None, tmp_path_factory: pytest.TempPathFactory
 ) -> None:
     proc = _play(game, tmp_path_factory.mktemp("hostile") / "x.duckdb")
-    # Without a signal the command is given 8 s (a game within the bounds plays to its end
+    # Without a signal the command is given 5 s (a game within the bounds plays to its end
     # or is stopped then); with one, it is sent after `delay`.
     try:
-        proc.wait(timeout=8 if delay is None else delay)
+        proc.wait(timeout=5 if delay is None else delay)
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGTERM)
     _, stderr = proc.communicate(timeout=5)  # within 5 s of the signal
