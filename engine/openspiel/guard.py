@@ -147,14 +147,23 @@ def run_probe(game_string: str) -> dict[str, Any]:
     `{"timeout": True}`. A signal that stops the caller meanwhile kills the child first."""
     args = [sys.executable, str(PROBE), game_string, str(PROBE_STEPS)]
     args += [str(PROBE_MEMORY), str(PROBE_CPU)]
-    proc = subprocess.Popen(
-        args,
-        stdin=subprocess.DEVNULL,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.DEVNULL,
-        env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
-    )
+    # A signal that lands while the child is being started would leave it running unseen: the
+    # stopping signals wait until `proc` exists, and are taken inside the `try` below.
+    stopping = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     try:
+        proc = subprocess.Popen(
+            args,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.DEVNULL,
+            env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
+        )
+    except BaseException:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        raise
+    try:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
         out, _ = proc.communicate(timeout=PROBE_WALL)
     except subprocess.TimeoutExpired:
         return {"timeout": True}

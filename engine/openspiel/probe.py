@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import os
 import resource
+import signal
 import sys
 from typing import Any
 
@@ -112,6 +113,8 @@ def main() -> None:
     """Limit this process, probe the game, print the answer as one JSON line."""
     game_string, steps, memory, cpu = sys.argv[1], *map(int, sys.argv[2:5])
     _limit(memory, cpu)
+    # The caller held its stopping signals while it started this process, which inherits that.
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT, signal.SIGTERM, signal.SIGHUP})
     # Only the answer goes to standard output; OpenSpiel's own prints go to standard error.
     answer = os.fdopen(os.dup(1), "w")
     os.dup2(2, 1)
