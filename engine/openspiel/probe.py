@@ -11,6 +11,7 @@ standard library.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import resource
@@ -29,7 +30,9 @@ def _limit(memory: int, cpu: int) -> None:
         _, hard = resource.getrlimit(kind)
         if hard != resource.RLIM_INFINITY:
             soft = min(soft, hard)
-        resource.setrlimit(kind, (soft, hard if kind != resource.RLIMIT_CPU else soft + 1))
+        # A system that refuses a limit (macOS and RLIMIT_AS) probes without it.
+        with contextlib.suppress(ValueError, OSError):
+            resource.setrlimit(kind, (soft, hard if kind != resource.RLIMIT_CPU else soft + 1))
 
 
 def _strings(game: Any, state: Any) -> int:
