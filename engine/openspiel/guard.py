@@ -58,6 +58,14 @@ class GameRefused(ConfigError):
     """An OpenSpiel game beyond the bounds, or one its probe could not load."""
 
 
+_NONE = object()
+
+
+def _same(default: Any, value: Any) -> bool:
+    """True if `value` is the default itself (of its type: `1` is not the default `True`)."""
+    return type(default) is type(value) and default == value
+
+
 def key_of(ps: Any, game_string: str) -> str | None:
     """What the probe's answer is kept under: the game's name with its parameters other than
     the defaults and seeds; None for a game at its defaults (or a string OpenSpiel cannot
@@ -75,7 +83,7 @@ def key_of(ps: Any, game_string: str) -> str | None:
     rest = {
         k: v
         for k, v in params.items()
-        if not (k in SEEDS and isinstance(v, int)) and not (k in defaults and defaults[k] == v)
+        if not (k in SEEDS and type(v) is int) and not _same(defaults.get(k, _NONE), v)
     }
     if not rest:
         return None
