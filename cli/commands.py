@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import json
 import math
+import re
 import sys
 from pathlib import Path
 from typing import Annotated, Any
@@ -480,12 +481,28 @@ def _write_json(stream: Stream) -> None:
             # A name given twice keeps its first place and its last value, as a dict would.
             fields: dict[str, str] = {}
             for name, value, is_raw in zip(names, row, raw, strict=True):
-                fields[name] = value if is_raw and value is not None else _json_value(value)
+                fields[name] = (
+                    _finite_json(value) if is_raw and value is not None else _json_value(value)
+                )
             parts.append("{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in fields.items()) + "}")
         if parts:
             sys.stdout.write(("" if first else ", ") + ", ".join(parts))
             first = False
     sys.stdout.write("]\n")
+
+
+_NON_FINITE = re.compile(r'"(?:[^"\\]|\\.)*"|-?Infinity|NaN')
+"""A JSON string literal, or one of the non-finite numbers DuckDB writes bare inside lists,
+structs and maps (which JSON has no words for)."""
+_AS_TEXT = {"NaN": '"nan"', "Infinity": '"inf"', "-Infinity": '"-inf"'}
+
+
+def _finite_json(text: str) -> str:
+    """DuckDB's JSON of a nested value with its bare NaN and infinities written as the strings
+    "nan", "inf" and "-inf" (as for a top-level value), so that the output stays JSON."""
+    if "NaN" not in text and "Infinity" not in text:
+        return text
+    return _NON_FINITE.sub(lambda m: _AS_TEXT.get(m.group(0), m.group(0)), text)
 
 
 def _json_value(value: Any) -> str:

@@ -174,9 +174,11 @@ def _db_arg() -> str:
 def run() -> None:
     """Entry point: run the app, turning user errors into one clear line and exit code 2."""
     install_signal_handlers()
-    load_help_formatter()
     try:
         try:
+            # Inside the handlers: a signal that arrives while it imports stops the command
+            # in one line too.
+            load_help_formatter()
             app()
         except SystemExit as exc:
             # typer turns an interruption into exit code 130; report which signal it was. A

@@ -13,7 +13,13 @@ generator derives from the game seed, so a game replays.
 
 from __future__ import annotations
 
+import atexit
+import contextlib
+import os
 import random
+import signal
+import sys
+import threading
 from typing import Any
 
 from agents.base import Agent
@@ -224,8 +230,51 @@ class MCTSAgent(Agent):
         bot = ps.MCTSBot(
             world.get_game(), evaluator, UCT_C, self.simulations, 1000, False, seed, False
         )
-        action = int(bot.step(world))
+        action = _search(bot, world)
         return action if action in legal else legal[0]
+
+
+_ABANDONED: list[tuple[threading.Thread, int]] = []
+"""Searches a signal interrupted, with the exit status the signal asks for."""
+
+
+def _search(bot: Any, world: Any) -> int:
+    """`bot.step(world)` in a helper thread: OpenSpiel's search lets go of the interpreter
+    while it runs, so the main thread, waiting here, still takes SIGTERM and Ctrl-C (a
+    search of many simulations would otherwise hold a signal back until the move is made)."""
+    done: list[int] = []
+    failed: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            done.append(int(bot.step(world)))
+        except BaseException as exc:  # handed to the caller's thread below
+            failed.append(exc)
+
+    helper = threading.Thread(target=run, name="mcts-search", daemon=True)
+    helper.start()
+    try:
+        while helper.is_alive():
+            helper.join(0.05)
+    except KeyboardInterrupt as exc:  # SIGINT, or the command's SIGTERM / SIGHUP (`signum`)
+        _ABANDONED.append((helper, 128 + int(getattr(exc, "signum", signal.SIGINT))))
+        raise
+    if failed:
+        raise failed[0]
+    return done[0]
+
+
+@atexit.register
+def _leave_searches() -> None:
+    """At exit, after a signal interrupted a search: end the process at once, with the
+    signal's status. Finalizing the interpreter under a search OpenSpiel may still be running
+    crashes the process (SIGSEGV)."""
+    running = [code for _, code in _ABANDONED]
+    if running:
+        for stream in (sys.stdout, sys.stderr):
+            with contextlib.suppress(Exception):
+                stream.flush()
+        os._exit(running[0])
 
 
 def parse_options(spec: str) -> dict[str, int]:

@@ -106,6 +106,9 @@ GAME = GameDef(
         "render": render,
         "frames": frames,
         "seat_numbering": True,
+        # A rejected move's history position would tell its seat how many actions it did not
+        # see; the seat is told the rejection without it.
+        "seat_hidden_fields": {"openspiel_move_rejected": ("ply",)},
         "state_data": state_data,
     },
 )

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import duckdb
@@ -334,12 +334,18 @@ PRIVATE_OPTIONS = ("base_url",)
 business (an address inside their network), not the public's."""
 
 
-def _shown_fields(fields: Any, viewer: fr.Viewer) -> Any:
-    """An event's fields as `viewer` is shown them: without the type tag, and (for anyone but
-    the omniscient viewer) without the seats' private options."""
+def _shown_fields(
+    fields: Any, viewer: fr.Viewer, hidden: Mapping[str, tuple[str, ...]] | None = None
+) -> Any:
+    """An event's fields as `viewer` is shown them: without the type tag, (for anyone but
+    the omniscient viewer) without the seats' private options, and for a seat without the
+    fields its game hides from seats (`hidden`: event type -> field names; see `_hidden`)."""
     if not isinstance(fields, dict):
         return fields
-    fields.pop("type", None)
+    typ = fields.pop("type", None)
+    if isinstance(viewer, int) and hidden and isinstance(typ, str):
+        for name in hidden.get(typ, ()):
+            fields.pop(name, None)
     seats = fields.get("seats")
     if viewer is not None and isinstance(seats, list):
         fields["seats"] = [
@@ -354,27 +360,37 @@ def _shown_fields(fields: Any, viewer: fr.Viewer) -> Any:
     return fields
 
 
+def _hidden(gdef: catalog.GameDef | None) -> Mapping[str, tuple[str, ...]]:
+    """The fields of a game's events that its seats are not shown
+    (`extras["seat_hidden_fields"]`: a history position where the count of actions a seat did
+    not see is itself hidden)."""
+    if gdef is None:
+        return {}
+    hidden = gdef.extras.get("seat_hidden_fields", {})
+    return hidden if isinstance(hidden, Mapping) else {}
+
+
 def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
     """The events `viewer` may see: each its seq, type, turn, actor and fields."""
     out = []
-    own = _own_numbering(con, game_id, viewer)
+    gdef = _game_def(con, game_id) if isinstance(viewer, int) else None
+    own = gdef is not None and seat_numbered(gdef, viewer if isinstance(viewer, int) else None)
+    hidden = _hidden(gdef)
     for i, (seq, typ, turn, actor, payload) in enumerate(event_rows(con, game_id, viewer)):
-        fields = _shown_fields(msgspec.json.decode(payload), viewer)
+        fields = _shown_fields(msgspec.json.decode(payload), viewer, hidden)
         if own:
             seq = turn = i
         out.append({"seq": seq, "type": typ, "turn": turn, "actor": actor, "fields": fields})
     return out
 
 
-def _own_numbering(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> bool:
-    """True if the seat `viewer` sees its events numbered among its own (`seat_numbered`)."""
-    if not isinstance(viewer, int):
-        return False
+def _game_def(con: duckdb.DuckDBPyConnection, game_id: str) -> catalog.GameDef | None:
+    """The definition of the game `game_id` is (None if unknown here)."""
     row = con.execute("SELECT game FROM games WHERE game_id = ?", [game_id]).fetchone()
     try:
-        return row is not None and seat_numbered(catalog.get(row[0]), viewer)
+        return None if row is None else catalog.get(row[0])
     except catalog.UnknownGame:
-        return False
+        return None
 
 
 def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> dict[str, Any]:
@@ -402,8 +418,9 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     prices = _prices()
     events: list[dict[str, Any]] = []
     notes: dict[int, str] = {}
+    hidden = _hidden(gdef)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
-        fields = _shown_fields(msgspec.json.decode(payload), viewer)
+        fields = _shown_fields(msgspec.json.decode(payload), viewer, hidden)
         text = None
         if decoded is not None and gdef is not None:
             try:

@@ -30,6 +30,7 @@ from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from engine.openspiel import guard
 from events.config import ConfigError, SeatSpec
 from events.openspiel.game import (
     ChanceSampled,
@@ -110,7 +111,8 @@ _LOADED: dict[str, str] = {}
 
 
 def load(game_string: str) -> Any:
-    """A fresh pyspiel game for `game_string`; `ConfigError` in one line if OpenSpiel refuses it."""
+    """A fresh pyspiel game for `game_string`; `ConfigError` in one line if OpenSpiel refuses it
+    or it is beyond the bounds of `engine.openspiel.guard`."""
     ps = pyspiel()
     if game_string in _LOADED:
         return ps.load_game(game_string)
@@ -120,12 +122,18 @@ def load(game_string: str) -> Any:
             f"OpenSpiel has no game {short[:60]!r} (its names: python -c "
             "'import pyspiel; print(pyspiel.registered_names())')"
         )
+    with _quiet_stderr():  # OpenSpiel's parser prints what it then raises
+        key = guard.key_of(ps, game_string)
+    guard.check(ps, game_string, key)  # a game string off the defaults is loaded by a probe first
     try:
         with _quiet_stderr():
             game = ps.load_game(game_string)
+            refused = guard.check_sizes(game_string, guard.sizes_of(game))
     except Exception as exc:  # pyspiel raises plain RuntimeError / SpielError with its reason
         text = " ".join(str(exc).split())
         raise ConfigError(f"OpenSpiel cannot load {game_string[:80]!r}: {text[:160]}") from None
+    if refused is not None:
+        raise guard.GameRefused(refused)
     _LOADED[game_string] = short
     return game
 

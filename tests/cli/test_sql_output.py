@@ -125,3 +125,58 @@ def test_a_timeout_out_of_range_is_one_line(db: Path, value: str) -> None:
     lines = done.stderr.strip().splitlines()
     assert len(lines) <= 2 and "--timeout must be" in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_json_output_of_nested_nan_and_infinities_is_valid_json(db: Path) -> None:
+    query = (
+        "SELECT [1.5, 'nan'::DOUBLE, 'inf'::DOUBLE] AS l, "
+        "{'a': '-inf'::DOUBLE, 'b': ['nan'::DOUBLE], 'c': 'NaN \"Infinity\"'} AS s, "
+        "map([1], ['inf'::DOUBLE]) AS m, 'nan'::DOUBLE AS x"
+    )
+    done = cattle("sql", query, "--format", "json", "--db", db)
+    assert done.returncode == 0, done.stderr
+
+    def refuse(word: str) -> None:
+        raise AssertionError(f"bare {word} in {done.stdout}")
+
+    rows = json.loads(done.stdout, parse_constant=refuse)
+    assert rows == [
+        {
+            "l": [1.5, "nan", "inf"],
+            "s": {"a": "-inf", "b": ["nan"], "c": 'NaN "Infinity"'},
+            "m": {"1": "inf"},
+            "x": "nan",
+        }
+    ]
+
+
+NESTED = st.recursive(
+    st.none() | st.booleans() | st.floats() | st.integers() | st.text(),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(), inner, max_size=4),
+    max_leaves=12,
+)
+
+
+def _as_text(value: object) -> object:
+    if isinstance(value, float) and value != value:
+        return "nan"
+    if isinstance(value, float) and value in (float("inf"), float("-inf")):
+        return "inf" if value > 0 else "-inf"
+    if isinstance(value, list):
+        return [_as_text(v) for v in value]
+    if isinstance(value, dict):
+        return {k: _as_text(v) for k, v in value.items()}
+    return value
+
+
+@settings(deadline=None, max_examples=200)
+@given(value=NESTED)
+def test_nested_json_keeps_every_value_and_names_nonfinite_numbers(value: object) -> None:
+    from cli.commands import _finite_json
+
+    text = json.dumps(value, separators=(",", ":"))  # NaN and Infinity bare, as DuckDB writes
+
+    def refuse(word: str) -> None:
+        raise AssertionError(word)
+
+    assert json.loads(_finite_json(text), parse_constant=refuse) == _as_text(value)
