@@ -222,9 +222,7 @@ class CodenamesTopics(_Base):
                 counts[topic] += 1
             elif label == "A":
                 risky.add(topic)
-        usable = [
-            (n, t) for t, n in counts.items() if t not in risky and not clashes(t, words)
-        ]
+        usable = [(n, t) for t, n in counts.items() if t not in risky and not clashes(t, words)]
         if not usable:
             usable = [(n, t) for t, n in counts.items() if not clashes(t, words)]
         if not usable:
@@ -308,9 +306,7 @@ class MafiaAccuser(_Base):
         """The option to vote for (`options` empty: the player to accuse, as "[Player N]")."""
         numbered = {int(n): o for o in options for n in re.findall(r"\d+", o)[:1]}
         barred = {self.seat, *_teammates(text)}
-        counts: Counter[int] = Counter(
-            int(b) for a, b in _ACCUSE.findall(text) if int(a) != int(b)
-        )
+        counts: Counter[int] = Counter(int(b) for a, b in _ACCUSE.findall(text) if int(a) != int(b))
         pool = [p for p in (numbered or range(self.config.players)) if p not in barred]
         if not pool:
             return None
@@ -355,9 +351,7 @@ class RandomAgent(Agent):
     def act(self, view: Any, decision: Any) -> str:
         if self.config.preset == "ipd3" and _ipd_deciding(view.observation):
             others = [p for p in range(self.config.players) if p != self.seat]
-            return " ".join(
-                f"[{p} {self.rng.choice(('cooperate', 'defect'))}]" for p in others
-            )
+            return " ".join(f"[{p} {self.rng.choice(('cooperate', 'defect'))}]" for p in others)
         if self.inner is not None:
             return str(self.inner.act(view, decision))
         options = _options(view.observation)

@@ -54,7 +54,7 @@ def configure(name: str) -> TextArenaConfig | None:
     for preset, (env_id, _) in MINDGAMES.items():
         if rest == env_id:
             return PRESETS[preset]
-    config = TextArenaConfig(env_id=rest).validate()
+    TextArenaConfig(env_id=rest).validate()  # a well-formed id before asking TextArena
     if rest not in registry():
         raise ConfigError(f"TextArena has no environment {rest[:60]!r}")
     return TextArenaConfig(env_id=rest, players=players_of(rest)).validate()
