@@ -174,8 +174,8 @@ _CLUE = re.compile(r"Spymaster of (Red|Blue) team, Player \d+, submitted \[(\w+)
 
 
 def _board(text: str) -> list[tuple[str, str, bool]]:
-    """The latest board: (word, label, revealed) per word; a spymaster's labels are the key,
-    an operative's only those of revealed words."""
+    """The latest board: (word, label, revealed) per word. A spymaster sees every label (the
+    key) and "revealed" after found words; an operative sees the labels of found words only."""
     start = text.rfind("Codenames Words:")
     if start < 0:
         return []
@@ -186,7 +186,7 @@ def _board(text: str) -> list[tuple[str, str, bool]]:
             break
         word, rest = parts[0], parts[1:]
         label = rest[0] if rest and rest[0] in ("R", "B", "N", "A") else ""
-        rows.append((word, label, "revealed" in rest or (bool(label) and len(rest) == 1)))
+        rows.append((word, label, "revealed" in rest))
     return rows
 
 

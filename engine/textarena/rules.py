@@ -312,6 +312,13 @@ def _ask(st: TextArenaState, events: list[Any]) -> None:
     _observe(st, int(seat), str(text), events)
 
 
+def _sender(inner: Any, sender: int) -> str:
+    """How TextArena's chat-style observations name a message's sender."""
+    if sender < 0:
+        return "GAME"
+    return str(inner.role_mapping.get(sender, f"Player {sender}"))
+
+
 def _finish(st: TextArenaState, events: list[Any], reason: str | None = None) -> None:
     """Record every seat's last observation and the rewards; the game is over."""
     env = st.env
@@ -322,10 +329,17 @@ def _finish(st: TextArenaState, events: list[Any], reason: str | None = None) ->
     if reason is None:
         with st.rng.active():
             for p in range(st.players):
-                if inner.observations.get(p):
-                    inner.current_player_id = p
+                pending = list(inner.observations.get(p) or ())
+                if not pending:
+                    continue
+                inner.current_player_id = p
+                try:
                     _, text = env.get_observation()
-                    _observe(st, p, str(text), events)
+                except Exception:  # a wrapper that cannot draw a seat that never acted
+                    text = st.shown[p] + "".join(
+                        f"\n[{_sender(inner, m[0])}] {m[1]}" for m in pending
+                    )
+                _observe(st, p, str(text), events)
             closed = env.close()
         rewards, info = closed if isinstance(closed, tuple) else (closed, {})
         rewards = rewards or {}
@@ -359,6 +373,10 @@ def _roles(st: TextArenaState) -> list[RoleDealt]:
         if role and role != f"Player {p}":
             out.append(RoleDealt(seat=p, role=role))
     return out
+
+
+def _error(exc: Exception) -> str:
+    return f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
 
 
 class TextArenaRules:
@@ -421,20 +439,24 @@ class TextArenaRules:
         # The environment is code from elsewhere: whatever it raises ends this game with
         # the error recorded, instead of a crash that would lose the game.
         except Exception as exc:
-            failed = f"{type(exc).__name__}: {' '.join(str(exc).split())}"[:300]
+            failed = _error(exc)
             done = True
         for player, reason in st.verdicts:
             events.append(InvalidMove(step=st.steps, player=player, reason=reason))
         st.steps += 1
+        if failed is None and not done and st.steps < st.config.max_steps:
+            try:
+                _ask(st, events)
+                return st, events
+            except Exception as exc:  # as above, for the observation of the next player
+                failed = _error(exc)
         if failed is not None:
             events.append(EnvFailed(step=st.steps - 1, player=seat, error=failed))
             _finish(st, events, reason=f"environment error: {failed}")
         elif done:
             _finish(st, events)
-        elif st.steps >= st.config.max_steps:
-            _finish(st, events, reason="step limit")
         else:
-            _ask(st, events)
+            _finish(st, events, reason="step limit")
         return st, events
 
     def evolve(self, st: Any, event: Any) -> Any:

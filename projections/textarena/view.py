@@ -191,9 +191,9 @@ RULES: dict[str, str] = {
     "mafia": (
         "Secret Mafia. Each player holds a hidden role: villager, doctor, detective or "
         "mafia; the mafia know each other. At night the mafia choose a victim, the doctor "
-        "protects one player and the detective checks one player, each written as "
-        "[Player N]. By day everyone talks in turn, then votes with [Player N] to "
-        "eliminate someone. The village wins when every mafia member is gone, the mafia "
+        "protects one player and the detective checks one player, each naming the player in "
+        "square brackets, e.g. [3] or [Player 3]. By day everyone talks in turn, then votes "
+        "the same way to eliminate someone. The village wins when every mafia member is gone, the mafia "
         "when they match the villagers in number."
     ),
 }
