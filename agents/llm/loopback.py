@@ -172,9 +172,7 @@ def textarena_answer(prompt: str, rng: random.Random) -> str:
         return f"[A{a} B{b} C{20 - a - b}]"
     if seen.rfind("Chat finished for round") > seen.rfind("Starting Round"):
         me = _num(r"You are Player (\d+)", prompt)
-        return " ".join(
-            f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me
-        )
+        return " ".join(f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me)
     return "I have nothing to add yet."
 
 
