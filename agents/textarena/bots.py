@@ -26,6 +26,37 @@ def _rng(seed: int, seat: int, name: str) -> random.Random:
     return random.Random(f"{seed}:{name}:{seat}")
 
 
+def parse_options(spec: str) -> dict[str, int]:
+    """The options of a code agent spec: only `stream=N` (0 to 1000000), which gives the
+    agent a generator of its own, so that one kind can sit at several seats of a tournament
+    under distinct names (`mafia-random?stream=2`); `ValueError` in one line otherwise."""
+    kind, _, query = spec.partition("?")
+    out: dict[str, int] = {}
+    for item in filter(None, query.split("&")):
+        key, eq, value = item.partition("=")
+        if key != "stream":
+            raise ValueError(f"agent {kind!r} has no option {key!r} (options: stream)")
+        if key in out:
+            raise ValueError(f"option {key!r} is given twice")
+        if not (eq and value.isdigit() and int(value) <= 1_000_000):
+            raise ValueError(f"stream must be a whole number from 0 to 1000000, got {value!r}")
+        out[key] = int(value)
+    return out
+
+
+def configured_agent(spec: str, seat: int, seed: int, config: Any) -> Agent:
+    """A code agent from a spec carrying options (`random?stream=2`)."""
+    kind = spec.partition("?")[0]
+    stream = parse_options(spec).get("stream", 0)
+    agent: Agent = CODE_AGENTS[kind](seat, seed, config)
+    if stream:
+        fresh = _rng(seed, seat, f"{agent.spec}?stream={stream}")
+        for holder in (agent, getattr(agent, "inner", None)):
+            if holder is not None and hasattr(holder, "rng"):
+                holder.rng = fresh
+    return agent
+
+
 def _options(text: str) -> list[str]:
     """The bracketed choices of the last line of `text` that lists two or more of them."""
     for line in reversed(text.splitlines()):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from pathlib import Path
 
-from agents.textarena.bots import CODE_AGENTS
+from agents.textarena.bots import CODE_AGENTS, configured_agent, parse_options
 from engine.textarena.mindgames import MINDGAMES, PRESETS
 from engine.textarena.rules import RULES, players_of, registry, state_data
 from events.catalog import GameDef
@@ -60,6 +60,11 @@ def configure(name: str) -> TextArenaConfig | None:
     return TextArenaConfig(env_id=rest, players=players_of(rest)).validate()
 
 
+def check_agent(spec: str) -> None:
+    """Raise `ValueError` unless a code agent spec's options are known."""
+    parse_options(spec)
+
+
 GAME = GameDef(
     name=NAME,
     title="TextArena",
@@ -80,6 +85,8 @@ GAME = GameDef(
     extras={
         "prefixes": PREFIXES,
         "configure": configure,
+        "configured_agent": configured_agent,
+        "check_agent": check_agent,
         "render": render,
         "frames": frames,
         "seat_numbering": True,
