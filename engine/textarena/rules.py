@@ -31,6 +31,7 @@ import random
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from engine.textarena.words import word_list
@@ -138,6 +139,12 @@ def _entry_class(env_id: str) -> Any:
     return entry
 
 
+def _module_of(env_id: str) -> str:
+    """The module of an environment's class ("" when it is not named by a string)."""
+    entry = registry()[env_id].entry_point if env_id in registry() else ""
+    return entry.split(":")[0] if isinstance(entry, str) else ""
+
+
 @functools.cache
 def _offline_codenames() -> Any:
     """Codenames with the harness's word list in place of NLTK's."""
@@ -194,34 +201,60 @@ def players_of(env_id: str, players: int | None = None) -> int:
 # ---------------------------------------------------------------------------- randomness
 
 
+_RANDOM_NAMES = (
+    "seed", "random", "uniform", "triangular", "randint", "choice", "randrange", "sample",
+    "shuffle", "choices", "normalvariate", "lognormvariate", "expovariate", "vonmisesvariate",
+    "gammavariate", "gauss", "betavariate", "paretovariate", "weibullvariate", "getstate",
+    "setstate", "getrandbits", "randbytes", "binomialvariate",
+)  # fmt: skip
+"""The functions of the `random` module that use its hidden shared generator."""
+
+
+@functools.cache
+def _uses_numpy(module: str) -> bool:
+    """True when a TextArena environment module draws from numpy's global generator."""
+    import importlib.util
+
+    spec = importlib.util.find_spec(module)
+    if spec is None or spec.origin is None:
+        return False
+    text = Path(spec.origin).read_text(encoding="utf-8", errors="replace")
+    return "np.random." in text or "numpy.random." in text
+
+
 class GameRandom:
-    """One game's generator state for Python's `random` (and numpy's global one), put in
-    place around each call into the environment."""
+    """One game's generator for Python's `random` module (and numpy's global one, for the
+    environments that draw from it), put in place around each call into the environment.
 
-    __slots__ = ("np_state", "state")
+    The module functions (`random.choice`, `random.seed`, ...) are methods of one hidden
+    generator; for the duration of a call they are pointed at this game's own generator and
+    then pointed back, so that nothing else's draws and this game's draws ever mix."""
 
-    def __init__(self, seed: int) -> None:
-        self.state: Any = random.Random(f"{seed}:textarena").getstate()
+    __slots__ = ("methods", "np_state")
+
+    def __init__(self, seed: int, numpy: bool = False) -> None:
+        own = random.Random(f"{seed}:textarena")
+        self.methods = {n: getattr(own, n) for n in _RANDOM_NAMES if hasattr(own, n)}
         self.np_state: Any = None
-        np: Any = sys.modules.get("numpy")
+        np: Any = sys.modules.get("numpy") if numpy else None
         if np is not None:
             self.np_state = np.random.RandomState(seed % 2**32).get_state()
 
     @contextlib.contextmanager
     def active(self) -> Iterator[None]:
-        """Run the block with this game's generator states as the global ones."""
-        saved = random.getstate()
-        random.setstate(self.state)
-        np: Any = sys.modules.get("numpy")
+        """Run the block with this game's generators as the global ones."""
+        module = random.__dict__
+        saved = {n: module[n] for n in self.methods}
+        module.update(self.methods)
+        np: Any = sys.modules.get("numpy") if self.np_state is not None else None
         np_saved = None
-        if np is not None and self.np_state is not None:
+        if np is not None:
             np_saved = np.random.get_state()
             np.random.set_state(self.np_state)
         try:
             yield
         finally:
-            self.state = random.getstate()
-            random.setstate(saved)
+            module.update(saved)
             if np_saved is not None:
                 self.np_state = np.random.get_state()
                 np.random.set_state(np_saved)
@@ -255,7 +288,7 @@ class TextArenaState:
         self.config = config
         self.seed = seed
         self.players = config.players
-        self.rng = GameRandom(seed)
+        self.rng = GameRandom(seed, numpy=_uses_numpy(_module_of(config.env_id)))
         self.steps = 0
         self.over = False
         self.shown = [""] * self.players
