@@ -98,6 +98,33 @@ def test_the_views_hold_games_and_actions(stored: tuple[Path, dict[str, str]]) -
         assert sorted(r for _, r in roles).count("Mafia") == 2
 
 
+def test_the_error_lens_counts_each_seats_verdicts(stored: tuple[Path, dict[str, str]]) -> None:
+    db, ids = stored
+    with DuckStore(db) as store:
+        for gid in ids.values():
+            events = store.load_events(gid)
+            end = events[-1]
+            _, rows = store.query(
+                "SELECT seat, actions, invalid_moves, first_invalid_step, "
+                "actions_before_first_error, ended_by_error, won, won_after_opponent_error "
+                f"FROM textarena_errors WHERE game_id = '{gid}' ORDER BY seat"
+            )
+            assert [r[0] for r in rows] == list(range(len(end.scores)))
+            for seat, acts, bad, first, before, ended, won, after in rows:
+                mine = [e for e in events if isinstance(e, ActionTaken) and e.player == seat]
+                verdicts = [e for e in events if isinstance(e, InvalidMove) and e.player == seat]
+                assert acts == len(mine) and bad == len(verdicts)
+                if verdicts:
+                    assert first == verdicts[0].step
+                    assert before == sum(e.step < first for e in mine)
+                else:
+                    assert first is None and before is None
+                assert ended == end.invalid[seat]
+                assert won == (end.scores[seat] > min(end.scores))
+                others = any(end.invalid[o] for o in range(len(end.scores)) if o != seat)
+                assert after == (won and others)
+
+
 def _replay_rewards(events: list[Any]) -> tuple[float, ...]:
     """Step a fresh TextArena environment with the stored action strings; its rewards."""
     from engine.textarena.rules import GameRandom, make_env
