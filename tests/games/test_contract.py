@@ -1,6 +1,6 @@
 """One contract every registered game honours, run through the generic core only.
 
-For Cattle Trade, PACT, OpenSpiel (Kuhn poker) and the toy auction defined in tests/games: the same seed gives the
+For Cattle Trade, PACT, OpenSpiel (Kuhn poker), TextArena (Colonel Blotto) and the toy auction defined in tests/games: the same seed gives the
 same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
 the game's own codec; a seat's view holds exactly the events it may see; the store gives back
 what it was given.
@@ -33,6 +33,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "pact": ("quick", ("anchor", "mirror")),
     "toy-auction": ("standard", ("honest", "wild", "honest")),
     "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
+    "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
 
@@ -147,7 +148,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
     Game(config, 3, make_agents(list(agents), 3, config), game=game).run()
 
 
-@pytest.mark.parametrize("name", ["cattle-trade", "pact", "openspiel"])
+@pytest.mark.parametrize("name", ["cattle-trade", "pact", "openspiel", "textarena"])
 def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:
     game, config, agents = _setup(name)
     bound = game.rules.max_decisions(config)  # type: ignore[attr-defined]
