@@ -92,8 +92,9 @@ def textarena() -> Any:
     global _TA
     if _TA is None:
         try:
-            with _offline():
-                import textarena as ta
+            # Importing the package downloads nothing; its environment modules, imported
+            # one by one when an environment is made, are what call `nltk.download`.
+            import textarena as ta
         except ImportError:
             raise TextArenaMissing(INSTALL_HINT) from None
         _TA = ta

@@ -197,3 +197,40 @@ def test_an_empty_answer_gets_one_retry_then_the_recorded_fallback(tmp_path: Pat
     first = next(e for e in events if isinstance(e, ActionTaken))
     assert defaulted.seat == 0 and first.action == ""
     assert any(isinstance(e, InvalidMove) and e.player == 0 for e in events)
+
+
+OTHERS = (
+    "TicTacToe-v0",
+    "ConnectFour-v0",
+    "KuhnPoker-v0",
+    "Battleship-v0",
+    "LiarsDice-v0",
+    "IteratedRockPaperScissors-v0",
+    "IteratedMatchingPennies-v0",
+    "IteratedPrisonersDilemma-v0",
+    "ThreePlayerTicTacToe-v0",
+    "ThreePlayerGOPS-v0",
+    "Snake-v0",
+)
+"""Other TextArena environments: two and three players, hidden information, simultaneous
+moves, chat."""
+
+
+def test_a_model_seat_plays_other_environments_and_they_verify_offline(tmp_path: Path) -> None:
+    db = tmp_path / "others.duckdb"
+    ids = {}
+    asked: list[str] = []
+    with LoopbackServer(LegalPolicy()) as server, DuckStore(db) as store:
+        for i, env_id in enumerate(OTHERS):
+            _, config = catalog.resolve(f"textarena:{env_id}")
+            provider = "openai" if i % 2 == 0 else "anthropic"
+            agents = [seat(server, provider), *["random"] * (config.players - 1)]
+            ids[env_id], record = play_and_store(store, config, 50 + i, agents)
+            if any(isinstance(e, LLMCall) for e in record.events):
+                asked.append(env_id)
+    # A random opponent may lose a game before the model's first turn (two invalid moves).
+    assert len(asked) >= 10, asked
+    with no_network(), DuckStore(db) as store:
+        for env_id, gid in ids.items():
+            check = check_game(store.load_rows(gid))
+            assert check.outcome == "verified", (env_id, check.problem)
