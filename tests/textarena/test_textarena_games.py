@@ -269,3 +269,23 @@ def _blocker(tmp_path: Path) -> Path:
     pkg.mkdir(parents=True)
     (pkg / "__init__.py").write_text("raise ImportError('textarena is not installed')\n")
     return pkg.parent
+
+
+def test_an_environment_that_raises_ends_its_game_with_the_error_recorded() -> None:
+    from events.textarena.game import EnvFailed
+
+    st, _ = RULES.start(PRESETS["blotto"], 1, [SeatSpec(agent="random")] * 2)
+
+    def broken(action: str) -> None:
+        raise KeyError("a bug inside the environment")
+
+    st.env.step = broken
+    d = RULES.pending(st)
+    assert d is not None
+    _, more = RULES.step(st, d, ["[A7 B7 C6]"])
+    failed = [e for e in more if isinstance(e, EnvFailed)]
+    assert [f.player for f in failed] == [d.seats[0]]
+    assert "a bug inside the environment" in failed[0].error
+    end = more[-1]
+    assert isinstance(end, TextArenaEnded) and end.reason.startswith("environment error")
+    assert RULES.pending(st) is None
