@@ -60,6 +60,16 @@ def configure(name: str) -> TextArenaConfig | None:
     return TextArenaConfig(env_id=rest, players=players_of(rest)).validate()
 
 
+def plays(agent: str, config: TextArenaConfig) -> bool:
+    """True when the code agent takes a seat of this game (the four games' own agents
+    refuse the others)."""
+    try:
+        CODE_AGENTS[agent](0, 0, config)
+    except ConfigError:
+        return False
+    return True
+
+
 def check_agent(spec: str) -> None:
     """Raise `ValueError` unless a code agent spec's options are known."""
     parse_options(spec)
@@ -87,6 +97,7 @@ GAME = GameDef(
         "configure": configure,
         "configured_agent": configured_agent,
         "check_agent": check_agent,
+        "plays": plays,
         "render": render,
         "frames": frames,
         "seat_numbering": True,

@@ -253,7 +253,9 @@ def test_the_command_line_plays_lists_and_refuses(tmp_path: Path) -> None:
     assert got.returncode == 0, got.stderr
     assert [s["agent"] for s in json.loads(got.stdout)["scores"]] == ["random"] * 6
     agents = cattle("agents", "--game", "mindgames:ipd3")
-    assert "ipd-tft" in agents.stdout
+    listed = agents.stdout.split()
+    assert {"random", "ipd-tft", "ipd-grim", "ipd-defect", "ipd-cooperate"} <= set(listed)
+    assert "blotto-uniform" not in listed  # it refuses the IPD
     missing = cattle(
         "play", "--game", "mindgames:blotto", "--db", db,
         env={"PYTHONPATH": str(_blocker(tmp_path))},
