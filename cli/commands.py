@@ -514,8 +514,9 @@ def agents(game: GameOption = None) -> None:
     # A game name that carries a configuration (`mindgames:blotto`) lists only the code
     # agents that take a seat there, when its family can tell (`extras["plays"]`).
     plays = g.extras.get("plays")
-    carried = carried_config(game) if plays is not None else None
-    if carried is not None:
-        names = [n for n in names if n not in g.code_agents or plays(n, carried)]
+    if plays is not None:
+        carried = carried_config(game)
+        if carried is not None:
+            names = [n for n in names if n not in g.code_agents or plays(n, carried)]
     for name in names:
         out.print(plain(name))
