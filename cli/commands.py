@@ -526,5 +526,14 @@ def agents(game: GameOption = None) -> None:
     """List the agent names --agents accepts in a game (Cattle Trade unless --game)."""
     from agents import known_agents
 
-    for name in known_agents(game_def(game)):
+    g = game_def(game)
+    names = known_agents(g)
+    # A game name that carries a configuration (`mindgames:blotto`) lists only the code
+    # agents that take a seat there, when its family can tell (`extras["plays"]`).
+    plays = g.extras.get("plays")
+    if plays is not None:
+        carried = carried_config(game)
+        if carried is not None:
+            names = [n for n in names if n not in g.code_agents or plays(n, carried)]
+    for name in names:
         out.print(plain(name))

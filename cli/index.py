@@ -60,6 +60,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "Play the paper's code-agent setting (mixed games, compositions C1..C7, a stand-in in the\nmodel's seat) and print Table 3 and the TrueSkill table beside the paper's values.",
     ),
     (
+        "arena",
+        "cli.textarena.arena",
+        "MindGames' arena: TrueSkill per game and track, errors and roles of TextArena games.",
+    ),
+    (
         "recover",
         "cli.recover",
         "Mark games left running by a process that died as abandoned (events are kept).",

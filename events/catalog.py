@@ -50,11 +50,17 @@ _BUILTIN: dict[str, str] = {
     "gamebench:santorini": "agents.gamebench.santorini",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
+    "textarena": "agents.textarena.game",
 }
 
 #: Names that carry a configuration: the part before the first ':' names the built-in game
 #: that reads the rest (`openspiel:breakthrough(columns=3)`, `gtbench:tic_tac_toe`).
-_PREFIXES: dict[str, str] = {"openspiel": "openspiel", "gtbench": "openspiel"}
+_PREFIXES: dict[str, str] = {
+    "openspiel": "openspiel",
+    "gtbench": "openspiel",
+    "textarena": "textarena",
+    "mindgames": "textarena",
+}
 
 
 class Decision(Protocol):

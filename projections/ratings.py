@@ -123,11 +123,13 @@ def group_games(results: Sequence[SeatResult]) -> list[list[SeatResult]]:
 
 
 def trueskill_ratings(
-    games: Sequence[Sequence[SeatResult]], env: trueskill.TrueSkill | None = None
+    games: Sequence[Sequence[SeatResult]],
+    env: trueskill.TrueSkill | None = None,
+    start: dict[str, trueskill.Rating] | None = None,
 ) -> dict[str, trueskill.Rating]:
-    """TrueSkill of every agent after feeding `games` in order."""
+    """TrueSkill of every agent after feeding `games` in order (from `start`, else the prior)."""
     env = env or environment()
-    ratings: dict[str, trueskill.Rating] = {}
+    ratings: dict[str, trueskill.Rating] = dict(start) if start else {}
     for game in games:
         if len(game) < 2:
             continue

@@ -90,6 +90,8 @@ class Answer:
 Policy = Callable[[Incoming], Answer]
 
 _KINDS = (
+    # TextArena games (first: their observation text may hold any other marker)
+    ("\nWHAT THE GAME SHOWS YOU\n", "textarena"),
     ("Update your private game notes", "scratchpad"),
     ("It's your turn. Choose ONE action", "turn"),
     ("BUY-RIGHT DECISION", "sale"),
@@ -156,6 +158,24 @@ def openspiel_answer(prompt: str, rng: random.Random) -> str:
     return f"Action: {choice}"
 
 
+def textarena_answer(prompt: str, rng: random.Random) -> str:
+    """A move for a TextArena prompt: one of the bracketed choices its last listing offers,
+    a Colonel Blotto split, prisoner's-dilemma decisions, or a line of chat."""
+    seen = prompt.split("\nWHAT THE GAME SHOWS YOU\n", 1)[-1]
+    for line in reversed(seen.splitlines()):
+        options = re.findall(r"\[[^\[\]\n]{1,40}\]", line)
+        if len(options) >= 2 and "cooperate" not in line:
+            return f"I choose {rng.choice(options)}."
+    if "Commander" in seen:
+        a = rng.randint(0, 20)
+        b = rng.randint(0, 20 - a)
+        return f"[A{a} B{b} C{20 - a - b}]"
+    if seen.rfind("Chat finished for round") > seen.rfind("Starting Round"):
+        me = _num(r"You are Player (\d+)", prompt)
+        return " ".join(f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me)
+    return "I have nothing to add yet."
+
+
 class LegalPolicy:
     """Plays legal, varied moves read from the prompt; deterministic given the prompts.
 
@@ -214,6 +234,8 @@ class LegalPolicy:
             }
         if kind == "openspiel":
             return openspiel_answer(p, rng)
+        if kind == "textarena":
+            return textarena_answer(p, rng)
         if kind == "quote":
             # Shade the private number by a few units: bids below the value, asks above the cost.
             if "Your value:" in p:
@@ -270,6 +292,7 @@ FAULTS = (
     "server_error",
     "hang",
     "garbage",
+    "empty",
 )
 """Faults `FaultPolicy` can inject."""
 
@@ -345,6 +368,8 @@ class FaultPolicy:
                 return Answer(text=text, delay=self.hang_for)
             case "garbage":
                 return Answer(text="I would rather not say.")
+            case "empty":
+                return Answer(text="")
         raise ValueError(f"unknown fault {fault!r}")
 
 

@@ -1,7 +1,8 @@
 """One contract every registered game honours, run through the generic core only.
 
-For Cattle Trade, PACT, OpenSpiel (Kuhn poker), GameBench's Pit and Santorini and the toy
-auction defined in tests/games: the same seed gives the same bytes; a stored game verifies (columns, games row, re-simulation); every event survives
+For Cattle Trade, PACT, OpenSpiel (Kuhn poker), TextArena (Colonel Blotto), GameBench's four games
+and the toy auction defined in tests/games: the same seed gives the same bytes; a stored game
+verifies (columns, games row, re-simulation); every event survives
 the game's own codec; a seat's view holds exactly the events it may see; the store gives back
 what it was given.
 """
@@ -37,6 +38,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "gamebench:santorini": ("standard", ("climber", "random")),
     "gamebench:codenames": ("standard", ("associate", "random", "random", "associate")),
     "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
+    "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
 OPEN_GAMES = frozenset({"gamebench:santorini"})
@@ -167,6 +169,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
         "gamebench:santorini",
         "gamebench:codenames",
         "gamebench:sea_battle",
+        "textarena",
     ],
 )
 def test_built_in_games_state_their_bound_and_keep_to_it(name: str) -> None:

@@ -161,6 +161,7 @@ def test_no_import_cycle() -> None:
         ("cattle-trade", "agents.cattle.game"),
         ("pact", "agents.pact.game"),
         ("openspiel", "agents.openspiel.game"),
+        ("textarena", "agents.textarena.game"),
     ],
 )
 def test_each_definition_lives_with_its_family(game: str, definition: str) -> None:

@@ -1,0 +1,1 @@
+"""Games played through TextArena (MindGames ' four among them)."""

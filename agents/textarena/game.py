@@ -1,0 +1,107 @@
+"""The definition of TextArena games that the catalogue registers, with MindGames' four.
+
+One definition, named `textarena`, plays every environment TextArena registers. Names that
+carry the game: `textarena:ENV_ID` (e.g. `textarena:TicTacToe-v0`) and `mindgames:NAME`
+(`blotto`, `ipd3`, `codenames`, `mafia`); `--game textarena --preset NAME` works too.
+Loading this module needs no TextArena; playing does (docs/textarena.md).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+
+from agents.textarena.bots import CODE_AGENTS, configured_agent, parse_options
+from engine.textarena.mindgames import MINDGAMES, PRESETS
+from engine.textarena.rules import RULES, players_of, registry, state_data
+from events.catalog import GameDef
+from events.config import ConfigError
+from events.textarena.game import NAME, TEXTARENA_EVENT_TYPES, TextArenaConfig
+from projections.textarena.view import (
+    TextArenaPrompter,
+    TextArenaView,
+    describe,
+    frames,
+    render,
+)
+
+SQL = Path(__file__).resolve().parents[2] / "events" / "textarena" / "views.sql"
+"""The `textarena_games`, `textarena_actions`, `textarena_invalid_moves` and
+`textarena_roles` views."""
+
+PREFIXES = ("textarena", "mindgames")
+"""Name prefixes that carry a game: `textarena:ENV_ID` and `mindgames:NAME`."""
+
+
+def presets() -> Mapping[str, TextArenaConfig]:
+    """MindGames' four games."""
+    return PRESETS
+
+
+def configure(name: str) -> TextArenaConfig | None:
+    """The configuration a game name carries (None for the plain name `textarena`);
+    `ConfigError` in one line for an unknown preset or environment id."""
+    prefix, colon, rest = name.partition(":")
+    if not colon:
+        return None
+    rest = rest.strip()
+    if prefix == "mindgames":
+        if rest not in PRESETS:
+            raise ConfigError(
+                f"unknown MindGames game {rest[:60]!r}; known: {', '.join(sorted(PRESETS))}"
+            )
+        return PRESETS[rest]
+    for preset, (env_id, _) in MINDGAMES.items():
+        if rest == env_id:
+            return PRESETS[preset]
+    TextArenaConfig(env_id=rest).validate()  # a well-formed id before asking TextArena
+    if rest not in registry():
+        raise ConfigError(f"TextArena has no environment {rest[:60]!r}")
+    return TextArenaConfig(env_id=rest, players=players_of(rest)).validate()
+
+
+def plays(agent: str, config: TextArenaConfig) -> bool:
+    """True when the code agent takes a seat of this game (the four games' own agents
+    refuse the others)."""
+    try:
+        CODE_AGENTS[agent](0, 0, config)
+    except ConfigError:
+        return False
+    return True
+
+
+def check_agent(spec: str) -> None:
+    """Raise `ValueError` unless a code agent spec's options are known."""
+    parse_options(spec)
+
+
+GAME = GameDef(
+    name=NAME,
+    title="TextArena",
+    summary=(
+        "Any TextArena environment (textarena:ENV_ID), MindGames' four among them "
+        f"(mindgames:NAME: {', '.join(MINDGAMES)})."
+    ),
+    event_types=TEXTARENA_EVENT_TYPES,
+    config_type=TextArenaConfig,
+    rules=RULES,
+    presets=presets,
+    default_preset="blotto",
+    new_view=TextArenaView,
+    describe=describe,
+    sql=(SQL,),
+    code_agents=dict(CODE_AGENTS),
+    prompter=TextArenaPrompter(),
+    extras={
+        "prefixes": PREFIXES,
+        "configure": configure,
+        "configured_agent": configured_agent,
+        "check_agent": check_agent,
+        "plays": plays,
+        "render": render,
+        "frames": frames,
+        "seat_numbering": True,
+        "state_data": state_data,
+    },
+)
+"""TextArena games, as the catalogue knows them."""

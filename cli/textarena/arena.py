@@ -1,0 +1,152 @@
+"""`cattle arena`: MindGames' arena over stored TextArena games, and MG-Ref scoring.
+
+Without `--pool` it reads the stored games (all, or one tournament's): TrueSkill per game
+and per track, the error attribution lens and role analysis (projections.textarena.arena).
+With `--pool NAME --agent SPEC` it plays the candidate against the frozen reference pool
+(runner.textarena.mgref), stores the games, and prints the candidate's scores.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated, Any
+
+import msgspec
+import typer
+from rich.table import Table
+
+from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
+from cli.text import plain
+
+
+def _pct(x: float) -> str:
+    return f"{100 * x:.1f}%"
+
+
+def _tables(seats: list[Any]) -> list[Table]:
+    from projections.textarena import arena as A
+
+    tables = []
+    for by in ("game", "track"):
+        t = Table(title=plain(f"TrueSkill per {by}"))
+        for col in (by, "agent", "μ", "σ", "seats"):
+            t.add_column(col, justify="left" if col in (by, "agent") else "right")
+        for r in A.trueskill_by(seats, by):
+            t.add_row(plain(r.group), plain(r.agent), f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.seats))
+        tables.append(t)
+    t = Table(title="Errors (TextArena's verdicts)")
+    for col in ("game", "agent", "invalid", "ended", "before 1st", "won", "won opp. err"):
+        t.add_column(col, justify="left" if col in ("game", "agent") else "right")
+    for e in A.error_lens(seats):
+        before = (
+            "-" if e.actions_before_first_error is None else f"{e.actions_before_first_error:.1f}"
+        )
+        t.add_row(
+            plain(e.game),
+            plain(e.agent),
+            _pct(e.invalid_rate),
+            _pct(e.ended_by_error),
+            before,
+            _pct(e.win_rate),
+            _pct(e.wins_after_opponent_error),
+        )
+    tables.append(t)
+    lines = A.roles(seats)
+    if lines:
+        t = Table(title="Roles")
+        for col in ("game", "role", "agent", "seats", "reward", "won"):
+            t.add_column(col, justify="left" if col in ("game", "role", "agent") else "right")
+        for line in lines:
+            t.add_row(
+                plain(line.game),
+                plain(line.role),
+                plain(line.agent),
+                str(line.seats),
+                f"{line.mean_reward:.2f}",
+                _pct(line.win_rate),
+            )
+        tables.append(t)
+    return tables
+
+
+@app.command()
+def arena(
+    db: DbOption = DEFAULT_DB,
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    pool: Annotated[
+        str | None,
+        typer.Option(help="Score --agent against this frozen reference pool (mg-ref-code)."),
+    ] = None,
+    agent: Annotated[
+        str | None, typer.Option(help="The agent to score against --pool (any seat spec).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """MindGames' arena: TrueSkill per game and track, errors and roles of TextArena games."""
+    if pool is not None:
+        _pool(db, pool, agent, as_json)
+        return
+    if agent is not None:
+        raise UsageError("--agent needs --pool")
+    from projections.textarena import arena as A
+
+    with _open(db) as store:
+        seats = A.load(store, tournament)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "trueskill_game": msgspec.to_builtins(A.trueskill_by(seats, "game")),
+                    "trueskill_track": msgspec.to_builtins(A.trueskill_by(seats, "track")),
+                    "errors": msgspec.to_builtins(A.error_lens(seats)),
+                    "roles": msgspec.to_builtins(A.roles(seats)),
+                    "trajectories_game": A.trajectories(seats, "game"),
+                    "trajectories_track": A.trajectories(seats, "track"),
+                }
+            )
+        )
+        return
+    if not seats:
+        out.print("No finished TextArena game in this selection.")
+        return
+    for t in _tables(seats):
+        out.print(t)
+
+
+def _pool(db: Path, pool: str, agent: str | None, as_json: bool) -> None:
+    from runner.textarena.mgref import POOLS, score
+
+    if pool not in POOLS:
+        raise UsageError(f"--pool: unknown pool {pool[:60]!r}; known: {', '.join(POOLS)}")
+    if not agent:
+        raise UsageError("--pool needs --agent, the agent to score")
+    with _open(db, write=True) as store:
+        scores, ids = score(store, pool, agent)
+    if as_json:
+        print(
+            json.dumps(
+                {
+                    "pool": pool,
+                    "agent": agent,
+                    "games": ids,
+                    "scores": [
+                        {"group": s.group, "mu": s.mu, "sigma": s.sigma, "games": s.games}
+                        for s in scores
+                    ],
+                }
+            )
+        )
+        return
+    t = Table(title=plain(f"{agent} against the frozen pool {pool}"))
+    for col in ("game / track", "μ", "σ", "games", "pool μ (range)"):
+        t.add_column(col, justify="left" if col.startswith("game") else "right")
+    for s in scores:
+        spread = (
+            f"{min(m for m, _ in s.pool.values()):.1f}-{max(m for m, _ in s.pool.values()):.1f}"
+            if s.pool
+            else ""
+        )
+        t.add_row(plain(s.group), f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.games), spread)
+    out.print(t)
+    out.print(plain(f"{len(ids)} games stored; the error lens: cattle arena --db {db}"))

@@ -1,0 +1,96 @@
+-- Views of games played through TextArena, over the generic `events` and `games` tables.
+-- Each statement is one CREATE OR REPLACE VIEW, and they hold no data of their own.
+-- Statements end with a semicolon, and no comment holds one, so a loader may split on it.
+
+-- Every TextArena game: its environment id, the player count and seed it was reset with
+-- (reset(num_players=num_players, seed=seed)), and the rewards close() gave (one per seat,
+-- in seat order; NULL until the game ends).
+CREATE OR REPLACE VIEW textarena_games AS
+WITH started AS (
+    SELECT e.game_id,
+           e.payload->>'env_id' AS env_id,
+           CAST(e.payload->'config'->>'players' AS INTEGER) AS num_players,
+           CAST(e.payload->>'seed' AS BIGINT) AS seed,
+           e.payload->'config'->>'preset' AS preset
+    FROM events e JOIN games g USING (game_id)
+    WHERE e.type = 'game_started' AND g.game = 'textarena'
+),
+ended AS (
+    SELECT e.game_id, CAST(e.payload->'scores' AS DOUBLE[]) AS rewards,
+           e.payload->>'reason' AS reason
+    FROM events e JOIN games g USING (game_id)
+    WHERE e.type = 'game_ended' AND g.game = 'textarena'
+)
+SELECT s.game_id, s.env_id, s.num_players, s.seed, d.rewards, s.preset, d.reason
+FROM started s LEFT JOIN ended d USING (game_id);
+
+-- Every env.step of every TextArena game, in order: the action string as TextArena got it.
+CREATE OR REPLACE VIEW textarena_actions AS
+SELECT game_id,
+       CAST(payload->>'step' AS INTEGER) AS step,
+       CAST(payload->>'player' AS SMALLINT) AS player,
+       payload->>'action' AS action
+FROM events WHERE type = 'textarena_action';
+
+-- TextArena's verdicts: every action it judged invalid, with its reason.
+CREATE OR REPLACE VIEW textarena_invalid_moves AS
+SELECT game_id,
+       CAST(payload->>'step' AS INTEGER) AS step,
+       CAST(payload->>'player' AS SMALLINT) AS player,
+       payload->>'reason' AS reason
+FROM events WHERE type = 'textarena_invalid';
+
+-- Each seat's role as the end of the game names it, with its reward and whether TextArena
+-- marked its invalid move as what cost it the game.
+CREATE OR REPLACE VIEW textarena_roles AS
+SELECT e.game_id, s.i - 1 AS seat,
+       e.payload->'roles'->>(s.i - 1) AS role,
+       CAST(e.payload->'scores'->>(s.i - 1) AS DOUBLE) AS reward,
+       CAST(e.payload->'invalid'->>(s.i - 1) AS BOOLEAN) AS ended_by_error
+FROM events e JOIN games g USING (game_id),
+     range(1, CAST(json_array_length(e.payload->'scores') AS BIGINT) + 1) AS s(i)
+WHERE e.type = 'game_ended' AND g.game = 'textarena';
+
+-- The error attribution lens, per game and seat: actions sent, how many TextArena judged
+-- invalid, the step of the first invalid one and how many of the seat's own actions came
+-- before it (NULL without one), whether TextArena marked its invalid move as what cost it the
+-- game, whether it won (reward above the game's lowest), and whether it won in a game where
+-- another seat's error cost that seat the game.
+CREATE OR REPLACE VIEW textarena_errors AS
+WITH acts AS (
+    SELECT game_id, CAST(payload->>'player' AS SMALLINT) AS seat,
+           CAST(payload->>'step' AS INTEGER) AS step
+    FROM events WHERE type = 'textarena_action'
+),
+bad AS (
+    SELECT game_id, CAST(payload->>'player' AS SMALLINT) AS seat,
+           count(*) AS invalid_moves, min(CAST(payload->>'step' AS INTEGER)) AS first_step
+    FROM events WHERE type = 'textarena_invalid'
+    GROUP BY ALL
+),
+per AS (
+    SELECT a.game_id, a.seat, count(*) AS actions,
+           count(*) FILTER (WHERE a.step < b.first_step) AS before_first
+    FROM acts a LEFT JOIN bad b USING (game_id, seat)
+    GROUP BY ALL
+),
+game AS (
+    SELECT game_id, min(reward) AS lowest, max(reward) AS highest
+    FROM textarena_roles GROUP BY ALL
+)
+SELECT r.game_id, r.seat,
+       coalesce(p.actions, 0) AS actions,
+       coalesce(b.invalid_moves, 0) AS invalid_moves,
+       b.first_step AS first_invalid_step,
+       CASE WHEN b.first_step IS NULL THEN NULL ELSE p.before_first END
+           AS actions_before_first_error,
+       coalesce(r.ended_by_error, false) AS ended_by_error,
+       g.highest > g.lowest AND r.reward > g.lowest AS won,
+       g.highest > g.lowest AND r.reward > g.lowest AND EXISTS (
+           SELECT 1 FROM textarena_roles o
+           WHERE o.game_id = r.game_id AND o.seat <> r.seat AND o.ended_by_error
+       ) AS won_after_opponent_error
+FROM textarena_roles r
+JOIN game g USING (game_id)
+LEFT JOIN per p USING (game_id, seat)
+LEFT JOIN bad b USING (game_id, seat);
