@@ -32,7 +32,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "costs",
         "cli.llm",
-        "Model calls, tokens, cost, format-error and fallback rates of the stored games.",
+        "Model calls, tokens, cost, format-error and fallback rates of the stored games, and\nhow each decision went (ok, repaired, unparsable, illegal, truncated, refused, timeout,\nerror, budget): one section per kind of game unless --merge-games.",
     ),
     (
         "rerun",

@@ -38,10 +38,18 @@ def costs(
         Path | None,
         typer.Option(help="Price table JSON laid over data/prices.json (or $CATTLE_PRICES)."),
     ] = None,
+    merge_games: Annotated[
+        bool,
+        typer.Option(
+            "--merge-games", help="One table for all kinds of game (default: one per kind)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Model calls, tokens, cost, format-error and fallback rates of the stored games."""
+    """Model calls, tokens, cost, format-error and fallback rates of the stored games, and
+    how each decision went (ok, repaired, unparsable, illegal, truncated, refused, timeout,
+    error, budget): one section per kind of game unless --merge-games."""
     from projections.costs import GROUPS, load_prices, usage
 
     if by not in GROUPS:
@@ -60,7 +68,14 @@ def costs(
                     " (costs covers the games of every game; narrow with --tournament)"
                 ) from None
             raise
-        rows = usage(store.con, by=by, tournament=tournament, game_id=game_id, prices=table_prices)
+        rows = usage(
+            store.con,
+            by=by,
+            tournament=tournament,
+            game_id=game_id,
+            prices=table_prices,
+            separate=not merge_games,
+        )
     if as_json:
         print(json.dumps(rows, default=str))
         return
@@ -69,6 +84,15 @@ def costs(
             plain("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
         )
         return
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        sections.setdefault("" if merge_games else r["game"], []).append(r)
+    for kind, part in sections.items():
+        _print_costs(part, by, kind)
+        _print_outcomes(part, by, kind)
+
+
+def _print_costs(rows: list[dict[str, Any]], by: str, kind: str) -> None:
     from projections.costs import GROUPS
 
     columns = [c for c in _COST_COLUMNS if by == "agent" or c not in _PER_GAME]
@@ -78,8 +102,46 @@ def costs(
     # the names, so that no header or number loses its end.
     width = table_width() or 10_000
     print_fitted(
-        lambda cols: _costs_table(rows, by, cols or columns), [pack_columns(cells, names, width)]
+        lambda cols: _costs_table(rows, by, cols or columns, kind),
+        [pack_columns(cells, names, width)],
     )
+
+
+def _print_outcomes(rows: list[dict[str, Any]], by: str, kind: str) -> None:
+    """How the decisions went, as shares of the decisions: the classes that occur."""
+    from projections.costs import CLASSES, GROUPS
+
+    shown = [c for c in CLASSES if c == "ok" or any(r["outcomes"][c] for r in rows)]
+    columns = ["decisions", *shown]
+    cells = {c: [_outcome_cell(r, c) for r in rows] for c in columns}
+    names = [[str(r[k]) for r in rows] + [k] for k in GROUPS[by]]
+    width = table_width() or 10_000
+    print_fitted(
+        lambda cols: _outcomes_table(rows, by, cols or columns, kind),
+        [pack_columns(cells, names, width)],
+    )
+
+
+def _outcome_cell(row: dict[str, Any], column: str) -> str:
+    if column == "decisions":
+        return f"{row['decided']:,}"
+    return f"{row['outcome_rates'][column]:.1%}"
+
+
+def _outcomes_table(
+    rows: list[dict[str, Any]], by: str, columns: Sequence[str], kind: str
+) -> Table:
+    from projections.costs import GROUPS
+
+    t = Table(title=plain(f"Decision outcomes by {by}" + (f" ({kind})" if kind else "")))
+    for c in GROUPS[by]:
+        t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
+    for c in columns:
+        t.add_column(c, justify="right")
+    for r in rows:
+        t.add_row(*(plain(r[k]) for k in GROUPS[by]), *(_outcome_cell(r, c) for c in columns))
+    t.caption = "shares of the decisions (classes: docs/llm.md)"
+    return t
 
 
 def _money(value: float | None) -> str:
@@ -107,14 +169,15 @@ _PER_GAME = ("games", "calls/game", "tokens/game", "$/game")
 
 
 def _costs_table(
-    rows: list[dict[str, Any]], by: str, columns: Sequence[str] | None = None
+    rows: list[dict[str, Any]], by: str, columns: Sequence[str] | None = None, kind: str = ""
 ) -> Table:
-    """Model usage as a table (every column, or those named); agent names and game ids
-    print as plain text, folded onto more lines rather than cut."""
+    """Model usage as a table (every column, or those named) of the games of one kind
+    (`kind`, named in the title; "" for all kinds together); agent names and game ids print
+    as plain text, folded onto more lines rather than cut."""
     from projections.costs import GROUPS
 
     names = list(columns or _COST_COLUMNS)
-    t = Table(title=plain(f"Model usage by {by}"))
+    t = Table(title=plain(f"Model usage by {by}" + (f" ({kind})" if kind else "")))
     for c in GROUPS[by]:
         t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
     for c in names:

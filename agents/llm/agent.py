@@ -11,19 +11,29 @@ Per decision (see docs/llm.md for the table):
 * an answer that yields no action (after the json / last_object / key_value stages) gets one
   ``format_retry`` showing the error;
 * if nothing usable came, the documented default action is played and `ActionDefaulted`
-  recorded.
+  recorded;
+* every decision ends with a `ModelDecision`: its outcome class (agents.llm.outcome), the
+  calls and tokens it took, and the action played instead of the model's, if any.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Agent
+from agents.llm.outcome import classify
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from events import catalog
-from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
+from events.agent import (
+    ActionDefaulted,
+    ChatMessage,
+    LLMCall,
+    ModelDecision,
+    ScratchpadUpdated,
+)
 from events.lazy import get_logger
 
 log = get_logger("cattle.llm")
@@ -84,10 +94,16 @@ class LLMAgent(Agent):
         self._decisions = 0
         self._format_errors = 0
         self._defaults = 0
+        self.outcomes: dict[str, int] = {}
+        """Decisions of this game per outcome class."""
+        self.record_outcomes = True
+        """False while re-creating a game stored before decisions recorded their outcome
+        (`ModelDecision`), so that its replay gives back its log byte for byte."""
 
     def resume(self, log: list[Any]) -> None:
         calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
         self.transport = ResumingTransport(calls, self.transport)
+        self.record_outcomes = records_outcomes(log, self.seat)
 
     # ---- calls -----------------------------------------------------------------------------
 
@@ -222,6 +238,29 @@ class LLMAgent(Agent):
     # ---- decisions -------------------------------------------------------------------------
 
     async def aact(self, view: Any, decision: Any) -> Any:
+        start, calls, tokens = len(self._records), self._calls, self._tokens
+        action = await self._decide(view, decision)
+        made = self._records[start:]
+        defaulted = next((e for e in reversed(made) if isinstance(e, ActionDefaulted)), None)
+        illegal = getattr(self.prompter, "illegal_answer", None)
+        outcome = classify(
+            [e for e in made if isinstance(e, LLMCall)], defaulted, *([illegal] if illegal else [])
+        )
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+        if self.record_outcomes:
+            self.record(
+                ModelDecision(
+                    seat=self.seat,
+                    decision=decision.kind,
+                    outcome=outcome,
+                    calls=self._calls - calls,
+                    tokens=self._tokens - tokens,
+                    fallback=None if defaulted is None else defaulted.action,
+                )
+            )
+        return action
+
+    async def _decide(self, view: Any, decision: Any) -> Any:
         kind = decision.kind
         prompter = self.prompter
         rejection = prompter.rejection(view, self.seat, kind)
@@ -366,8 +405,22 @@ class LLMAgent(Agent):
                 decisions=self._decisions,
                 format_errors=self._format_errors,
                 defaults=self._defaults,
+                outcomes=dict(sorted(self.outcomes.items())),
             )
         await self.transport.close()
+
+
+def records_outcomes(log: Sequence[Any], seat: int) -> bool:
+    """Whether a stored game records the outcome of `seat`'s decisions: yes unless the seat
+    made model calls or played defaults and no `ModelDecision` names it (a game stored
+    before the event existed)."""
+    acted = False
+    for e in log:
+        if isinstance(e, ModelDecision) and e.seat == seat:
+            return True
+        if isinstance(e, LLMCall | ActionDefaulted) and e.seat == seat:
+            acted = True
+    return not acted
 
 
 def _snippet(text: str, limit: int = 80) -> str:
