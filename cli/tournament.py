@@ -69,6 +69,7 @@ def _play_with_progress(
     show: bool = True,
     executor: Executor,
     concurrency: int | None = None,
+    budget: Any = None,
 ) -> int:
     """`play_tournament` under a progress bar on stderr."""
     from rich.progress import (
@@ -110,7 +111,37 @@ def _play_with_progress(
             on_game=lambda: progress.advance(bar),
             executor=executor,
             concurrency=concurrency,
+            budget=budget,
         )
+
+
+def _budget(
+    store: DuckStore,
+    name: str,
+    calls: int | None,
+    tokens: int | None,
+    cost: float | None,
+    prices: Path | None,
+) -> Any:
+    """The tournament-wide budget the flags ask for (None: no budget), counting what the
+    tournament's stored games already spent."""
+    if calls is None and tokens is None and cost is None:
+        return None
+    from agents.llm.budget import TournamentBudget
+    from projections.costs import load_prices
+    from runner.tournament import spent_so_far
+
+    table = load_prices(prices)
+    used = spent_so_far(store, name, table)
+    return TournamentBudget(name, calls=calls, tokens=tokens, cost=cost, prices=table, used=used)
+
+
+def _check_budgets(calls: int | None, tokens: int | None, cost: float | None) -> None:
+    for flag, value in (("--max-calls", calls), ("--max-tokens", tokens)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
+    if cost is not None and not 0 < cost < float("inf"):
+        raise UsageError(f"--max-cost must be more than 0, got {cost}")
 
 
 def _columns() -> tuple[Any, Any]:
@@ -212,8 +243,28 @@ def tournament(
     preset_file: PresetFileOption = None,
     game: GameOption = None,
     db: DbOption = DEFAULT_DB,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(help="Budget of the whole tournament: model calls, then defaults."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(help="Budget of the whole tournament: tokens (in and out)."),
+    ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(help="Budget of the whole tournament: cost in the price table's currency."),
+    ] = None,
+    prices: Annotated[
+        Path | None,
+        typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
+    ] = None,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
+
+    Budgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games
+    together: once one is reached, model seats play their recorded default for the rest,
+    and each game records why (docs/bounds.md).
 
     Cattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,
     C2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x
@@ -235,6 +286,9 @@ def tournament(
 
     if executor not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    _check_budgets(max_calls, max_tokens, max_cost)
+    if prices is not None and not prices.is_file():
+        raise UsageError(f"--prices: no such file {prices}")
     if ray_address is not None and executor != "ray":
         raise UsageError("--ray-address goes with --executor ray")
     if ray_address is not None and not ray_address.strip():
@@ -295,6 +349,7 @@ def tournament(
                         resume,
                     )
                 )
+                budget = _budget(store, resume, max_calls, max_tokens, max_cost, prices)
                 with start() as ex:
                     _play_with_progress(
                         store,
@@ -307,6 +362,7 @@ def tournament(
                         show=not quiet,
                         executor=ex,
                         concurrency=concurrency,
+                        budget=budget,
                     )
                     _retried(ex)
             _summary(store, resume)
@@ -393,6 +449,7 @@ def tournament(
                 show=not quiet,
                 executor=ex,
                 concurrency=concurrency,
+                budget=_budget(store, name, max_calls, max_tokens, max_cost, prices),
             )
             _retried(ex)
         _summary(store, name)

@@ -6,6 +6,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.llm.agent import LLMAgent, records_outcomes
+from agents.llm.budget import recorded_cut
 from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
 from agents.llm.transport import RecordedTransport, live_transport
 from events.agent import LLMCall
@@ -35,6 +36,7 @@ def replay_llm_agent(
     calls = [e for e in log if isinstance(e, LLMCall) and e.seat == seat]
     agent = LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
     agent.record_outcomes = records_outcomes(log, seat)
+    agent.shared = recorded_cut(log, seat)
     return agent
 
 

@@ -23,6 +23,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Agent
+from agents.llm.budget import CURRENT, SharedBudget, recorded_cut
 from agents.llm.outcome import classify
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
@@ -91,6 +92,14 @@ class LLMAgent(Agent):
         """Model calls made in this game (every transport attempt), for the budgets."""
         self._tokens = 0
         """Tokens (input and output) the calls used, for the budgets."""
+        self._input = 0
+        self._output = 0
+        self.deciding = False
+        """True while a decision is being answered (not a note update)."""
+        self.decisions_asked = 0
+        """Decisions this seat was asked in this game (the one being answered included)."""
+        self.shared: SharedBudget | None = CURRENT.get()
+        """The tournament's budget (or, in a replay, the stop its log records)."""
         self._decisions = 0
         self._format_errors = 0
         self._defaults = 0
@@ -104,6 +113,12 @@ class LLMAgent(Agent):
         calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
         self.transport = ResumingTransport(calls, self.transport)
         self.record_outcomes = records_outcomes(log, self.seat)
+        self.shared = recorded_cut(log, self.seat) or self.shared
+
+    @property
+    def calls_made(self) -> int:
+        """Model calls made in this game so far (every transport attempt)."""
+        return self._calls
 
     # ---- calls -----------------------------------------------------------------------------
 
@@ -176,6 +191,12 @@ class LLMAgent(Agent):
             return f"budget spent: {self._calls} model calls (max_calls={o.max_calls})"
         if o.max_game_tokens is not None and self._tokens >= o.max_game_tokens:
             return f"budget spent: {self._tokens} tokens (max_game_tokens={o.max_game_tokens})"
+        if o.max_game_cost is not None and o.price is not None:
+            spent = (self._input * o.price[0] + self._output * o.price[1]) / 1_000_000
+            if spent >= o.max_game_cost:
+                return f"budget spent: cost {spent:.6f} (max_game_cost={o.max_game_cost:g})"
+        if self.shared is not None:
+            return self.shared.spent(self)
         return None
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
@@ -185,10 +206,17 @@ class LLMAgent(Agent):
         for attempt in range(1, attempts + 1):
             if self.over_budget() is not None:
                 return None
+            shared = self.shared
+            if shared is not None:
+                shared.begin(self)
             reply = await self.transport.send(request)
             # Counted from the reply as recorded, so a replay spends the budget identically.
             self._calls += 1
+            self._input += reply.input_tokens or 0
+            self._output += reply.output_tokens or 0
             self._tokens += (reply.input_tokens or 0) + (reply.output_tokens or 0)
+            if shared is not None:
+                shared.settle(self, reply.input_tokens or 0, reply.output_tokens or 0)
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
@@ -238,8 +266,13 @@ class LLMAgent(Agent):
     # ---- decisions -------------------------------------------------------------------------
 
     async def aact(self, view: Any, decision: Any) -> Any:
+        self.decisions_asked += 1
         start, calls, tokens = len(self._records), self._calls, self._tokens
-        action = await self._decide(view, decision)
+        self.deciding = True
+        try:
+            action = await self._decide(view, decision)
+        finally:
+            self.deciding = False
         made = self._records[start:]
         defaulted = next((e for e in reversed(made) if isinstance(e, ActionDefaulted)), None)
         illegal = getattr(self.prompter, "illegal_answer", None)
