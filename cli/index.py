@@ -87,7 +87,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "tournament",
         "cli.tournament",
-        "Run (or resume) a scheduled tournament and store every game.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values).",
+        "Run (or resume) a scheduled tournament and store every game.\n\nBudgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games\ntogether: once one is reached, model seats play their recorded default for the rest,\nand each game records why (docs/bounds.md).\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values).",
     ),
     (
         "ratings",

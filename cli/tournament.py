@@ -144,6 +144,84 @@ def _check_budgets(calls: int | None, tokens: int | None, cost: float | None) ->
         raise UsageError(f"--max-cost must be more than 0, got {cost}")
 
 
+def _dry_run(
+    db: Path,
+    fmt: str,
+    pool: Sequence[str],
+    games: int,
+    seed: int,
+    config: Any,
+    prices: Path | None,
+    max_calls: int | None,
+    max_tokens: int | None,
+    max_cost: float | None,
+    as_json: bool,
+) -> None:
+    """Print what the tournament would play and cost; nothing is called or stored."""
+    from rich.table import Table
+
+    from projections.costs import load_prices
+    from runner.estimate import DEFAULT_CALLS, DEFAULT_INPUT, DEFAULT_OUTPUT, estimate
+
+    table = load_prices(prices)
+    budgets: dict[str, float | None] = {"max_tokens": max_tokens, "max_cost": max_cost}
+    args = (fmt, pool, games, seed, config, table)
+    kw: dict[str, Any] = {"max_calls": max_calls, **budgets}
+    if Path(db).exists():
+        with DuckStore(db, read_only=True) as store:
+            got = estimate(store.con, *args, **kw)
+    else:
+        got = estimate(None, *args, **kw)
+    if as_json:
+        print(json.dumps(got))
+        return
+    out.print(
+        line(
+            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
+            f" seats; at most {got['decision_bound']:,} decisions per game.",
+            got["game"],
+            str(got["preset"]),
+        )
+    )
+    if not got["seats"]:
+        out.print(plain("No model seats: nothing to estimate."))
+        return
+    t = Table(title=plain("Expected model use (no model called)"))
+    for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
+        t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
+    for r in got["seats"]:
+        money = "n/a" if r["cost"] is None else f"{r['cost']:.4f}"
+        t.add_row(
+            plain(r["agent"]),
+            f"{r['seats']:,}",
+            f"{r['calls']:,.0f}",
+            f"{r['input_tokens'] + r['output_tokens']:,.0f}",
+            money,
+            r["basis"],
+            f"{r['calls_bound_per_seat'] * r['seats']:,}",
+        )
+    t.caption = (
+        f"default: {DEFAULT_CALLS} calls per seat, {DEFAULT_INPUT:,} + {DEFAULT_OUTPUT}"
+        " tokens per call; calls bound: decisions x 3 calls x attempts, or max_calls"
+    )
+    out.print(t)
+    total = "n/a" if got["cost"] is None else f"{got['cost']:.4f}"
+    out.print(
+        plain(
+            f"In all: {got['calls']:,.0f} calls, {got['tokens']:,.0f} tokens, cost {total};"
+            f" at most {got['calls_bound']:,} calls."
+        )
+    )
+    for flag, key in (("--max-tokens", "max_tokens"), ("--max-cost", "max_cost")):
+        if budgets[key] is not None:
+            out.print(
+                plain(
+                    f"{flag} {budgets[key]:g}: no call starts once the tournament has used"
+                    " it (calls in flight may pass it by their own tokens)."
+                )
+            )
+
+
 def _columns() -> tuple[Any, Any]:
     """The progress bar's own columns: games per second, and workers alive on a cluster."""
     from rich.progress import ProgressColumn, Task
@@ -259,6 +337,15 @@ def tournament(
         Path | None,
         typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
     ] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Call no model and store nothing: print the schedule's games and the expected"
+            " calls, tokens and cost per model agent, with the bounds the budgets set.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
 
@@ -404,6 +491,13 @@ def tournament(
         check(fmt, pool, games, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
+    if dry_run:
+        _dry_run(
+            db, fmt, pool, games, seed, config, prices, max_calls, max_tokens, max_cost, as_json
+        )
+        return
+    if as_json:
+        raise UsageError("--json goes with --dry-run")
     if executor == "local" and workers > max_workers():
         check_workers(workers, every_game_has_a_model=every_game_has_a_model(fmt, pool, config))
     with DuckStore(db, init=init) as store:
