@@ -485,7 +485,11 @@ def _play(
 
         specs = [
             with_budgets(
-                s, calls=max_calls, tokens=max_tokens, cost=max_cost, price=_price(s, prices)
+                s,
+                calls=max_calls,
+                tokens=max_tokens,
+                cost=max_cost,
+                price=_price(s, prices) if max_cost else None,
             )
             for s in specs
         ]

@@ -32,7 +32,12 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "costs",
         "cli.llm",
-        "Model calls, tokens, cost, format-error and fallback rates of the stored games, and\nhow each decision went (ok, repaired, unparsable, illegal, truncated, refused, timeout,\nerror, budget): one section per kind of game unless --merge-games.",
+        "Model calls, tokens, cost, format-error and fallback rates of the stored games.\n\nThen how each decision went (ok, repaired, unparsable, illegal, truncated, refused,\ntimeout, error, budget). One section per kind of game unless --merge-games.",
+    ),
+    (
+        "reparse",
+        "cli.llm",
+        "Read the stored model answers again with today's parser (no model is called).\n\nPer agent and game: the decisions that would now go otherwise (defaults that become\nmoves, moves that become defaults), with examples. The store is not written.",
     ),
     (
         "rerun",

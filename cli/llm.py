@@ -47,9 +47,11 @@ def costs(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Model calls, tokens, cost, format-error and fallback rates of the stored games, and
-    how each decision went (ok, repaired, unparsable, illegal, truncated, refused, timeout,
-    error, budget): one section per kind of game unless --merge-games."""
+    """Model calls, tokens, cost, format-error and fallback rates of the stored games.
+
+    Then how each decision went (ok, repaired, unparsable, illegal, truncated, refused,
+    timeout, error, budget). One section per kind of game unless --merge-games.
+    """
     from projections.costs import GROUPS, load_prices, usage
 
     if by not in GROUPS:
@@ -187,6 +189,70 @@ def _costs_table(
     if "cost $" in names:
         t.caption = "cost n/a: model missing from the price table (add it with --prices)"
     return t
+
+
+@app.command()
+def reparse(
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    game: Annotated[
+        str | None, typer.Option(help="Only this stored game (id or unique prefix).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Read the stored model answers again with today's parser (no model is called).
+
+    Per agent and game: the decisions that would now go otherwise (defaults that become
+    moves, moves that become defaults), with examples. The store is not written.
+    """
+    from runner.reparse import reparse as reread
+
+    with _open(db) as store:
+        if game is not None:
+            ids = [store.get_game(game).game_id]
+        else:
+            sql = "SELECT DISTINCT e.game_id FROM events e JOIN games g USING (game_id)"
+            sql += " WHERE e.type = 'llm_call'"
+            params: list[Any] = []
+            if tournament is not None:
+                sql += " AND g.tournament = ?"
+                params.append(tournament)
+            ids = [r[0] for r in store.con.execute(sql + " ORDER BY 1", params).fetchall()]
+        tallies = reread((gid, store.load_events(gid)) for gid in ids)
+    if as_json:
+        print(json.dumps({"games": len(ids), "agents": [t.as_dict() for t in tallies]}))
+        return
+    if not tallies:
+        out.print(
+            plain("No model answers stored" + (f" for {tournament}" if tournament else "") + ".")
+        )
+        return
+    for kind in dict.fromkeys(r.game for r in tallies):
+        t = Table(title=plain(f"{kind}: stored answers read by today's parser"))
+        for c in ("agent", "decisions", "calls", "changed", "now a move", "now a default"):
+            t.add_column(c, overflow="fold", justify="left" if c == "agent" else "right")
+        for r in tallies:
+            if r.game == kind:
+                t.add_row(
+                    plain(r.agent),
+                    f"{r.decisions:,}",
+                    f"{r.calls:,}",
+                    f"{r.changed:,}",
+                    f"{r.fallback_to_move:,}",
+                    f"{r.move_to_fallback:,}",
+                )
+        t.caption = (
+            "now a move: was a default; now a default: was a move; changed: calls read otherwise"
+        )
+        out.print(t)
+    for r in tallies:
+        for ex in r.examples:
+            then = ex["then"][0] + (f" ({ex['then'][1]})" if ex["then"][1] else "")
+            now = ex["now"][0] + (f" ({ex['now'][1]})" if ex["now"][1] else "")
+            where = f"{ex['game_id']} seat {ex['seat']} {ex['decision']}/{ex['stage']}"
+            out.print(plain(f"{where}: {ex['answer']!r}"))
+            out.print(plain(f"  then {then}; now {now}"))
+    out.print(plain(f"{len(ids)} game(s) read; nothing called, nothing written."))
 
 
 @app.command()
