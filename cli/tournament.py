@@ -395,6 +395,8 @@ def tournament(
             executor, workers=workers, concurrency=concurrency, address=ray_address
         )
 
+    if resume is not None and (dry_run or as_json):
+        raise UsageError("--dry-run plans a new tournament; it does not go with --resume")
     if resume is not None:
         given = [
             flag
