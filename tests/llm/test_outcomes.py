@@ -83,7 +83,7 @@ def test_a_decision_records_its_calls_tokens_and_fallback(duel: Any) -> None:
     for s in (0, 1):
         calls = [e for e in events if isinstance(e, LLMCall) and e.seat == s]
         mine = [d for d in decisions if d.seat == s]
-        # Every call of the seat belongs to one decision (no scratchpad in a duel? count it).
+        # Every call of the seat belongs to one decision (note updates aside, if any).
         notes = [c for c in calls if c.decision == "scratchpad"]
         assert sum(d.calls for d in mine) == len(calls) - len(notes)
         tokens = sum(c.input_tokens + c.output_tokens for c in calls if c not in notes)
