@@ -17,6 +17,7 @@ from engine.cattle.presets import load_preset
 from events import catalog
 from events.agent import OUTCOMES, ActionDefaulted, LLMCall
 from events.store import DuckStore
+from projections.costs import usage
 from runner.session import play_and_store
 from tests.cli.clikit import cattle
 
@@ -53,8 +54,9 @@ def test_each_kind_of_game_is_its_own_section(mixed: Path) -> None:
 
 
 def test_merge_games_puts_every_kind_in_one_row(mixed: Path) -> None:
-    apart = json.loads(cattle("costs", "--json", "--db", mixed).stdout)
-    (row,) = json.loads(cattle("costs", "--json", "--merge-games", "--db", mixed).stdout)
+    with DuckStore(mixed, read_only=True) as store:
+        apart = usage(store.con, prices={})
+        (row,) = usage(store.con, prices={}, separate=False)
     assert row["game"] == "cattle-trade, openspiel" and row["games"] == 2
     assert row["calls"] == sum(r["calls"] for r in apart)
     assert row["decided"] == sum(r["decided"] for r in apart)
