@@ -99,10 +99,33 @@ def play(
             help="Budget per model seat: tokens (in and out) in the game, then its default."
         ),
     ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(
+            help="Budget per model seat: cost in the game (price table's currency), then its"
+            " default."
+        ),
+    ] = None,
+    prices: Annotated[
+        Path | None,
+        typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
+    ] = None,
 ) -> None:
     """Play one game and store it (Cattle Trade unless --game names another)."""
     game_id, record = _play(
-        db, preset, mode, seed, agents, max_turns, init, preset_file, game, max_calls, max_tokens
+        db,
+        preset,
+        mode,
+        seed,
+        agents,
+        max_turns,
+        init,
+        preset_file,
+        game,
+        max_calls,
+        max_tokens,
+        max_cost,
+        prices,
     )
     if as_json:
         print(json.dumps(play_summary(game_id, record)))

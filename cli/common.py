@@ -420,6 +420,25 @@ def config_field(config: Any, key: str) -> Any:
     return getattr(config, key, None)
 
 
+def _price(spec: str, prices: Path | None) -> tuple[float, float] | None:
+    """The price of a model seat's model from the price table (None for a code agent); a
+    model missing from the table is refused in one line (its cost could not be counted)."""
+    from agents.llm.spec import PROVIDERS, parse_model_spec
+    from projections.costs import load_prices, price_for
+
+    if spec.partition(":")[0] not in PROVIDERS:
+        return None
+    parsed = parse_model_spec(spec)
+    provider, model = parsed.agent.partition(":")[0], str(parsed.options["model"])
+    price = price_for(provider, model, load_prices(prices))
+    if price is None:
+        raise UsageError(
+            f"--max-cost: {provider}:{model} has no price in the price table; add it with"
+            " --prices FILE (see cattle costs --prices)"
+        )
+    return price
+
+
 def setup_text(config: Any) -> str:
     """A configuration in a few words: its preset name (and Cattle Trade's auction mode)."""
     name, mode = config_field(config, "name"), config_field(config, "auction_mode")
@@ -446,6 +465,8 @@ def _play(
     game: str | None = None,
     max_calls: int | None = None,
     max_tokens: int | None = None,
+    max_cost: float | None = None,
+    prices: Path | None = None,
 ) -> tuple[str, Any]:
     from runner.session import play_and_store
 
@@ -455,9 +476,22 @@ def _play(
     for flag, value in (("--max-calls", max_calls), ("--max-tokens", max_tokens)):
         if value is not None and value < 1:
             raise UsageError(f"{flag} must be at least 1, got {value}")
-    if max_calls or max_tokens:
+    if max_cost is not None and not 0 < max_cost < float("inf"):
+        raise UsageError(f"--max-cost must be more than 0, got {max_cost}")
+    if prices is not None and not prices.is_file():
+        raise UsageError(f"--prices: no such file {prices}")
+    if max_calls or max_tokens or max_cost:
         from agents.llm.spec import with_budgets
 
-        specs = [with_budgets(s, calls=max_calls, tokens=max_tokens) for s in specs]
+        specs = [
+            with_budgets(
+                s,
+                calls=max_calls,
+                tokens=max_tokens,
+                cost=max_cost,
+                price=_price(s, prices) if max_cost else None,
+            )
+            for s in specs
+        ]
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)

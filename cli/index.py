@@ -32,7 +32,12 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "costs",
         "cli.llm",
-        "Model calls, tokens, cost, format-error and fallback rates of the stored games.",
+        "Model calls, tokens, cost, format-error and fallback rates of the stored games.\n\nThen how each decision went (ok, repaired, unparsable, illegal, truncated, refused,\ntimeout, error, budget). One section per kind of game unless --merge-games.",
+    ),
+    (
+        "reparse",
+        "cli.llm",
+        "Read the stored model answers again with today's parser (no model is called).\n\nPer agent and game: the decisions that would now go otherwise (defaults that become\nmoves, moves that become defaults), with examples. The store is not written.",
     ),
     (
         "rerun",
@@ -92,7 +97,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "tournament",
         "cli.tournament",
-        "Run (or resume) a scheduled tournament and store every game.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values), and team games (GameBench's Codenames and\nSea Battle) to teams: two agents a game, each filling one team, both sides of each deal.",
+        "Run (or resume) a scheduled tournament and store every game.\n\nBudgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games\ntogether: once one is reached, model seats play their recorded default for the rest,\nand each game records why (docs/bounds.md).\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values), and team games (GameBench's Codenames and\nSea Battle) to teams: two agents a game, each filling one team, both sides of each deal.",
     ),
     (
         "ratings",

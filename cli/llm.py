@@ -38,10 +38,20 @@ def costs(
         Path | None,
         typer.Option(help="Price table JSON laid over data/prices.json (or $CATTLE_PRICES)."),
     ] = None,
+    merge_games: Annotated[
+        bool,
+        typer.Option(
+            "--merge-games", help="One table for all kinds of game (default: one per kind)."
+        ),
+    ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
-    """Model calls, tokens, cost, format-error and fallback rates of the stored games."""
+    """Model calls, tokens, cost, format-error and fallback rates of the stored games.
+
+    Then how each decision went (ok, repaired, unparsable, illegal, truncated, refused,
+    timeout, error, budget). One section per kind of game unless --merge-games.
+    """
     from projections.costs import GROUPS, load_prices, usage
 
     if by not in GROUPS:
@@ -60,7 +70,14 @@ def costs(
                     " (costs covers the games of every game; narrow with --tournament)"
                 ) from None
             raise
-        rows = usage(store.con, by=by, tournament=tournament, game_id=game_id, prices=table_prices)
+        rows = usage(
+            store.con,
+            by=by,
+            tournament=tournament,
+            game_id=game_id,
+            prices=table_prices,
+            separate=not merge_games,
+        )
     if as_json:
         print(json.dumps(rows, default=str))
         return
@@ -69,6 +86,15 @@ def costs(
             plain("No model calls stored" + (f" for {tournament}" if tournament else "") + ".")
         )
         return
+    sections: dict[str, list[dict[str, Any]]] = {}
+    for r in rows:
+        sections.setdefault("" if merge_games else r["game"], []).append(r)
+    for kind, part in sections.items():
+        _print_costs(part, by, kind)
+        _print_outcomes(part, by, kind)
+
+
+def _print_costs(rows: list[dict[str, Any]], by: str, kind: str) -> None:
     from projections.costs import GROUPS
 
     columns = [c for c in _COST_COLUMNS if by == "agent" or c not in _PER_GAME]
@@ -78,8 +104,46 @@ def costs(
     # the names, so that no header or number loses its end.
     width = table_width() or 10_000
     print_fitted(
-        lambda cols: _costs_table(rows, by, cols or columns), [pack_columns(cells, names, width)]
+        lambda cols: _costs_table(rows, by, cols or columns, kind),
+        [pack_columns(cells, names, width)],
     )
+
+
+def _print_outcomes(rows: list[dict[str, Any]], by: str, kind: str) -> None:
+    """How the decisions went, as shares of the decisions: the classes that occur."""
+    from projections.costs import CLASSES, GROUPS
+
+    shown = [c for c in CLASSES if c == "ok" or any(r["outcomes"][c] for r in rows)]
+    columns = ["decisions", *shown]
+    cells = {c: [_outcome_cell(r, c) for r in rows] for c in columns}
+    names = [[str(r[k]) for r in rows] + [k] for k in GROUPS[by]]
+    width = table_width() or 10_000
+    print_fitted(
+        lambda cols: _outcomes_table(rows, by, cols or columns, kind),
+        [pack_columns(cells, names, width)],
+    )
+
+
+def _outcome_cell(row: dict[str, Any], column: str) -> str:
+    if column == "decisions":
+        return f"{row['decided']:,}"
+    return f"{row['outcome_rates'][column]:.1%}"
+
+
+def _outcomes_table(
+    rows: list[dict[str, Any]], by: str, columns: Sequence[str], kind: str
+) -> Table:
+    from projections.costs import GROUPS
+
+    t = Table(title=plain(f"Decision outcomes by {by}" + (f" ({kind})" if kind else "")))
+    for c in GROUPS[by]:
+        t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
+    for c in columns:
+        t.add_column(c, justify="right")
+    for r in rows:
+        t.add_row(*(plain(r[k]) for k in GROUPS[by]), *(_outcome_cell(r, c) for c in columns))
+    t.caption = "shares of the decisions (classes: docs/llm.md)"
+    return t
 
 
 def _money(value: float | None) -> str:
@@ -107,14 +171,15 @@ _PER_GAME = ("games", "calls/game", "tokens/game", "$/game")
 
 
 def _costs_table(
-    rows: list[dict[str, Any]], by: str, columns: Sequence[str] | None = None
+    rows: list[dict[str, Any]], by: str, columns: Sequence[str] | None = None, kind: str = ""
 ) -> Table:
-    """Model usage as a table (every column, or those named); agent names and game ids
-    print as plain text, folded onto more lines rather than cut."""
+    """Model usage as a table (every column, or those named) of the games of one kind
+    (`kind`, named in the title; "" for all kinds together); agent names and game ids print
+    as plain text, folded onto more lines rather than cut."""
     from projections.costs import GROUPS
 
     names = list(columns or _COST_COLUMNS)
-    t = Table(title=plain(f"Model usage by {by}"))
+    t = Table(title=plain(f"Model usage by {by}" + (f" ({kind})" if kind else "")))
     for c in GROUPS[by]:
         t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
     for c in names:
@@ -124,6 +189,70 @@ def _costs_table(
     if "cost $" in names:
         t.caption = "cost n/a: model missing from the price table (add it with --prices)"
     return t
+
+
+@app.command()
+def reparse(
+    tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
+    game: Annotated[
+        str | None, typer.Option(help="Only this stored game (id or unique prefix).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+    db: DbOption = DEFAULT_DB,
+) -> None:
+    """Read the stored model answers again with today's parser (no model is called).
+
+    Per agent and game: the decisions that would now go otherwise (defaults that become
+    moves, moves that become defaults), with examples. The store is not written.
+    """
+    from runner.reparse import reparse as reread
+
+    with _open(db) as store:
+        if game is not None:
+            ids = [store.get_game(game).game_id]
+        else:
+            sql = "SELECT DISTINCT e.game_id FROM events e JOIN games g USING (game_id)"
+            sql += " WHERE e.type = 'llm_call'"
+            params: list[Any] = []
+            if tournament is not None:
+                sql += " AND g.tournament = ?"
+                params.append(tournament)
+            ids = [r[0] for r in store.con.execute(sql + " ORDER BY 1", params).fetchall()]
+        tallies = reread((gid, store.load_events(gid)) for gid in ids)
+    if as_json:
+        print(json.dumps({"games": len(ids), "agents": [t.as_dict() for t in tallies]}))
+        return
+    if not tallies:
+        out.print(
+            plain("No model answers stored" + (f" for {tournament}" if tournament else "") + ".")
+        )
+        return
+    for kind in dict.fromkeys(r.game for r in tallies):
+        t = Table(title=plain(f"{kind}: stored answers read by today's parser"))
+        for c in ("agent", "decisions", "calls", "changed", "now a move", "now a default"):
+            t.add_column(c, overflow="fold", justify="left" if c == "agent" else "right")
+        for r in tallies:
+            if r.game == kind:
+                t.add_row(
+                    plain(r.agent),
+                    f"{r.decisions:,}",
+                    f"{r.calls:,}",
+                    f"{r.changed:,}",
+                    f"{r.fallback_to_move:,}",
+                    f"{r.move_to_fallback:,}",
+                )
+        t.caption = (
+            "now a move: was a default; now a default: was a move; changed: calls read otherwise"
+        )
+        out.print(t)
+    for r in tallies:
+        for ex in r.examples:
+            then = ex["then"][0] + (f" ({ex['then'][1]})" if ex["then"][1] else "")
+            now = ex["now"][0] + (f" ({ex['now'][1]})" if ex["now"][1] else "")
+            where = f"{ex['game_id']} seat {ex['seat']} {ex['decision']}/{ex['stage']}"
+            out.print(plain(f"{where}: {ex['answer']!r}"))
+            out.print(plain(f"  then {then}; now {now}"))
+    out.print(plain(f"{len(ids)} game(s) read; nothing called, nothing written."))
 
 
 @app.command()

@@ -69,6 +69,7 @@ def _play_with_progress(
     show: bool = True,
     executor: Executor,
     concurrency: int | None = None,
+    budget: Any = None,
 ) -> int:
     """`play_tournament` under a progress bar on stderr."""
     from rich.progress import (
@@ -110,7 +111,115 @@ def _play_with_progress(
             on_game=lambda: progress.advance(bar),
             executor=executor,
             concurrency=concurrency,
+            budget=budget,
         )
+
+
+def _budget(
+    store: DuckStore,
+    name: str,
+    calls: int | None,
+    tokens: int | None,
+    cost: float | None,
+    prices: Path | None,
+) -> Any:
+    """The tournament-wide budget the flags ask for (None: no budget), counting what the
+    tournament's stored games already spent."""
+    if calls is None and tokens is None and cost is None:
+        return None
+    from agents.llm.budget import TournamentBudget
+    from projections.costs import load_prices
+    from runner.tournament import spent_so_far
+
+    table = load_prices(prices)
+    used = spent_so_far(store, name, table)
+    return TournamentBudget(name, calls=calls, tokens=tokens, cost=cost, prices=table, used=used)
+
+
+def _check_budgets(calls: int | None, tokens: int | None, cost: float | None) -> None:
+    for flag, value in (("--max-calls", calls), ("--max-tokens", tokens)):
+        if value is not None and value < 1:
+            raise UsageError(f"{flag} must be at least 1, got {value}")
+    if cost is not None and not 0 < cost < float("inf"):
+        raise UsageError(f"--max-cost must be more than 0, got {cost}")
+
+
+def _dry_run(
+    db: Path,
+    fmt: str,
+    pool: Sequence[str],
+    games: int,
+    seed: int,
+    config: Any,
+    prices: Path | None,
+    max_calls: int | None,
+    max_tokens: int | None,
+    max_cost: float | None,
+    as_json: bool,
+) -> None:
+    """Print what the tournament would play and cost; nothing is called or stored."""
+    from rich.table import Table
+
+    from projections.costs import load_prices
+    from runner.estimate import DEFAULT_CALLS, DEFAULT_INPUT, DEFAULT_OUTPUT, estimate
+
+    table = load_prices(prices)
+    budgets: dict[str, float | None] = {"max_tokens": max_tokens, "max_cost": max_cost}
+    args = (fmt, pool, games, seed, config, table)
+    kw: dict[str, Any] = {"max_calls": max_calls, **budgets}
+    if Path(db).exists():
+        with DuckStore(db, read_only=True) as store:
+            got = estimate(store.con, *args, **kw)
+    else:
+        got = estimate(None, *args, **kw)
+    if as_json:
+        print(json.dumps(got))
+        return
+    out.print(
+        line(
+            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
+            f" seats; at most {got['decision_bound']:,} decisions per game.",
+            got["game"],
+            str(got["preset"]),
+        )
+    )
+    if not got["seats"]:
+        out.print(plain("No model seats: nothing to estimate."))
+        return
+    t = Table(title=plain("Expected model use (no model called)"))
+    for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
+        t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
+    for r in got["seats"]:
+        money = "n/a" if r["cost"] is None else f"{r['cost']:.4f}"
+        t.add_row(
+            plain(r["agent"]),
+            f"{r['seats']:,}",
+            f"{r['calls']:,.0f}",
+            f"{r['input_tokens'] + r['output_tokens']:,.0f}",
+            money,
+            r["basis"],
+            f"{r['calls_bound_per_seat'] * r['seats']:,}",
+        )
+    t.caption = (
+        f"default: {DEFAULT_CALLS} calls per seat, {DEFAULT_INPUT:,} + {DEFAULT_OUTPUT}"
+        " tokens per call; calls bound: decisions x 3 calls x attempts, or max_calls"
+    )
+    out.print(t)
+    total = "n/a" if got["cost"] is None else f"{got['cost']:.4f}"
+    out.print(
+        plain(
+            f"In all: {got['calls']:,.0f} calls, {got['tokens']:,.0f} tokens, cost {total};"
+            f" at most {got['calls_bound']:,} calls."
+        )
+    )
+    for flag, key in (("--max-tokens", "max_tokens"), ("--max-cost", "max_cost")):
+        if budgets[key] is not None:
+            out.print(
+                plain(
+                    f"{flag} {budgets[key]:g}: no call starts once the tournament has used"
+                    " it (calls in flight may pass it by their own tokens)."
+                )
+            )
 
 
 def _columns() -> tuple[Any, Any]:
@@ -212,8 +321,37 @@ def tournament(
     preset_file: PresetFileOption = None,
     game: GameOption = None,
     db: DbOption = DEFAULT_DB,
+    max_calls: Annotated[
+        int | None,
+        typer.Option(help="Budget of the whole tournament: model calls, then defaults."),
+    ] = None,
+    max_tokens: Annotated[
+        int | None,
+        typer.Option(help="Budget of the whole tournament: tokens (in and out)."),
+    ] = None,
+    max_cost: Annotated[
+        float | None,
+        typer.Option(help="Budget of the whole tournament: cost in the price table's currency."),
+    ] = None,
+    prices: Annotated[
+        Path | None,
+        typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
+    ] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Call no model and store nothing: print the schedule's games and the expected"
+            " calls, tokens and cost per model agent, with the bounds the budgets set.",
+        ),
+    ] = False,
+    as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
+
+    Budgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games
+    together: once one is reached, model seats play their recorded default for the rest,
+    and each game records why (docs/bounds.md).
 
     Cattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,
     C2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x
@@ -236,6 +374,9 @@ def tournament(
 
     if executor not in EXECUTORS:
         raise UsageError(f"--executor must be one of {', '.join(EXECUTORS)}, got {executor!r}")
+    _check_budgets(max_calls, max_tokens, max_cost)
+    if prices is not None and not prices.is_file():
+        raise UsageError(f"--prices: no such file {prices}")
     if ray_address is not None and executor != "ray":
         raise UsageError("--ray-address goes with --executor ray")
     if ray_address is not None and not ray_address.strip():
@@ -255,6 +396,8 @@ def tournament(
             executor, workers=workers, concurrency=concurrency, address=ray_address
         )
 
+    if resume is not None and (dry_run or as_json):
+        raise UsageError("--dry-run plans a new tournament; it does not go with --resume")
     if resume is not None:
         given = [
             flag
@@ -296,6 +439,7 @@ def tournament(
                         resume,
                     )
                 )
+                budget = _budget(store, resume, max_calls, max_tokens, max_cost, prices)
                 with start() as ex:
                     _play_with_progress(
                         store,
@@ -308,6 +452,7 @@ def tournament(
                         show=not quiet,
                         executor=ex,
                         concurrency=concurrency,
+                        budget=budget,
                     )
                     _retried(ex)
             _summary(store, resume)
@@ -349,6 +494,13 @@ def tournament(
         check(fmt, pool, games, config.players)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
+    if dry_run:
+        _dry_run(
+            db, fmt, pool, games, seed, config, prices, max_calls, max_tokens, max_cost, as_json
+        )
+        return
+    if as_json:
+        raise UsageError("--json goes with --dry-run")
     if executor == "local" and workers > max_workers():
         check_workers(workers, every_game_has_a_model=every_game_has_a_model(fmt, pool, config))
     with DuckStore(db, init=init) as store:
@@ -394,6 +546,7 @@ def tournament(
                 show=not quiet,
                 executor=ex,
                 concurrency=concurrency,
+                budget=_budget(store, name, max_calls, max_tokens, max_cost, prices),
             )
             _retried(ex)
         _summary(store, name)

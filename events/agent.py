@@ -88,5 +88,54 @@ class ActionDefaulted(SeatPrivate, frozen=True, kw_only=True, tag="action_defaul
     reason: str
 
 
-AgentEvent = ScratchpadUpdated | AgentNote | LLMCall | ActionDefaulted
+OUTCOMES = (
+    "ok",
+    "repaired",
+    "unparsable",
+    "illegal",
+    "truncated",
+    "refused",
+    "timeout",
+    "error",
+    "budget",
+)
+"""Outcome classes of a model decision (docs/llm.md, "Outcome of a decision"):
+
+* ``ok``: the first answer was read by a strict stage and its move played;
+* ``repaired``: the model's move was played, but only after a lenient parse stage
+  (last_object, key_value, lenient) or a retry (format or truncation retry);
+* ``unparsable``: no move could be read from the answers, the default was played;
+* ``illegal``: the answer named a move the decision does not allow (the game's parser says
+  so, or the rules rejected it: the views mark those from the rules' own events);
+* ``truncated``: the provider stopped on the token limit and no usable move followed;
+* ``refused``: the provider refused to answer (a refusal or content filter);
+* ``timeout`` / ``error``: every attempt failed in transport (the last by a timeout / by
+  another error: HTTP 5xx, 429, connection);
+* ``budget``: the seat's budget (per game or per tournament) was spent, no call was made.
+"""
+
+
+class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
+    """How one decision of a model seat went, engine-only: its outcome class (`OUTCOMES`),
+    the model calls and tokens it took, and the action played instead of the model's
+    (`fallback`, as JSON) when its answer was not used.
+
+    Recorded after the decision's `llm_call` events. Games stored before this event existed
+    have none: their decisions count as outcome ``unrecorded`` in the views (their calls
+    and defaults are still in `llm_call` and `action_defaulted`).
+    """
+
+    ACTOR = "seat"
+    seat: Seat
+    decision: str
+    outcome: str
+    calls: int = 0
+    tokens: int = 0
+    fallback: str | None = None
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+AgentEvent = ScratchpadUpdated | AgentNote | LLMCall | ActionDefaulted | ModelDecision
 """Every event an agent may add to a game's log."""

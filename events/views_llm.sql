@@ -63,3 +63,74 @@ LEFT JOIN events e
        ON e.game_id = u.game_id AND e.actor = u.seat
       AND e.type IN ('action_rejected', 'fallback_applied', 'action_defaulted')
 GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
+
+-- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
+-- outcome class. A move the rules rejected (an `action_rejected` of the seat before its next
+-- decision) counts as `illegal`, and the rules' fallback (`fallback_applied`) is what was played
+-- instead; `fallback` is otherwise the seat's own default (`action_defaulted`). Games stored
+-- before decisions recorded their outcome have no rows here (see llm_outcomes).
+CREATE OR REPLACE VIEW llm_decisions AS
+WITH d AS (
+    SELECT e.game_id, e.seq, e.turn,
+           CAST(e.payload->>'seat' AS SMALLINT) AS seat,
+           e.payload->>'decision' AS decision,
+           e.payload->>'outcome' AS recorded,
+           CAST(e.payload->>'calls' AS INTEGER) AS calls,
+           CAST(e.payload->>'tokens' AS BIGINT) AS tokens,
+           e.payload->>'fallback' AS fallback,
+           lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq
+    FROM events e
+    WHERE e.type = 'model_decision'
+), rules AS (
+    SELECT d.game_id, d.seq,
+           bool_or(x.type = 'action_rejected') AS rejected,
+           arg_min(x.payload->>'action', x.seq) FILTER (WHERE x.type = 'fallback_applied')
+               AS rules_fallback
+    FROM d
+    JOIN events x
+      ON x.game_id = d.game_id AND x.actor = d.seat AND x.seq > d.seq
+     AND (d.next_seq IS NULL OR x.seq < d.next_seq)
+     AND x.type IN ('action_rejected', 'fallback_applied')
+    GROUP BY d.game_id, d.seq
+)
+SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, s.tournament, g.game,
+       d.decision,
+       CASE WHEN coalesce(r.rejected, false) AND d.recorded IN ('ok', 'repaired')
+            THEN 'illegal' ELSE d.recorded END AS outcome,
+       d.recorded, d.calls, d.tokens,
+       coalesce(d.fallback, r.rules_fallback) AS fallback
+FROM d
+LEFT JOIN rules r ON r.game_id = d.game_id AND r.seq = d.seq
+LEFT JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat
+LEFT JOIN games g ON g.game_id = d.game_id;
+
+-- Per game and seat of a model: decisions by outcome class. A seat whose game was stored
+-- before outcomes were recorded has all its decisions (asks of llm_usage) as `unrecorded`.
+CREATE OR REPLACE VIEW llm_outcomes AS
+WITH o AS (
+    SELECT game_id, seat,
+           count(*) AS decisions,
+           count(*) FILTER (WHERE outcome = 'ok') AS ok,
+           count(*) FILTER (WHERE outcome = 'repaired') AS repaired,
+           count(*) FILTER (WHERE outcome = 'unparsable') AS unparsable,
+           count(*) FILTER (WHERE outcome = 'illegal') AS illegal,
+           count(*) FILTER (WHERE outcome = 'truncated') AS truncated,
+           count(*) FILTER (WHERE outcome = 'refused') AS refused,
+           count(*) FILTER (WHERE outcome = 'timeout') AS timeout,
+           count(*) FILTER (WHERE outcome = 'error') AS error,
+           count(*) FILTER (WHERE outcome = 'budget') AS budget
+    FROM llm_decisions
+    GROUP BY game_id, seat
+)
+SELECT game_id, seat, s.agent, s.tournament, g.game,
+       coalesce(o.decisions, u.decisions) AS decisions,
+       coalesce(o.ok, 0) AS ok, coalesce(o.repaired, 0) AS repaired,
+       coalesce(o.unparsable, 0) AS unparsable, coalesce(o.illegal, 0) AS illegal,
+       coalesce(o.truncated, 0) AS truncated, coalesce(o.refused, 0) AS refused,
+       coalesce(o.timeout, 0) AS timeout, coalesce(o.error, 0) AS error,
+       coalesce(o.budget, 0) AS budget,
+       CASE WHEN o.decisions IS NULL THEN u.decisions ELSE 0 END AS unrecorded
+FROM o
+FULL JOIN (SELECT game_id, seat, decisions FROM llm_usage) u USING (game_id, seat)
+LEFT JOIN seats s USING (game_id, seat)
+LEFT JOIN games g USING (game_id);

@@ -99,6 +99,31 @@ def cost(input_tokens: int, output_tokens: int, price: Price | None) -> float | 
 
 
 GROUPS = {"agent": ("agent",), "seat": ("game_id", "seat", "agent"), "game": ("game_id",)}
+CLASSES: tuple[str, ...] = (
+    *("ok", "repaired", "unparsable", "illegal", "truncated", "refused", "timeout"),
+    *("error", "budget", "unrecorded"),
+)
+"""Decision outcome classes (events.agent.OUTCOMES) and `unrecorded`: decisions of games
+stored before outcomes were recorded."""
+_SUMS = (
+    "calls",
+    "decisions",
+    "input_tokens",
+    "output_tokens",
+    "reasoning_tokens",
+    "model_seconds",
+    "transport_errors",
+    "truncated_calls",
+    "format_errors",
+    "repaired_calls",
+    "parsed",
+    "rejections",
+    "engine_fallbacks",
+    "defaults",
+    "budget_defaults",
+    "decided",
+    *CLASSES,
+)
 
 
 def usage(
@@ -108,81 +133,65 @@ def usage(
     tournament: str | None = None,
     game_id: str | None = None,
     prices: dict[str, Price] | None = None,
+    separate: bool = True,
 ) -> list[dict[str, Any]]:
-    """Calls, tokens, cost, format-error and fallback rates, grouped by agent, seat or game."""
+    """Calls, tokens, cost, format-error, fallback and outcome rates, grouped by agent, seat
+    or game; with `separate` (the default) the rows of each kind of game (`game`:
+    cattle-trade, pact, openspiel, ...) apart, ordered by it, since calls and tokens per game
+    of different games do not compare."""
     prices = prices if prices is not None else load_prices()
     where, params = [], []
     if tournament is not None:
-        where.append("u.tournament = ?")
+        where.append("o.tournament = ?")
         params.append(tournament)
     if game_id is not None:
-        where.append("u.game_id = ?")
+        where.append("o.game_id = ?")
         params.append(game_id)
     sql = f"""
-        SELECT u.game_id, u.seat, u.agent, u.provider, u.model, u.calls, u.decisions,
-               u.input_tokens, u.output_tokens, u.reasoning_tokens, u.model_seconds,
-               u.transport_errors, u.truncated, u.format_errors, u.repaired, u.parsed,
-               f.rejections, f.engine_fallbacks, f.defaults, f.budget_defaults
-        FROM llm_usage u JOIN llm_fallbacks f USING (game_id, seat)
+        SELECT o.game_id, o.seat, o.agent, o.game, u.provider, u.model,
+               coalesce(u.calls, 0) AS calls, coalesce(u.decisions, 0) AS decisions,
+               coalesce(u.input_tokens, 0) AS input_tokens,
+               coalesce(u.output_tokens, 0) AS output_tokens,
+               coalesce(u.reasoning_tokens, 0) AS reasoning_tokens,
+               coalesce(u.model_seconds, 0) AS model_seconds,
+               u.transport_errors, u.truncated AS truncated_calls, u.format_errors,
+               u.repaired AS repaired_calls, u.parsed,
+               f.rejections, f.engine_fallbacks, f.defaults, f.budget_defaults,
+               o.decisions AS decided, {", ".join(f"o.{c}" for c in CLASSES)}
+        FROM llm_outcomes o
+        LEFT JOIN llm_usage u USING (game_id, seat)
+        LEFT JOIN llm_fallbacks f USING (game_id, seat)
         {"WHERE " + " AND ".join(where) if where else ""}
-        ORDER BY u.game_id, u.seat
+        ORDER BY o.game, o.game_id, o.seat
     """
     rows = con.execute(sql, params).fetchall()
     cols = [d[0] for d in con.description]
-    keys = GROUPS[by]
+    keys = (("game",) if separate else ()) + GROUPS[by]
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     for raw in rows:
         r = dict(zip(cols, raw, strict=True))
-        c = cost(
-            r["input_tokens"], r["output_tokens"], price_for(r["provider"], r["model"], prices)
-        )
+        price = price_for(r["provider"], r["model"], prices) if r["provider"] else (0.0, 0.0)
+        c = cost(r["input_tokens"], r["output_tokens"], price)
         g = groups.setdefault(
             tuple(r[k] for k in keys),
             {
                 **{k: r[k] for k in keys},
+                "kinds": set(),
                 "games": set(),
                 "cut": set(),
                 "seats": 0,
-                "calls": 0,
-                "decisions": 0,
-                "input_tokens": 0,
-                "output_tokens": 0,
-                "reasoning_tokens": 0,
+                **dict.fromkeys(_SUMS, 0),
                 "model_seconds": 0.0,
-                "transport_errors": 0,
-                "truncated": 0,
-                "format_errors": 0,
-                "repaired": 0,
-                "parsed": 0,
-                "rejections": 0,
-                "engine_fallbacks": 0,
-                "defaults": 0,
-                "budget_defaults": 0,
                 "cost_usd": 0.0,
                 "unpriced": 0,
             },
         )
+        g["kinds"].add(r["game"])
         g["games"].add(r["game_id"])
         g["seats"] += 1
-        for k in (
-            "calls",
-            "decisions",
-            "input_tokens",
-            "output_tokens",
-            "reasoning_tokens",
-            "model_seconds",
-            "transport_errors",
-            "truncated",
-            "format_errors",
-            "repaired",
-            "parsed",
-            "rejections",
-            "engine_fallbacks",
-            "defaults",
-            "budget_defaults",
-        ):
+        for k in _SUMS:
             g[k] += r[k] or 0
-        if r["budget_defaults"]:
+        if r["budget_defaults"] or r["budget"]:
             g["cut"].add(r["game_id"])
         if c is None:
             g["unpriced"] += 1
@@ -191,6 +200,7 @@ def usage(
     out = []
     for g in groups.values():
         n = len(g.pop("games"))
+        g["game"] = ", ".join(sorted(k for k in g.pop("kinds") if k))
         g["games"] = n
         # Games in which a seat's budget was spent (its later decisions were defaults).
         g["budget_cut_games"] = len(g.pop("cut"))
@@ -202,5 +212,13 @@ def usage(
         g["format_error_rate"] = g["format_errors"] / g["parsed"] if g["parsed"] else 0.0
         fallbacks = g["defaults"] + g["engine_fallbacks"]
         g["fallback_rate"] = fallbacks / g["decisions"] if g["decisions"] else 0.0
+        g["outcomes"] = {c: g.pop(c) for c in CLASSES}
+        decided = g["decided"]
+        g["outcome_rates"] = {
+            c: (v / decided if decided else 0.0) for c, v in g["outcomes"].items()
+        }
+        # The names the per-call counts had before decisions had outcomes.
+        g["truncated"] = g.pop("truncated_calls")
+        g["repaired"] = g.pop("repaired_calls")
         out.append(g)
     return out

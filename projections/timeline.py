@@ -43,6 +43,9 @@ def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
             )
         case ae.ActionDefaulted():
             return f"! {p(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
+        case ae.ModelDecision():
+            played = f", played {e.fallback}" if e.fallback is not None else ""
+            return f"  {p(e.seat)}'s {e.decision}: {e.outcome} ({e.calls} call(s){played})"
     return None
 
 

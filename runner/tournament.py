@@ -303,8 +303,12 @@ def play_tournament(
     show: bool = False,
     executor: Executor | None = None,
     concurrency: int | None = None,
+    budget: Any = None,
 ) -> int:
     """Play `tasks` and store every finished game once; return the number stored.
+
+    `budget` (agents.llm.budget.TournamentBudget) limits the model calls, tokens and cost of
+    all the games with model seats together; they are then played here, in this process.
 
     `executor` plays the games (default: `LocalExecutor(workers)`, closed here; one passed in
     is left open for its owner). Games with model seats that the executor hands back to the
@@ -356,12 +360,12 @@ def play_tournament(
             take(runner.code_games(code))
         # A game to continue has its partial log in this store: the writer plays it.
         fresh = [t for t in io if not t.resume]
-        remote = runner.model_games(fresh) if fresh else None
+        remote = runner.model_games(fresh) if fresh and budget is None else None
         here = [t for t in io if t.resume] if remote is not None else io
         if remote is not None:
             take(remote)
         if here:
-            asyncio.run(_play_io(store, here, concurrency or workers, tick))
+            asyncio.run(_play_io(store, here, concurrency or workers, tick, budget))
             stored += len(here)
     finally:
         if own:
@@ -370,10 +374,18 @@ def play_tournament(
 
 
 async def _play_io(
-    store: DuckStore, tasks: Sequence[GameTask], concurrency: int, done: Callable[[], None]
+    store: DuckStore,
+    tasks: Sequence[GameTask],
+    concurrency: int,
+    done: Callable[[], None],
+    budget: Any = None,
 ) -> None:
-    """Play games with model seats here, `concurrency` at a time, each written as it runs."""
+    """Play games with model seats here, `concurrency` at a time, each written as it runs
+    (every model seat drawing on `budget`, if given)."""
+    from agents.llm.budget import CURRENT
     from runner.session import play_stored, watch_readers
+
+    CURRENT.set(budget)  # the games' tasks below start in this context
 
     gate = asyncio.Semaphore(max(1, concurrency))
     watcher = asyncio.create_task(watch_readers(store))
@@ -396,6 +408,23 @@ async def _play_io(
         await asyncio.gather(*(one(t) for t in tasks))
     finally:
         watcher.cancel()
+
+
+def spent_so_far(
+    store: DuckStore, name: str, prices: dict[str, tuple[float, float]]
+) -> tuple[int, int, float]:
+    """Model calls, tokens (in and out) and cost the stored games of tournament `name` used."""
+    from projections.costs import cost, price_for
+
+    rows = store.con.execute(
+        "SELECT provider, model, count(*), coalesce(sum(input_tokens), 0),"
+        " coalesce(sum(output_tokens), 0) FROM llm_calls WHERE tournament = ? GROUP BY ALL",
+        [name],
+    ).fetchall()
+    calls = sum(r[2] for r in rows)
+    tokens = sum(r[3] + r[4] for r in rows)
+    spent = sum(cost(r[3], r[4], price_for(r[0], r[1], prices)) or 0.0 for r in rows)
+    return int(calls), int(tokens), float(spent)
 
 
 # ---------------------------------------------------------------------------- commands

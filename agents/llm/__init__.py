@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from agents.llm.agent import LLMAgent
+from agents.llm.agent import LLMAgent, records_outcomes
+from agents.llm.budget import recorded_cut
 from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
 from agents.llm.transport import RecordedTransport, live_transport
 from events.agent import LLMCall
@@ -33,7 +34,10 @@ def replay_llm_agent(
     """A model seat that re-reads the answers its game recorded: prompts and parsing run
     again, the network is never touched."""
     calls = [e for e in log if isinstance(e, LLMCall) and e.seat == seat]
-    return LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
+    agent = LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
+    agent.record_outcomes = records_outcomes(log, seat)
+    agent.shared = recorded_cut(log, seat)
+    return agent
 
 
 AGENT_KINDS = {

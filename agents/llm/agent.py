@@ -11,19 +11,30 @@ Per decision (see docs/llm.md for the table):
 * an answer that yields no action (after the json / last_object / key_value stages) gets one
   ``format_retry`` showing the error;
 * if nothing usable came, the documented default action is played and `ActionDefaulted`
-  recorded.
+  recorded;
+* every decision ends with a `ModelDecision`: its outcome class (agents.llm.outcome), the
+  calls and tokens it took, and the action played instead of the model's, if any.
 """
 
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Agent
+from agents.llm.budget import CURRENT, SharedBudget, recorded_cut
+from agents.llm.outcome import classify
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import Reply, Request, ResumingTransport, Transport
 from events import catalog
-from events.agent import ActionDefaulted, ChatMessage, LLMCall, ScratchpadUpdated
+from events.agent import (
+    ActionDefaulted,
+    ChatMessage,
+    LLMCall,
+    ModelDecision,
+    ScratchpadUpdated,
+)
 from events.lazy import get_logger
 
 log = get_logger("cattle.llm")
@@ -81,13 +92,33 @@ class LLMAgent(Agent):
         """Model calls made in this game (every transport attempt), for the budgets."""
         self._tokens = 0
         """Tokens (input and output) the calls used, for the budgets."""
+        self._input = 0
+        self._output = 0
+        self.deciding = False
+        """True while a decision is being answered (not a note update)."""
+        self.decisions_asked = 0
+        """Decisions this seat was asked in this game (the one being answered included)."""
+        self.shared: SharedBudget | None = CURRENT.get()
+        """The tournament's budget (or, in a replay, the stop its log records)."""
         self._decisions = 0
         self._format_errors = 0
         self._defaults = 0
+        self.outcomes: dict[str, int] = {}
+        """Decisions of this game per outcome class."""
+        self.record_outcomes = True
+        """False while re-creating a game stored before decisions recorded their outcome
+        (`ModelDecision`), so that its replay gives back its log byte for byte."""
 
     def resume(self, log: list[Any]) -> None:
         calls = [e for e in log if isinstance(e, LLMCall) and e.seat == self.seat]
         self.transport = ResumingTransport(calls, self.transport)
+        self.record_outcomes = records_outcomes(log, self.seat)
+        self.shared = recorded_cut(log, self.seat) or self.shared
+
+    @property
+    def calls_made(self) -> int:
+        """Model calls made in this game so far (every transport attempt)."""
+        return self._calls
 
     # ---- calls -----------------------------------------------------------------------------
 
@@ -160,6 +191,12 @@ class LLMAgent(Agent):
             return f"budget spent: {self._calls} model calls (max_calls={o.max_calls})"
         if o.max_game_tokens is not None and self._tokens >= o.max_game_tokens:
             return f"budget spent: {self._tokens} tokens (max_game_tokens={o.max_game_tokens})"
+        if o.max_game_cost is not None and o.price is not None:
+            spent = (self._input * o.price[0] + self._output * o.price[1]) / 1_000_000
+            if spent >= o.max_game_cost:
+                return f"budget spent: cost {spent:.6f} (max_game_cost={o.max_game_cost:g})"
+        if self.shared is not None:
+            return self.shared.spent(self)
         return None
 
     async def _send(self, decision: str, stage: str, request: Request) -> tuple[Reply, int] | None:
@@ -169,10 +206,17 @@ class LLMAgent(Agent):
         for attempt in range(1, attempts + 1):
             if self.over_budget() is not None:
                 return None
+            shared = self.shared
+            if shared is not None:
+                shared.begin(self)
             reply = await self.transport.send(request)
             # Counted from the reply as recorded, so a replay spends the budget identically.
             self._calls += 1
+            self._input += reply.input_tokens or 0
+            self._output += reply.output_tokens or 0
             self._tokens += (reply.input_tokens or 0) + (reply.output_tokens or 0)
+            if shared is not None:
+                shared.settle(self, reply.input_tokens or 0, reply.output_tokens or 0)
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
@@ -222,6 +266,34 @@ class LLMAgent(Agent):
     # ---- decisions -------------------------------------------------------------------------
 
     async def aact(self, view: Any, decision: Any) -> Any:
+        self.decisions_asked += 1
+        start, calls, tokens = len(self._records), self._calls, self._tokens
+        self.deciding = True
+        try:
+            action = await self._decide(view, decision)
+        finally:
+            self.deciding = False
+        made = self._records[start:]
+        defaulted = next((e for e in reversed(made) if isinstance(e, ActionDefaulted)), None)
+        illegal = getattr(self.prompter, "illegal_answer", None)
+        outcome = classify(
+            [e for e in made if isinstance(e, LLMCall)], defaulted, *([illegal] if illegal else [])
+        )
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+        if self.record_outcomes:
+            self.record(
+                ModelDecision(
+                    seat=self.seat,
+                    decision=decision.kind,
+                    outcome=outcome,
+                    calls=self._calls - calls,
+                    tokens=self._tokens - tokens,
+                    fallback=None if defaulted is None else defaulted.action,
+                )
+            )
+        return action
+
+    async def _decide(self, view: Any, decision: Any) -> Any:
         kind = decision.kind
         prompter = self.prompter
         rejection = prompter.rejection(view, self.seat, kind)
@@ -366,8 +438,22 @@ class LLMAgent(Agent):
                 decisions=self._decisions,
                 format_errors=self._format_errors,
                 defaults=self._defaults,
+                outcomes=dict(sorted(self.outcomes.items())),
             )
         await self.transport.close()
+
+
+def records_outcomes(log: Sequence[Any], seat: int) -> bool:
+    """Whether a stored game records the outcome of `seat`'s decisions: yes unless the seat
+    made model calls or played defaults and no `ModelDecision` names it (a game stored
+    before the event existed)."""
+    acted = False
+    for e in log:
+        if isinstance(e, ModelDecision) and e.seat == seat:
+            return True
+        if isinstance(e, LLMCall | ActionDefaulted) and e.seat == seat:
+            acted = True
+    return not acted
 
 
 def _snippet(text: str, limit: int = 80) -> str:

@@ -80,7 +80,8 @@ class Answer:
 
     text: str = ""
     finish: str = "stop"
-    """stop or length (mapped to end_turn / max_tokens for Anthropic)."""
+    """stop, length, content_filter or refusal (Anthropic: end_turn, max_tokens, refusal,
+    refusal). An OpenAI refusal carries the text in the message's `refusal` field."""
     status: int = 200
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
@@ -293,6 +294,9 @@ FAULTS = (
     "hang",
     "garbage",
     "empty",
+    "refusal",
+    "content_filter",
+    "illegal_move",
 )
 """Faults `FaultPolicy` can inject."""
 
@@ -300,7 +304,8 @@ FAULTS = (
 class FaultPolicy:
     """Wraps a policy; each scripted (kind, fault) spoils the next matching request.
 
-    A kind of "any" matches every request except note updates. `hang` waits `hang_for`
+    A kind of "any" matches every request except note updates; ``KIND/STAGE`` (``turn/ask``,
+    ``bid/format_retry``) matches only requests of that stage. `hang` waits `hang_for`
     seconds before answering; `rate_limit` answers 429 with Retry-After `retry_after`.
     """
 
@@ -322,6 +327,9 @@ class FaultPolicy:
     def _take(self, req: Incoming) -> str | None:
         kind = req.kind
         for i, (k, fault) in enumerate(self.script):
+            k, _, stage = k.partition("/")
+            if stage and stage != req.stage:
+                continue
             if k == kind or (k == "any" and kind != "scratchpad"):
                 del self.script[i]
                 self.applied.append((req.n, kind, fault))
@@ -370,6 +378,12 @@ class FaultPolicy:
                 return Answer(text="I would rather not say.")
             case "empty":
                 return Answer(text="")
+            case "refusal":
+                return Answer(text="I can't help with that.", finish="refusal")
+            case "content_filter":
+                return Answer(text="", finish="content_filter")
+            case "illegal_move":
+                return Answer(text="Action: a move no game has")
         raise ValueError(f"unknown fault {fault!r}")
 
 
@@ -384,6 +398,9 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     """A chat-completions response."""
     prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
     out = _tokens(ans.text)
+    message: dict[str, Any] = {"role": "assistant", "content": ans.text}
+    if ans.finish == "refusal":
+        message = {"role": "assistant", "content": None, "refusal": ans.text}
     return {
         "id": f"chatcmpl-{req.n}",
         "object": "chat.completion",
@@ -392,8 +409,8 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
         "choices": [
             {
                 "index": 0,
-                "message": {"role": "assistant", "content": ans.text},
-                "finish_reason": ans.finish,
+                "message": message,
+                "finish_reason": "stop" if ans.finish == "refusal" else ans.finish,
             }
         ],
         "usage": {
@@ -408,7 +425,7 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
 def _tool_input(req: Incoming, ans: Answer) -> tuple[str, dict[str, Any]] | None:
     """(tool name, input) when the request offers a tool and the answer is a JSON object."""
     tools = req.body.get("tools") or []
-    if not tools or ans.finish == "length":
+    if not tools or ans.finish != "stop":
         return None
     try:
         data = json.loads(ans.text)
@@ -426,7 +443,9 @@ def anthropic_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     prompt = sum(_tokens(str(m.get("content", ""))) for m in req.messages)
     tool = _tool_input(req, ans)
     content: list[dict[str, Any]] = [{"type": "text", "text": ans.text}]
-    stop = "max_tokens" if ans.finish == "length" else "end_turn"
+    stop = {"length": "max_tokens", "content_filter": "refusal", "refusal": "refusal"}.get(
+        ans.finish, "end_turn"
+    )
     if tool is not None:
         content = [{"type": "tool_use", "id": f"toolu_{req.n}", "name": tool[0], "input": tool[1]}]
         stop = "tool_use"

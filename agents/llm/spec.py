@@ -56,10 +56,12 @@ IDENTITY = (
 )
 """Options that change how a seat plays; non-default ones are part of the agent name."""
 
-BUDGETS = ("max_calls", "max_game_tokens")
-"""Per-game budgets of a seat: model calls, and tokens (input and output together). Once one
-is spent the seat plays its recorded default for the rest of the game. Budgets limit what a
-seat may spend, not how it plays, so they are not part of the agent name."""
+BUDGETS = ("max_calls", "max_game_tokens", "max_game_cost", "price")
+"""Per-game budgets of a seat: model calls, tokens (input and output together), and cost in
+the price table's currency (with the `price` it was counted at, ``IN/OUT`` per million
+tokens, stored with the seat so that a replay counts alike). Once one is spent the seat plays
+its recorded default for the rest of the game. Budgets limit what a seat may spend, not how it
+plays, so they are not part of the agent name."""
 
 _ALIASES = {
     "reasoning": "reasoning_effort",
@@ -133,6 +135,13 @@ def _coerce(key: str, value: str) -> Any:
         if not 1 <= n <= 20:
             raise SpecError(f"samples must be within 1..20, got {v}")
         return n
+    if key == "max_game_cost":
+        c = float(v)
+        if not 0 < c < math.inf:
+            raise SpecError(f"max_game_cost must be more than 0, got {v}")
+        return c
+    if key == "price":
+        return _price_text(v)
     if key in BUDGETS:
         n = int(v)
         if n < 1:
@@ -216,6 +225,10 @@ class SeatOptions:
     """Budget: model calls this seat may make in one game (None: no budget)."""
     max_game_tokens: int | None = None
     """Budget: tokens (input and output) this seat may use in one game (None: no budget)."""
+    max_game_cost: float | None = None
+    """Budget: cost this seat may spend in one game, at `price` (None: no budget)."""
+    price: tuple[float, float] | None = None
+    """Price per million input and output tokens the cost budget counts with."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -245,6 +258,8 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         samples=int(opts.get("samples", SC_SAMPLES if opts.get("mode") == "sc-cot" else 1)),
         max_calls=_budget(opts.get("max_calls")),
         max_game_tokens=_budget(opts.get("max_game_tokens")),
+        max_game_cost=None if opts.get("max_game_cost") is None else float(opts["max_game_cost"]),
+        price=None if opts.get("price") is None else _price(str(opts["price"])),
     )
 
 
@@ -252,12 +267,40 @@ def _budget(value: Any) -> int | None:
     return None if value is None else int(value)
 
 
-def with_budgets(spec: str, *, calls: int | None = None, tokens: int | None = None) -> str:
-    """A model seat spec with per-game budgets added (a code agent's spec as it is)."""
+def _price(text: str) -> tuple[float, float]:
+    inp, _, outp = text.partition("/")
+    return float(inp), float(outp)
+
+
+def _price_text(text: str) -> str:
+    try:
+        pin, pout = _price(text)
+    except ValueError:
+        raise SpecError(f"price must be IN/OUT per million tokens, got {text!r}") from None
+    if not (0 <= pin < math.inf and 0 <= pout < math.inf):
+        raise SpecError(f"price must be IN/OUT per million tokens, got {text!r}")
+    return f"{pin:g}/{pout:g}"
+
+
+def with_budgets(
+    spec: str,
+    *,
+    calls: int | None = None,
+    tokens: int | None = None,
+    cost: float | None = None,
+    price: tuple[float, float] | None = None,
+) -> str:
+    """A model seat spec with per-game budgets added (a code agent's spec as it is); a cost
+    budget goes with the `price` it counts at."""
     provider = spec.partition(":")[0]
     if provider not in PROVIDERS:
         return spec
-    extra = [f"{k}={v}" for k, v in (("max_calls", calls), ("max_game_tokens", tokens)) if v]
+    pairs: list[tuple[str, Any]] = [("max_calls", calls), ("max_game_tokens", tokens)]
+    if cost:
+        if price is None:
+            raise SpecError(f"a cost budget needs the price of {spec.partition('?')[0]}")
+        pairs += [("max_game_cost", f"{cost:g}"), ("price", f"{price[0]:g}/{price[1]:g}")]
+    extra = [f"{k}={v}" for k, v in pairs if v]
     if not extra:
         return spec
     return spec + ("&" if "?" in spec else "?") + "&".join(extra)

@@ -446,9 +446,13 @@ class OpenAITransport(_SDKTransport):
         choice = resp.choices[0] if resp.choices else None
         usage = resp.usage
         details = getattr(usage, "completion_tokens_details", None) if usage else None
+        finish = choice.finish_reason if choice else None
+        if choice and choice.message and getattr(choice.message, "refusal", None):
+            # Structured output's refusal: no content, the reason in `refusal`.
+            finish = "refusal"
         return Reply(
             text=(choice.message.content or "") if choice and choice.message else "",
-            finish_reason=choice.finish_reason if choice else None,
+            finish_reason=finish,
             input_tokens=(usage.prompt_tokens or 0) if usage else 0,
             output_tokens=(usage.completion_tokens or 0) if usage else 0,
             reasoning_tokens=(getattr(details, "reasoning_tokens", 0) or 0) if details else 0,

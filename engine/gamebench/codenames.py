@@ -461,7 +461,13 @@ class CodenamesRules:
                 return replace(s, key=e.key, turn=1, team=RED, phase="clue")
             case ce.CnEnded():
                 return replace(s, phase="over")
-            case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
+            case (
+                ae.LLMCall()
+                | ae.ActionDefaulted()
+                | ae.ScratchpadUpdated()
+                | ae.AgentNote()
+                | ae.ModelDecision()
+            ):
                 return s  # agent-side facts lie outside the rules
             case _:
                 assert_never(e)

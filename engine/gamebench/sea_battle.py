@@ -516,7 +516,13 @@ class SeaBattleRules:
                 return replace(s, phase="over")
             case se.SbDamageReport():
                 return s
-            case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
+            case (
+                ae.LLMCall()
+                | ae.ActionDefaulted()
+                | ae.ScratchpadUpdated()
+                | ae.AgentNote()
+                | ae.ModelDecision()
+            ):
                 return s  # agent-side facts lie outside the rules
             case _:
                 assert_never(e)

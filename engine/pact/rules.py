@@ -522,7 +522,13 @@ class PactRules:
                 )
             case pe.PactGameEnded():
                 return replace(s, phase="ended")
-            case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
+            case (
+                ae.LLMCall()
+                | ae.ActionDefaulted()
+                | ae.ScratchpadUpdated()
+                | ae.AgentNote()
+                | ae.ModelDecision()
+            ):
                 # Agent-side facts (model exchanges, notes) lie outside the rules.
                 return s
             case _:

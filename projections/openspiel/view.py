@@ -570,7 +570,11 @@ def parse_answer(text: str, decision: OpenSpielTurn, seat: int) -> tuple[Any, st
             shown = ", ".join(t for a, t in zip(legal, texts, strict=True) if a in named)
             return None, "failed", f"the answer names several legal actions ({shown[:80]})"
     shown = candidate.strip()[:60]
-    return None, "failed", f"{shown!r} is not one of the legal actions"
+    return None, "failed", f"{shown!r}{NOT_LEGAL}"
+
+
+NOT_LEGAL = " is not one of the legal actions"
+"""How the parse error of an answer naming no legal action ends."""
 
 
 def answer_schema(decision: OpenSpielTurn, seat: int, mode: str) -> dict[str, Any]:
@@ -624,6 +628,12 @@ class OpenSpielPrompter:
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """The legal action an answer names."""
         return parse_answer(text, decision, seat)
+
+    def illegal_answer(self, text: str, error: str) -> bool:
+        """Whether an unusable answer named a move, in its JSON or its `Action:` line, that
+        is not legal (outcome ``illegal``) rather than no move at all (``unparsable``)."""
+        named = _json_action(text or "") is not None or _ACTION_RE.search(text or "")
+        return error.endswith(NOT_LEGAL) and bool(named)
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GTBench's fallback)."""

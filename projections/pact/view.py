@@ -251,6 +251,9 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
             )
         case ae.ActionDefaulted():
             return f"! Player {e.seat}'s {e.decision} defaulted to {e.action} ({e.reason})"
+        case ae.ModelDecision():
+            played = f", played {e.fallback}" if e.fallback is not None else ""
+            return f"  Player {e.seat}'s {e.decision}: {e.outcome} ({e.calls} call(s){played})"
         case ae.ScratchpadUpdated():
             return f"Player {e.seat} updates notes: {_short(e.notes, 100)}"
         case ae.AgentNote():

@@ -21,6 +21,7 @@ COMMANDS = (
     "sql",
     "agents",
     "costs",
+    "reparse",
     "rerun",
     "loopback",
     "metrics",

@@ -183,7 +183,7 @@ def test_model_call_metrics_and_report_section(
     """Model calls (engine-only `llm_call` events) feed the token, cost and latency metrics."""
     from metrics_builder import Log
 
-    from events.agent import ActionDefaulted, LLMCall
+    from events.agent import ActionDefaulted, LLMCall, ModelDecision
     from projections.cattle.metrics.report import build_report
 
     prices = tmp_path / "prices.json"
@@ -211,6 +211,10 @@ def test_model_call_metrics_and_report_section(
     g.auction(1, "cat", [{0: None}, {0: None}])
     g.add(call((100, 20), 200.0, None), call((300, 40), 300.0, "no JSON object"))
     g.add(ActionDefaulted(seat=0, decision="bid", action='{"pass": true}', reason="unreadable"))
+    g.add(
+        ModelDecision(seat=0, decision="bid", outcome="ok", calls=1, tokens=120),
+        ModelDecision(seat=0, decision="bid", outcome="unparsable", calls=1, fallback="{}"),
+    )
     g.end((0, 0), (1, 1), ((), ()))
     g.save(hand_store, "g4", tournament="hand")
 
@@ -226,6 +230,9 @@ def test_model_call_metrics_and_report_section(
     assert got[("g4", "m", "llm_format_error_rate", "")] == pytest.approx(0.5)
     assert got[("g4", "m", "fallback_rate", "")] == pytest.approx(0.5)
     assert ("g4", "b", "llm_calls", "") not in got
+    assert got[("g4", "m", "llm_outcome", "ok")] == pytest.approx(0.5)
+    assert got[("g4", "m", "llm_outcome", "unparsable")] == pytest.approx(0.5)
+    assert got[("g4", "m", "llm_outcome", "timeout")] == 0
     page, _ = build_report(con, Selection(tournament="hand"), resamples=50)
     assert 'id="llm-table"' in page and 'id="llm-empty"' not in page
     assert "gpt-test" in page and "$0.0010" in page

@@ -41,6 +41,7 @@ STAGED_VIEWS: tuple[str, ...] = (
     "rejections",
     "fallbacks",
     "llm_calls",
+    "llm_decisions",
     "wealth_by_turn",
     "donkey_payouts",
     "money",

@@ -6,6 +6,7 @@ schema `stage` and returns (game_id, seat, key, num, den). Seats are those of fi
 
 from __future__ import annotations
 
+from events.agent import OUTCOMES
 from projections.metrics.registry import metric
 
 # Coins leaving a seat's hand: auction payments (as buyer or with the buy-right) and the cards
@@ -333,6 +334,23 @@ def llm_latency() -> str:
     return """
     SELECT game_id, seat, '' AS key, sum(latency_ms) AS num, count(latency_ms) AS den
     FROM stage.llm_calls GROUP BY ALL"""
+
+
+@metric("llm_outcome", version=1, label="Decision outcomes", percent=True, keyed=True)
+def llm_outcome() -> str:
+    """Decision outcomes: the share of the seat's model decisions of each outcome class
+    (key: ok, repaired, unparsable, illegal, truncated, refused, timeout, error, budget;
+    docs/llm.md), every class counted in every game of the seat, zeros included. Games
+    stored before decisions recorded their outcome have no value."""
+    classes = ", ".join(f"'{c}'" for c in OUTCOMES)
+    return f"""
+    WITH d AS (SELECT game_id, seat, count(*) AS n FROM stage.llm_decisions GROUP BY ALL),
+    k AS (SELECT unnest([{classes}]) AS key)
+    SELECT d.game_id, d.seat, k.key, count(o.outcome) AS num, any_value(d.n) AS den
+    FROM d CROSS JOIN k
+    LEFT JOIN stage.llm_decisions o
+           ON o.game_id = d.game_id AND o.seat = d.seat AND o.outcome = k.key
+    GROUP BY d.game_id, d.seat, k.key"""
 
 
 @metric("llm_format_error_rate", version=1, label="Format errors", percent=True)

@@ -292,3 +292,4 @@ ASOF LEFT JOIN per_turn p ON p.game_id = gr.game_id AND p.seat = gr.seat AND gr.
 CREATE TABLE stage.rejections AS SELECT * FROM main.rejections WHERE {finished};
 CREATE TABLE stage.fallbacks AS SELECT * FROM main.fallbacks WHERE {finished};
 CREATE TABLE stage.llm_calls AS SELECT * FROM main.llm_calls WHERE {finished};
+CREATE TABLE stage.llm_decisions AS SELECT * FROM main.llm_decisions WHERE {finished};
