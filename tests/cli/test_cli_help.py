@@ -27,6 +27,7 @@ COMMANDS = (
     "metrics",
     "export",
     "paper",
+    "arena",
     "recover",
     "resume",
     "report",
