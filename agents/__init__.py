@@ -2,7 +2,7 @@
 
 Code agents belong to a game (its definition's `code_agents`, looked up by the game of the
 configuration); agent kinds play every game: the built-in ones are named in `BUILTIN_KINDS`
-(the model providers "openai" and "anthropic") and imported on first use, and a user adds
+(the model providers "openai" and "anthropic", and "human": a person at the terminal) and imported on first use, and a user adds
 others with `register`.
 """
 
@@ -26,7 +26,11 @@ SpecParser = Callable[[str], SeatSpec]
 Replayer = Callable[[SeatSpec, int, int, Any, Sequence[Any]], Agent]
 """Builds a seat's agent for a replay from (spec, seat, seed, config, stored log)."""
 
-BUILTIN_KINDS: dict[str, str] = {"openai": "agents.llm", "anthropic": "agents.llm"}
+BUILTIN_KINDS: dict[str, str] = {
+    "openai": "agents.llm",
+    "anthropic": "agents.llm",
+    "human": "agents.human",
+}
 """Agent kinds that come with the harness: kind -> module whose `AGENT_KINDS[kind]` holds
 (factory, spec parser, replayer). Imported when a spec first names the kind."""
 

@@ -434,6 +434,34 @@ def score_text(score: float) -> str:
     return f"{score:,}"
 
 
+HUMAN_TIMEOUT_HELP = (
+    "Seconds a human seat has per decision before it plays its default (default: 300)."
+)
+
+
+def human_spec(text: str, seconds: float) -> str:
+    """`text` with a human seat's time limit set (other agents unchanged)."""
+    if text.split("?", 1)[0].split(":", 1)[0].strip() != "human":
+        return text
+    from agents.human import text_with_timeout
+
+    try:
+        return text_with_timeout(text, seconds)
+    except ValueError as exc:
+        raise UsageError(f"--human-timeout: {exc}") from None
+
+
+def human_exit() -> None:
+    """Exit with the documented code when a human seat was abandoned in this process:
+    130 after Ctrl-C, 4 at the end of input (docs/humans.md)."""
+    human = sys.modules.get("agents.human")
+    if human is None:
+        return
+    left = human.departures()
+    if left:
+        raise typer.Exit(130 if "interrupted" in left else 4)
+
+
 def _play(
     db: Path,
     preset: str | None,
@@ -446,6 +474,7 @@ def _play(
     game: str | None = None,
     max_calls: int | None = None,
     max_tokens: int | None = None,
+    human_timeout: float | None = None,
 ) -> tuple[str, Any]:
     from runner.session import play_and_store
 
@@ -459,5 +488,7 @@ def _play(
         from agents.llm.spec import with_budgets
 
         specs = [with_budgets(s, calls=max_calls, tokens=max_tokens) for s in specs]
+    if human_timeout is not None:
+        specs = [human_spec(s, human_timeout) for s in specs]
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)

@@ -43,6 +43,11 @@ def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
             )
         case ae.ActionDefaulted():
             return f"! {p(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
+        case ae.HumanAnswer():
+            what = "played" if e.error is None else f"refused: {e.error}"
+            return f"  [human] {p(e.seat)} {e.decision}/{e.stage}: {e.text!r} {what} ({e.elapsed_ms:.0f} ms)"
+        case ae.SeatAbandoned():
+            return f"! {p(e.seat)} left the game ({e.reason}); its default plays from here"
     return None
 
 

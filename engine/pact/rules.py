@@ -522,7 +522,14 @@ class PactRules:
                 )
             case pe.PactGameEnded():
                 return replace(s, phase="ended")
-            case ae.LLMCall() | ae.ActionDefaulted() | ae.ScratchpadUpdated() | ae.AgentNote():
+            case (
+                ae.LLMCall()
+                | ae.ActionDefaulted()
+                | ae.ScratchpadUpdated()
+                | ae.AgentNote()
+                | ae.HumanAnswer()
+                | ae.SeatAbandoned()
+            ):
                 # Agent-side facts (model exchanges, notes) lie outside the rules.
                 return s
             case _:
