@@ -80,9 +80,14 @@ def _load(kind: str) -> None:
 
 def replayer_for(spec: str) -> Replayer | None:
     """The replayer registered for the kind of agent `spec` names, if any."""
-    kind = spec.split(":", 1)[0]
+    kind = _kind(spec)
     _load(kind)
     return _REPLAYERS.get(kind)
+
+
+def _kind(spec: str) -> str:
+    """The agent kind a spec names: the part before any ':' or '?' ("human?timeout=60")."""
+    return spec.split(":", 1)[0].split("?", 1)[0]
 
 
 def _game(game: str | catalog.GameDef | None) -> catalog.GameDef:
@@ -115,6 +120,7 @@ def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent
             return made
         agent: Agent = maker(seat, seed, config)
         return agent
+    kind = _kind(kind)
     _load(kind)
     factory = _FACTORIES.get(kind)
     if factory is None:
@@ -141,6 +147,7 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
             except ValueError as exc:
                 raise UnknownAgent(f"agent {text!r}: {exc}") from None
         return SeatSpec(agent=text)
+    kind = _kind(kind)
     _load(kind)
     if kind not in _FACTORIES:
         raise UnknownAgent(

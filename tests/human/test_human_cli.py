@@ -155,12 +155,14 @@ def test_timeout_plays_the_default(tmp_path: Path) -> None:
         text=True,
     )
     try:
-        out, err = proc.communicate(timeout=60) if False else (None, None)
         proc.wait(timeout=60)
     finally:
         assert proc.stdin is not None
         proc.stdin.close()
-    assert proc.returncode == 0
+    assert proc.stderr is not None
+    err = proc.stderr.read()
+    assert proc.returncode == 0, err
+    assert "No answer within 0.3 s" in err
     game_id, events = stored(db)
     defaults = [e for e in events if tags([e]) == ["action_defaulted"]]
     assert defaults and all(d.reason == "no answer within 0.3 s" for d in defaults)
