@@ -61,7 +61,9 @@ def is_human(spec: SeatSpec | str) -> bool:
 def check_timeout(value: float) -> float:
     """A decision time limit, checked (more than 0, at most `MAX_TIMEOUT` seconds)."""
     if not 0 < value <= MAX_TIMEOUT:
-        raise HumanSpecError(f"a human seat's timeout must be in (0, {MAX_TIMEOUT:g}] s, got {value:g}")
+        raise HumanSpecError(
+            f"a human seat's timeout must be in (0, {MAX_TIMEOUT:g}] s, got {value:g}"
+        )
     return value
 
 
@@ -73,7 +75,9 @@ def parse_human_spec(text: str) -> SeatSpec:
     if kind != "human":
         raise HumanSpecError(f"not a human seat: {text!r}")
     if name and not all(c.isalnum() or c in "-_." for c in name):
-        raise HumanSpecError(f"a human seat's name may hold letters, digits, '-', '_', '.': {name!r}")
+        raise HumanSpecError(
+            f"a human seat's name may hold letters, digits, '-', '_', '.': {name!r}"
+        )
     timeout = DEFAULT_TIMEOUT
     for part in filter(None, query.split("&")):
         key, _, value = part.partition("=")
@@ -339,8 +343,7 @@ class HumanAgent(Agent):
         hint = "a number or " if options else ""
         out.print(
             Text(
-                f"Answer with {hint}the action in the game's words"
-                f" (time limit {self.timeout:g} s)."
+                f"Answer with {hint}the action in the game's words (time limit {self.timeout:g} s)."
             )
         )
 

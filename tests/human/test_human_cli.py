@@ -4,6 +4,7 @@ scripted, every game replayed and verified from its log afterwards."""
 from __future__ import annotations
 
 import json
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -175,3 +176,55 @@ def test_bad_human_timeout_is_one_line(tmp_path: Path) -> None:
     done = play(db, "openspiel", "tic_tac_toe", "human,random", 3, "", "--human-timeout", "0")
     assert done.returncode == 2
     assert "timeout" in done.stderr and "Traceback" not in done.stderr
+
+
+def test_ctrl_c_abandons_the_seat_and_the_game_is_kept(tmp_path: Path) -> None:
+    db = tmp_path / "g.duckdb"
+    args = ["play", "--game", "openspiel", "--preset", "tic_tac_toe", "--agents", "human,random"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args, "--seed", "3", "--db", str(db), "--init"],
+        cwd=ROOT,
+        env=ENV,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    assert proc.stdin is not None and proc.stderr is not None
+    try:
+        proc.stdin.write("1\n")
+        proc.stdin.flush()
+        asked = 0
+        for row in proc.stderr:  # the second question: the person is thinking
+            asked += row.startswith("Answer with")
+            if asked == 2:
+                break
+        proc.send_signal(signal.SIGINT)
+        proc.wait(timeout=60)
+    finally:
+        proc.stdin.close()
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 130
+    game_id, events = stored(db)
+    (left,) = [e for e in events if tags([e]) == ["seat_abandoned"]]
+    assert left.reason == "interrupted"
+    assert tags(events)[-1] == "game_ended"
+    verified(db, game_id)
+
+
+def test_tournament_stops_when_the_person_leaves_and_resumes(tmp_path: Path) -> None:
+    db = tmp_path / "t.duckdb"
+    args = ["tournament", "--game", "openspiel", "--preset", "tic_tac_toe", "--games", "2"]
+    args += ["--agents", "human,random", "--seed", "1", "--name", "t1", "--db", str(db)]
+    first = run([*args, "--init"], "1\n")
+    assert first.returncode == 4, first.stderr
+    with DuckStore(db) as store:
+        assert len(store.list_games(tournament="t1")) == 1
+    again = run(["tournament", "--resume", "t1", "--db", str(db)], "1\n" * 9)
+    assert again.returncode == 0, again.stderr
+    assert "1 to play" in again.stdout
+    with DuckStore(db) as store:
+        assert len(store.list_games(tournament="t1")) == 2
+    done = run(["verify", "--tournament", "t1", "--db", str(db)], "")
+    assert done.returncode == 0, done.stdout + done.stderr
