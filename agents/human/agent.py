@@ -346,6 +346,9 @@ class HumanAgent(Agent):
                 f"Answer with {hint}the action in the game's words (time limit {self.timeout:g} s)."
             )
         )
+        names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
+        if len(names) > 1:
+            out.print(Text(f"Several fields: type them in this order: {' '.join(names)}."))
 
     async def aact(self, view: Any, decision: Any) -> Any:
         if self.abandoned:
