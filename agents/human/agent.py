@@ -121,6 +121,14 @@ class Terminal:
         self.left: str | None = None
         """Why the person left ("end of input", "interrupted"), once they did."""
         self.rules_shown: set[tuple[str, int]] = set()
+        self.busy = False
+        """A seat is asking (panel shown, waiting for its line)."""
+
+    async def take(self) -> None:
+        """Wait until no other seat is asking at this terminal, then hold it (`busy`)."""
+        while self.busy:
+            await asyncio.sleep(POLL)
+        self.busy = True
 
     def _read(self) -> None:
         for line in self._stream:
@@ -286,6 +294,13 @@ def label(prompter: Any, action: Any, decision: Any, seat: int, schema: Any) -> 
 # ---------------------------------------------------------------------------- the agent
 
 
+def _uncancel() -> None:
+    """Take back the cancellation asyncio made of Ctrl-C, so that the game can go on."""
+    task = asyncio.current_task()
+    if task is not None:
+        task.uncancel()
+
+
 class HumanAgent(Agent):
     """A seat played by a person through a `Terminal`."""
 
@@ -353,6 +368,19 @@ class HumanAgent(Agent):
     async def aact(self, view: Any, decision: Any) -> Any:
         if self.abandoned:
             return self._default(decision, "seat abandoned")
+        started = time.monotonic()
+        try:
+            # Seats of one simultaneous decision (two people at one terminal) ask in turn.
+            await self.terminal.take()
+        except asyncio.CancelledError:
+            _uncancel()
+            return self._leave(decision, "interrupted", started)
+        try:
+            return await self._ask(view, decision)
+        finally:
+            self.terminal.busy = False
+
+    async def _ask(self, view: Any, decision: Any) -> Any:
         make_schema = getattr(self.prompter, "answer_schema", None)
         schema = make_schema(view, decision) if make_schema is not None else None
         out = self.terminal.console
@@ -367,9 +395,8 @@ class HumanAgent(Agent):
             except EOFError:
                 return self._leave(decision, "end of input", started)
             except asyncio.CancelledError:
-                task = asyncio.current_task()
-                if task is not None:
-                    task.uncancel()
+                # Ctrl-C: asyncio cancels the game's task; the seat leaves, the game goes on.
+                _uncancel()
                 return self._leave(decision, "interrupted", started)
             if line is None:
                 out.print(Text(f"No answer within {self.timeout:g} s: the default is played."))
