@@ -77,7 +77,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "serve",
         "cli.serve",
-        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).",
+        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on). Games\nwaiting on a person (`human?via=web` seats) are listed at /seats, each with a form.",
     ),
     (
         "publish",

@@ -12,6 +12,7 @@ from typing import Any
 
 from agents.human.agent import (
     DEFAULT_TIMEOUT,
+    Desk,
     HumanAgent,
     departures,
     is_human,
@@ -24,9 +25,15 @@ from events.config import SeatSpec
 
 
 def make_human_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> HumanAgent:
-    """A seat played at this process's terminal (stdin in, stderr out)."""
+    """A seat played at this process's terminal (stdin in, stderr out), or with `via=web`
+    from the browser viewer (questions and answers through `agents.human.mailbox`)."""
     timeout = float(spec.options.get("timeout", DEFAULT_TIMEOUT))
-    return HumanAgent(seat, seed, config, spec=spec.agent, timeout=timeout, terminal=terminal())
+    desk: Desk = terminal()
+    if spec.options.get("via") == "web":
+        from agents.human.mailbox import mailbox
+
+        desk = mailbox()
+    return HumanAgent(seat, seed, config, spec=spec.agent, timeout=timeout, terminal=desk)
 
 
 AGENT_KINDS = {"human": (make_human_agent, parse_human_spec, None)}

@@ -26,7 +26,8 @@ import queue
 import sys
 import threading
 import time
-from typing import IO, Any
+from dataclasses import dataclass
+from typing import IO, Any, Protocol
 
 from rich.console import Console
 from rich.panel import Panel
@@ -42,6 +43,8 @@ DEFAULT_TIMEOUT = 300.0
 """Seconds a person has for one decision (refused lines included) before the seat plays its
 default action. Five minutes: enough to read a full Cattle Trade prompt and count cards, yet
 a seat left alone does not hold a game (or a tournament) for long."""
+VIAS = ("terminal", "web")
+"""Where a person plays: this process's terminal, or the browser (`cattle serve`)."""
 MAX_TIMEOUT = 86_400.0
 """The longest time limit accepted (one day)."""
 POLL = 0.05
@@ -79,15 +82,23 @@ def parse_human_spec(text: str) -> SeatSpec:
             f"a human seat's name may hold letters, digits, '-', '_', '.': {name!r}"
         )
     timeout = DEFAULT_TIMEOUT
+    options: dict[str, str | int | float | bool] = {}
     for part in filter(None, query.split("&")):
         key, _, value = part.partition("=")
-        if key.strip() != "timeout":
-            raise HumanSpecError(f"unknown option {key!r} of a human seat (known: timeout)")
+        key = key.strip()
+        if key == "via":
+            if value not in VIAS:
+                raise HumanSpecError(f"via must be one of {', '.join(VIAS)}, got {value!r}")
+            if value != "terminal":
+                options["via"] = value
+            continue
+        if key != "timeout":
+            raise HumanSpecError(f"unknown option {key!r} of a human seat (known: timeout, via)")
         try:
             timeout = float(value)
         except ValueError:
             raise HumanSpecError(f"timeout must be a number of seconds, got {value!r}") from None
-    return SeatSpec(agent=head, options={"timeout": check_timeout(timeout)})
+    return SeatSpec(agent=head, options={"timeout": check_timeout(timeout), **options})
 
 
 def with_timeout(spec: SeatSpec, seconds: float) -> SeatSpec:
@@ -103,10 +114,29 @@ def text_with_timeout(text: str, seconds: float) -> str:
     if not is_human(text):
         return text
     spec = with_timeout(parse_human_spec(text), seconds)
-    return f"{spec.agent}?timeout={spec.options['timeout']:g}"
+    via = f"&via={spec.options['via']}" if "via" in spec.options else ""
+    return f"{spec.agent}?timeout={spec.options['timeout']:g}{via}"
 
 
 # ---------------------------------------------------------------------------- the terminal
+
+
+@dataclass(frozen=True)
+class Question:
+    """What a person is shown for one decision (all of it from the seat's own view)."""
+
+    game: str
+    seat: int
+    agent: str
+    decision: str
+    prompt: str
+    """The prompter's text for the decision: what a model seat is sent."""
+    rules: str | None
+    """The game's standing instructions, the first time the seat is asked (else None)."""
+    schema: dict[str, Any] | None
+    choices: list[Any]
+    fields: list[str]
+    timeout: float
 
 
 class Terminal:
@@ -123,6 +153,36 @@ class Terminal:
         self.rules_shown: set[tuple[str, int]] = set()
         self.busy = False
         """A seat is asking (panel shown, waiting for its line)."""
+
+    def show(self, q: Question) -> None:
+        """Draw the question: the rules once, the prompt in a panel, the numbered choices."""
+        out = self.console
+        if q.rules is not None:
+            out.print(Panel(Text(q.rules), title=Text(f"{q.game}: the rules"), width=80))
+        title = Text(f"Seat {q.seat} ({q.agent}): {q.decision}")
+        out.print(Panel(Text(q.prompt), title=title, width=80))
+        if q.choices:
+            table = Table(show_header=False, box=None, padding=(0, 1))
+            for i, o in enumerate(q.choices, 1):
+                table.add_row(Text(f"{i}."), Text(str(o)))
+            out.print(table)
+        hint = "a number or " if q.choices else ""
+        out.print(
+            Text(f"Answer with {hint}the action in the game's words (time limit {q.timeout:g} s).")
+        )
+        if len(q.fields) > 1:
+            out.print(Text(f"Several fields: type them in this order: {' '.join(q.fields)}."))
+
+    def say(self, text: str) -> None:
+        """One line to the person."""
+        self.console.print(Text(text))
+
+    def done(self) -> None:
+        """The decision is over (nothing to clear at a terminal)."""
+
+    def release(self) -> None:
+        """Let the next seat ask."""
+        self.busy = False
 
     async def take(self) -> None:
         """Wait until no other seat is asking at this terminal, then hold it (`busy`)."""
@@ -154,6 +214,26 @@ class Terminal:
                 self._lines.put(None)  # every later read sees the end too
                 raise EOFError
             return got.rstrip("\r\n")
+
+
+class Desk(Protocol):
+    """Where a person sits: the terminal, or a mailbox the browser viewer answers
+    (agents.human.mailbox)."""
+
+    left: str | None
+    rules_shown: set[tuple[str, int]]
+
+    def show(self, q: Question) -> None: ...
+
+    def say(self, text: str) -> None: ...
+
+    def done(self) -> None: ...
+
+    def release(self) -> None: ...
+
+    async def take(self) -> None: ...
+
+    async def line(self, seconds: float) -> str | None: ...
 
 
 _TERMINAL: Terminal | None = None
@@ -314,7 +394,7 @@ class HumanAgent(Agent):
         *,
         spec: str,
         timeout: float,
-        terminal: Terminal,
+        terminal: Desk,
     ) -> None:
         super().__init__(seat, seed, config)
         game = catalog.for_config(config)
@@ -339,31 +419,27 @@ class HumanAgent(Agent):
         return action
 
     def _show(self, view: Any, decision: Any, schema: dict[str, Any] | None) -> None:
-        out = self.terminal.console
         key = (self.game.name, self.seat)
+        rules = None
         if key not in self.terminal.rules_shown:
             self.terminal.rules_shown.add(key)
             rules = self.prompter.system_prompt(self.config, None, self.seat)
-            out.print(Panel(Text(rules), title=Text(f"{self.game.title}: the rules"), width=80))
         rejection = self.prompter.rejection(view, self.seat, decision.kind)
-        prompt = self.prompter.decision_prompt(view, decision, "full", rejection)
-        title = Text(f"Seat {self.seat} ({self.spec}): {decision.kind}")
-        out.print(Panel(Text(prompt), title=title, width=80))
-        _, options = choices(schema)
-        if options:
-            table = Table(show_header=False, box=None, padding=(0, 1))
-            for i, o in enumerate(options, 1):
-                table.add_row(Text(f"{i}."), Text(str(o)))
-            out.print(table)
-        hint = "a number or " if options else ""
-        out.print(
-            Text(
-                f"Answer with {hint}the action in the game's words (time limit {self.timeout:g} s)."
+        names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
+        self.terminal.show(
+            Question(
+                game=self.game.title,
+                seat=self.seat,
+                agent=self.spec,
+                decision=decision.kind,
+                prompt=self.prompter.decision_prompt(view, decision, "full", rejection),
+                rules=rules,
+                schema=schema,
+                choices=choices(schema)[1],
+                fields=names,
+                timeout=self.timeout,
             )
         )
-        names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
-        if len(names) > 1:
-            out.print(Text(f"Several fields: type them in this order: {' '.join(names)}."))
 
     async def aact(self, view: Any, decision: Any) -> Any:
         if self.abandoned:
@@ -378,12 +454,13 @@ class HumanAgent(Agent):
         try:
             return await self._ask(view, decision)
         finally:
-            self.terminal.busy = False
+            self.terminal.done()
+            self.terminal.release()
 
     async def _ask(self, view: Any, decision: Any) -> Any:
         make_schema = getattr(self.prompter, "answer_schema", None)
         schema = make_schema(view, decision) if make_schema is not None else None
-        out = self.terminal.console
+        out = self.terminal
         self._show(view, decision, schema)
         started = time.monotonic()
         stage = "ask"
@@ -399,7 +476,7 @@ class HumanAgent(Agent):
                 _uncancel()
                 return self._leave(decision, "interrupted", started)
             if line is None:
-                out.print(Text(f"No answer within {self.timeout:g} s: the default is played."))
+                out.say(f"No answer within {self.timeout:g} s: the default is played.")
                 return self._default(decision, f"no answer within {self.timeout:g} s")
             elapsed = (time.monotonic() - asked) * 1000.0
             action, how, error = read_line(self.prompter, line, decision, self.seat, schema)
@@ -416,9 +493,9 @@ class HumanAgent(Agent):
             )
             if action is not None:
                 played = label(self.prompter, action, decision, self.seat, schema)
-                out.print(Text(f"Played: {played}"))
+                out.say(f"Played: {played}")
                 return action
-            out.print(Text(f"Refused: {error}. Try again."))
+            out.say(f"Refused: {error}. Try again.")
             stage = "retry"
 
     def _leave(self, decision: Any, reason: str, started: float) -> Any:
@@ -429,12 +506,11 @@ class HumanAgent(Agent):
         self.record(
             SeatAbandoned(seat=self.seat, decision=decision.kind, reason=reason, elapsed_ms=elapsed)
         )
-        self.terminal.console.print(
-            Text(f"Seat {self.seat} abandoned ({reason}): it plays its default from now on.")
+        self.terminal.say(
+            f"Seat {self.seat} abandoned ({reason}): it plays its default from now on."
         )
         return self._default(decision, "seat abandoned")
 
     async def close(self) -> None:
-        view_end = self.terminal.console
         if not self.abandoned:
-            view_end.print(Text(f"Seat {self.seat}: game over."))
+            self.terminal.say(f"Seat {self.seat}: game over.")
