@@ -2,7 +2,7 @@
 
 Code agents belong to a game (its definition's `code_agents`, looked up by the game of the
 configuration); agent kinds play every game: the built-in ones are named in `BUILTIN_KINDS`
-(the model providers "openai" and "anthropic") and imported on first use, and a user adds
+(the model providers "openai" and "anthropic", and "human": a person at the terminal) and imported on first use, and a user adds
 others with `register`.
 """
 
@@ -26,7 +26,11 @@ SpecParser = Callable[[str], SeatSpec]
 Replayer = Callable[[SeatSpec, int, int, Any, Sequence[Any]], Agent]
 """Builds a seat's agent for a replay from (spec, seat, seed, config, stored log)."""
 
-BUILTIN_KINDS: dict[str, str] = {"openai": "agents.llm", "anthropic": "agents.llm"}
+BUILTIN_KINDS: dict[str, str] = {
+    "openai": "agents.llm",
+    "anthropic": "agents.llm",
+    "human": "agents.human",
+}
 """Agent kinds that come with the harness: kind -> module whose `AGENT_KINDS[kind]` holds
 (factory, spec parser, replayer). Imported when a spec first names the kind."""
 
@@ -76,9 +80,14 @@ def _load(kind: str) -> None:
 
 def replayer_for(spec: str) -> Replayer | None:
     """The replayer registered for the kind of agent `spec` names, if any."""
-    kind = spec.split(":", 1)[0]
+    kind = _kind(spec)
     _load(kind)
     return _REPLAYERS.get(kind)
+
+
+def _kind(spec: str) -> str:
+    """The agent kind a spec names: the part before any ':' or '?' ("human?timeout=60")."""
+    return spec.split(":", 1)[0].split("?", 1)[0]
 
 
 def _game(game: str | catalog.GameDef | None) -> catalog.GameDef:
@@ -111,6 +120,7 @@ def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent
             return made
         agent: Agent = maker(seat, seed, config)
         return agent
+    kind = _kind(kind)
     _load(kind)
     factory = _FACTORIES.get(kind)
     if factory is None:
@@ -137,6 +147,7 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
             except ValueError as exc:
                 raise UnknownAgent(f"agent {text!r}: {exc}") from None
         return SeatSpec(agent=text)
+    kind = _kind(kind)
     _load(kind)
     if kind not in _FACTORIES:
         raise UnknownAgent(

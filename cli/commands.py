@@ -17,6 +17,7 @@ from rich.text import Text
 
 from cli.common import (
     DEMO_AGENTS,
+    HUMAN_TIMEOUT_HELP,
     SEED_HELP,
     DbOption,
     GameOption,
@@ -31,6 +32,7 @@ from cli.common import (
     carried_config,
     config_field,
     game_def,
+    human_exit,
     out,
     score_text,
     setup_text,
@@ -110,8 +112,14 @@ def play(
         Path | None,
         typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
     ] = None,
+    human_timeout: Annotated[float | None, typer.Option(help=HUMAN_TIMEOUT_HELP)] = None,
 ) -> None:
-    """Play one game and store it (Cattle Trade unless --game names another)."""
+    """Play one game and store it (Cattle Trade unless --game names another).
+
+    A seat given as `human` is played by you at this terminal (docs/humans.md):
+    exit code 4 if your input ended before the game did, 130 after Ctrl-C (the
+    game is still finished, your seat playing its default action, and stored).
+    """
     game_id, record = _play(
         db,
         preset,
@@ -126,12 +134,14 @@ def play(
         max_tokens,
         max_cost,
         prices,
+        human_timeout,
     )
     if as_json:
         print(json.dumps(play_summary(game_id, record)))
-        return
-    out.print(_score_table(game_id, record))
-    out.print(line("Game id: [bold cyan]{}[/]", game_id))
+    else:
+        out.print(_score_table(game_id, record))
+        out.print(line("Game id: [bold cyan]{}[/]", game_id))
+    human_exit()
 
 
 def play_summary(game_id: str, record: Any) -> dict[str, Any]:

@@ -111,7 +111,7 @@ PresetOption = Annotated[
 GameOption = Annotated[
     str | None,
     typer.Option(
-        "--game", help="The game: cattle-trade (the default) or pact (`cattle agents --game G`)."
+        "--game", help="The game (default cattle-trade; an unknown name lists them all)."
     ),
 ]
 PresetFileOption = Annotated[
@@ -453,6 +453,34 @@ def score_text(score: float) -> str:
     return f"{score:,}"
 
 
+HUMAN_TIMEOUT_HELP = (
+    "Seconds a human seat has per decision before it plays its default (default: 300)."
+)
+
+
+def human_spec(text: str, seconds: float) -> str:
+    """`text` with a human seat's time limit set (other agents unchanged)."""
+    if text.split("?", 1)[0].split(":", 1)[0].strip() != "human":
+        return text
+    from agents.human import text_with_timeout
+
+    try:
+        return text_with_timeout(text, seconds)
+    except ValueError as exc:
+        raise UsageError(f"--human-timeout: {exc}") from None
+
+
+def human_exit() -> None:
+    """Exit with the documented code when a human seat was abandoned in this process:
+    130 after Ctrl-C, 4 at the end of input (docs/humans.md)."""
+    human = sys.modules.get("agents.human")
+    if human is None:
+        return
+    left = human.departures()
+    if left:
+        raise typer.Exit(130 if "interrupted" in left else 4)
+
+
 def _play(
     db: Path,
     preset: str | None,
@@ -467,6 +495,7 @@ def _play(
     max_tokens: int | None = None,
     max_cost: float | None = None,
     prices: Path | None = None,
+    human_timeout: float | None = None,
 ) -> tuple[str, Any]:
     from runner.session import play_and_store
 
@@ -493,5 +522,7 @@ def _play(
             )
             for s in specs
         ]
+    if human_timeout is not None:
+        specs = [human_spec(s, human_timeout) for s in specs]
     with _open(db, write=True, init=init) as store:
         return play_and_store(store, config, seed, specs)

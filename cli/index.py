@@ -10,7 +10,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "play",
         "cli.commands",
-        "Play one game and store it (Cattle Trade unless --game names another).",
+        "Play one game and store it (Cattle Trade unless --game names another).\n\nA seat given as `human` is played by you at this terminal (docs/humans.md):\nexit code 4 if your input ended before the game did, 130 after Ctrl-C (the\ngame is still finished, your seat playing its default action, and stored).",
     ),
     ("games", "cli.commands", "List the stored games (of every game, or of one with --game)."),
     ("show", "cli.commands", "Print a game's timeline, complete or as one seat saw it."),
@@ -87,7 +87,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "serve",
         "cli.serve",
-        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).",
+        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).\nGames waiting on a person (`human?via=web` seats) are listed at /seats, each with\na form.",
     ),
     (
         "publish",
@@ -97,7 +97,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "tournament",
         "cli.tournament",
-        "Run (or resume) a scheduled tournament and store every game.\n\nBudgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games\ntogether: once one is reached, model seats play their recorded default for the rest,\nand each game records why (docs/bounds.md).\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values), and team games (GameBench's Codenames and\nSea Battle) to teams: two agents a game, each filling one team, both sides of each deal.",
+        "Run (or resume) a scheduled tournament and store every game.\n\nBudgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games\ntogether: once one is reached, model seats play their recorded default for the rest,\nand each game records why (docs/bounds.md).\n\nA `human` in --agents is you, at this terminal: your games are played one at a time,\nwithout a progress bar. If your input ends or you press Ctrl-C, the game under way ends\nwith your seat playing its default, your games not begun stay unplayed (finish them with\n--resume), and the exit code is 4 (end of input) or 130 (Ctrl-C); see docs/humans.md.\n\nCattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,\nC2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x\nsetrace+economy, C6 2x economy+tracker, C7 2x tracker+setrace. Other games default to\nduplicate: every lineup plays each deal once per seat rotation (in PACT, every pair\nplays both roles on the same drawn values), and team games (GameBench's Codenames and\nSea Battle) to teams: two agents a game, each filling one team, both sides of each deal.",
     ),
     (
         "ratings",

@@ -69,16 +69,28 @@ def serve(
     db: DbOption = DEFAULT_DB,
     host: Annotated[str, typer.Option(help="Address to listen on.")] = "127.0.0.1",
     port: Annotated[int, typer.Option(help="Port to listen on (0: any free port).")] = 8765,
+    seats: Annotated[
+        Path | None,
+        typer.Option(
+            help="Folder of questions from seats played in the browser (`human?via=web`);"
+            " default: $CATTLE_SEATS or data/seats. Open /seats to take one."
+        ),
+    ] = None,
 ) -> None:
     """Browse the stored games in a web browser: step through any game as any seat saw it,
-    with every model exchange (the store is only read; a running tournament goes on)."""
+    with every model exchange (the store is only read; a running tournament goes on).
+    Games waiting on a person (`human?via=web` seats) are listed at /seats, each with
+    a form."""
     import uvicorn
 
+    from agents.human.mailbox import seats_dir
     from cli.web.app import create_app
 
     sock = _listen(host, port)
     try:
-        web = create_app(Path(db), served_hosts(host))  # a missing or damaged file is reported now
+        web = create_app(
+            Path(db), served_hosts(host), seats or seats_dir()
+        )  # a missing or damaged file is reported now
     except BaseException:
         sock.close()
         raise

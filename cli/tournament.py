@@ -17,6 +17,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import (
+    HUMAN_TIMEOUT_HELP,
     SEED_HELP,
     DbOption,
     GameOption,
@@ -28,6 +29,8 @@ from cli.common import (
     app,
     err,
     game_def,
+    human_exit,
+    human_spec,
     in_range,
     out,
     print_fitted,
@@ -346,12 +349,18 @@ def tournament(
         ),
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
+    human_timeout: Annotated[float | None, typer.Option(help=HUMAN_TIMEOUT_HELP)] = None,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
 
     Budgets (--max-calls, --max-tokens, --max-cost) hold for all the tournament's games
     together: once one is reached, model seats play their recorded default for the rest,
     and each game records why (docs/bounds.md).
+
+    A `human` in --agents is you, at this terminal: your games are played one at a time,
+    without a progress bar. If your input ends or you press Ctrl-C, the game under way ends
+    with your seat playing its default, your games not begun stay unplayed (finish them with
+    --resume), and the exit code is 4 (end of input) or 130 (Ctrl-C); see docs/humans.md.
 
     Cattle Trade's default format is mixed, with the compositions C1 tracker+setrace+economy,
     C2 2x tracker+economy, C3 2x economy+setrace, C4 2x setrace+tracker, C5 2x
@@ -367,6 +376,7 @@ def tournament(
         create,
         ensure_schema,
         every_game_has_a_model,
+        has_human,
         load,
         pending_tasks,
         tournament_exists,
@@ -425,6 +435,10 @@ def tournament(
             load(store, resume)
             store.claim(f"tournament:{resume}")
             config, tasks, done = pending_tasks(store, resume)
+            people = any(has_human(t.seats) for t in tasks)
+            if people and executor != "local":
+                raise UsageError("human seats play here: use --executor local")
+            quiet = quiet or people
             if executor == "local":
                 check_workers(workers, every_game_has_a_model=all(t.io for t in tasks))
             _, planned = load(store, resume)
@@ -456,6 +470,7 @@ def tournament(
                     )
                     _retried(ex)
             _summary(store, resume)
+        human_exit()
         return
     g = game_def(game)
     cattle = g.name == DEFAULT_GAME
@@ -471,8 +486,14 @@ def tournament(
         example = "tracker,setrace,economy,random" if cattle else ",".join(code_agents(g))
         raise UsageError(f"--agents is required (e.g. --agents {example})")
     pool = _split(agents)
+    if human_timeout is not None:
+        pool = tuple(human_spec(a, human_timeout) for a in pool)
     for a in pool:
         parse_spec(a, g)
+    if has_human(pool):
+        if executor != "local":
+            raise UsageError("human seats play here: use --executor local")
+        quiet = True  # a progress bar would draw over the person's prompts
     if fmt == "mixed":
         for comp in COMPOSITIONS.values():
             for a in comp:
@@ -550,6 +571,7 @@ def tournament(
             )
             _retried(ex)
         _summary(store, name)
+    human_exit()
 
 
 def _where(executor: str, workers: int, address: str | None) -> str:

@@ -137,5 +137,49 @@ class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
         return ENGINE
 
 
-AgentEvent = ScratchpadUpdated | AgentNote | LLMCall | ActionDefaulted | ModelDecision
+class HumanAnswer(Event, frozen=True, kw_only=True, tag="human_answer"):
+    """One line a person typed for a decision, engine-only: what they typed, how the game's
+    answer parser read it, and how long they took.
+
+    The time is the agent's own record (the rules never read it); replays copy the event
+    from the log. `stage` is ``ask`` for the first line of a decision and ``retry`` for a
+    line typed after a refusal; `error` says why a line was refused (None: it was played).
+    """
+
+    ACTOR = "seat"
+    seat: Seat
+    decision: str
+    stage: str
+    text: str
+    parse_stage: str | None = None
+    error: str | None = None
+    elapsed_ms: float = 0.0
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+class SeatAbandoned(Event, frozen=True, kw_only=True, tag="seat_abandoned"):
+    """The person at a seat left (end of input or an interrupt); from here on the seat plays
+    its recorded default action (`ActionDefaulted`) at every decision."""
+
+    ACTOR = "seat"
+    seat: Seat
+    decision: str
+    reason: str
+    elapsed_ms: float = 0.0
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+AgentEvent = (
+    ScratchpadUpdated
+    | AgentNote
+    | LLMCall
+    | ActionDefaulted
+    | ModelDecision
+    | HumanAnswer
+    | SeatAbandoned
+)
 """Every event an agent may add to a game's log."""

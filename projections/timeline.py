@@ -46,6 +46,11 @@ def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
         case ae.ModelDecision():
             played = f", played {e.fallback}" if e.fallback is not None else ""
             return f"  {p(e.seat)}'s {e.decision}: {e.outcome} ({e.calls} call(s){played})"
+        case ae.HumanAnswer():
+            what = "played" if e.error is None else f"refused: {e.error}"
+            return f"  [human] {p(e.seat)} {e.decision}/{e.stage}: {e.text!r} {what} ({e.elapsed_ms:.0f} ms)"
+        case ae.SeatAbandoned():
+            return f"! {p(e.seat)} left the game ({e.reason}); its default plays from here"
     return None
 
 

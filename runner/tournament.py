@@ -22,6 +22,7 @@ import asyncio
 import itertools
 import json
 import re
+import sys
 import time
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
@@ -365,12 +366,21 @@ def play_tournament(
         if remote is not None:
             take(remote)
         if here:
-            asyncio.run(_play_io(store, here, concurrency or workers, tick, budget))
-            stored += len(here)
+            stored += asyncio.run(_play_io(store, here, concurrency or workers, tick, budget))
     finally:
         if own:
             runner.close()
     return stored
+
+
+def has_human(seats: Sequence[str]) -> bool:
+    """True if a person plays one of `seats` (a `human` spec)."""
+    return any(s.split(":", 1)[0].split("?", 1)[0].strip() == "human" for s in seats)
+
+
+def _person_left() -> bool:
+    human = sys.modules.get("agents.human")
+    return human is not None and bool(human.departures())
 
 
 async def _play_io(
@@ -379,19 +389,24 @@ async def _play_io(
     concurrency: int,
     done: Callable[[], None],
     budget: Any = None,
-) -> None:
+) -> int:
     """Play games with model seats here, `concurrency` at a time, each written as it runs
-    (every model seat drawing on `budget`, if given)."""
+    (every model seat drawing on `budget`, if given); return how many were played."""
     from agents.llm.budget import CURRENT
     from runner.session import play_stored, watch_readers
 
     CURRENT.set(budget)  # the games' tasks below start in this context
 
-    gate = asyncio.Semaphore(max(1, concurrency))
+    # A person plays one game at a time: their games run one after the other, and once they
+    # left (end of input, Ctrl-C) their games not begun stay unplayed, for `--resume`.
+    people = [t for t in tasks if has_human(t.seats)]
+    gate = asyncio.Semaphore(1 if people else max(1, concurrency))
     watcher = asyncio.create_task(watch_readers(store))
 
     async def one(t: GameTask) -> None:
         async with gate:
+            if people and has_human(t.seats) and _person_left():
+                return
             await play_stored(
                 store,
                 t.config,
@@ -402,12 +417,15 @@ async def _play_io(
                 resume=t.resume,
                 watch=False,
             )
+            played.append(t.index)
             done()
 
+    played: list[int] = []
     try:
         await asyncio.gather(*(one(t) for t in tasks))
     finally:
         watcher.cancel()
+    return len(played)
 
 
 def spent_so_far(

@@ -11,6 +11,7 @@ import threading
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
+from urllib.parse import parse_qs
 
 import duckdb
 from starlette.applications import Starlette
@@ -89,12 +90,19 @@ class Reader:
             self._close()
 
 
+MAX_FORM = 65_536
+"""The largest answer form a seat page accepts, in bytes."""
+
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 """The names a request may give in its Host header by default: this machine's loopback."""
 
 
-def create_app(db: Path, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
-    """The viewer's app over the store at `db`, answering requests addressed to `hosts`."""
+def create_app(
+    db: Path, hosts: Sequence[str] = LOCAL_HOSTS, seats: Path | None = None
+) -> Starlette:
+    """The viewer's app over the store at `db`, answering requests addressed to `hosts`;
+    with `seats`, people take seats of games waiting on them from that question directory
+    (`agents.human.mailbox`)."""
     reader = Reader(db)
     winners = data.Winners()
 
@@ -205,6 +213,35 @@ def create_app(db: Path, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
             headers={k: v for k, v in HEADERS.items() if k != "Cache-Control"},
         )
 
+    def seats_page(request: Request) -> Response:
+        from agents.human.mailbox import waiting
+
+        found = waiting(seats) if seats is not None else []
+        return page(pages.render("seats.html", questions=found, base=""))
+
+    async def seat_page(request: Request) -> Response:
+        from agents.human.mailbox import answer_line, post_answer, question
+
+        if seats is None:
+            return error(404, "this viewer takes no seats")
+        token = request.path_params["token"]
+        if request.method == "POST":
+            if not same_origin(request):
+                return error(403, "answers come from this viewer's own page")
+            q = question(seats, token)
+            if q is not None:
+                body = await request.body()
+                if len(body) > MAX_FORM:
+                    return error(413, f"an answer is at most {MAX_FORM:,} bytes")
+                # The form is url-encoded (the page's own form); parsed here, no extra library.
+                form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+                post_answer(seats, token, answer_line(q.get("schema"), form))
+            return Response(status_code=303, headers={**HEADERS, "Location": f"/seats/{token}"})
+        q = question(seats, token)
+        if q is None:
+            return page(pages.render("seat_gone.html", base=""))
+        return page(pages.render("seat.html", q=q, form=form_fields(q.get("schema")), base=""))
+
     def not_found(request: Request, exc: Exception) -> Response:
         return error(404, "no such page", api=request.url.path.startswith("/api/"))
 
@@ -215,6 +252,8 @@ def create_app(db: Path, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
         Route("/api/games/{game_id}", guarded(game_api, api=True)),
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
+        Route("/seats", seats_page),
+        Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
         Route("/static/{name}", static),
         Route("/favicon.ico", lambda _request: Response(status_code=204)),
     ]
@@ -236,6 +275,39 @@ def create_app(db: Path, hosts: Sequence[str] = LOCAL_HOSTS) -> Starlette:
             Middleware(GZipMiddleware, minimum_size=2000),
         ],
     )
+
+
+def same_origin(request: Request) -> bool:
+    """A form post sent by a page of this server (a browser names the page's origin): not
+    one another site's page makes a visitor's browser send."""
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        referer = request.headers.get("referer", "")
+        return not referer or referer.split("/")[2:3] == [request.headers.get("host", "")]
+    return origin.split("://", 1)[-1] == request.headers.get("host", "")
+
+
+def form_fields(schema: dict[str, Any] | None) -> list[dict[str, Any]]:
+    """One form input per answer field of a decision's JSON schema (the free reasoning left
+    out): a choice list for an enum, a number box with the schema's bounds, a line for a
+    list of values, a text box otherwise."""
+    out: list[dict[str, Any]] = []
+    for key, prop in (schema or {}).get("properties", {}).items():
+        if key == "reasoning":
+            continue
+        items = prop.get("items", {}) if prop.get("type") == "array" else {}
+        out.append(
+            {
+                "key": key,
+                "type": prop.get("type", "string"),
+                "options": prop.get("enum"),
+                "min": prop.get("minimum"),
+                "max": prop.get("maximum"),
+                "step": prop.get("multipleOf"),
+                "items": items.get("enum"),
+            }
+        )
+    return out
 
 
 def _views(head: data.GameHead, viewer: Any) -> list[dict[str, Any]]:

@@ -467,6 +467,8 @@ class CodenamesRules:
                 | ae.ScratchpadUpdated()
                 | ae.AgentNote()
                 | ae.ModelDecision()
+                | ae.HumanAnswer()
+                | ae.SeatAbandoned()
             ):
                 return s  # agent-side facts lie outside the rules
             case _:

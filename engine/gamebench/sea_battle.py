@@ -522,6 +522,8 @@ class SeaBattleRules:
                 | ae.ScratchpadUpdated()
                 | ae.AgentNote()
                 | ae.ModelDecision()
+                | ae.HumanAnswer()
+                | ae.SeatAbandoned()
             ):
                 return s  # agent-side facts lie outside the rules
             case _:

@@ -528,6 +528,8 @@ class PactRules:
                 | ae.ScratchpadUpdated()
                 | ae.AgentNote()
                 | ae.ModelDecision()
+                | ae.HumanAnswer()
+                | ae.SeatAbandoned()
             ):
                 # Agent-side facts (model exchanges, notes) lie outside the rules.
                 return s

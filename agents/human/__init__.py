@@ -1,0 +1,53 @@
+"""Seats played by a person at the terminal: ``human`` (or ``human:NAME``).
+
+See docs/humans.md. The person sees exactly the text a model seat is prompted with (the
+game's prompter renders it from the seat's view), the legal actions numbered when the
+decision's answer schema lists them, and answers by number or in the game's own words; the
+line is read by the same parser that reads model answers.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from agents.human.agent import (
+    DEFAULT_TIMEOUT,
+    Desk,
+    HumanAgent,
+    departures,
+    is_human,
+    parse_human_spec,
+    terminal,
+    text_with_timeout,
+    with_timeout,
+)
+from events.config import SeatSpec
+
+
+def make_human_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> HumanAgent:
+    """A seat played at this process's terminal (stdin in, stderr out), or with `via=web`
+    from the browser viewer (questions and answers through `agents.human.mailbox`)."""
+    timeout = float(spec.options.get("timeout", DEFAULT_TIMEOUT))
+    desk: Desk = terminal()
+    if spec.options.get("via") == "web":
+        from agents.human.mailbox import mailbox
+
+        desk = mailbox()
+    return HumanAgent(seat, seed, config, spec=spec.agent, timeout=timeout, terminal=desk)
+
+
+AGENT_KINDS = {"human": (make_human_agent, parse_human_spec, None)}
+"""What agents.BUILTIN_KINDS finds here. No replayer: a replay reads the person's actions
+back from the log (the rules' `recorded_action`), like a code agent's."""
+
+__all__ = [
+    "AGENT_KINDS",
+    "DEFAULT_TIMEOUT",
+    "HumanAgent",
+    "departures",
+    "is_human",
+    "make_human_agent",
+    "parse_human_spec",
+    "text_with_timeout",
+    "with_timeout",
+]

@@ -1,0 +1,83 @@
+"""A seat taken in the browser: `cattle play --agents human?via=web,...` in a subprocess, its
+questions answered through the viewer's /seats pages (the real app, over HTTP in process)."""
+
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from agents.human.mailbox import waiting
+from cli.web.app import create_app
+from events.store import DuckStore
+from runner.replay import verify
+from tests.cli.clikit import ENV, ROOT
+
+
+def next_question(seats: Path, proc: subprocess.Popen[str], seen: set[str]) -> str | None:
+    """The token of the next question not answered yet, or None once the game is over."""
+    while proc.poll() is None:
+        for q in waiting(seats):
+            if q["token"] not in seen:
+                return str(q["token"])
+        time.sleep(0.05)
+    return None
+
+
+def test_a_browser_seat_plays_a_whole_game(tmp_path: Path) -> None:
+    db, seats = tmp_path / "g.duckdb", tmp_path / "seats"
+    args = ["play", "--game", "openspiel", "--preset", "tic_tac_toe", "--seed", "3"]
+    args += ["--agents", "human?via=web,random", "--db", str(db), "--init", "--json"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env={**ENV, "CATTLE_SEATS": str(seats)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    seen: set[str] = set()
+    try:
+        first = next_question(seats, proc, seen)
+        assert first is not None
+        with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+            listed = client.get("/seats")
+            assert f"/seats/{first}" in listed.text
+            page = client.get(f"/seats/{first}")
+            assert 'name="f_action"' in page.text and "x(1,1)" in page.text
+            # Another site's page cannot answer for the person.
+            forged = client.post(
+                f"/seats/{first}", data={"line": "1"}, headers={"origin": "http://evil.test"}
+            )
+            assert forged.status_code == 403
+            # A bad answer is refused with the reason, on the page; then a form answer.
+            client.post(f"/seats/{first}", data={"line": "nowhere"})
+            deadline = time.monotonic() + 30
+            while "Refused" not in client.get(f"/seats/{first}").text:
+                assert time.monotonic() < deadline
+                time.sleep(0.05)
+            done = client.post(f"/seats/{first}", data={"f_action": "x(1,1)"})
+            assert done.status_code in (200, 303)
+            seen.add(first)
+            while (token := next_question(seats, proc, seen)) is not None:
+                client.post(f"/seats/{token}", data={"line": "1"})
+                seen.add(token)
+            assert "Nothing waits here now" in client.get(f"/seats/{first}").text
+        proc.wait(timeout=60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 0, proc.stderr.read() if proc.stderr else ""
+    with DuckStore(db) as store:
+        (row,) = store.list_games()
+        events = store.load_events(row.game_id)
+    answers = [e for e in events if e.__struct_config__.tag == "human_answer"]
+    assert [a.text for a in answers[:2]] == ["nowhere", '{"action": "x(1,1)"}']
+    assert re.search(r"x\(1,1\)", answers[1].text)
+    assert verify(events).ok
+    assert not list(seats.glob("*.json"))
