@@ -110,9 +110,7 @@ PresetOption = Annotated[
 ]
 GameOption = Annotated[
     str | None,
-    typer.Option(
-        "--game", help="The game (default cattle-trade; an unknown name lists them all)."
-    ),
+    typer.Option("--game", help="The game (default cattle-trade; an unknown name lists them all)."),
 ]
 PresetFileOption = Annotated[
     Path | None,
