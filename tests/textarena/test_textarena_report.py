@@ -12,7 +12,8 @@ import pytest
 from agents.llm.loopback import FaultPolicy, LegalPolicy, LoopbackServer
 from engine.textarena.mindgames import PRESETS
 from events.store import DuckStore
-from projections.textarena.report import FIGURE_IDS
+from projections.metrics.aggregate import Selection
+from projections.textarena.report import FIGURE_IDS, analysis_json, seats_of
 from runner.session import play_and_store
 from tests.cli.clikit import cattle
 from tests.llm.helpers import seat, set_env
@@ -96,8 +97,8 @@ def test_metrics_print_the_arena_tables_with_the_views_numbers(db: Path) -> None
 
 
 def test_role_advantage_is_the_roles_win_rate_over_the_games(db: Path) -> None:
-    done = cattle("metrics", "--game", "textarena", "--json", "--db", db)
-    doc = json.loads(done.stdout)
+    with DuckStore(db) as store:
+        doc = analysis_json(seats_of(store.con, Selection(game="textarena")))
     (won,) = _sql(
         db,
         "SELECT avg((reward > (SELECT min(x) FROM unnest(t.rewards) AS u(x)))::INT)"
