@@ -20,10 +20,12 @@ import matplotlib.pyplot as plt
 import msgspec
 import numpy as np
 from matplotlib.figure import Figure
+from matplotlib.ticker import MaxNLocator
 
 from projections.metrics import plots as F
 from projections.metrics.aggregate import Selection
 from projections.metrics.html import ReportStats, section_page
+from projections.ratings import environment
 from projections.textarena import arena as A
 from projections.two_seat.report import figure_html, label
 
@@ -307,16 +309,20 @@ def fig_survival(seats: Sequence[A.ArenaSeat], col: dict[str, str]) -> Figure:
             ax.scatter(k + rng.uniform(-0.15, 0.15, len(ys)), ys, color=col[a], s=12, alpha=0.7)
         clean = sum(1 for s in seats if s.agent == a and s.actions_before_first_error is None)
         total = sum(1 for s in seats if s.agent == a)
-        ax.annotate(
+        ax.text(
+            k,
+            0.98,
             f"{clean}/{total} clean",
-            (k, 0),
-            xytext=(0, -2),
-            textcoords="offset points",
+            transform=ax.get_xaxis_transform(),
             ha="center",
             va="top",
             fontsize=7,
             color=F.MUTED,
         )
+    top = max(max(ys) for ys in data.values() if ys)
+    ax.set_ylim(-0.5, top * 1.15 + 1.5)
+    ax.set_xlim(-0.6, len(agents) - 0.4)
+    ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xticks(range(len(agents)), [label(a, 16) for a in agents], rotation=20, ha="right")
     ax.set_ylabel("own actions before the first invalid move")
     ax.set_title("Turns survived before the first error")
@@ -356,10 +362,14 @@ def fig_trajectories(seats: Sequence[A.ArenaSeat], col: dict[str, str]) -> Figur
         ax.axis("off")
     for ax, (game, t) in zip(axes.flat, sorted(traj.items()), strict=False):
         data = np.array(t["rows"], dtype=float)
+        # Start every line at the prior (before the first game).
+        prior = environment().mu
+        data = np.vstack([[0.0, *([prior] * len(t["agents"]))], data])
         for j, agent in enumerate(t["agents"]):
             ax.plot(data[:, 0], data[:, j + 1], color=col[agent], lw=1.4, label=label(agent))
         ax.set_title(label(game, 28), fontsize=10)
         ax.set_xlabel("games played")
+        ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("TrueSkill μ")
         ax.legend(fontsize=7, loc="best")
     return fig
@@ -417,7 +427,7 @@ def section_html(seats: Sequence[A.ArenaSeat]) -> str:
             "fig-ta-trajectories": figure_html(
                 "fig-ta-trajectories",
                 fig_trajectories(seats, col),
-                "TrueSkill μ of each agent after each game, in game-id order, per game.",
+                "TrueSkill μ of each agent after each game of a game, in game-id order, from the prior.",
             ),
         }
     parts = [
