@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 from agents.textarena.bots import CODE_AGENTS, configured_agent, parse_options
 from engine.textarena.mindgames import MINDGAMES, PRESETS
@@ -75,8 +76,19 @@ def check_agent(spec: str) -> None:
     parse_options(spec)
 
 
+class _Analysis:
+    """The arena's analysis hooks (projections.textarena.report.HOOKS), imported on first use:
+    they bring matplotlib, which commands that only play or list games do not need."""
+
+    def __getattr__(self, name: str) -> Any:
+        from projections.textarena.report import HOOKS
+
+        return getattr(HOOKS, name)
+
+
 GAME = GameDef(
     name=NAME,
+    aliases=("mindgames",),
     title="TextArena",
     summary=(
         "Any TextArena environment (textarena:ENV_ID), MindGames' four among them "
@@ -102,6 +114,7 @@ GAME = GameDef(
         "frames": frames,
         "seat_numbering": True,
         "state_data": state_data,
+        "analysis": _Analysis(),
     },
 )
 """TextArena games, as the catalogue knows them."""

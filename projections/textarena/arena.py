@@ -46,24 +46,44 @@ class ArenaSeat(msgspec.Struct, frozen=True, kw_only=True):
         return _TRACK_OF.get(self.preset, "other")
 
 
+CODENAMES_ROLES = ("red spymaster", "red operative", "blue spymaster", "blue operative")
+"""The role of each Codenames seat (TextArena's game info names only the player): seats 0 and
+1 are the red team, 2 and 3 the blue one; the first of each team gives the clues."""
+
+
+def role_of(preset: str, seat: int, role: str) -> str:
+    """A seat's role for the analysis: TextArena's (Secret Mafia), the seat's fixed part in
+    Codenames, else the player name TextArena gives."""
+    if preset == "codenames" and 0 <= seat < len(CODENAMES_ROLES):
+        return CODENAMES_ROLES[seat]
+    return role
+
+
+_SELECT = (
+    "SELECT t.game_id, coalesce(t.preset, t.env_id), e.seat, r.agent, r.score, r.rank,"
+    " coalesce(ro.role, ''), e.actions, e.invalid_moves, e.actions_before_first_error,"
+    " e.ended_by_error, e.won, e.won_after_opponent_error"
+    " FROM textarena_games t JOIN games g USING (game_id)"
+    " JOIN textarena_errors e USING (game_id)"
+    " JOIN results r ON r.game_id = e.game_id AND r.seat = e.seat"
+    " LEFT JOIN textarena_roles ro ON ro.game_id = e.game_id AND ro.seat = e.seat"
+    " WHERE g.status = 'finished'"
+)
+
+
 def load(store: Any, tournament: str | None = None) -> list[ArenaSeat]:
     """Every seat of the finished TextArena games (of one tournament, or all), in game order."""
-    sql = (
-        "SELECT t.game_id, coalesce(t.preset, t.env_id), e.seat, r.agent, r.score, r.rank,"
-        " coalesce(ro.role, ''), e.actions, e.invalid_moves, e.actions_before_first_error,"
-        " e.ended_by_error, e.won, e.won_after_opponent_error"
-        " FROM textarena_games t JOIN games g USING (game_id)"
-        " JOIN textarena_errors e USING (game_id)"
-        " JOIN results r ON r.game_id = e.game_id AND r.seat = e.seat"
-        " LEFT JOIN textarena_roles ro ON ro.game_id = e.game_id AND ro.seat = e.seat"
-        " WHERE g.status = 'finished'"
-    )
-    params: list[Any] = []
-    if tournament is not None:
-        sql += " AND g.tournament = ?"
-        params.append(tournament)
-    sql += " ORDER BY t.game_id, e.seat"
-    _, rows = store.query(sql, params)
+    if tournament is None:
+        return load_where(store.con, "TRUE", [])
+    return load_where(store.con, "g.tournament = ?", [tournament])
+
+
+def load_where(con: Any, where: str, params: Sequence[Any]) -> list[ArenaSeat]:
+    """Every seat of the finished TextArena games meeting a SQL condition (over `t`, the
+    `textarena_games` row, and `g`, the `games` row), in game order."""
+    rows = con.execute(
+        f"{_SELECT} AND ({where}) ORDER BY t.game_id, e.seat", list(params)
+    ).fetchall()
     return [
         ArenaSeat(
             game_id=gid,
@@ -72,7 +92,7 @@ def load(store: Any, tournament: str | None = None) -> list[ArenaSeat]:
             agent=agent,
             reward=float(score),
             rank=int(rank),
-            role=role,
+            role=role_of(preset, int(seat), role),
             actions=int(acts),
             invalid_moves=int(bad),
             actions_before_first_error=None if before is None else int(before),
@@ -223,3 +243,45 @@ def roles(seats: Sequence[ArenaSeat]) -> list[RoleLine]:
         )
         for (g, r, a), ss in sorted(groups.items())
     ]
+
+
+class RoleAdvantage(msgspec.Struct, frozen=True, kw_only=True):
+    """One role of one game over every agent: how often it is dealt, how often it wins, and
+    by how much that beats the game's seats as a whole."""
+
+    game: str
+    role: str
+    seats: int
+    share: float
+    """The role's share of the game's seats (the role distribution)."""
+    win_rate: float
+    advantage: float
+    """The role's win rate minus the win rate of all the game's seats."""
+
+
+def role_advantage(seats: Sequence[ArenaSeat]) -> list[RoleAdvantage]:
+    """Per game with roles (Codenames, Secret Mafia): each role's distribution, win rate and
+    advantage over the game's average seat."""
+    by_game: dict[str, list[ArenaSeat]] = defaultdict(list)
+    for s in seats:
+        if s.role and not s.role.startswith("Player "):
+            by_game[s.preset].append(s)
+    out = []
+    for game, members in sorted(by_game.items()):
+        overall = sum(s.won for s in members) / len(members)
+        by_role: dict[str, list[ArenaSeat]] = defaultdict(list)
+        for s in members:
+            by_role[s.role].append(s)
+        for role, ss in sorted(by_role.items()):
+            rate = sum(s.won for s in ss) / len(ss)
+            out.append(
+                RoleAdvantage(
+                    game=game,
+                    role=role,
+                    seats=len(ss),
+                    share=len(ss) / len(members),
+                    win_rate=rate,
+                    advantage=rate - overall,
+                )
+            )
+    return out
