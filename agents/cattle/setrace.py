@@ -27,13 +27,14 @@ class SetRaceAgent(CalibratedAgent):
     """
 
     spec = "setrace"
-    CONVEXITY = 0.5
-    PRICE_BASE = 250.0
+    CONVEXITY = 0.2
+    PRICE_BASE = 80.0
     RATE_POWER = 0.7
+    SOLO_SHARE = 0.8
     NEAR_SOLO_SHARE = 1.0
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
-    NEAR_PREMIUM = 2.0
+    NEAR_PREMIUM = 1.5
     """Valuation multiplier when a card leaves the set at most one card short."""
     OFFER_SHARE = 0.6
     """Share of a trade's worth it puts down as an offer."""
@@ -41,7 +42,7 @@ class SetRaceAgent(CalibratedAgent):
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
-    ACCEPT_FACTOR = 3.0
+    ACCEPT_FACTOR = 5.0
     """For a type it is not building, it takes the money when the animals are worth less than
     this many times the offer it infers."""
 

@@ -36,7 +36,7 @@ class TrackerAgent(CalibratedAgent):
     """Zero cards added to an offer to hide its size."""
     KEEP_FROM = 1
     """It also keeps a card with the buy-right when it already holds this many of its type."""
-    POOR = 0
+    POOR = 30
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
