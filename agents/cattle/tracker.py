@@ -36,6 +36,8 @@ class TrackerAgent(CalibratedAgent):
     """Zero cards added to an offer to hide its size."""
     KEEP_FROM = 1
     """It also keeps a card with the buy-right when it already holds this many of its type."""
+    KEEP_VALUE = 1.5
+    """It also keeps a card worth this many times the price to it."""
     POOR = 30
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
@@ -43,8 +45,6 @@ class TrackerAgent(CalibratedAgent):
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
-    """It bluffs a target whose estimated money is below this."""
-    """Zero cards added to an offer to hide its size."""
 
     # ---- valuation -------------------------------------------------------------------------
 
@@ -100,7 +100,8 @@ class TrackerAgent(CalibratedAgent):
         completes = view.animals[self.seat][d.animal] == k - 1
         denies = view.animals[d.winner][d.animal] == k - 1
         near = view.animals[self.seat][d.animal] >= self.KEEP_FROM
-        keep = (completes or denies or near) and d.price <= view.wealth
+        cheap = self.card_value(view, d.animal) >= self.KEEP_VALUE * d.price
+        keep = (completes or denies or near or cheap) and d.price <= view.wealth
         return act.ChooseSale(seat=self.seat, decision="buy_right" if keep else "sell")
 
     def initiate(self, view: SeatView, d: dec.TradeDecision) -> act.AnyAction:
