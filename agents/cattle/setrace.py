@@ -28,15 +28,15 @@ class SetRaceAgent(CalibratedAgent):
 
     spec = "setrace"
     CONVEXITY = 0.2
-    PRICE_BASE = 80.0
+    PRICE_BASE = 120.0
     RATE_POWER = 0.7
     SOLO_SHARE = 1.0
     NEAR_SOLO_SHARE = 1.0
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
-    NEAR_PREMIUM = 1.5
+    NEAR_PREMIUM = 2.0
     """Valuation multiplier when a card leaves the set at most one card short."""
-    OFFER_SHARE = 0.4
+    OFFER_SHARE = 0.3
     """Share of a trade's worth it puts down as an offer."""
     TRADE_FROM = 2
     """It challenges for types of which it holds at least this many."""

@@ -27,7 +27,7 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 0.55
+    SOLO_SHARE = 0.7
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
