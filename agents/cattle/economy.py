@@ -51,6 +51,8 @@ class EconomyAgent(CalibratedAgent):
     """An opponent is cash-poor below this share of its own money."""
     TRADE_CAP = 0.1
     """Share of its turn budget it puts into a challenge or a counter."""
+    PICK = 1.0
+    """Which shared animal it challenges for: -1 the most valuable, 1 the cheapest."""
     RICH = 2.3
     """A challenger with this many times its money is cash-rich: it takes the offer rather
     than hand that challenger a counter."""
@@ -96,7 +98,9 @@ class EconomyAgent(CalibratedAgent):
     def initiate(self, view: SeatView, d: dec.TradeDecision) -> act.AnyAction:
         ledger = self.ledger
         pool = self._poor(view, d.targets) or list(d.targets)
-        other, animal = min(pool, key=lambda t: (ledger.est(t[0]), -ANIMAL_VALUES[t[1]], t[0]))
+        other, animal = min(
+            pool, key=lambda t: (ledger.est(t[0]), self.PICK * ANIMAL_VALUES[t[1]], t[0])
+        )
         if view.money.count(0) and (
             ledger.counter_rate(other) < self.BLUFF_BELOW or ledger.est(other) < 10
         ):
