@@ -367,12 +367,13 @@ def _many(
             per_seed = {s: P.compare(store, n, table_slice=table_slice) for s, n in names.items()}
             pooled = P.compare(store, list(names.values()), table_slice=table_slice)
     if output_json:
+        pooled_doc = as_json(pooled, seeds[0], table_slice)
+        pooled_doc["seed"] = None  # the pool has no single seed
         doc = {
             "seeds": seeds,
             "per_seed": {str(s): as_json(r, s, table_slice) for s, r in per_seed.items()},
-            "pooled": as_json(pooled, seeds[0], table_slice),
+            "pooled": pooled_doc,
         }
-        doc["pooled"]["seed"] = None
         print(json.dumps(doc))
         return
     out.print(
