@@ -47,6 +47,8 @@ class EconomyAgent(CalibratedAgent):
     """Coins any card is worth to it at least."""
     BLUFF_BELOW = 0.5
     """It bluffs only against opponents that counter less often than this."""
+    BROKE = 10
+    """It also bluffs a target whose estimated money is below this (it can hardly counter)."""
     POOR = 0.8
     """An opponent is cash-poor below this share of its own money."""
     TRADE_CAP = 0.1
@@ -102,7 +104,7 @@ class EconomyAgent(CalibratedAgent):
             pool, key=lambda t: (ledger.est(t[0]), self.PICK * ANIMAL_VALUES[t[1]], t[0])
         )
         if view.money.count(0) and (
-            ledger.counter_rate(other) < self.BLUFF_BELOW or ledger.est(other) < 10
+            ledger.counter_rate(other) < self.BLUFF_BELOW or ledger.est(other) < self.BROKE
         ):
             cards = self.bluff(view, 2)
         else:
