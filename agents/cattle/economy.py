@@ -84,7 +84,7 @@ class EconomyAgent(CalibratedAgent):
         return act.ChooseTurn(seat=self.seat, choice="trade" if trade else "auction")
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
-        limit = min(self.value(view, d.animal), self.budget(view))
+        limit = min(self.auction_worth(d, lambda: self.value(view, d.animal)), self.budget(view))
         return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:

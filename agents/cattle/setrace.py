@@ -100,7 +100,8 @@ class SetRaceAgent(CalibratedAgent):
         return act.ChooseTurn(seat=self.seat, choice="trade" if trade else "auction")
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
-        return self.raise_to(view, d, self.value(view, d.animal), near=self.near(view, d.animal))
+        worth = self.auction_worth(d, lambda: self.value(view, d.animal))
+        return self.raise_to(view, d, worth, near=self.near(view, d.animal))
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         keep = self.value(view, d.animal) >= d.price and d.price <= view.wealth

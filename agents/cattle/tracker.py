@@ -92,7 +92,7 @@ class TrackerAgent(CalibratedAgent):
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         ceiling = self.rival_budget(view, d, holders=self.HOLDERS) + 10
-        limit = min(self.card_value(view, d.animal), ceiling)
+        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling)
         return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
