@@ -1,6 +1,7 @@
 """Speed of the Cattle Trade hot paths, every figure in one run: prints a table (or `--json`).
 
     uv run python bench/speed.py [--games 300] [--tournament-games 400] [--help-runs 5] [--json]
+    uv run python bench/speed.py --peer /tmp/peer --only engine,play,tournament,decisions
 
 Standard preset, four random agents unless said otherwise:
 
@@ -14,7 +15,13 @@ Standard preset, four random agents unless said otherwise:
   `cattle replay GAME --verify` runs);
 * `cattle --help`: seconds of a fresh `python -m cli.main --help` (median of several);
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
-  ratio (only meaningful on an otherwise idle machine with two free cores).
+  ratio (only meaningful on an otherwise idle machine with two free cores);
+* code-agent decisions: microseconds per decision of `tracker`, `setrace` and `economy` (the
+  agent's `act`, its ledger update included), in standard games against each other and random;
+* `--peer DIR`: games/s of a Kuhhandel engine built elsewhere (a directory holding the packages
+  `gameengine` and `rl.agents.random_agent`, as in the public kuhhandel-ml project), four
+  random agents, a standard game, nothing stored, in the same run; each of our games/s figures
+  is then also printed as a ratio to it.
 
 Timings on a busy machine move with the load of other processes: compare figures of one run,
 or repeat the run.
@@ -86,6 +93,65 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
         elapsed = time.perf_counter() - start
     assert stored == games
     return games / elapsed
+
+
+CODE_AGENTS = ("tracker", "setrace", "economy")
+
+
+def decisions(config: Any, games: int) -> dict[str, float]:
+    """Microseconds per decision of each code agent (its `act`, ledger update included), in
+    games of the three code agents and a random agent (seats rotated with the seed)."""
+    from agents import make_agents
+    from events.config import SeatSpec
+    from runner.driver import Game
+
+    spent: dict[str, float] = dict.fromkeys(CODE_AGENTS, 0.0)
+    calls: dict[str, int] = dict.fromkeys(CODE_AGENTS, 0)
+    clock = time.perf_counter
+
+    def timed(agent: Any) -> Any:
+        inner = agent.act
+        name = agent.spec
+
+        def act(view: Any, decision: Any) -> Any:
+            start = clock()
+            action = inner(view, decision)
+            spent[name] += clock() - start
+            calls[name] += 1
+            return action
+
+        agent.act = act
+        return agent
+
+    for seed in range(games):
+        specs = [*CODE_AGENTS, "random"]
+        r = seed % 4
+        specs = specs[r:] + specs[:r]
+        agents = [a if a.spec == "random" else timed(a) for a in make_agents(specs, seed, config)]
+        Game(config, seed, agents, tuple(SeatSpec(agent=s) for s in specs)).run()
+    return {name: spent[name] / max(1, calls[name]) * 1e6 for name in CODE_AGENTS}
+
+
+def peer(folder: Path, games: int) -> dict[str, float]:
+    """Games/s of the peer engine in `folder`: four random agents, a standard game, nothing
+    stored (its controller steps the game until it is over)."""
+    sys.path.insert(0, str(folder))
+    try:
+        from gameengine import Game as PeerGame
+        from gameengine.controller import GameController
+        from rl.agents.random_agent import RandomAgent
+    finally:
+        sys.path.remove(str(folder))
+    finished = 0
+    start = time.perf_counter()
+    for seed in range(games):
+        game = PeerGame(num_players=4, seed=seed)
+        game.setup()
+        controller = GameController(game, [RandomAgent(f"random-{i}") for i in range(4)])
+        controller.run(max_turns=100_000)
+        finished += game.phase.name == "GAME_OVER" or game.is_game_over()
+    elapsed = time.perf_counter() - start
+    return {"games_per_s": games / elapsed, "finished": finished / games}
 
 
 def replay(db: Path) -> dict[str, float]:
@@ -174,10 +240,17 @@ def main() -> None:
     parser.add_argument("--skip-workers", action="store_true", help="leave out the 2-vs-1 run")
     parser.add_argument("--json", action="store_true", help="print JSON instead of a table")
     parser.add_argument(
+        "--peer", type=Path, default=None, help="directory of a peer engine to time beside ours"
+    )
+    parser.add_argument(
+        "--decision-games", type=int, default=40, help="games for the code-agent decision cost"
+    )
+    parser.add_argument(
         "--only",
         default="",
         help="comma-separated figures to run (engine, play, tournament, replay, verify, help,"
-        " workers); the replay and verify figures read what the tournament figure stored",
+        " workers, decisions); the replay and verify figures read what the tournament figure"
+        " stored",
     )
     args = parser.parse_args()
 
@@ -188,7 +261,7 @@ def main() -> None:
     config = load_preset("standard")
     n = args.games
     figures: dict[str, Any] = {"games": n}
-    names = ("engine", "play", "tournament", "replay", "verify", "help", "workers")
+    names = ("engine", "play", "tournament", "replay", "verify", "help", "workers", "decisions")
     only = {x.strip() for x in args.only.split(",") if x.strip()} or set(names)
     if args.skip_workers:
         only.discard("workers")
@@ -197,8 +270,14 @@ def main() -> None:
         parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
     if only & {"replay", "verify"}:
         only.add("tournament")
+    if args.peer is not None and not (args.peer / "gameengine").is_dir():
+        parser.error(f"--peer {args.peer}: no gameengine package there")
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
+        if args.peer is not None:
+            p = peer(args.peer, n)
+            figures["peer_games_per_s"] = p["games_per_s"]
+            figures["peer_finished"] = p["finished"]
         if "engine" in only:
             eng = engine_only(config, n)
             figures["engine_games_per_s"] = eng["games_per_s"]
@@ -220,6 +299,15 @@ def main() -> None:
             figures["workers_1_games_per_s"] = w["one"]
             figures["workers_2_games_per_s"] = w["two"]
             figures["workers_speedup"] = w["ratio"]
+        if "decisions" in only:
+            for name, us in decisions(config, args.decision_games).items():
+                figures[f"decision_us_{name}"] = us
+    if "peer_games_per_s" in figures:
+        for key in ("engine", "play", "tournament"):
+            if f"{key}_games_per_s" in figures:
+                figures[f"{key}_vs_peer"] = (
+                    figures[f"{key}_games_per_s"] / figures["peer_games_per_s"]
+                )
     if args.json:
         print(json.dumps(figures, indent=2))
         return
@@ -241,6 +329,14 @@ def main() -> None:
         ("tournament, 1 worker (games/s)", "workers_1_games_per_s", "{:,.1f}"),
         ("tournament, 2 workers (games/s)", "workers_2_games_per_s", "{:,.1f}"),
         ("tournament, 2 workers vs 1", "workers_speedup", "{:.2f}x"),
+        ("peer engine, 4 random agents (games/s)", "peer_games_per_s", "{:,.1f}"),
+        ("engine only vs peer (aim 5x)", "engine_vs_peer", "{:.2f}x"),
+        ("play path vs peer (aim 1.5x)", "play_vs_peer", "{:.2f}x"),
+        ("tournament path vs peer (aim 3x)", "tournament_vs_peer", "{:.2f}x"),
+        *(
+            (f"{name} decision (µs, aim <= 15)", f"decision_us_{name}", "{:.1f}")
+            for name in CODE_AGENTS
+        ),
     ]
     for label, key, fmt in rows:
         if key in figures:

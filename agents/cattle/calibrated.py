@@ -17,10 +17,13 @@ the bid ramps of §4). Three traits it reports for all of them are shared here:
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from agents.cattle.code import CodeAgent, cards_for, round_down
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from events.cattle import game as ev
+from events.cattle.domain import GameConfig
 from projections.cattle.observation import SeatView
 
 
@@ -36,6 +39,19 @@ class CalibratedAgent(CodeAgent):
     limit."""
     NEAR_SOLO_SHARE = 0.5
     """The same, for a card that leaves one of its sets at most one card short."""
+
+    def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
+        super().__init__(seat, seed, config)
+        self._worth_key: tuple[int, int] | None = None
+        self._worth = 0.0
+
+    def auction_worth(self, d: dec.BidDecision, compute: Callable[[], float]) -> float:
+        """`compute()`, once per auction: while an auction runs no animal moves and no money
+        enters the game, so what a card is worth stays the same from bid to bid."""
+        key = (d.auction, self.ledger.total)
+        if key != self._worth_key:
+            self._worth_key, self._worth = key, compute()
+        return self._worth
 
     def coin_rate(self) -> float:
         """Coins per set point now: the mean money per player over `PRICE_BASE`."""

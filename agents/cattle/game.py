@@ -9,12 +9,15 @@ from typing import Any
 from agents.base import Agent
 from agents.cattle.economy import EconomyAgent
 from agents.cattle.economy_v1 import EconomyAgentV1
+from agents.cattle.economy_v2 import EconomyAgentV2
 from agents.cattle.parse import default_action, parse_answer
 from agents.cattle.random_agent import RandomAgent
 from agents.cattle.setrace import SetRaceAgent
 from agents.cattle.setrace_v1 import SetRaceAgentV1
+from agents.cattle.setrace_v2 import SetRaceAgentV2
 from agents.cattle.tracker import TrackerAgent
 from agents.cattle.tracker_v1 import TrackerAgentV1
+from agents.cattle.tracker_v2 import TrackerAgentV2
 from engine.cattle.actions import action_json
 from engine.cattle.decider import RULES
 from engine.cattle.presets import load_preset, preset_names
@@ -129,6 +132,9 @@ GAME = GameDef(
         TrackerAgentV1.spec: _maker(TrackerAgentV1),
         SetRaceAgentV1.spec: _maker(SetRaceAgentV1),
         EconomyAgentV1.spec: _maker(EconomyAgentV1),
+        TrackerAgentV2.spec: _maker(TrackerAgentV2),
+        SetRaceAgentV2.spec: _maker(SetRaceAgentV2),
+        EconomyAgentV2.spec: _maker(EconomyAgentV2),
     },
     prompter=CattlePrompter(),
     extras={

@@ -34,8 +34,6 @@ class Ledger:
         self.donkeys = 0
         self.total = 0
         """Total money in the game (exact: starting money plus every payout)."""
-        self.bids: dict[int, int] = {}
-        """Highest bid of each seat in the auction in progress."""
         self.trades_won: list[int] = []
         self.trades_lost: list[int] = []
         self.countered: list[int] = []
@@ -54,7 +52,7 @@ class Ledger:
         relevant = _RELEVANT
         for i in range(self.read, len(history)):
             e = history[i]
-            if type(e) in relevant:  # most events (bid rounds, passes) change nothing here
+            if type(e) in relevant:  # most events (bids, passes, rounds) change nothing here
                 self._apply(e)
         self.read = len(history)
         if self.money:
@@ -92,11 +90,6 @@ class Ledger:
             for p in range(self.players):
                 self.money[p] += e.amount
                 self.cards[p] += 1
-        elif t is ev.AuctionOpened:
-            self.bids = {}
-        elif t is ev.BidPlaced:
-            assert isinstance(e, ev.BidPlaced)
-            self.bids[e.seat] = max(e.amount, self.bids.get(e.seat, 0))
         elif t is ev.OverbidRevealed:
             assert isinstance(e, ev.OverbidRevealed)
             self.money[e.seat] = float(sum(e.money))
@@ -215,8 +208,6 @@ _RELEVANT = frozenset(
         ev.GameStarted,
         ev.HandsDealt,
         ev.DonkeyPayout,
-        ev.AuctionOpened,
-        ev.BidPlaced,
         ev.OverbidRevealed,
         ev.PaymentMade,
         ev.PaymentCards,

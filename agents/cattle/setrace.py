@@ -27,21 +27,22 @@ class SetRaceAgent(CalibratedAgent):
     """
 
     spec = "setrace"
-    CONVEXITY = 0.5
-    PRICE_BASE = 250.0
+    CONVEXITY = 0.2
+    PRICE_BASE = 120.0
     RATE_POWER = 0.7
+    SOLO_SHARE = 1.0
     NEAR_SOLO_SHARE = 1.0
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0
     """Valuation multiplier when a card leaves the set at most one card short."""
-    OFFER_SHARE = 0.6
+    OFFER_SHARE = 0.3
     """Share of a trade's worth it puts down as an offer."""
     TRADE_FROM = 2
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
-    ACCEPT_FACTOR = 3.0
+    ACCEPT_FACTOR = 5.0
     """For a type it is not building, it takes the money when the animals are worth less than
     this many times the offer it infers."""
 
@@ -99,7 +100,8 @@ class SetRaceAgent(CalibratedAgent):
         return act.ChooseTurn(seat=self.seat, choice="trade" if trade else "auction")
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
-        return self.raise_to(view, d, self.value(view, d.animal), near=self.near(view, d.animal))
+        worth = self.auction_worth(d, lambda: self.value(view, d.animal))
+        return self.raise_to(view, d, worth, near=self.near(view, d.animal))
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
         keep = self.value(view, d.animal) >= d.price and d.price <= view.wealth

@@ -27,7 +27,7 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 0.55
+    SOLO_SHARE = 0.7
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
@@ -36,15 +36,15 @@ class TrackerAgent(CalibratedAgent):
     """Zero cards added to an offer to hide its size."""
     KEEP_FROM = 1
     """It also keeps a card with the buy-right when it already holds this many of its type."""
-    POOR = 0
+    KEEP_VALUE = 1.5
+    """It also keeps a card worth this many times the price to it."""
+    POOR = 30
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
-    """It bluffs a target whose estimated money is below this."""
-    """Zero cards added to an offer to hide its size."""
 
     # ---- valuation -------------------------------------------------------------------------
 
@@ -92,7 +92,7 @@ class TrackerAgent(CalibratedAgent):
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         ceiling = self.rival_budget(view, d, holders=self.HOLDERS) + 10
-        limit = min(self.card_value(view, d.animal), ceiling)
+        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling)
         return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
@@ -100,7 +100,8 @@ class TrackerAgent(CalibratedAgent):
         completes = view.animals[self.seat][d.animal] == k - 1
         denies = view.animals[d.winner][d.animal] == k - 1
         near = view.animals[self.seat][d.animal] >= self.KEEP_FROM
-        keep = (completes or denies or near) and d.price <= view.wealth
+        cheap = self.card_value(view, d.animal) >= self.KEEP_VALUE * d.price
+        keep = (completes or denies or near or cheap) and d.price <= view.wealth
         return act.ChooseSale(seat=self.seat, decision="buy_right" if keep else "sell")
 
     def initiate(self, view: SeatView, d: dec.TradeDecision) -> act.AnyAction:

@@ -164,6 +164,54 @@ def as_json(result: P.PaperComparison, seed: int, table_slice: str) -> dict[str,
     }
 
 
+def seeds_table(per_seed: dict[int, P.PaperComparison], pooled: P.PaperComparison) -> Table:
+    """Each Table 3 figure at every seed and pooled over them, beside the paper's (a figure
+    that misses its aim is marked)."""
+    t = Table(
+        title=f"Table 3 by seed ({_games(pooled.table_games)} pooled; rates in %)",
+        title_justify="left",
+        pad_edge=False,
+    )
+    t.add_column("Agent", no_wrap=True)
+    t.add_column("Metric", no_wrap=True)
+    for seed in per_seed:
+        t.add_column(str(seed), justify="right")
+    t.add_column("pooled", justify="right")
+    t.add_column("paper", justify="right", style="dim")
+    rows = {seed: {r.agent: r for r in res.rows} for seed, res in per_seed.items()}
+
+    def cell(metric: str, c: P.Cell) -> str:
+        text = _num(c.ours, _percent(metric))
+        return text if P.meets(metric, c) is not False else f"[red]{text}*[/]"
+
+    for prow in pooled.rows:
+        name = NAMES.get(prow.agent, prow.agent)
+        for i, m in enumerate(P.TABLE3_COLUMNS):
+            t.add_row(
+                name if i == 0 else "",
+                LABELS[m],
+                *(cell(m, rows[seed][prow.agent].cells[m]) for seed in per_seed),
+                cell(m, prow.cells[m]),
+                _num(prow.cells[m].paper, _percent(m)),
+                end_section=i == len(P.TABLE3_COLUMNS) - 1,
+            )
+    t.add_row(
+        "TrueSkill",
+        "order",
+        *("yes" if res.aims.get("trueskill.order") else "[red]no*[/]" for res in per_seed.values()),
+        "yes" if pooled.aims.get("trueskill.order") else "[red]no*[/]",
+        "T>S>E",
+    )
+    t.add_row(
+        "Aims",
+        "met",
+        *(f"{sum(r.aims.values())}/{len(r.aims)}" for r in per_seed.values()),
+        f"{sum(pooled.aims.values())}/{len(pooled.aims)}",
+        "",
+    )
+    return t
+
+
 def _play(
     db: Path, games: int, seed: int, stand_ins: tuple[str, ...], workers: int, quiet: bool
 ) -> str:
@@ -212,6 +260,13 @@ def paper(
     seed: Annotated[int | None, typer.Option(help=f"Tournament seed, {SEED_HELP}.")] = (
         P.DEFAULT_SEED
     ),
+    seeds: Annotated[
+        str | None,
+        typer.Option(
+            help="Play the setting once per seed (a range 1-5, a list 1,2,7, or both) and"
+            " print every seed's figures and the pooled ones; replaces --seed.",
+        ),
+    ] = None,
     stand_in: Annotated[
         str,
         typer.Option(help="Comma-separated agents that take the model's seat (default: random)."),
@@ -244,6 +299,10 @@ def paper(
     in_range("--games", games, 7, MAX_GAMES)
     in_range("--workers", workers, 1, max_workers())
     seed = seed_or_random(seed)
+    try:
+        seed_list = P.parse_seeds(seeds) if seeds is not None else None
+    except P.SeedError as exc:
+        raise UsageError(str(exc)) from None
     if table_slice not in P.SLICES:
         raise UsageError(f"--slice must be one of {', '.join(P.SLICES)}, got {table_slice!r}")
     pool = tuple(s.strip() for s in stand_in.split(",") if s.strip())
@@ -260,6 +319,9 @@ def paper(
             raise UsageError(f"--stand-in {spec!r}: only code agents can stand in here")
         if spec in P.CODE_AGENTS:
             raise UsageError(f"--stand-in {spec!r} is measured; use another (random, tracker-v1)")
+    if seed_list is not None:
+        _many(seed_list, games, pool, workers, db, table_slice, output_json, quiet)
+        return
     with tempfile.TemporaryDirectory(prefix="cattle-paper-") as tmp:
         path = db if db is not None else Path(tmp) / "paper.duckdb"
         name = _play(path, games, seed, pool, workers, quiet or output_json)
@@ -283,6 +345,56 @@ def paper(
     out.print(line("Aims met: {} of {}.", met, len(result.aims)))
     if missed:
         out.print(line("Missed: {}.", ", ".join(missed)))
+
+
+def _many(
+    seeds: list[int],
+    games: int,
+    pool: tuple[str, ...],
+    workers: int,
+    db: Path | None,
+    table_slice: str,
+    output_json: bool,
+    quiet: bool,
+) -> None:
+    """Play and measure the setting at every seed, then pooled over the seeds."""
+    from events.store import DuckStore
+
+    with tempfile.TemporaryDirectory(prefix="cattle-paper-") as tmp:
+        path = db if db is not None else Path(tmp) / "paper.duckdb"
+        names = {s: _play(path, games, s, pool, workers, quiet or output_json) for s in seeds}
+        with DuckStore(path) as store:
+            per_seed = {s: P.compare(store, n, table_slice=table_slice) for s, n in names.items()}
+            pooled = P.compare(store, list(names.values()), table_slice=table_slice)
+    if output_json:
+        pooled_doc = as_json(pooled, seeds[0], table_slice)
+        pooled_doc["seed"] = None  # the pool has no single seed
+        doc = {
+            "seeds": seeds,
+            "per_seed": {str(s): as_json(r, s, table_slice) for s, r in per_seed.items()},
+            "pooled": pooled_doc,
+        }
+        print(json.dumps(doc))
+        return
+    out.print(
+        line(
+            "Paper setting: {} mixed games per seed, seeds {}, stand-in {} in the model's seat.",
+            games,
+            ", ".join(map(str, seeds)),
+            ", ".join(pooled.stand_ins),
+        )
+    )
+    out.print(seeds_table(per_seed, pooled))
+    out.print(table3(pooled))
+    out.print(trueskill_table(pooled))
+    for s, r in per_seed.items():
+        missed = [k for k, ok in r.aims.items() if not ok]
+        out.print(
+            line("Seed {}: aims met {} of {}.", s, sum(r.aims.values()), len(r.aims))
+            + (line(" Missed: {}.", ", ".join(missed)) if missed else "")
+        )
+    met = sum(pooled.aims.values())
+    out.print(line("Pooled: aims met {} of {}.", met, len(pooled.aims)))
 
 
 def _code_names() -> set[str]:

@@ -187,11 +187,48 @@ SLICES = ("c1", "all")
 """Games Table 3 is measured on: the C1 games (the paper's slice) or every composition."""
 
 
+MAX_SEEDS = 50
+"""Most seeds one `cattle paper --seeds` run plays."""
+
+
+class SeedError(ValueError):
+    """A list of seeds that cannot be read."""
+
+
+def parse_seeds(text: str) -> list[int]:
+    """Seeds from "1-5", "1,2,7" or a mix ("1-3,9"), in the order given, each once."""
+    seeds: list[int] = []
+    for part in (p.strip() for p in text.split(",")):
+        if not part:
+            continue
+        lo, sep, hi = part.partition("-")
+        try:
+            first = int(lo)
+            last = int(hi) if sep else first
+        except ValueError:
+            raise SeedError(f"--seeds: {part!r} is not a seed or a range a-b") from None
+        if first < 0 or last < first:
+            raise SeedError(f"--seeds: {part!r} is not a range of seeds from low to high")
+        for seed in range(first, last + 1):
+            if seed not in seeds:
+                seeds.append(seed)
+            if len(seeds) > MAX_SEEDS:
+                raise SeedError(f"--seeds: at most {MAX_SEEDS} seeds in one run")
+    if not seeds:
+        raise SeedError("--seeds needs at least one seed")
+    return seeds
+
+
 def compare(
-    store: DuckStore, name: str, *, resamples: int = 200, table_slice: str = "c1"
+    store: DuckStore,
+    name: str | Sequence[str],
+    *,
+    resamples: int = 200,
+    table_slice: str = "c1",
 ) -> PaperComparison:
-    """Measure a played paper tournament and set it beside the paper (Table 3 on
-    `table_slice`, the ratings on every game)."""
+    """Measure played paper tournaments and set them beside the paper (Table 3 on
+    `table_slice`, the ratings on every game). Several tournaments (one per seed) are pooled:
+    their games are measured as one selection."""
     from engine.schedule import COMPOSITIONS
     from projections.cattle.metrics import build, profiles
     from projections.metrics import aggregate
@@ -200,7 +237,8 @@ def compare(
 
     con = store.con
     build.ensure(con)
-    _, planned = load(store, name)
+    names = (name,) if isinstance(name, str) else tuple(name)
+    planned = [g for n in names for g in load(store, n)[1]]
     finished = [g for g in planned if g["status"] == "finished"]
     every = tuple(g["game_id"] for g in finished)
     first = next(iter(COMPOSITIONS))
@@ -241,7 +279,7 @@ def compare(
         if r is not None:
             row.mu, row.sigma = r.mu, r.sigma
     result = PaperComparison(
-        tournament=name,
+        tournament=",".join(names),
         games=len(every),
         table_games=len(c1),
         stand_ins=stand_ins,

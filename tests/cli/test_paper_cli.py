@@ -38,6 +38,31 @@ def test_json_sets_ours_beside_the_paper(tmp_path: Path) -> None:
     assert {d["agent"] for d in json.loads(m.stdout)} == set(rated)
 
 
+def test_seeds_report_each_seed_and_the_pool(tmp_path: Path) -> None:
+    db = tmp_path / "seeds.duckdb"
+    r = cattle("paper", "--games", "7", "--seeds", "3,1-2", "--db", db, "--json", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["seeds"] == [3, 1, 2]
+    assert set(doc["per_seed"]) == {"1", "2", "3"}
+    assert all(d["games"] == 7 and d["seed"] == int(s) for s, d in doc["per_seed"].items())
+    pooled = doc["pooled"]
+    assert pooled["games"] == 21 and pooled["table_games"] == 3 and pooled["seed"] is None
+    # The pooled rates are those of the pooled counts, so they lie within the seeds' range.
+    for agent, row in pooled["table3"].items():
+        per = [d["table3"][agent]["tc_accept_rate"]["ours"] for d in doc["per_seed"].values()]
+        got = row["tc_accept_rate"]["ours"]
+        known = [x for x in per if x is not None]
+        if got is not None and known:
+            assert min(known) - 1e-9 <= got <= max(known) + 1e-9
+    text = cattle(
+        "paper", "--games", "7", "--seeds", "1-3", "--db", db, "-q", env={"COLUMNS": "80"}
+    )
+    assert text.returncode == 0, text.stderr
+    assert max(len(x) for x in text.stdout.splitlines()) <= 80
+    assert "Table 3 by seed" in text.stdout and "Pooled: aims met" in text.stdout
+
+
 def test_tables_fit_80_columns() -> None:
     r = cattle("paper", "--games", "7", "--seed", "1", "-q", env={"COLUMNS": "80"})
     assert r.returncode == 0, r.stderr
@@ -59,6 +84,10 @@ def test_tables_fit_80_columns() -> None:
         (["--stand-in", " , "], "at least one agent"),
         (["--stand-in", "tracker"], "is measured; use another"),
         (["--workers", "0"], "--workers must be between 1"),
+        (["--seeds", "5-2"], "not a range of seeds from low to high"),
+        (["--seeds", "one"], "is not a seed or a range"),
+        (["--seeds", " , "], "needs at least one seed"),
+        (["--seeds", "1-999"], "at most 50 seeds"),
     ],
 )
 def test_bad_input_is_one_line(args: list[str], message: str) -> None:

@@ -1,10 +1,13 @@
-"""Bid aggressiveness and win rate, as App. B.1 of the paper defines them, recomputed.
+"""Bid aggressiveness, win rate and bluff rate, as App. B.1 of the paper defines them,
+recomputed.
 
 Bid aggressiveness counts every bid a seat placed (raises included), each as bid / set value
 of the auctioned animal, pooled; by donkey phase, "early" while fewer than half of the donkeys
 had been drawn when the auction opened. Win rate gives each seat sharing the highest score
 1/n of the game. Both are recomputed here from the events alone (no SQL) and compared with
-the registry's values on real games and on generated endings.
+the registry's values on real games and on generated endings. Bluff rate is recomputed in its
+two readings (every initiating offer, or only those holding at least one card) from the
+events and from an SQL query over the `trade_offers` view.
 """
 
 from __future__ import annotations
@@ -103,6 +106,44 @@ def test_raises_weigh_more_than_a_highest_bid_would(played: Any) -> None:
         " FROM bids_detail WHERE amount IS NOT NULL"
     ).fetchone()
     assert every != pytest.approx(highest)
+
+
+def _recompute_bluffs(events: list[Any]) -> dict[int, tuple[int, int, int]]:
+    """seat -> (bluffs, initiating offers, empty initiating offers)."""
+    out: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0])
+    for e in events:
+        if isinstance(e, ev.OfferCards) and e.role == "offer":
+            row = out[e.seat]
+            row[1] += 1
+            if not e.cards:
+                row[2] += 1
+            elif max(e.cards) == 0:
+                row[0] += 1
+    return {s: (b, n, z) for s, (b, n, z) in out.items()}
+
+
+def test_bluff_rate_in_both_readings(played: Any) -> None:
+    store, logs = played
+    every = _values(store, "bluff_rate")
+    cards = _values(store, "bluff_rate_cards")
+    for game_id, events in logs.items():
+        for seat, (bluffs, offers, empty) in _recompute_bluffs(events).items():
+            assert every[(game_id, seat, "")] == (bluffs, offers)
+            if offers > empty:
+                assert cards[(game_id, seat, "")] == (bluffs, offers - empty)
+            else:
+                assert (game_id, seat, "") not in cards
+    # The same from SQL over the analysis view, pooled per game and seat.
+    rows = store.con.execute(
+        "SELECT game_id, seat, count(*) FILTER (WHERE bluff), count(*),"
+        " count(*) FILTER (WHERE n_cards > 0) FROM trade_offers WHERE role = 'offer'"
+        " GROUP BY ALL"
+    ).fetchall()
+    for game_id, seat, bluffs, offers, with_cards in rows:
+        assert every[(game_id, seat, "")] == (bluffs, offers)
+        if with_cards:
+            assert cards[(game_id, seat, "")] == (bluffs, with_cards)
+    assert rows
 
 
 def _ranks(scores: tuple[int, ...]) -> tuple[int, ...]:

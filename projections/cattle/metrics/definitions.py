@@ -139,12 +139,26 @@ def tc_accept_rate() -> str:
 
 @metric("bluff_rate", version=1, label="Bluff", percent=True)
 def bluff_rate() -> str:
-    """Bluff %: among the offers the seat placed when initiating a trade challenge, the share
-    made only of 0-value money cards. An empty offer is not a bluff: its public card count (0)
-    already tells the target it is worth nothing."""
+    """Bluff % (App. B.1: the share of the agent's trade-challenge offers made purely of
+    0-value money cards): among every offer the seat placed when initiating a trade
+    challenge, empty offers included, the share made only of 0-value cards. An empty offer is
+    an offer (the engine allows it, worth 0) but not a bluff: its public card count (0)
+    already tells the target it is worth nothing. `bluff_rate_cards` leaves empty offers out
+    of the count."""
     return """
     SELECT game_id, seat, '' AS key, count(*) FILTER (WHERE bluff) AS num, count(*) AS den
     FROM stage.trade_offers WHERE role = 'offer' GROUP BY ALL"""
+
+
+@metric("bluff_rate_cards", version=1, label="Bluff (card offers)", percent=True)
+def bluff_rate_cards() -> str:
+    """Bluff % among card offers (the second reading of App. B.1, where an offer is a set of
+    money cards): among the offers of at least one card the seat placed when initiating a
+    trade challenge, the share made only of 0-value cards. Empty offers count in neither
+    part."""
+    return """
+    SELECT game_id, seat, '' AS key, count(*) FILTER (WHERE bluff) AS num, count(*) AS den
+    FROM stage.trade_offers WHERE role = 'offer' AND n_cards > 0 GROUP BY ALL"""
 
 
 @metric("self_bid_rate", version=1, label="Self-bid", percent=True)
