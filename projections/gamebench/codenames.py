@@ -9,7 +9,7 @@ only, so changing the hidden part of the key leaves them byte-identical (tests/g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -20,20 +20,18 @@ from engine.gamebench.codenames import (
     Guess,
     GuessDecision,
     Pass,
-    action_json,
 )
-from engine.gamebench.shared_b import Explain
+from engine.gamebench.common import Explain
 from events import agent as ae
 from events.gamebench import codenames as ce
 from events.gamebench.codenames import TEAMS, CodenamesConfig, team_of
-from projections.gamebench.shared_b import (
-    RETRY_CUT,
+from projections.gamebench.common import (
+    PrompterBase,
     RuleBook,
     answer_line,
     answer_schema,
     explain_heading,
     instruction,
-    retry_format,
     rules_lines,
 )
 
@@ -246,11 +244,6 @@ BOOK = RuleBook(
 )
 """The rules as a model sees them (GameBench's headings, in the project's words)."""
 
-SYSTEM = (
-    "You are playing a board game against other players. Each turn you are shown the game's"
-    " rules, what you can see of the game, and what you may do; you answer with one action."
-)
-
 
 def _board(view: CodenamesView) -> list[str]:
     lines = []
@@ -348,7 +341,7 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
         return None, "failed", "empty answer"
     heading = explain_heading(candidate)
     if heading is not None:
-        return Explain(seat=seat, heading=heading), stage, None
+        return Explain(heading=heading), stage, None
     if isinstance(decision, ClueDecision):
         parts = _clue_parts(candidate)
         if parts is None:
@@ -373,20 +366,11 @@ def default_action(decision: Any, seat: int) -> Any:
 
 
 @dataclass(frozen=True)
-class CodenamesPrompter:
+class CodenamesPrompter(PrompterBase):
     """Prompts and answer reading of model seats in Codenames (the `Prompter` protocol)."""
 
-    mode: str = "prompt"
-
-    def for_seat(self, options: Any) -> CodenamesPrompter:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=getattr(options, "mode", None) or "prompt")
-
-    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character: the default)."""
-        if character not in (None, "optimal"):
-            raise KeyError(f"Codenames has no character {character!r}; known: optimal")
-        return SYSTEM
+    title: str = "Codenames"
+    playing: str = "a board game against other players"
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """Rules (progressive), what the seat sees, and the question."""
@@ -412,10 +396,6 @@ class CodenamesPrompter:
             action = {"type": "string"}
         return answer_schema(self.mode, action)
 
-    def rejection(self, view: Any, seat: int, kind: str) -> Any:
-        """Never asks again with an error: refused actions have their fallbacks."""
-        return None
-
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """A model's answer read into an action."""
         return parse_answer(text, decision, seat)
@@ -423,27 +403,3 @@ class CodenamesPrompter:
     def default_action(self, decision: Any, seat: int) -> Any:
         """The documented action when no usable answer came."""
         return default_action(decision, seat)
-
-    def action_json(self, action: Any) -> str:
-        """An action as JSON."""
-        return action_json(action)
-
-    def truncation_retry_prompt(self, kind: str) -> str:
-        """Appended after an answer cut by the token limit."""
-        return RETRY_CUT
-
-    def format_retry_prompt(self, kind: str, error: str) -> str:
-        """The follow-up after an answer that gave no action."""
-        return retry_format(error)
-
-    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
-        """No scratchpad: the prompt holds the whole game."""
-        return []
-
-    def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        """Unused (no scratchpad)."""
-        return ""
-
-    def cap_notes(self, text: str) -> str:
-        """Unused (no scratchpad)."""
-        return ""

@@ -8,7 +8,7 @@ the commodities others traded with each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
-from projections.gamebench.common import GameBenchPrompter
+from projections.gamebench.common import GameBenchPrompter, RuleBook
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "pit.sql"
 """The `pit_trades` and `pit_corners` views."""
@@ -250,14 +250,17 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
+BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them."""
+
 
 @dataclass(frozen=True)
 class PitPrompter(GameBenchPrompter):
     """Prompts and answer reading of Pit's model seats."""
 
     title: str = "Pit"
-    summary: str = SUMMARY
-    sections: dict[str, str] | None = field(default_factory=lambda: dict(SECTIONS))
+    playing: str = "a card game against other players"
+    book: RuleBook = BOOK
 
     def situation(self, view: Any, decision: Any) -> str:
         """The seat's hand, the points, recent events and the question."""

@@ -9,7 +9,7 @@ on it or '.' for none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from events.gamebench.santorini import (
     SantoriniRuleExplained,
     SantoriniStarted,
 )
-from projections.gamebench.common import GameBenchPrompter, key
+from projections.gamebench.common import GameBenchPrompter, RuleBook, key
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "santorini.sql"
 """The `santorini_actions` view."""
@@ -205,14 +205,17 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
+BOOK = RuleBook(title="Santorini", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them."""
+
 
 @dataclass(frozen=True)
 class SantoriniPrompter(GameBenchPrompter):
     """Prompts and answer reading of Santorini's model seats."""
 
     title: str = "Santorini"
-    summary: str = SUMMARY
-    sections: dict[str, str] | None = field(default_factory=lambda: dict(SECTIONS))
+    playing: str = "a board game against another player"
+    book: RuleBook = BOOK
 
     def situation(self, view: Any, decision: Any) -> str:
         """The board, the pawns, the last move and the pawn to play."""

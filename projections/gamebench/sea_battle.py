@@ -8,13 +8,13 @@ ship's plan reaches it only when the turn is played.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan, action_json
-from engine.gamebench.shared_b import Explain
+from engine.gamebench.common import Explain
+from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan
 from events import agent as ae
 from events.gamebench import sea_battle as se
 from events.gamebench.sea_battle import (
@@ -25,15 +25,14 @@ from events.gamebench.sea_battle import (
     team_of,
     team_seats,
 )
-from projections.gamebench.shared_b import (
-    RETRY_CUT,
+from projections.gamebench.common import (
+    PrompterBase,
     RuleBook,
     answer_line,
     answer_schema,
     explain_heading,
     explain_pattern,
     instruction,
-    retry_format,
     rules_lines,
 )
 
@@ -281,13 +280,6 @@ def book(c: SeaBattleConfig) -> RuleBook:
     )
 
 
-SYSTEM = (
-    "You are playing a board game in a team against another team. Each turn you are shown"
-    " the game's rules, what you can see of the game, and what you may do; you answer with"
-    " one action."
-)
-
-
 def board_lines(view: SeaBattleView) -> list[str]:
     """The sea as a grid: . water, R rock, a letter a ship; columns and rows numbered."""
     c = view.config
@@ -357,7 +349,7 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
         return None, "failed", "empty answer"
     heading = explain_heading(candidate)
     if heading is not None:
-        return Explain(seat=seat, heading=heading), stage, None
+        return Explain(heading=heading), stage, None
     tokens = "".join(ch for ch in candidate if ch.isalpha())
     if candidate.lower().startswith("plan"):
         tokens = tokens[4:]
@@ -367,20 +359,11 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
 
 
 @dataclass(frozen=True)
-class SeaBattlePrompter:
+class SeaBattlePrompter(PrompterBase):
     """Prompts and answer reading of model seats in Sea Battle (the `Prompter` protocol)."""
 
-    mode: str = "prompt"
-
-    def for_seat(self, options: Any) -> SeaBattlePrompter:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=getattr(options, "mode", None) or "prompt")
-
-    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character: the default)."""
-        if character not in (None, "optimal"):
-            raise KeyError(f"Sea Battle has no character {character!r}; known: optimal")
-        return SYSTEM
+    title: str = "Sea Battle"
+    playing: str = "a board game in a team against another team"
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """Rules (progressive), what the seat sees, and the question."""
@@ -404,10 +387,6 @@ class SeaBattlePrompter:
         pattern = f"^({plan}|{explain_pattern(left)})$" if left else f"^{plan}$"
         return answer_schema(self.mode, {"type": "string", "pattern": pattern})
 
-    def rejection(self, view: Any, seat: int, kind: str) -> Any:
-        """Never asks again with an error: refused tokens have their fallbacks."""
-        return None
-
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """A model's answer read into an action."""
         return parse_answer(text, decision, seat)
@@ -415,27 +394,3 @@ class SeaBattlePrompter:
     def default_action(self, decision: Any, seat: int) -> Any:
         """Played when no usable answer came: stay and hold fire all turn."""
         return SetPlan(seat=seat, plan=IDLE_PLAN)
-
-    def action_json(self, action: Any) -> str:
-        """An action as JSON."""
-        return action_json(action)
-
-    def truncation_retry_prompt(self, kind: str) -> str:
-        """Appended after an answer cut by the token limit."""
-        return RETRY_CUT
-
-    def format_retry_prompt(self, kind: str, error: str) -> str:
-        """The follow-up after an answer that gave no action."""
-        return retry_format(error)
-
-    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
-        """No scratchpad."""
-        return []
-
-    def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        """Unused (no scratchpad)."""
-        return ""
-
-    def cap_notes(self, text: str) -> str:
-        """Unused (no scratchpad)."""
-        return ""

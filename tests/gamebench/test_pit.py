@@ -117,7 +117,6 @@ def test_explain_and_refusals() -> None:
     d = RULES.pending(state)
     assert d is not None and d.kind == "offer" and d.turn == 0
     for bad, reason in (
-        (Explain(heading="Bull and Bear"), "already explained"),
         (Offer(kind="Wheat", count=4), "not a legal action here"),  # only 3 Wheat held
         (Give(kind="Corn"), "not a legal action here"),
         ("sell everything", "not a legal action here"),
@@ -128,6 +127,26 @@ def test_explain_and_refusals() -> None:
         assert rejected[0].audience() == (0,)
         assert isinstance(again[-1], PitOfferKind)  # the seeded fallback offer
         assert verify(again, prefix=True).ok
+
+
+def test_refused_explain_requests_ask_again_until_none_are_left() -> None:
+    asks = [
+        Explain(heading="Bull and Bear"),
+        Explain(heading="BULL AND BEAR"),  # already shown
+        Explain(heading="Cheating"),  # no such heading
+        Explain(heading="Corners"),
+    ]
+    state, log = run(asks)
+    refused = [e for e in log if isinstance(e, PitRejected)]
+    assert [e.explain for e in refused] == [True, True]
+    assert "already explained" in refused[0].reason and "'Cheating'" in refused[1].reason
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "offer" and d.turn == 0  # still asked, nothing played
+    # four headings, four requests: the fifth is refused and the seeded fallback offer plays
+    _, log = run([*asks, Explain(heading="Trading")])
+    assert isinstance(log[-3], PitRejected) and "no explanation requests left" in log[-3].reason
+    assert isinstance(log[-1], PitOfferKind)
+    assert verify(log, prefix=True).ok
 
 
 def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
