@@ -26,7 +26,7 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.gamebench.codenames_words import WORDS
-from engine.gamebench.common import Explain, explain, raw_text
+from engine.gamebench.common import Explain, count_request, explain, raw_text
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import codenames as ce
@@ -428,15 +428,11 @@ class CodenamesRules:
             case ce.CnClueGiven():
                 return replace(s, phase="guess", clue=e.word, number=e.number, guesses=0)
             case ce.CnRuleExplained():
-                seat = e.seat
-                explained = tuple(
-                    (*h, e.heading) if i == seat else h for i, h in enumerate(s.explained)
-                )
-                requests = tuple(n + (i == seat) for i, n in enumerate(s.requests))
+                explained, requests = count_request(s.explained, s.requests, e.seat, e.heading)
                 return replace(s, explained=explained, requests=requests)
             case ce.CnRequestRefused():
                 if e.explain:
-                    requests = tuple(n + (i == e.seat) for i, n in enumerate(s.requests))
+                    _, requests = count_request(s.explained, s.requests, e.seat, None)
                     return replace(s, requests=requests)
                 return s
             case ce.CnStarted():

@@ -83,3 +83,16 @@ def explain(
     else:
         return heading, None, False
     return None, why, requests + 1 < len(headings)
+
+
+def count_request(
+    explained: tuple[tuple[str, ...], ...],
+    requests: tuple[int, ...],
+    seat: int,
+    heading: str | None,
+) -> tuple[tuple[tuple[str, ...], ...], tuple[int, ...]]:
+    """(explained, requests) after a seat's request: granted (`heading`) or refused (None);
+    for the games whose state is a frozen value."""
+    if heading is not None:
+        explained = tuple((*h, heading) if i == seat else h for i, h in enumerate(explained))
+    return explained, tuple(n + (i == seat) for i, n in enumerate(requests))

@@ -26,7 +26,7 @@ from typing import Any, assert_never
 import msgspec
 from msgspec.structs import replace
 
-from engine.gamebench.common import Explain, explain, raw_text
+from engine.gamebench.common import Explain, count_request, explain, raw_text
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import sea_battle as se
@@ -478,15 +478,11 @@ class SeaBattleRules:
                     plans=(None,) * len(s.plans),
                 )
             case se.SbRuleExplained():
-                seat = e.seat
-                explained = tuple(
-                    (*h, e.heading) if i == seat else h for i, h in enumerate(s.explained)
-                )
-                requests = tuple(n + (i == seat) for i, n in enumerate(s.requests))
+                explained, requests = count_request(s.explained, s.requests, e.seat, e.heading)
                 return replace(s, explained=explained, requests=requests)
             case se.SbRequestRefused():
                 if e.explain:
-                    requests = tuple(n + (i == e.seat) for i, n in enumerate(s.requests))
+                    _, requests = count_request(s.explained, s.requests, e.seat, None)
                     return replace(s, requests=requests)
                 return s
             case se.SbStarted():

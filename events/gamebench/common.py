@@ -22,6 +22,20 @@ class RuleExplainedBase(SeatPrivate, frozen=True, kw_only=True):
     heading: str
 
 
+class RequestRefusedBase(SeatPrivate, frozen=True, kw_only=True):
+    """Base of a team game's refusal event (each game tags its own): a seat's answer that
+    could not stand as given, and why. Seen by that seat only."""
+
+    ACTOR = "seat"
+    seat: int
+    turn: int
+    raw: str
+    """The action as submitted (JSON)."""
+    reason: str
+    explain: bool = False
+    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
+
+
 def winner_scores(players: int, winner: int) -> tuple[float, ...]:
     """Match scores of a game with one winner: 1 to the winner, 0 to everyone else."""
     return tuple(1.0 if s == winner else 0.0 for s in range(players))

@@ -28,6 +28,7 @@ from events.gamebench.codenames import TEAMS, CodenamesConfig, team_of
 from projections.gamebench.common import (
     PrompterBase,
     RuleBook,
+    ViewBase,
     answer_line,
     answer_schema,
     explain_heading,
@@ -61,14 +62,11 @@ class CnObservation(msgspec.Struct, frozen=True, kw_only=True):
     pending: Any = None
 
 
-class CodenamesView:
+class CodenamesView(ViewBase):
     """Incremental fold of the events visible to one Codenames seat."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.config: CodenamesConfig | None = None
         self.words: tuple[str, ...] = ()
         self.key: tuple[str, ...] | None = None
@@ -76,7 +74,6 @@ class CodenamesView:
         self.clues: list[ce.CnClueGiven] = []
         self.reveals: list[ce.CnCardRevealed] = []
         self.turn_ends: list[ce.CnTurnEnded] = []
-        self.explained: list[str] = []
         self.refusals: list[ce.CnRequestRefused] = []
         self.end: ce.CnEnded | None = None
 
@@ -85,39 +82,28 @@ class CodenamesView:
         """This seat's team."""
         return team_of(self.seat)
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> CodenamesView:
-        """Consume the events of `log` not seen yet."""
-        seat = self.seat
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and seat not in aud:
-                continue
-            match e:
-                case ce.CnCardRevealed():
-                    self.shown[e.index] = e.card
-                    self.reveals.append(e)
-                case ce.CnClueGiven():
-                    self.clues.append(e)
-                case ce.CnTurnEnded():
-                    self.turn_ends.append(e)
-                case ce.CnRuleExplained():
-                    self.explained.append(e.heading)
-                case ce.CnRequestRefused():
-                    self.refusals.append(e)
-                case ce.CnStarted():
-                    self.config = e.config
-                case ce.CnBoardDealt():
-                    self.words = e.words
-                    self.shown = [None] * len(e.words)
-                case ce.CnKeyDealt():
-                    self.key = tuple(e.key)
-                case ce.CnEnded():
-                    self.ended = True
-                    self.end = e
-            self.history.append(e)
-        self.seen = len(log)
-        return self
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        match e:
+            case ce.CnCardRevealed():
+                self.shown[e.index] = e.card
+                self.reveals.append(e)
+            case ce.CnClueGiven():
+                self.clues.append(e)
+            case ce.CnTurnEnded():
+                self.turn_ends.append(e)
+            case ce.CnRequestRefused():
+                self.refusals.append(e)
+            case ce.CnStarted():
+                self.config = e.config
+            case ce.CnBoardDealt():
+                self.words = e.words
+                self.shown = [None] * len(e.words)
+            case ce.CnKeyDealt():
+                self.key = tuple(e.key)
+            case ce.CnEnded():
+                self.ended = True
+                self.end = e
 
     def snapshot(self, pending: Any = None) -> CnObservation:
         """The seat's knowledge as a value, with the decision asked of it (if any)."""

@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Any, Self
 
 from engine.gamebench.common import Explain, raw_text
+from events.gamebench.common import RuleExplainedBase
 
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes a seat may take (`mode=` in its spec): answer at once, reason first, or
@@ -181,6 +182,38 @@ def answer_schema(mode: str, action: dict[str, Any]) -> dict[str, Any]:
 def explain_pattern(headings: Sequence[str]) -> str:
     """A regular expression of `Explain(<heading>)` for the headings given."""
     return r"Explain\((" + "|".join(re.escape(h) for h in headings) + r")\)"
+
+
+class ViewBase:
+    """What every GameBench seat view shares: the fold of exactly the events the seat may
+    see (each game's `fold` takes one), the history it saw, the headings explained to it and
+    whether the game is over."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen = 0
+        self.history: list[Any] = []
+        self.ended = False
+        self.explained: list[str] = []
+        """Headings explained to this seat, in the order it asked."""
+
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> Self:
+        """Fold the visible events of `log` not seen yet."""
+        for i in range(self.seen, len(log)):
+            e = log[i]
+            aud = audiences[i] if audiences is not None else e.audience()
+            if aud is not None and self.seat not in aud:
+                continue
+            self.history.append(e)
+            if isinstance(e, RuleExplainedBase):
+                self.explained.append(e.heading)
+            self.fold(e)
+        self.seen = len(log)
+        return self
+
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view (each game's own)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)

@@ -36,7 +36,7 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "pit.sql"
 """The `pit_trades` and `pit_corners` views."""
@@ -59,14 +59,11 @@ class PitSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     pending: str | None = None
 
 
-class PitView:
+class PitView(ViewBase):
     """One seat's fold of the events it may see."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.players = 0
         self.target = 0
         self.max_turns = 0
@@ -76,21 +73,9 @@ class PitView:
         self.turn = 0
         self.offer: tuple[int, int] | None = None
         self.my_offer: str | None = None
-        self.explained: list[str] = []
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> PitView:
-        """Fold the visible events not seen yet."""
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and self.seat not in aud:
-                continue
-            self.history.append(e)
-            self._fold(e)
-        self.seen = len(log)
-        return self
-
-    def _fold(self, e: Any) -> None:
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
         if isinstance(e, PitStarted):
             self.players = e.config.players
             self.target = e.config.target
@@ -120,8 +105,6 @@ class PitView:
         elif isinstance(e, PitCornered):
             self.points = e.points
             self.round = e.round + 1
-        elif isinstance(e, PitRuleExplained):
-            self.explained.append(e.heading)
         elif isinstance(e, PitEnded):
             self.ended = True
 

@@ -28,6 +28,7 @@ from events.gamebench.sea_battle import (
 from projections.gamebench.common import (
     PrompterBase,
     RuleBook,
+    ViewBase,
     answer_line,
     answer_schema,
     explain_heading,
@@ -53,14 +54,11 @@ class SbObservation(msgspec.Struct, frozen=True, kw_only=True):
     pending: Any = None
 
 
-class SeaBattleView:
+class SeaBattleView(ViewBase):
     """Incremental fold of the events visible to one Sea Battle seat."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.config: SeaBattleConfig | None = None
         self.rocks: tuple[tuple[int, int], ...] = ()
         self.ships: tuple[Ship | None, ...] = ()
@@ -68,7 +66,6 @@ class SeaBattleView:
         self.turns: list[se.SbTurnPlayed] = []
         self.team_damage: tuple[int, ...] = (0, 0, 0)
         self.plan: str | None = None
-        self.explained: list[str] = []
         self.refusals: list[se.SbRequestRefused] = []
         self.end: se.SbEnded | None = None
 
@@ -77,41 +74,30 @@ class SeaBattleView:
         """This seat's team."""
         return team_of(self.seat)
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeaBattleView:
-        """Consume the events of `log` not seen yet."""
-        seat = self.seat
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and seat not in aud:
-                continue
-            match e:
-                case se.SbPlanSealed():
-                    self.plan = e.plan
-                case se.SbTurnPlayed():
-                    self.turns.append(e)
-                    if e.phases:
-                        self.ships = e.phases[-1].ships
-                    self.turn = e.turn + 1
-                    self.plan = None
-                case se.SbDamageReport():
-                    self.team_damage = e.damage
-                case se.SbRuleExplained():
-                    self.explained.append(e.heading)
-                case se.SbRequestRefused():
-                    self.refusals.append(e)
-                case se.SbStarted():
-                    self.config = e.config
-                case se.SbCharted():
-                    self.rocks = e.rocks
-                    self.ships = e.ships
-                    self.turn = 1
-                case se.SbEnded():
-                    self.ended = True
-                    self.end = e
-            self.history.append(e)
-        self.seen = len(log)
-        return self
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        match e:
+            case se.SbPlanSealed():
+                self.plan = e.plan
+            case se.SbTurnPlayed():
+                self.turns.append(e)
+                if e.phases:
+                    self.ships = e.phases[-1].ships
+                self.turn = e.turn + 1
+                self.plan = None
+            case se.SbDamageReport():
+                self.team_damage = e.damage
+            case se.SbRequestRefused():
+                self.refusals.append(e)
+            case se.SbStarted():
+                self.config = e.config
+            case se.SbCharted():
+                self.rocks = e.rocks
+                self.ships = e.ships
+                self.turn = 1
+            case se.SbEnded():
+                self.ended = True
+                self.end = e
 
     def snapshot(self, pending: Any = None) -> SbObservation:
         """The seat's knowledge as a value, with the decision asked of it (if any)."""
