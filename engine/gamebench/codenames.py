@@ -26,7 +26,13 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.gamebench.codenames_words import WORDS
-from engine.gamebench.common import Explain, count_request, explain, raw_text
+from engine.gamebench.common import (
+    Explain,
+    IllegalAction,
+    count_request,
+    explain,
+    raw_text,
+)
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import codenames as ce
@@ -47,10 +53,6 @@ VERSION = "1.0.0"
 """Stored with every game; bump when a rule change alters logs."""
 WIN_BONUS = 3
 """Points a winning team adds to its revealed cards (GameBench)."""
-
-
-class IllegalAction(ValueError):
-    """Actions that answer no pending decision (a caller's bug, not a move)."""
 
 
 # --------------------------------------------------------------------------- actions

@@ -22,6 +22,10 @@ import msgspec
 T = TypeVar("T")
 
 
+class IllegalAction(ValueError):
+    """Actions that answer no pending decision (a caller's bug, not a move)."""
+
+
 class Explain(msgspec.Struct, frozen=True, kw_only=True, tag="explain"):
     """Ask for the rules under a heading instead of acting now (the decision is asked
     again; model seats only, code agents never ask)."""
@@ -96,3 +100,22 @@ def count_request(
     if heading is not None:
         explained = tuple((*h, heading) if i == seat else h for i, h in enumerate(explained))
     return explained, tuple(n + (i == seat) for i, n in enumerate(requests))
+
+
+def screen(
+    action: Any,
+    legal: Collection[Any],
+    headings: Sequence[str],
+    explained: Collection[str],
+    requests: int,
+) -> tuple[str | None, str | None, bool]:
+    """How the rules of a game that lists its legal actions take an answer: (heading to
+    explain, None, False) for a granted request, (None, None, False) for a legal action,
+    else (None, why it is refused, whether the seat is asked again rather than the fallback
+    played: only a refused request with requests left)."""
+    if isinstance(action, Explain):
+        return explain(action, headings, explained, requests)
+    if action in legal:
+        return None, None, False
+    what = "a legal action here" if isinstance(action, msgspec.Struct) else "an action"
+    return None, f"not {what}", False

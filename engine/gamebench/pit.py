@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, explain, fallback, raw_text
+from engine.gamebench.common import Explain, fallback, raw_text, screen
 from events.config import SeatSpec
 from events.gamebench.common import ranks, share_scores
 from events.gamebench.pit import (
@@ -279,26 +279,24 @@ class PitRules:
         seat = d.seats[0]
         action = actions[0]
         events: list[Any] = []
-        reason = None
-        explained = False
-        if isinstance(action, Explain):
-            heading, reason, again = explain(
-                action, HEADINGS, st.explained[seat], st.requests[seat]
-            )
-            if heading is not None:
-                event = PitRuleExplained(seat=seat, heading=heading)
-                self.evolve(st, event)
-                return st, [event]
-            explained = True
-        elif action not in d.legal:
-            reason = "not a legal action here"
+        heading, reason, again = screen(
+            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        )
+        if heading is not None:
+            event = PitRuleExplained(seat=seat, heading=heading)
+            self.evolve(st, event)
+            return st, [event]
         if reason is not None:
             refused = PitRejected(
-                turn=st.turn, seat=seat, raw=raw_text(action), reason=reason, explain=explained
+                turn=st.turn,
+                seat=seat,
+                raw=raw_text(action),
+                reason=reason,
+                explain=isinstance(action, Explain),
             )
             self.evolve(st, refused)
             events.append(refused)
-            if explained and again:
+            if again:
                 return st, events
             n = st.config.players
             ply = st.turn * n + (seat - d.offerer) % n

@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, explain, fallback, raw_text
+from engine.gamebench.common import Explain, fallback, raw_text, screen
 from events.config import SeatSpec
 from events.gamebench.common import ranks, winner_scores
 from events.gamebench.santorini import (
@@ -211,27 +211,24 @@ class SantoriniRules:
         seat = d.seats[0]
         action = actions[0]
         events: list[Any] = []
-        reason = None
-        explained = False
-        if isinstance(action, Explain):
-            heading, reason, again = explain(
-                action, HEADINGS, st.explained[seat], st.requests[seat]
-            )
-            if heading is not None:
-                event = SantoriniRuleExplained(seat=seat, heading=heading)
-                self.evolve(st, event)
-                return st, [event]
-            explained = True
-        elif not isinstance(action, Place | Play) or action not in d.legal:
-            what = "a legal action here" if isinstance(action, Place | Play) else "an action"
-            reason = f"not {what}"
+        heading, reason, again = screen(
+            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        )
+        if heading is not None:
+            event = SantoriniRuleExplained(seat=seat, heading=heading)
+            self.evolve(st, event)
+            return st, [event]
         if reason is not None:
-            e = SantoriniRejected(
-                ply=st.ply, seat=seat, raw=raw_text(action), reason=reason, explain=explained
+            refused = SantoriniRejected(
+                ply=st.ply,
+                seat=seat,
+                raw=raw_text(action),
+                reason=reason,
+                explain=isinstance(action, Explain),
             )
-            self.evolve(st, e)
-            events.append(e)
-            if explained and again:
+            self.evolve(st, refused)
+            events.append(refused)
+            if again:
                 return st, events
             action = fallback(st.seed, NAME, st.ply, d.legal)
         event = self._event(st, seat, action)

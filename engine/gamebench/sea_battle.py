@@ -26,7 +26,13 @@ from typing import Any, assert_never
 import msgspec
 from msgspec.structs import replace
 
-from engine.gamebench.common import Explain, count_request, explain, raw_text
+from engine.gamebench.common import (
+    Explain,
+    IllegalAction,
+    count_request,
+    explain,
+    raw_text,
+)
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import sea_battle as se
@@ -53,10 +59,6 @@ STEPS = 4
 """Moves (and volleys) per turn."""
 IDLE_PLAN = "WnWnWnWn"
 """The plan of a ship that gave none it could use: stay and hold fire."""
-
-
-class IllegalAction(ValueError):
-    """Actions that answer no pending decision (a caller's bug, not a move)."""
 
 
 class SetPlan(msgspec.Struct, frozen=True, kw_only=True, tag="plan"):

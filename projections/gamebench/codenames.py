@@ -21,18 +21,17 @@ from engine.gamebench.codenames import (
     GuessDecision,
     Pass,
 )
-from engine.gamebench.common import Explain
 from events import agent as ae
 from events.gamebench import codenames as ce
 from events.gamebench.codenames import TEAMS, CodenamesConfig, team_of
+from projections.gamebench import common
 from projections.gamebench.common import (
     PrompterBase,
     RuleBook,
     ViewBase,
-    answer_line,
     answer_schema,
-    explain_heading,
     instruction,
+    read_line,
     rules_lines,
 )
 
@@ -169,14 +168,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
 
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
     """Every event `seat` may see (all when None), one line each."""
-    out = []
-    for e in events:
-        aud = e.audience()
-        if seat is None or aud is None or seat in aud:
-            line = describe(e, seat)
-            if line is not None:
-                out.append(line)
-    return out
+    return common.timeline(describe, events, seat)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -322,12 +314,9 @@ def _clue_parts(text: str) -> tuple[str, int] | None:
 
 def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from a model's answer."""
-    candidate, stage = answer_line(text)
-    if candidate is None:
-        return None, "failed", "empty answer"
-    heading = explain_heading(candidate)
-    if heading is not None:
-        return Explain(heading=heading), stage, None
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     if isinstance(decision, ClueDecision):
         parts = _clue_parts(candidate)
         if parts is None:

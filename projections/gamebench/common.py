@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from typing import Any, Self
 
@@ -147,16 +147,25 @@ def explain_heading(action: str) -> str | None:
     return m.group(1).strip("\"'` ") if m else None
 
 
-def read_answer(text: str, options: Sequence[tuple[str, Any]]) -> tuple[Any, str, str | None]:
-    """(action or None, how it was read, error or None) from an answer, given the legal
-    actions' (label, action) pairs: an `Explain(heading)`, or the label the answer names
-    (case, spaces and punctuation aside)."""
+def read_line(text: str) -> tuple[str | Explain | None, str, str | None]:
+    """(the action text, an `Explain`, or None; how it was read; error or None): the first
+    step of reading any GameBench answer, the game's own reader taking the text from there."""
     candidate, stage = answer_line(text)
     if candidate is None:
         return None, "failed", "empty answer"
     heading = explain_heading(candidate)
     if heading is not None:
         return Explain(heading=heading), stage, None
+    return candidate, stage, None
+
+
+def read_answer(text: str, options: Sequence[tuple[str, Any]]) -> tuple[Any, str, str | None]:
+    """(action or None, how it was read, error or None) from an answer, given the legal
+    actions' (label, action) pairs: an `Explain(heading)`, or the label the answer names
+    (case, spaces and punctuation aside)."""
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     wanted = key(candidate)
     for label, action in options:
         if key(label) == wanted:
@@ -182,6 +191,22 @@ def answer_schema(mode: str, action: dict[str, Any]) -> dict[str, Any]:
 def explain_pattern(headings: Sequence[str]) -> str:
     """A regular expression of `Explain(<heading>)` for the headings given."""
     return r"Explain\((" + "|".join(re.escape(h) for h in headings) + r")\)"
+
+
+def timeline(
+    describe: Callable[[Any, int | None], str | None],
+    events: Sequence[Any],
+    seat: int | None = None,
+) -> list[str]:
+    """Every event `seat` may see (all when None) that `describe` words, one line each."""
+    out = []
+    for e in events:
+        aud = e.audience()
+        if seat is None or aud is None or seat in aud:
+            line = describe(e, seat)
+            if line is not None:
+                out.append(line)
+    return out
 
 
 class ViewBase:

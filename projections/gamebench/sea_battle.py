@@ -13,7 +13,6 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain
 from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan
 from events import agent as ae
 from events.gamebench import sea_battle as se
@@ -25,15 +24,15 @@ from events.gamebench.sea_battle import (
     team_of,
     team_seats,
 )
+from projections.gamebench import common
 from projections.gamebench.common import (
     PrompterBase,
     RuleBook,
     ViewBase,
-    answer_line,
     answer_schema,
-    explain_heading,
     explain_pattern,
     instruction,
+    read_line,
     rules_lines,
 )
 
@@ -194,14 +193,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
 
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
     """Every event `seat` may see (all when None), one line each."""
-    out = []
-    for e in events:
-        aud = e.audience()
-        if seat is None or aud is None or seat in aud:
-            line = describe(e, seat)
-            if line is not None:
-                out.append(line)
-    return out
+    return common.timeline(describe, events, seat)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -330,12 +322,9 @@ def decision_text(view: SeaBattleView, d: PlanDecision, mode: str) -> str:
 
 def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from a model's answer."""
-    candidate, stage = answer_line(text)
-    if candidate is None:
-        return None, "failed", "empty answer"
-    heading = explain_heading(candidate)
-    if heading is not None:
-        return Explain(heading=heading), stage, None
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     tokens = "".join(ch for ch in candidate if ch.isalpha())
     if candidate.lower().startswith("plan"):
         tokens = tokens[4:]

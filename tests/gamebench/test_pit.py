@@ -119,7 +119,7 @@ def test_explain_and_refusals() -> None:
     for bad, reason in (
         (Offer(kind="Wheat", count=4), "not a legal action here"),  # only 3 Wheat held
         (Give(kind="Corn"), "not a legal action here"),
-        ("sell everything", "not a legal action here"),
+        ("sell everything", "not an action"),
     ):
         _, again = run([Explain(heading="Bull and Bear"), bad])
         rejected = [e for e in again if isinstance(e, PitRejected)]
