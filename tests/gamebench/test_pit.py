@@ -298,3 +298,13 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     assert all("Player 2:" not in f["text"] for f in mine.frames)
     assert any("Player 1:" in f["text"] for f in mine.frames)
     assert any("Player 2:" in f["text"] for f in every.frames)
+
+
+def test_two_cornerers_end_their_games_by_corners() -> None:
+    # after a round's first offers a cornerer stops holding back the other's corner, so two
+    # of them race as players do instead of trading until the turn limit
+    for seed in range(4):
+        record = play_game(CONFIG, seed, ["cornerer", "cornerer"])
+        end = record.events[-1]
+        assert isinstance(end, PitEnded) and end.reason == "target", seed
+        assert max(end.points) >= CONFIG.target and end.turns < CONFIG.max_turns
