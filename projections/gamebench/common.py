@@ -1,14 +1,13 @@
-"""What the model prompts of every GameBench game share: progressive rules, the
-chain-of-thought option and reading an answer.
+"""What the seat views and model prompts of every GameBench game share: progressive rules,
+the reasoning modes, reading an answer, the seat view's fold and the prompter's common parts.
 
-Progressive rules: the standing instructions hold a game's summary and the headings of its
-detailed rules; a seat reads the rules under a heading by answering `Explain(heading)`, after
-which every later prompt of that seat shows them (the rules record the request as a
-seat-private event, so a replay shows the same prompts). Chain of thought: a seat with
-`mode=cot` is asked to reason about its best action before naming it (GameBench's CoT
-scaffold); otherwise it names the action at once. An answer is read from its last
-`Action:` line (or its last line), compared with the legal actions' labels ignoring case,
-spaces and punctuation.
+Progressive rules: every decision prompt opens with the game's title and summary, the rules
+the seat has asked for and the headings it has not asked for yet; a seat reads the rules
+under a heading by answering `Explain(heading)` (the rules record the request as a
+seat-private event, so a replay shows the same prompts). Reasoning modes: `prompt` names the
+action at once, `cot` (and `sc-cot`, sampled several times) reasons about its best action
+first (GameBench's CoT scaffold). An answer is read from its JSON `action`, its last
+`Action:` line or its last line; each game reads its own actions from that text.
 """
 
 from __future__ import annotations
