@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
+from agents.gamebench import common
 from engine.gamebench.codenames import (
     RULES,
     ClueDecision,
@@ -51,14 +51,11 @@ def legal_themes(view: CodenamesView) -> list[str]:
     return [t for t in THEMES if clue_problem(t, 1, board) is None]  # type: ignore[arg-type]
 
 
-class RandomAgent(Agent):
+class RandomAgent(common.RandomAgent):
     """Uniformly random legal moves (GameBench's random baseline)."""
 
-    spec = "random"
-
-    def __init__(self, seat: int, seed: int, config: Any) -> None:
-        super().__init__(seat, seed, config)
-        self.rng = random.Random(f"{seed}:gamebench:codenames:random:{seat}")
+    reads_view = True
+    label = "gamebench:codenames:random"
 
     def act(self, view: Any, decision: Any) -> Any:
         if isinstance(decision, ClueDecision):

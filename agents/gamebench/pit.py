@@ -2,10 +2,14 @@
 
 * `random`: a uniformly random legal action (offers, and taking or passing offers).
 * `cornerer`: aims at the commodity it holds most of (the more valuable one on a tie) and
-  never gives away its aim, the Bull, nor the last two cards of another commodity (the last
-  one when it holds the Bull), so that it never completes someone else's corner. It offers
-  the Bear first, else up to 4 spare cards of the commodity it has most to spare of; it takes
-  an offer when it can give as many spare cards of one kind (the Bear first), else passes.
+  never gives away its aim nor the Bull. For the first `PATIENCE` offers of a round it also
+  keeps the last two cards of every other commodity (the last one when it holds the Bull),
+  so that it never completes someone else's corner; after that it trades them too, as
+  players racing for a corner do (two players who both hold back every corner would trade
+  forever: with two seats every card one lacks is in the other's hand). It offers all (up to
+  4) of the spare commodity it holds fewest of, clearing odd cards so that its hand narrows
+  to its aim, else the Bear; it takes an offer when it can give as many spare cards of one
+  kind (the Bear for a single card, else the spare kind it holds fewest of), else passes.
 """
 
 from __future__ import annotations
@@ -38,11 +42,16 @@ def aim(hand: list[int]) -> int:
     return max(range(len(COMMODITIES)), key=lambda i: (hand[i], COMMODITIES[i][1]))
 
 
-def spare(hand: list[int], target: int) -> list[int]:
-    """Cards of each commodity the hand may give away: all but the aim, and of the others all
-    but the last two (the last one when it holds the Bull), so that giving never completes
-    someone else's corner (with the Bull elsewhere, eight cards and the Bull are one)."""
-    keep = 1 if hand[_BULL] else 2
+PATIENCE = 8
+"""Offers of a round during which a cornerer holds back other seats' corners."""
+
+
+def spare(hand: list[int], target: int, guard: bool = True) -> list[int]:
+    """Cards of each commodity the hand may give away: all but the aim, and with `guard` of
+    the others all but the last two (the last one when it holds the Bull), so that giving
+    never completes someone else's corner (with the Bull elsewhere, eight cards and the Bull
+    are one)."""
+    keep = (1 if hand[_BULL] else 2) if guard else 0
     return [0 if i == target else max(hand[i] - keep, 0) for i in range(len(COMMODITIES))]
 
 
@@ -51,16 +60,25 @@ class Cornerer(Agent):
 
     spec = "cornerer"
 
+    def __init__(self, seat: int, seed: int, config: Any) -> None:
+        super().__init__(seat, seed, config)
+        self.round = -1
+        self.since = 0
+        """The turn the current round's first offer was made at."""
+
     def act(self, view: PitView, decision: PitDecision) -> Any:
+        if view.round != self.round:
+            self.round, self.since = view.round, view.turn
         hand = view.hand
         target = aim(hand)
-        free = spare(hand, target)
+        free = spare(hand, target, guard=view.turn - self.since < PATIENCE)
         if decision.kind == "offer":
+            odd = [i for i in range(len(free)) if free[i]]
+            if odd:
+                k = min(odd, key=lambda i: (free[i], i))
+                return Offer(kind=KINDS[k], count=min(free[k], MAX_OFFER))
             if hand[_BEAR]:
                 return Offer(kind=BEAR, count=1)
-            k = max(range(len(free)), key=lambda i: (free[i], -i))
-            if free[k]:
-                return Offer(kind=KINDS[k], count=min(free[k], MAX_OFFER))
             others = [i for i in range(len(COMMODITIES)) if i != target and hand[i]]
             k = max(others, key=lambda i: (hand[i], -i)) if others else target
             return Offer(kind=KINDS[k], count=1)
@@ -70,7 +88,7 @@ class Cornerer(Agent):
         able = [i for i in range(len(free)) if free[i] >= count]
         if not able:
             return Pass()
-        k = max(able, key=lambda i: (free[i], -i))
+        k = min(able, key=lambda i: (free[i], i))
         return Give(kind=KINDS[k])
 
 

@@ -11,12 +11,12 @@
 
 from __future__ import annotations
 
-import random
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
 
 from agents.base import Agent
+from agents.gamebench import common
 from engine.gamebench.sea_battle import CANNONS, DIRS, MOVES, RULES, STEPS, SetPlan, is_rock
 from events.catalog import GameDef
 from events.gamebench.sea_battle import EVENT_TYPES, NAME, SeaBattleConfig, team_of
@@ -28,15 +28,10 @@ SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "sea_battle
 COST = {"n": 0, "l": 1, "r": 1, "b": 2}
 
 
-class RandomAgent(Agent):
+class RandomAgent(common.RandomAgent):
     """Uniformly random playable tokens (GameBench's random baseline)."""
 
-    spec = "random"
-    reads_view = False
-
-    def __init__(self, seat: int, seed: int, config: Any) -> None:
-        super().__init__(seat, seed, config)
-        self.rng = random.Random(f"{seed}:gamebench:sea_battle:random:{seat}")
+    label = "gamebench:sea_battle:random"
 
     def act(self, view: Any, decision: Any) -> SetPlan:
         balls = decision.cannonballs

@@ -26,7 +26,13 @@ import msgspec
 from msgspec.structs import replace
 
 from engine.gamebench.codenames_words import WORDS
-from engine.gamebench.shared_b import Explain, find_heading, ranks_of, seat_scores, share
+from engine.gamebench.common import (
+    Explain,
+    IllegalAction,
+    count_request,
+    explain,
+    raw_text,
+)
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import codenames as ce
@@ -41,6 +47,7 @@ from events.gamebench.codenames import (
     operative_of,
     spymaster_of,
 )
+from events.gamebench.common import ranks, seat_scores, share_scores
 
 VERSION = "1.0.0"
 """Stored with every game; bump when a rule change alters logs."""
@@ -48,14 +55,10 @@ WIN_BONUS = 3
 """Points a winning team adds to its revealed cards (GameBench)."""
 
 
-class IllegalAction(ValueError):
-    """Actions that answer no pending decision (a caller's bug, not a move)."""
-
-
 # --------------------------------------------------------------------------- actions
 
 
-class GiveClue(msgspec.Struct, frozen=True, kw_only=True, tag="clue", tag_field="kind"):
+class GiveClue(msgspec.Struct, frozen=True, kw_only=True, tag="clue"):
     """A spymaster's clue: one word and how many cards it points to (0: no limit)."""
 
     seat: int
@@ -63,14 +66,14 @@ class GiveClue(msgspec.Struct, frozen=True, kw_only=True, tag="clue", tag_field=
     number: int
 
 
-class Guess(msgspec.Struct, frozen=True, kw_only=True, tag="guess", tag_field="kind"):
+class Guess(msgspec.Struct, frozen=True, kw_only=True, tag="guess"):
     """An operative's guess: a hidden word on the board."""
 
     seat: int
     word: str
 
 
-class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass", tag_field="kind"):
+class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass"):
     """An operative ends its team's turn."""
 
     seat: int
@@ -79,16 +82,11 @@ class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass", tag_field="kin
 Action = GiveClue | Guess | Pass | Explain
 """Every Codenames action."""
 
-_ENC = msgspec.json.Encoder(order="deterministic")
 _DEC: msgspec.json.Decoder[Action] = msgspec.json.Decoder(Action)
 
 
-def action_json(action: Any) -> str:
-    """An action as compact deterministic JSON (anything else as a JSON string of its repr)."""
-    try:
-        return _ENC.encode(action).decode()
-    except (TypeError, msgspec.EncodeError):
-        return _ENC.encode(repr(action)).decode()
+action_json = raw_text
+"""An action as recorded in a refusal (deterministic JSON)."""
 
 
 def action_from_json(text: str) -> Action:
@@ -274,10 +272,17 @@ class CodenamesRules:
             raise IllegalAction(f"seat {seat} is asked, got an action of seat {a.seat}")
         events: list[Any] = []
         if isinstance(a, Explain):
-            events.extend(self._explain(state, seat, a))
-            if events[-1].__class__ is ce.CnRuleExplained or state.requests[seat] + 1 < len(
-                HEADINGS
-            ):
+            heading, why, again = explain(a, HEADINGS, state.explained[seat], state.requests[seat])
+            if heading is not None:
+                return self._apply(
+                    state, [ce.CnRuleExplained(seat=seat, heading=heading, turn=state.turn)]
+                )
+            events.append(
+                ce.CnRequestRefused(
+                    seat=seat, turn=state.turn, raw=action_json(a), reason=why or "", explain=True
+                )
+            )
+            if again:
                 return self._apply(state, events)
             a = None  # no requests left: the decision's fallback plays
         if isinstance(d, ClueDecision):
@@ -294,22 +299,6 @@ class CodenamesRules:
             events.append(end)
             state = self.evolve(state, end)
         return state, events
-
-    def _explain(self, s: CnState, seat: int, a: Explain) -> list[Any]:
-        heading = find_heading(a.heading, HEADINGS) if isinstance(a.heading, str) else None
-        if s.requests[seat] >= len(HEADINGS):
-            why = "no explanation requests left in this game"
-        elif heading is None:
-            why = f"no rule heading {str(a.heading)[:40]!r}; headings: {', '.join(HEADINGS)}"
-        elif heading in s.explained[seat]:
-            why = f"the rules under {heading!r} were already explained"
-        else:
-            return [ce.CnRuleExplained(seat=seat, heading=heading, turn=s.turn)]
-        return [
-            ce.CnRequestRefused(
-                seat=seat, turn=s.turn, raw=action_json(a), reason=why, explain=True
-            )
-        ]
 
     def _clue(self, s: CnState, seat: int, a: Any) -> list[Any]:
         team = s.team
@@ -414,14 +403,13 @@ class CodenamesRules:
             return None
         if winner is not None:
             points[TEAMS.index(winner)] += WIN_BONUS
-        shares = share(points[0], points[1])
-        scores = seat_scores(shares, (0, 0, 1, 1))
+        scores = seat_scores(share_scores(points), (0, 0, 1, 1))
         return ce.CnEnded(
             reason=reason,  # type: ignore[arg-type]
             winner=winner,
             points=(points[0], points[1]),
             scores=scores,
-            ranks=ranks_of(scores),
+            ranks=ranks(scores),
         )
 
     # ---- the fold --------------------------------------------------------------------------
@@ -442,15 +430,11 @@ class CodenamesRules:
             case ce.CnClueGiven():
                 return replace(s, phase="guess", clue=e.word, number=e.number, guesses=0)
             case ce.CnRuleExplained():
-                seat = e.seat
-                explained = tuple(
-                    (*h, e.heading) if i == seat else h for i, h in enumerate(s.explained)
-                )
-                requests = tuple(n + (i == seat) for i, n in enumerate(s.requests))
+                explained, requests = count_request(s.explained, s.requests, e.seat, e.heading)
                 return replace(s, explained=explained, requests=requests)
             case ce.CnRequestRefused():
                 if e.explain:
-                    requests = tuple(n + (i == e.seat) for i, n in enumerate(s.requests))
+                    _, requests = count_request(s.explained, s.requests, e.seat, None)
                     return replace(s, requests=requests)
                 return s
             case ce.CnStarted():
@@ -493,7 +477,7 @@ class CodenamesRules:
                             f"seat {seat} submitted no action: {e.raw[:60]}"
                         ) from None
                 case ce.CnRuleExplained() if e.seat == seat:
-                    return Explain(seat=seat, heading=e.heading)
+                    return Explain(heading=e.heading)
                 case ce.CnClueGiven() if e.seat == seat:
                     return GiveClue(seat=seat, word=e.word, number=e.number)
                 case ce.CnCardRevealed() if e.seat == seat:

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, fallback, heading_of, raw_text
+from engine.gamebench.common import Explain, fallback, raw_text, screen
 from events.config import SeatSpec
 from events.gamebench.common import ranks, share_scores
 from events.gamebench.pit import (
@@ -113,6 +113,7 @@ class PitState:
         "over",
         "points",
         "queue",
+        "requests",
         "round",
         "seed",
         "turn",
@@ -132,6 +133,8 @@ class PitState:
         """Seats still to answer the standing offer, in order."""
         self.over = False
         self.explained: list[set[str]] = [set() for _ in range(n)]
+        self.requests = [0] * n
+        """`Explain` requests each seat made (granted or refused)."""
 
     def offerer(self) -> int:
         """The seat whose turn it is."""
@@ -276,21 +279,25 @@ class PitRules:
         seat = d.seats[0]
         action = actions[0]
         events: list[Any] = []
-        reason = None
-        if isinstance(action, Explain):
-            heading = heading_of(action.heading, HEADINGS)
-            if heading is None:
-                reason = f"no rules under the heading {action.heading[:60]!r}"
-            elif heading in st.explained[seat]:
-                reason = f"the rules under {heading!r} were already explained"
-            else:
-                event = PitRuleExplained(seat=seat, heading=heading)
-                self.evolve(st, event)
-                return st, [event]
-        elif action not in d.legal:
-            reason = "not a legal action here"
+        heading, reason, again = screen(
+            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        )
+        if heading is not None:
+            event = PitRuleExplained(seat=seat, heading=heading)
+            self.evolve(st, event)
+            return st, [event]
         if reason is not None:
-            events.append(PitRejected(turn=st.turn, seat=seat, raw=raw_text(action), reason=reason))
+            refused = PitRejected(
+                turn=st.turn,
+                seat=seat,
+                raw=raw_text(action),
+                reason=reason,
+                explain=isinstance(action, Explain),
+            )
+            self.evolve(st, refused)
+            events.append(refused)
+            if again:
+                return st, events
             n = st.config.players
             ply = st.turn * n + (seat - d.offerer) % n
             action = fallback(st.seed, NAME, ply, d.legal)
@@ -363,6 +370,9 @@ class PitRules:
             st.round += 1
         elif isinstance(event, PitRuleExplained):
             st.explained[event.seat].add(event.heading)
+            st.requests[event.seat] += 1
+        elif isinstance(event, PitRejected):
+            st.requests[event.seat] += event.explain
         elif isinstance(event, PitEnded):
             st.over = True
         return st

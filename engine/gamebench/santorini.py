@@ -18,7 +18,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, fallback, heading_of, raw_text
+from engine.gamebench.common import Explain, fallback, raw_text, screen
 from events.config import SeatSpec
 from events.gamebench.common import ranks, winner_scores
 from events.gamebench.santorini import (
@@ -99,7 +99,17 @@ class SantoriniTurn(msgspec.Struct, frozen=True, kw_only=True):
 class SantoriniState:
     """Where the game stands (mutable: the rules change it in place)."""
 
-    __slots__ = ("config", "explained", "heights", "over", "ply", "pos", "seed", "winner")
+    __slots__ = (
+        "config",
+        "explained",
+        "heights",
+        "over",
+        "ply",
+        "pos",
+        "requests",
+        "seed",
+        "winner",
+    )
 
     def __init__(self, config: SantoriniConfig, seed: int) -> None:
         self.config = config
@@ -110,6 +120,8 @@ class SantoriniState:
         self.over = False
         self.winner: int | None = None
         self.explained: tuple[set[str], set[str]] = (set(), set())
+        self.requests = [0, 0]
+        """`Explain` requests each seat made (granted or refused)."""
 
     def occupied(self) -> set[int]:
         """Cells with a pawn on them."""
@@ -199,24 +211,25 @@ class SantoriniRules:
         seat = d.seats[0]
         action = actions[0]
         events: list[Any] = []
-        reason = None
-        if isinstance(action, Explain):
-            heading = heading_of(action.heading, HEADINGS)
-            if heading is None:
-                reason = f"no rules under the heading {action.heading[:60]!r}"
-            elif heading in st.explained[seat]:
-                reason = f"the rules under {heading!r} were already explained"
-            else:
-                event = SantoriniRuleExplained(seat=seat, heading=heading)
-                self.evolve(st, event)
-                return st, [event]
-        elif not isinstance(action, Place | Play) or action not in d.legal:
-            what = "a legal action here" if isinstance(action, Place | Play) else "an action"
-            reason = f"not {what}"
+        heading, reason, again = screen(
+            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        )
+        if heading is not None:
+            event = SantoriniRuleExplained(seat=seat, heading=heading)
+            self.evolve(st, event)
+            return st, [event]
         if reason is not None:
-            events.append(
-                SantoriniRejected(ply=st.ply, seat=seat, raw=raw_text(action), reason=reason)
+            refused = SantoriniRejected(
+                ply=st.ply,
+                seat=seat,
+                raw=raw_text(action),
+                reason=reason,
+                explain=isinstance(action, Explain),
             )
+            self.evolve(st, refused)
+            events.append(refused)
+            if again:
+                return st, events
             action = fallback(st.seed, NAME, st.ply, d.legal)
         event = self._event(st, seat, action)
         self.evolve(st, event)
@@ -279,6 +292,9 @@ class SantoriniRules:
             st.ply += 1
         elif isinstance(event, SantoriniRuleExplained):
             st.explained[event.seat].add(event.heading)
+            st.requests[event.seat] += 1
+        elif isinstance(event, SantoriniRejected):
+            st.requests[event.seat] += event.explain
         elif isinstance(event, SantoriniEnded):
             st.over = True
             st.winner = event.winner

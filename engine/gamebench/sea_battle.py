@@ -26,10 +26,17 @@ from typing import Any, assert_never
 import msgspec
 from msgspec.structs import replace
 
-from engine.gamebench.shared_b import Explain, find_heading, ranks_of, seat_scores
+from engine.gamebench.common import (
+    Explain,
+    IllegalAction,
+    count_request,
+    explain,
+    raw_text,
+)
 from events import agent as ae
 from events.config import SeatSpec
 from events.gamebench import sea_battle as se
+from events.gamebench.common import ranks, seat_scores
 from events.gamebench.sea_battle import (
     HEADINGS,
     TEAM_SIZE,
@@ -54,11 +61,7 @@ IDLE_PLAN = "WnWnWnWn"
 """The plan of a ship that gave none it could use: stay and hold fire."""
 
 
-class IllegalAction(ValueError):
-    """Actions that answer no pending decision (a caller's bug, not a move)."""
-
-
-class SetPlan(msgspec.Struct, frozen=True, kw_only=True, tag="plan", tag_field="kind"):
+class SetPlan(msgspec.Struct, frozen=True, kw_only=True, tag="plan"):
     """A ship's plan for the turn: eight tokens, move and cannon by turns (e.g. FnLlRbWn)."""
 
     seat: int
@@ -68,16 +71,11 @@ class SetPlan(msgspec.Struct, frozen=True, kw_only=True, tag="plan", tag_field="
 Action = SetPlan | Explain
 """Every Sea Battle action."""
 
-_ENC = msgspec.json.Encoder(order="deterministic")
 _DEC: msgspec.json.Decoder[Action] = msgspec.json.Decoder(Action)
 
 
-def action_json(action: Any) -> str:
-    """An action as compact deterministic JSON (anything else as a JSON string of its repr)."""
-    try:
-        return _ENC.encode(action).decode()
-    except (TypeError, msgspec.EncodeError):
-        return _ENC.encode(repr(action)).decode()
+action_json = raw_text
+"""An action as recorded in a refusal (deterministic JSON)."""
 
 
 def action_from_json(text: str) -> Action:
@@ -394,21 +392,15 @@ class SeaBattleRules:
     def _answer(self, s: SbState, seat: int, a: Any) -> list[Any]:
         out: list[Any] = []
         if isinstance(a, Explain):
-            heading = find_heading(a.heading, HEADINGS) if isinstance(a.heading, str) else None
-            if s.requests[seat] >= len(HEADINGS):
-                why = "no explanation requests left in this game"
-            elif heading is None:
-                why = f"no rule heading {str(a.heading)[:40]!r}; headings: {', '.join(HEADINGS)}"
-            elif heading in s.explained[seat]:
-                why = f"the rules under {heading!r} were already explained"
-            else:
+            heading, why, again = explain(a, HEADINGS, s.explained[seat], s.requests[seat])
+            if heading is not None:
                 return [se.SbRuleExplained(seat=seat, heading=heading, turn=s.turn)]
             out.append(
                 se.SbRequestRefused(
-                    seat=seat, turn=s.turn, raw=action_json(a), reason=why, explain=True
+                    seat=seat, turn=s.turn, raw=action_json(a), reason=why or "", explain=True
                 )
             )
-            if s.requests[seat] + 1 < len(HEADINGS):
+            if again:
                 return out
             plan = IDLE_PLAN  # no requests left: the ship idles this turn
         elif isinstance(a, SetPlan):
@@ -461,7 +453,7 @@ class SeaBattleRules:
                 turns=s.turn,
                 damage=after.damage,
                 scores=scores,
-                ranks=ranks_of(scores),
+                ranks=ranks(scores),
             )
         )
         return out
@@ -488,15 +480,11 @@ class SeaBattleRules:
                     plans=(None,) * len(s.plans),
                 )
             case se.SbRuleExplained():
-                seat = e.seat
-                explained = tuple(
-                    (*h, e.heading) if i == seat else h for i, h in enumerate(s.explained)
-                )
-                requests = tuple(n + (i == seat) for i, n in enumerate(s.requests))
+                explained, requests = count_request(s.explained, s.requests, e.seat, e.heading)
                 return replace(s, explained=explained, requests=requests)
             case se.SbRequestRefused():
                 if e.explain:
-                    requests = tuple(n + (i == e.seat) for i, n in enumerate(s.requests))
+                    _, requests = count_request(s.explained, s.requests, e.seat, None)
                     return replace(s, requests=requests)
                 return s
             case se.SbStarted():
@@ -548,7 +536,7 @@ class SeaBattleRules:
                             f"seat {seat} submitted no action: {e.raw[:60]}"
                         ) from None
                 case se.SbRuleExplained() if e.seat == seat:
-                    return Explain(seat=seat, heading=e.heading)
+                    return Explain(heading=e.heading)
                 case se.SbPlanSealed() if e.seat == seat:
                     return SetPlan(seat=seat, plan=e.plan)
         raise LookupError(f"no action of seat {seat} for {decision!r} after event {pos}")

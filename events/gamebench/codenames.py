@@ -13,8 +13,9 @@ from typing import Literal
 
 import msgspec
 
-from events.base import Event, SeatPrivate
+from events.base import Event
 from events.config import ConfigError, SeatSpec
+from events.gamebench.common import RequestRefusedBase, RuleExplainedBase
 
 NAME = "gamebench:codenames"
 """The game's name in the catalogue and in every stored game."""
@@ -120,26 +121,14 @@ class CnKeyDealt(Event, frozen=True, kw_only=True, tag="gb_cn_key_dealt"):
         return SPYMASTERS
 
 
-class CnRuleExplained(SeatPrivate, frozen=True, kw_only=True, tag="gb_cn_rule_explained"):
+class CnRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="gb_cn_rule_explained"):
     """A seat asked for the rules under a heading (and was shown them)."""
 
-    ACTOR = "seat"
-    seat: int
-    heading: str
     turn: int
 
 
-class CnRequestRefused(SeatPrivate, frozen=True, kw_only=True, tag="gb_cn_request_refused"):
+class CnRequestRefused(RequestRefusedBase, frozen=True, kw_only=True, tag="gb_cn_request_refused"):
     """A seat's answer that could not stand, as given, and what the rules did instead."""
-
-    ACTOR = "seat"
-    seat: int
-    turn: int
-    raw: str
-    """The action as submitted (JSON)."""
-    reason: str
-    explain: bool = False
-    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
 
 
 class CnClueGiven(Event, frozen=True, kw_only=True, tag="gb_cn_clue_given"):

@@ -143,14 +143,17 @@ class PitSwapped(Event, frozen=True, kw_only=True, tag="pit_swapped"):
 
 
 class PitRejected(SeatPrivate, frozen=True, kw_only=True, tag="pit_rejected"):
-    """An answer that was no legal action here; a random legal one was played instead.
-    Seen by the answering seat only (the answer may name its cards)."""
+    """An answer that was no legal action here (a random legal one was played instead), or a
+    refused `Explain` request. Seen by the answering seat only (the answer may name its
+    cards)."""
 
     ACTOR = "seat"
     turn: int
     seat: int
     raw: str
     reason: str
+    explain: bool = False
+    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
 
 
 class PitRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="pit_rule_explained"):

@@ -84,14 +84,16 @@ class SantoriniPlayed(Event, frozen=True, kw_only=True, tag="santorini_played"):
 
 
 class SantoriniRejected(Event, frozen=True, kw_only=True, tag="santorini_rejected"):
-    """An answer that named no legal action here, and the action played instead (drawn at
-    random from the legal ones, as GameBench does)."""
+    """An answer that named no legal action here (a legal one drawn at random was played
+    instead, as GameBench does), or a refused `Explain` request."""
 
     ACTOR = "seat"
     ply: int
     seat: int
     raw: str
     reason: str
+    explain: bool = False
+    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
 
 
 class SantoriniRuleExplained(

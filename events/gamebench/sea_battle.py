@@ -15,6 +15,7 @@ import msgspec
 
 from events.base import Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
+from events.gamebench.common import RequestRefusedBase, RuleExplainedBase
 
 NAME = "gamebench:sea_battle"
 """The game's name in the catalogue and in every stored game."""
@@ -119,26 +120,14 @@ class SbCharted(Event, frozen=True, kw_only=True, tag="gb_sb_charted"):
     ships: tuple[Ship, ...]
 
 
-class SbRuleExplained(SeatPrivate, frozen=True, kw_only=True, tag="gb_sb_rule_explained"):
+class SbRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="gb_sb_rule_explained"):
     """A seat asked for the rules under a heading (and was shown them)."""
 
-    ACTOR = "seat"
-    seat: int
-    heading: str
     turn: int
 
 
-class SbRequestRefused(SeatPrivate, frozen=True, kw_only=True, tag="gb_sb_request_refused"):
+class SbRequestRefused(RequestRefusedBase, frozen=True, kw_only=True, tag="gb_sb_request_refused"):
     """A seat's answer that could not stand as given, and why (the plan used is sealed)."""
-
-    ACTOR = "seat"
-    seat: int
-    turn: int
-    raw: str
-    """The action as submitted (JSON)."""
-    reason: str
-    explain: bool = False
-    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
 
 
 class SbPlanSealed(SeatPrivate, frozen=True, kw_only=True, tag="gb_sb_plan_sealed"):

@@ -9,7 +9,7 @@ only, so changing the hidden part of the key leaves them byte-identical (tests/g
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
@@ -20,20 +20,18 @@ from engine.gamebench.codenames import (
     Guess,
     GuessDecision,
     Pass,
-    action_json,
 )
-from engine.gamebench.shared_b import Explain
 from events import agent as ae
 from events.gamebench import codenames as ce
 from events.gamebench.codenames import TEAMS, CodenamesConfig, team_of
-from projections.gamebench.shared_b import (
-    RETRY_CUT,
+from projections.gamebench import common
+from projections.gamebench.common import (
+    PrompterBase,
     RuleBook,
-    answer_line,
+    ViewBase,
     answer_schema,
-    explain_heading,
     instruction,
-    retry_format,
+    read_line,
     rules_lines,
 )
 
@@ -63,14 +61,11 @@ class CnObservation(msgspec.Struct, frozen=True, kw_only=True):
     pending: Any = None
 
 
-class CodenamesView:
+class CodenamesView(ViewBase):
     """Incremental fold of the events visible to one Codenames seat."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.config: CodenamesConfig | None = None
         self.words: tuple[str, ...] = ()
         self.key: tuple[str, ...] | None = None
@@ -78,7 +73,6 @@ class CodenamesView:
         self.clues: list[ce.CnClueGiven] = []
         self.reveals: list[ce.CnCardRevealed] = []
         self.turn_ends: list[ce.CnTurnEnded] = []
-        self.explained: list[str] = []
         self.refusals: list[ce.CnRequestRefused] = []
         self.end: ce.CnEnded | None = None
 
@@ -87,39 +81,28 @@ class CodenamesView:
         """This seat's team."""
         return team_of(self.seat)
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> CodenamesView:
-        """Consume the events of `log` not seen yet."""
-        seat = self.seat
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and seat not in aud:
-                continue
-            match e:
-                case ce.CnCardRevealed():
-                    self.shown[e.index] = e.card
-                    self.reveals.append(e)
-                case ce.CnClueGiven():
-                    self.clues.append(e)
-                case ce.CnTurnEnded():
-                    self.turn_ends.append(e)
-                case ce.CnRuleExplained():
-                    self.explained.append(e.heading)
-                case ce.CnRequestRefused():
-                    self.refusals.append(e)
-                case ce.CnStarted():
-                    self.config = e.config
-                case ce.CnBoardDealt():
-                    self.words = e.words
-                    self.shown = [None] * len(e.words)
-                case ce.CnKeyDealt():
-                    self.key = tuple(e.key)
-                case ce.CnEnded():
-                    self.ended = True
-                    self.end = e
-            self.history.append(e)
-        self.seen = len(log)
-        return self
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        match e:
+            case ce.CnCardRevealed():
+                self.shown[e.index] = e.card
+                self.reveals.append(e)
+            case ce.CnClueGiven():
+                self.clues.append(e)
+            case ce.CnTurnEnded():
+                self.turn_ends.append(e)
+            case ce.CnRequestRefused():
+                self.refusals.append(e)
+            case ce.CnStarted():
+                self.config = e.config
+            case ce.CnBoardDealt():
+                self.words = e.words
+                self.shown = [None] * len(e.words)
+            case ce.CnKeyDealt():
+                self.key = tuple(e.key)
+            case ce.CnEnded():
+                self.ended = True
+                self.end = e
 
     def snapshot(self, pending: Any = None) -> CnObservation:
         """The seat's knowledge as a value, with the decision asked of it (if any)."""
@@ -185,14 +168,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
 
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
     """Every event `seat` may see (all when None), one line each."""
-    out = []
-    for e in events:
-        aud = e.audience()
-        if seat is None or aud is None or seat in aud:
-            line = describe(e, seat)
-            if line is not None:
-                out.append(line)
-    return out
+    return common.timeline(describe, events, seat)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -245,11 +221,6 @@ BOOK = RuleBook(
     ),
 )
 """The rules as a model sees them (GameBench's headings, in the project's words)."""
-
-SYSTEM = (
-    "You are playing a board game against other players. Each turn you are shown the game's"
-    " rules, what you can see of the game, and what you may do; you answer with one action."
-)
 
 
 def _board(view: CodenamesView) -> list[str]:
@@ -343,12 +314,9 @@ def _clue_parts(text: str) -> tuple[str, int] | None:
 
 def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from a model's answer."""
-    candidate, stage = answer_line(text)
-    if candidate is None:
-        return None, "failed", "empty answer"
-    heading = explain_heading(candidate)
-    if heading is not None:
-        return Explain(seat=seat, heading=heading), stage, None
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     if isinstance(decision, ClueDecision):
         parts = _clue_parts(candidate)
         if parts is None:
@@ -373,20 +341,11 @@ def default_action(decision: Any, seat: int) -> Any:
 
 
 @dataclass(frozen=True)
-class CodenamesPrompter:
+class CodenamesPrompter(PrompterBase):
     """Prompts and answer reading of model seats in Codenames (the `Prompter` protocol)."""
 
-    mode: str = "prompt"
-
-    def for_seat(self, options: Any) -> CodenamesPrompter:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=getattr(options, "mode", None) or "prompt")
-
-    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character: the default)."""
-        if character not in (None, "optimal"):
-            raise KeyError(f"Codenames has no character {character!r}; known: optimal")
-        return SYSTEM
+    title: str = "Codenames"
+    playing: str = "a board game against other players"
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """Rules (progressive), what the seat sees, and the question."""
@@ -412,10 +371,6 @@ class CodenamesPrompter:
             action = {"type": "string"}
         return answer_schema(self.mode, action)
 
-    def rejection(self, view: Any, seat: int, kind: str) -> Any:
-        """Never asks again with an error: refused actions have their fallbacks."""
-        return None
-
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """A model's answer read into an action."""
         return parse_answer(text, decision, seat)
@@ -423,27 +378,3 @@ class CodenamesPrompter:
     def default_action(self, decision: Any, seat: int) -> Any:
         """The documented action when no usable answer came."""
         return default_action(decision, seat)
-
-    def action_json(self, action: Any) -> str:
-        """An action as JSON."""
-        return action_json(action)
-
-    def truncation_retry_prompt(self, kind: str) -> str:
-        """Appended after an answer cut by the token limit."""
-        return RETRY_CUT
-
-    def format_retry_prompt(self, kind: str, error: str) -> str:
-        """The follow-up after an answer that gave no action."""
-        return retry_format(error)
-
-    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
-        """No scratchpad: the prompt holds the whole game."""
-        return []
-
-    def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        """Unused (no scratchpad)."""
-        return ""
-
-    def cap_notes(self, text: str) -> str:
-        """Unused (no scratchpad)."""
-        return ""

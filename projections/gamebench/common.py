@@ -1,42 +1,64 @@
-"""What the model prompts of every GameBench game share: progressive rules, the
-chain-of-thought option and reading an answer.
+"""What the seat views and model prompts of every GameBench game share: progressive rules,
+the reasoning modes, reading an answer, the seat view's fold and the prompter's common parts.
 
-Progressive rules: the standing instructions hold a game's summary and the headings of its
-detailed rules; a seat reads the rules under a heading by answering `Explain(heading)`, after
-which every later prompt of that seat shows them (the rules record the request as a
-seat-private event, so a replay shows the same prompts). Chain of thought: a seat with
-`mode=cot` is asked to reason about its best action before naming it (GameBench's CoT
-scaffold); otherwise it names the action at once. An answer is read from its last
-`Action:` line (or its last line), compared with the legal actions' labels ignoring case,
-spaces and punctuation.
+Progressive rules: every decision prompt opens with the game's title and summary, the rules
+the seat has asked for and the headings it has not asked for yet; a seat reads the rules
+under a heading by answering `Explain(heading)` (the rules record the request as a
+seat-private event, so a replay shows the same prompts). Reasoning modes: `prompt` names the
+action at once, `cot` (and `sc-cot`, sampled several times) reasons about its best action
+first (GameBench's CoT scaffold). An answer is read from its JSON `action`, its last
+`Action:` line or its last line; each game reads its own actions from that text.
 """
 
 from __future__ import annotations
 
 import json
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, Self
 
-import msgspec
+from engine.gamebench.common import Explain, raw_text
+from events.gamebench.common import RuleExplainedBase
 
-from engine.gamebench.common import Explain
+MODES = ("prompt", "cot", "sc-cot")
+"""Reasoning modes a seat may take (`mode=` in its spec): answer at once, reason first, or
+reason first in each of several samples (the harness's self-consistency)."""
 
-MODES = ("prompt", "cot")
-"""Reasoning modes of GameBench prompts: answer at once, or reason first."""
-
-_ACTION_RE = re.compile(r"^\s*\**\s*action\s*\**\s*:\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
-_EXPLAIN_RE = re.compile(r"^\W*explain\s*\(\s*(.*?)\s*\)\W*$", re.IGNORECASE)
-
-ANSWER = {
-    "prompt": "Reply with one line and nothing else:\nAction: <one legal action, as listed>",
+INSTRUCTIONS: dict[str, str] = {
+    "prompt": "Reply with exactly one line, nothing else:\nAction: <your action>",
     "cot": (
-        "Before you answer, reason out loud about which action gives you the best chance of "
-        "winning. Then end with one line:\nAction: <one legal action, as listed>"
+        "First think out loud, step by step, about which action gives you the best chance of"
+        " winning. Then end your reply with one line:\nAction: <your action>"
     ),
 }
-"""The closing instruction of a decision prompt, by mode."""
+"""How to answer, by reasoning mode (sc-cot answers as cot)."""
+
+
+def mode_of(options: Any) -> str:
+    """A seat's reasoning mode from its options (`prompt` unless it asks for another)."""
+    mode = getattr(options, "mode", None) or "prompt"
+    return mode if mode in MODES else "cot"
+
+
+def instruction(mode: str) -> str:
+    """The closing instruction of a decision prompt in `mode`."""
+    return INSTRUCTIONS["prompt" if mode == "prompt" else "cot"]
+
+
+RETRY_CUT = (
+    "Your previous answer was cut off by the length limit. Do not explain this time: reply "
+    "with one line, Action: <your action>"
+)
+"""Appended after an answer cut by the token limit."""
+
+
+def retry_format(error: str) -> str:
+    """The follow-up after an answer that gave no usable action."""
+    return (
+        f"Your answer could not be used: {error}.\n"
+        "Reply with one line and nothing else: Action: <your action>"
+    )
 
 
 def key(text: str) -> str:
@@ -44,76 +66,237 @@ def key(text: str) -> str:
     return re.sub(r"[^0-9a-z]", "", text.casefold())
 
 
-def rules_block(sections: Mapping[str, str], explained: Sequence[str]) -> str:
-    """The rules a seat has asked for, under their headings ("" when none)."""
-    shown = [f"{h}: {sections[h]}" for h in sections if h in explained]
-    return "Rules you asked for:\n" + "\n".join(shown) if shown else ""
-
-
-def system_text(title: str, summary: str, sections: Mapping[str, str]) -> str:
-    """The standing instructions: the summary, and how to read the rules under a heading."""
-    headings = ", ".join(sections)
+def system_text(playing: str) -> str:
+    """The standing instructions: what kind of game this is and how a turn is asked (the
+    rules themselves are part of each decision's prompt)."""
     return (
-        f"You are playing {title}. {summary}\n\n"
-        f"More detailed rules are written under these headings: {headings}. To read the "
-        "rules under a heading, answer Explain(<heading>) instead of an action (as "
-        "Action: Explain(<heading>)); you will be asked the same question again with those "
-        "rules shown. Each heading can be explained once. Any other answer must be one of "
-        "the legal actions listed in the question."
+        f"You are playing {playing}. Each turn you are shown the game's rules, what you can see"
+        " of the game, and what you may do; you answer with one action."
     )
 
 
-def _json_action(text: str) -> str | None:
-    """The `action` of an answer that is one JSON object (structured output), else None."""
-    stripped = text.strip()
-    if not stripped.startswith("{"):
-        return None
-    try:
-        data = json.loads(stripped)
-    except ValueError:
-        return None
-    action = data.get("action") if isinstance(data, dict) else None
-    return action if isinstance(action, str) else None
+@dataclass(frozen=True)
+class RuleBook:
+    """A game's rules as shown to a model: a title, a summary and the withheld sections."""
+
+    title: str
+    summary: str
+    sections: tuple[tuple[str, str], ...]
+    """(heading, text) in the order they are listed."""
+
+    @property
+    def headings(self) -> tuple[str, ...]:
+        """The headings a seat may ask about."""
+        return tuple(h for h, _ in self.sections)
+
+    def text(self, heading: str) -> str:
+        """The rules under `heading`."""
+        return dict(self.sections)[heading]
+
+
+def rules_lines(book: RuleBook, explained: Sequence[str]) -> list[str]:
+    """The rules part of a prompt: the summary, the rules explained so far, the headings left."""
+    lines = [f"GAME: {book.title}", book.summary]
+    if explained:
+        lines += ["", "RULES YOU ASKED ABOUT:"]
+        lines += [f"* {h}: {book.text(h)}" for h in explained]
+    left = [h for h in book.headings if h not in explained]
+    if left:
+        lines += [
+            "",
+            "More rules are written under these headings; to read one instead of acting now,"
+            " answer with the action Explain(<heading>), e.g. Explain(" + left[0] + "):",
+            ", ".join(left),
+        ]
+    return lines
+
+
+_ACTION_LINE = re.compile(r"^\W*action\W*[:=]\s*(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_EXPLAIN = re.compile(r"^\W*explain\s*\(\s*(.*?)\s*\)\W*$", re.IGNORECASE | re.DOTALL)
+
+
+def answer_line(text: str) -> tuple[str | None, str]:
+    """(the action text of an answer, how it was found): the `action` of an answer that is
+    one JSON object (structured output), else its last `Action:` line, else its last
+    non-empty line; None for an empty answer."""
+    body = (text or "").strip()
+    if body.startswith("{") and body.endswith("}"):
+        try:
+            data = json.loads(body)
+        except ValueError:
+            data = None
+        if isinstance(data, dict) and isinstance(data.get("action"), str):
+            return _strip(data["action"]), "json"
+    found = _ACTION_LINE.findall(text or "")
+    if found:
+        return _strip(found[-1]), "action_line"
+    lines = [ln for ln in (text or "").splitlines() if ln.strip()]
+    if not lines:
+        return None, "failed"
+    return _strip(lines[-1]), "last_line"
+
+
+def _strip(text: str) -> str:
+    return text.strip().strip("`*\"'").strip()
+
+
+def explain_heading(action: str) -> str | None:
+    """The heading an `Explain(heading)` action names (as written), or None."""
+    m = _EXPLAIN.match(action.strip())
+    return m.group(1).strip("\"'` ") if m else None
+
+
+def read_line(text: str) -> tuple[str | Explain | None, str, str | None]:
+    """(the action text, an `Explain`, or None; how it was read; error or None): the first
+    step of reading any GameBench answer, the game's own reader taking the text from there."""
+    candidate, stage = answer_line(text)
+    if candidate is None:
+        return None, "failed", "empty answer"
+    heading = explain_heading(candidate)
+    if heading is not None:
+        return Explain(heading=heading), stage, None
+    return candidate, stage, None
 
 
 def read_answer(text: str, options: Sequence[tuple[str, Any]]) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from an answer, given the legal
-    actions' (label, action) pairs."""
-    found = _ACTION_RE.findall(text or "")
-    chosen = _json_action(text or "")
-    if chosen is not None:
-        candidate, stage = chosen, "json"
-    elif found:
-        candidate, stage = found[-1], "action_line"
-    else:
-        lines = [ln for ln in (text or "").strip().splitlines() if ln.strip()]
-        if not lines:
-            return None, "failed", "empty answer"
-        candidate, stage = lines[-1], "last_line"
-    m = _EXPLAIN_RE.match(candidate)
-    if m:
-        return Explain(heading=m.group(1).strip("'\"` ")), stage, None
+    actions' (label, action) pairs: an `Explain(heading)`, or the label the answer names
+    (case, spaces and punctuation aside)."""
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     wanted = key(candidate)
     for label, action in options:
         if key(label) == wanted:
             return action, stage, None
-    return None, "failed", f"{candidate.strip()[:60]!r} is not one of the legal actions"
+    return None, "failed", f"{candidate[:60]!r} is not one of the legal actions"
+
+
+def answer_schema(mode: str, action: dict[str, Any]) -> dict[str, Any]:
+    """The JSON schema of an answer (structured output): the action as `action` describes it,
+    after a reasoning field in the modes that think first."""
+    props: dict[str, Any] = {}
+    if mode != "prompt":
+        props["reasoning"] = {"type": "string"}
+    props["action"] = action
+    return {
+        "type": "object",
+        "properties": props,
+        "required": list(props),
+        "additionalProperties": False,
+    }
+
+
+def explain_pattern(headings: Sequence[str]) -> str:
+    """A regular expression of `Explain(<heading>)` for the headings given."""
+    return r"Explain\((" + "|".join(re.escape(h) for h in headings) + r")\)"
+
+
+def timeline(
+    describe: Callable[[Any, int | None], str | None],
+    events: Sequence[Any],
+    seat: int | None = None,
+) -> list[str]:
+    """Every event `seat` may see (all when None) that `describe` words, one line each."""
+    out = []
+    for e in events:
+        aud = e.audience()
+        if seat is None or aud is None or seat in aud:
+            line = describe(e, seat)
+            if line is not None:
+                out.append(line)
+    return out
+
+
+class ViewBase:
+    """What every GameBench seat view shares: the fold of exactly the events the seat may
+    see (each game's `fold` takes one), the history it saw, the headings explained to it and
+    whether the game is over."""
+
+    def __init__(self, seat: int) -> None:
+        self.seat = seat
+        self.seen = 0
+        self.history: list[Any] = []
+        self.ended = False
+        self.explained: list[str] = []
+        """Headings explained to this seat, in the order it asked."""
+
+    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> Self:
+        """Fold the visible events of `log` not seen yet."""
+        for i in range(self.seen, len(log)):
+            e = log[i]
+            aud = audiences[i] if audiences is not None else e.audience()
+            if aud is not None and self.seat not in aud:
+                continue
+            self.history.append(e)
+            if isinstance(e, RuleExplainedBase):
+                self.explained.append(e.heading)
+            self.fold(e)
+        self.seen = len(log)
+        return self
+
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view (each game's own)."""
+        raise NotImplementedError
 
 
 @dataclass(frozen=True)
-class GameBenchPrompter:
-    """The prompter of a GameBench game; a game's subclass brings its title, summary, rule
-    sections, the text of a decision and the legal actions' labels."""
+class PrompterBase:
+    """What every GameBench prompter shares: the reasoning mode, the standing instructions,
+    no second question after a refused answer, the retry texts, actions as JSON and no
+    scratchpad."""
 
     mode: str = "prompt"
     title: str = ""
-    summary: str = ""
-    sections: Mapping[str, str] | None = None
+    playing: str = "a game against other players"
+    """What the standing instructions call the game (its kind and opponents)."""
 
-    def for_seat(self, options: Any) -> GameBenchPrompter:
-        """The prompter of a seat with these options (its reasoning mode: prompt or cot)."""
-        mode = getattr(options, "mode", None) or "prompt"
-        return replace(self, mode=mode if mode in MODES else "cot")
+    def for_seat(self, options: Any) -> Self:
+        """The prompter of a seat with these options (its reasoning mode)."""
+        return replace(self, mode=mode_of(options))
+
+    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
+        """The standing instructions (one character only: the default, `optimal`)."""
+        if character not in (None, "optimal"):
+            raise KeyError(f"{self.title} has no character {character!r}; known: optimal")
+        return system_text(self.playing)
+
+    def rejection(self, view: Any, seat: int, kind: str) -> Any:
+        """The rules never ask again after an unusable answer: its fallback plays."""
+        return None
+
+    def action_json(self, action: Any) -> str:
+        """An action as JSON."""
+        return raw_text(action)
+
+    def truncation_retry_prompt(self, kind: str) -> str:
+        """Appended after an answer cut by the token limit."""
+        return RETRY_CUT
+
+    def format_retry_prompt(self, kind: str, error: str) -> str:
+        """The follow-up after an answer that gave no usable action."""
+        return retry_format(error)
+
+    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
+        """No scratchpad: each prompt shows the whole situation."""
+        return []
+
+    def notes_prompt(self, notes: str, lines: list[str]) -> str:
+        """Unused (no scratchpad)."""
+        return ""
+
+    def cap_notes(self, text: str) -> str:
+        """Unused (no scratchpad)."""
+        return ""
+
+
+@dataclass(frozen=True)
+class GameBenchPrompter(PrompterBase):
+    """The prompter of a GameBench game whose decisions list their legal actions; a game's
+    subclass brings its title, summary, rule sections, the text of a decision and the legal
+    actions' labels."""
+
+    book: RuleBook = RuleBook(title="", summary="", sections=())
 
     # hooks a game supplies --------------------------------------------------------------
 
@@ -131,73 +314,24 @@ class GameBenchPrompter:
 
     # shared ----------------------------------------------------------------------------
 
-    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character only: the default, `optimal`)."""
-        if character not in (None, "optimal"):
-            raise KeyError(f"{self.title} has no character {character!r}; known: optimal")
-        return system_text(self.title, self.summary, self.sections or {})
-
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
-        """The situation, the rules the seat asked for, the legal actions and how to answer."""
-        parts = [self.situation(view, decision)]
-        block = rules_block(self.sections or {}, sorted(view.explained))
-        if block:
-            parts.append(block)
+        """The rules (progressive), the situation, the legal actions and how to answer."""
         labels = [label for label, _ in self.options(decision)]
-        parts.append("Legal actions:\n" + "\n".join(labels))
-        parts.append(ANSWER.get(self.mode, ANSWER["cot"]))
+        parts = [
+            "\n".join(rules_lines(self.book, view.explained)),
+            self.situation(view, decision),
+            "Legal actions:\n" + "\n".join(labels),
+            instruction(self.mode),
+        ]
         return "\n\n".join(parts)
 
     def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
         """The JSON schema of an answer (seats with ``output=json_schema``): one of the legal
         actions' labels or an `Explain(heading)`, after a reasoning field in `cot` mode."""
         labels = [label for label, _ in self.options(decision)]
-        labels += [f"Explain({h})" for h in self.sections or {} if h not in view.explained]
-        props: dict[str, Any] = {}
-        if self.mode != "prompt":
-            props["reasoning"] = {"type": "string"}
-        props["action"] = {"type": "string", "enum": labels}
-        return {
-            "type": "object",
-            "properties": props,
-            "required": list(props),
-            "additionalProperties": False,
-        }
-
-    def rejection(self, view: Any, seat: int, kind: str) -> Any:
-        """The rules never ask again after a bad answer: they play the fallback."""
-        return None
+        labels += [f"Explain({h})" for h in self.book.headings if h not in view.explained]
+        return answer_schema(self.mode, {"type": "string", "enum": labels})
 
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """The legal action (or the `Explain`) an answer names."""
         return read_answer(text, self.options(decision))
-
-    def action_json(self, action: Any) -> str:
-        """An action as JSON."""
-        return msgspec.json.encode(action).decode()
-
-    def truncation_retry_prompt(self, kind: str) -> str:
-        """Appended after an answer cut by the token limit."""
-        return (
-            "Your answer was cut off by the length limit. Reply now with one line and no "
-            "reasoning: Action: <one legal action>"
-        )
-
-    def format_retry_prompt(self, kind: str, error: str) -> str:
-        """The follow-up after an answer that named no legal action."""
-        return (
-            f"That answer could not be used: {error}.\n"
-            "Reply with one line and nothing else: Action: <one of the legal actions above>"
-        )
-
-    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
-        """No scratchpad: each prompt shows the whole situation."""
-        return []
-
-    def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        """Unused (no scratchpad)."""
-        return ""
-
-    def cap_notes(self, text: str) -> str:
-        """Unused (no scratchpad)."""
-        return ""

@@ -8,7 +8,7 @@ the commodities others traded with each other.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -36,7 +36,7 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
-from projections.gamebench.common import GameBenchPrompter
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "pit.sql"
 """The `pit_trades` and `pit_corners` views."""
@@ -59,14 +59,11 @@ class PitSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     pending: str | None = None
 
 
-class PitView:
+class PitView(ViewBase):
     """One seat's fold of the events it may see."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.players = 0
         self.target = 0
         self.max_turns = 0
@@ -76,21 +73,9 @@ class PitView:
         self.turn = 0
         self.offer: tuple[int, int] | None = None
         self.my_offer: str | None = None
-        self.explained: list[str] = []
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> PitView:
-        """Fold the visible events not seen yet."""
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and self.seat not in aud:
-                continue
-            self.history.append(e)
-            self._fold(e)
-        self.seen = len(log)
-        return self
-
-    def _fold(self, e: Any) -> None:
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
         if isinstance(e, PitStarted):
             self.players = e.config.players
             self.target = e.config.target
@@ -120,8 +105,6 @@ class PitView:
         elif isinstance(e, PitCornered):
             self.points = e.points
             self.round = e.round + 1
-        elif isinstance(e, PitRuleExplained):
-            self.explained.append(e.heading)
         elif isinstance(e, PitEnded):
             self.ended = True
 
@@ -250,14 +233,17 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
+BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them."""
+
 
 @dataclass(frozen=True)
 class PitPrompter(GameBenchPrompter):
     """Prompts and answer reading of Pit's model seats."""
 
     title: str = "Pit"
-    summary: str = SUMMARY
-    sections: dict[str, str] | None = field(default_factory=lambda: dict(SECTIONS))
+    playing: str = "a card game against other players"
+    book: RuleBook = BOOK
 
     def situation(self, view: Any, decision: Any) -> str:
         """The seat's hand, the points, recent events and the question."""

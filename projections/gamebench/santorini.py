@@ -9,7 +9,7 @@ on it or '.' for none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from events.gamebench.santorini import (
     SantoriniRuleExplained,
     SantoriniStarted,
 )
-from projections.gamebench.common import GameBenchPrompter, key
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, key
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "santorini.sql"
 """The `santorini_actions` view."""
@@ -46,47 +46,33 @@ class SantoriniSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     pending: str | None = None
 
 
-class SantoriniView:
+class SantoriniView(ViewBase):
     """One seat's fold of the events it may see."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.heights = [0] * (SIZE * SIZE)
         self.pawns: dict[str, tuple[int, int] | None] = dict.fromkeys(PAWNS)
         self.ply = 0
-        self.explained: list[str] = []
         self.winner: int | None = None
         self.last: str | None = None
         """The timeline line of the last move (the opponent's, when the seat is asked)."""
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SantoriniView:
-        """Fold the visible events not seen yet."""
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and self.seat not in aud:
-                continue
-            self.history.append(e)
-            if isinstance(e, SantoriniPlaced):
-                self.pawns[e.pawn] = (e.row, e.col)
-                self.ply = e.ply + 1
-                self.last = describe(e, self.seat)
-            elif isinstance(e, SantoriniPlayed):
-                self.pawns[e.pawn] = (e.row, e.col)
-                if e.build_row is not None and e.build_col is not None:
-                    self.heights[e.build_row * SIZE + e.build_col] += 1
-                self.ply = e.ply + 1
-                self.last = describe(e, self.seat)
-            elif isinstance(e, SantoriniRuleExplained):
-                self.explained.append(e.heading)
-            elif isinstance(e, SantoriniEnded):
-                self.ended = True
-                self.winner = e.winner
-        self.seen = len(log)
-        return self
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        if isinstance(e, SantoriniPlaced):
+            self.pawns[e.pawn] = (e.row, e.col)
+            self.ply = e.ply + 1
+            self.last = describe(e, self.seat)
+        elif isinstance(e, SantoriniPlayed):
+            self.pawns[e.pawn] = (e.row, e.col)
+            if e.build_row is not None and e.build_col is not None:
+                self.heights[e.build_row * SIZE + e.build_col] += 1
+            self.ply = e.ply + 1
+            self.last = describe(e, self.seat)
+        elif isinstance(e, SantoriniEnded):
+            self.ended = True
+            self.winner = e.winner
 
     def board(self) -> str:
         """The board as GameBench shows it to a model."""
@@ -205,14 +191,17 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
+BOOK = RuleBook(title="Santorini", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them."""
+
 
 @dataclass(frozen=True)
 class SantoriniPrompter(GameBenchPrompter):
     """Prompts and answer reading of Santorini's model seats."""
 
     title: str = "Santorini"
-    summary: str = SUMMARY
-    sections: dict[str, str] | None = field(default_factory=lambda: dict(SECTIONS))
+    playing: str = "a board game against another player"
+    book: RuleBook = BOOK
 
     def situation(self, view: Any, decision: Any) -> str:
         """The board, the pawns, the last move and the pawn to play."""

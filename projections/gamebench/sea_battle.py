@@ -8,13 +8,12 @@ ship's plan reaches it only when the turn is played.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 import msgspec
 
-from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan, action_json
-from engine.gamebench.shared_b import Explain
+from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan
 from events import agent as ae
 from events.gamebench import sea_battle as se
 from events.gamebench.sea_battle import (
@@ -25,15 +24,15 @@ from events.gamebench.sea_battle import (
     team_of,
     team_seats,
 )
-from projections.gamebench.shared_b import (
-    RETRY_CUT,
+from projections.gamebench import common
+from projections.gamebench.common import (
+    PrompterBase,
     RuleBook,
-    answer_line,
+    ViewBase,
     answer_schema,
-    explain_heading,
     explain_pattern,
     instruction,
-    retry_format,
+    read_line,
     rules_lines,
 )
 
@@ -54,14 +53,11 @@ class SbObservation(msgspec.Struct, frozen=True, kw_only=True):
     pending: Any = None
 
 
-class SeaBattleView:
+class SeaBattleView(ViewBase):
     """Incremental fold of the events visible to one Sea Battle seat."""
 
     def __init__(self, seat: int) -> None:
-        self.seat = seat
-        self.seen = 0
-        self.history: list[Any] = []
-        self.ended = False
+        super().__init__(seat)
         self.config: SeaBattleConfig | None = None
         self.rocks: tuple[tuple[int, int], ...] = ()
         self.ships: tuple[Ship | None, ...] = ()
@@ -69,7 +65,6 @@ class SeaBattleView:
         self.turns: list[se.SbTurnPlayed] = []
         self.team_damage: tuple[int, ...] = (0, 0, 0)
         self.plan: str | None = None
-        self.explained: list[str] = []
         self.refusals: list[se.SbRequestRefused] = []
         self.end: se.SbEnded | None = None
 
@@ -78,41 +73,30 @@ class SeaBattleView:
         """This seat's team."""
         return team_of(self.seat)
 
-    def sync(self, log: Sequence[Any], audiences: Sequence[Any] | None = None) -> SeaBattleView:
-        """Consume the events of `log` not seen yet."""
-        seat = self.seat
-        for i in range(self.seen, len(log)):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is not None and seat not in aud:
-                continue
-            match e:
-                case se.SbPlanSealed():
-                    self.plan = e.plan
-                case se.SbTurnPlayed():
-                    self.turns.append(e)
-                    if e.phases:
-                        self.ships = e.phases[-1].ships
-                    self.turn = e.turn + 1
-                    self.plan = None
-                case se.SbDamageReport():
-                    self.team_damage = e.damage
-                case se.SbRuleExplained():
-                    self.explained.append(e.heading)
-                case se.SbRequestRefused():
-                    self.refusals.append(e)
-                case se.SbStarted():
-                    self.config = e.config
-                case se.SbCharted():
-                    self.rocks = e.rocks
-                    self.ships = e.ships
-                    self.turn = 1
-                case se.SbEnded():
-                    self.ended = True
-                    self.end = e
-            self.history.append(e)
-        self.seen = len(log)
-        return self
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        match e:
+            case se.SbPlanSealed():
+                self.plan = e.plan
+            case se.SbTurnPlayed():
+                self.turns.append(e)
+                if e.phases:
+                    self.ships = e.phases[-1].ships
+                self.turn = e.turn + 1
+                self.plan = None
+            case se.SbDamageReport():
+                self.team_damage = e.damage
+            case se.SbRequestRefused():
+                self.refusals.append(e)
+            case se.SbStarted():
+                self.config = e.config
+            case se.SbCharted():
+                self.rocks = e.rocks
+                self.ships = e.ships
+                self.turn = 1
+            case se.SbEnded():
+                self.ended = True
+                self.end = e
 
     def snapshot(self, pending: Any = None) -> SbObservation:
         """The seat's knowledge as a value, with the decision asked of it (if any)."""
@@ -209,14 +193,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
 
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
     """Every event `seat` may see (all when None), one line each."""
-    out = []
-    for e in events:
-        aud = e.audience()
-        if seat is None or aud is None or seat in aud:
-            line = describe(e, seat)
-            if line is not None:
-                out.append(line)
-    return out
+    return common.timeline(describe, events, seat)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -279,13 +256,6 @@ def book(c: SeaBattleConfig) -> RuleBook:
             ),
         ),
     )
-
-
-SYSTEM = (
-    "You are playing a board game in a team against another team. Each turn you are shown"
-    " the game's rules, what you can see of the game, and what you may do; you answer with"
-    " one action."
-)
 
 
 def board_lines(view: SeaBattleView) -> list[str]:
@@ -352,12 +322,9 @@ def decision_text(view: SeaBattleView, d: PlanDecision, mode: str) -> str:
 
 def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from a model's answer."""
-    candidate, stage = answer_line(text)
-    if candidate is None:
-        return None, "failed", "empty answer"
-    heading = explain_heading(candidate)
-    if heading is not None:
-        return Explain(seat=seat, heading=heading), stage, None
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
     tokens = "".join(ch for ch in candidate if ch.isalpha())
     if candidate.lower().startswith("plan"):
         tokens = tokens[4:]
@@ -367,20 +334,11 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
 
 
 @dataclass(frozen=True)
-class SeaBattlePrompter:
+class SeaBattlePrompter(PrompterBase):
     """Prompts and answer reading of model seats in Sea Battle (the `Prompter` protocol)."""
 
-    mode: str = "prompt"
-
-    def for_seat(self, options: Any) -> SeaBattlePrompter:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=getattr(options, "mode", None) or "prompt")
-
-    def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
-        """The standing instructions (one character: the default)."""
-        if character not in (None, "optimal"):
-            raise KeyError(f"Sea Battle has no character {character!r}; known: optimal")
-        return SYSTEM
+    title: str = "Sea Battle"
+    playing: str = "a board game in a team against another team"
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """Rules (progressive), what the seat sees, and the question."""
@@ -404,10 +362,6 @@ class SeaBattlePrompter:
         pattern = f"^({plan}|{explain_pattern(left)})$" if left else f"^{plan}$"
         return answer_schema(self.mode, {"type": "string", "pattern": pattern})
 
-    def rejection(self, view: Any, seat: int, kind: str) -> Any:
-        """Never asks again with an error: refused tokens have their fallbacks."""
-        return None
-
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """A model's answer read into an action."""
         return parse_answer(text, decision, seat)
@@ -415,27 +369,3 @@ class SeaBattlePrompter:
     def default_action(self, decision: Any, seat: int) -> Any:
         """Played when no usable answer came: stay and hold fire all turn."""
         return SetPlan(seat=seat, plan=IDLE_PLAN)
-
-    def action_json(self, action: Any) -> str:
-        """An action as JSON."""
-        return action_json(action)
-
-    def truncation_retry_prompt(self, kind: str) -> str:
-        """Appended after an answer cut by the token limit."""
-        return RETRY_CUT
-
-    def format_retry_prompt(self, kind: str, error: str) -> str:
-        """The follow-up after an answer that gave no action."""
-        return retry_format(error)
-
-    def notes_lines(self, events: Sequence[Any], seat: int) -> list[str]:
-        """No scratchpad."""
-        return []
-
-    def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        """Unused (no scratchpad)."""
-        return ""
-
-    def cap_notes(self, text: str) -> str:
-        """Unused (no scratchpad)."""
-        return ""

@@ -34,14 +34,13 @@ def llm_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 def curious(req: Incoming) -> Answer:
     """Asks for the first heading's rules once, then plays a legal action chosen from the
     prompt's numbers (with some reasoning first when the prompt asks for it)."""
-    system = req.messages[0]["content"] if req.messages else ""
     prompt = req.prompt
-    if "Rules you asked for" not in prompt:
-        heading = re.search(r"under these headings: ([^,.]+)", system)
+    if "RULES YOU ASKED ABOUT" not in prompt:
+        heading = re.search(r"under these headings;[^\n]*\n([^,\n]+)", prompt)
         return Answer(text=f"Action: Explain({heading.group(1) if heading else 'x'})")
     legal = prompt.split("Legal actions:\n", 1)[1].split("\n\n", 1)[0].splitlines()
     pick = legal[zlib.crc32(prompt.encode()) % len(legal)]
-    think = "I weigh the options.\n" if "reason out loud" in prompt else ""
+    think = "I weigh the options.\n" if "think out loud" in prompt else ""
     return Answer(text=f"{think}Action: {pick}")
 
 

@@ -117,10 +117,9 @@ def test_explain_and_refusals() -> None:
     d = RULES.pending(state)
     assert d is not None and d.kind == "offer" and d.turn == 0
     for bad, reason in (
-        (Explain(heading="Bull and Bear"), "already explained"),
         (Offer(kind="Wheat", count=4), "not a legal action here"),  # only 3 Wheat held
         (Give(kind="Corn"), "not a legal action here"),
-        ("sell everything", "not a legal action here"),
+        ("sell everything", "not an action"),
     ):
         _, again = run([Explain(heading="Bull and Bear"), bad])
         rejected = [e for e in again if isinstance(e, PitRejected)]
@@ -128,6 +127,26 @@ def test_explain_and_refusals() -> None:
         assert rejected[0].audience() == (0,)
         assert isinstance(again[-1], PitOfferKind)  # the seeded fallback offer
         assert verify(again, prefix=True).ok
+
+
+def test_refused_explain_requests_ask_again_until_none_are_left() -> None:
+    asks = [
+        Explain(heading="Bull and Bear"),
+        Explain(heading="BULL AND BEAR"),  # already shown
+        Explain(heading="Cheating"),  # no such heading
+        Explain(heading="Corners"),
+    ]
+    state, log = run(asks)
+    refused = [e for e in log if isinstance(e, PitRejected)]
+    assert [e.explain for e in refused] == [True, True]
+    assert "already explained" in refused[0].reason and "'Cheating'" in refused[1].reason
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "offer" and d.turn == 0  # still asked, nothing played
+    # four headings, four requests: the fifth is refused and the seeded fallback offer plays
+    _, log = run([*asks, Explain(heading="Trading")])
+    assert isinstance(log[-3], PitRejected) and "no explanation requests left" in log[-3].reason
+    assert isinstance(log[-1], PitOfferKind)
+    assert verify(log, prefix=True).ok
 
 
 def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
@@ -279,3 +298,13 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     assert all("Player 2:" not in f["text"] for f in mine.frames)
     assert any("Player 1:" in f["text"] for f in mine.frames)
     assert any("Player 2:" in f["text"] for f in every.frames)
+
+
+def test_two_cornerers_end_their_games_by_corners() -> None:
+    # after a round's first offers a cornerer stops holding back the other's corner, so two
+    # of them race as players do instead of trading until the turn limit
+    for seed in range(4):
+        record = play_game(CONFIG, seed, ["cornerer", "cornerer"])
+        end = record.events[-1]
+        assert isinstance(end, PitEnded) and end.reason == "target", seed
+        assert max(end.points) >= CONFIG.target and end.turns < CONFIG.max_turns

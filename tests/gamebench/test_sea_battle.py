@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from engine.gamebench.common import Explain
 from engine.gamebench.sea_battle import RULES, SbState, SetPlan, chart, is_rock, read_plan
-from engine.gamebench.shared_b import Explain
 from events import catalog
 from events.codec import encode
 from events.config import SeatSpec
@@ -186,7 +186,7 @@ def test_plans_stay_sealed_and_damage_stays_in_the_team() -> None:
     d = RULES.pending(s)
     assert d is not None and d.seats == tuple(range(6))
     # Seat 0 asks for a rule; the others seal their plans; only seat 0 is asked again.
-    actions: list[Any] = [Explain(seat=0, heading="cannons")]
+    actions: list[Any] = [Explain(heading="cannons")]
     actions += [SetPlan(seat=i, plan=IDLE) for i in range(1, 6)]
     s, evs = RULES.step(s, d, actions)
     log.extend(evs)
@@ -221,9 +221,7 @@ def test_any_plans_keep_the_invariants(seed: int, data: st.DataObject) -> None:
         actions: list[Any] = []
         for seat in d.seats:
             if data.draw(st.integers(0, 9)) == 0:
-                actions.append(
-                    Explain(seat=seat, heading=data.draw(st.sampled_from([*HEADINGS, "?"])))
-                )
+                actions.append(Explain(heading=data.draw(st.sampled_from([*HEADINGS, "?"]))))
             else:
                 actions.append(SetPlan(seat=seat, plan=data.draw(TOKENS)))
         before = s.damage
@@ -269,7 +267,7 @@ def test_prompts(snapshot: Any) -> None:
     s = turn(s, log, {0: "WlWnWnWn"})
     d = RULES.pending(s)
     first = SeaBattlePrompter().decision_prompt(SeaBattleView(0).sync(log), d, "full", None)
-    s, evs = RULES.step(s, d, [Explain(seat=i, heading="Plan") for i in d.seats])  # type: ignore[union-attr]
+    s, evs = RULES.step(s, d, [Explain(heading="Plan") for i in d.seats])  # type: ignore[union-attr]
     log.extend(evs)
     cot = SeaBattlePrompter(mode="cot").decision_prompt(
         SeaBattleView(3).sync(log), RULES.pending(s), "full", None
@@ -284,7 +282,7 @@ def test_prompts(snapshot: Any) -> None:
         ("Let me think.\nAction: FnLlRrWb", SetPlan(seat=0, plan="FnLlRrWb")),
         ("Action: F n L l R r W b", SetPlan(seat=0, plan="FnLlRrWb")),
         ("Plan: FnLlRrWb", SetPlan(seat=0, plan="FnLlRrWb")),
-        ("Action: Explain(Cannons)", Explain(seat=0, heading="Cannons")),
+        ("Action: Explain(Cannons)", Explain(heading="Cannons")),
         ("Action: FnLl", None),
         ("", None),
     ],
@@ -300,7 +298,7 @@ def test_another_ships_sealed_plan_leaves_a_seats_prompt_unchanged() -> None:
     s, log = sea({0: (6, 5, N), 3: (3, 5, E)})
     d = RULES.pending(s)
     assert d is not None
-    actions: list[Any] = [Explain(seat=0, heading="Plan")]
+    actions: list[Any] = [Explain(heading="Plan")]
     actions += [SetPlan(seat=i, plan="FnLlRrWb") for i in range(1, 6)]
     s, evs = RULES.step(s, d, actions)
     log.extend(evs)
@@ -357,4 +355,4 @@ def test_structured_answers_match_their_schema_and_are_read() -> None:
     assert pattern.match("FnLlRrWb") and pattern.match("Explain(Cannons)")
     assert not pattern.match("FnLl") and not pattern.match("Explain(Nope)")
     action, stage, _ = parse_answer('{"reasoning": "go", "action": "Explain(Cannons)"}', None, 0)
-    assert action == Explain(seat=0, heading="Cannons") and stage == "json"
+    assert action == Explain(heading="Cannons") and stage == "json"
