@@ -76,8 +76,7 @@ def arena(
     pool: Annotated[
         str | None,
         typer.Option(
-            help="Score --agent against this frozen reference pool of any game (`list`: the"
-            " pools)."
+            help="Score --agent against this frozen reference pool of any game (`list`: the pools)."
         ),
     ] = None,
     agent: Annotated[
