@@ -141,6 +141,8 @@ GAME = GameDef(
         # The command line's parts for this game, named by module path (the CLI is a layer
         # above this one): configuration options, the behaviour table, the report.
         "cli": "cli.cattle.hooks",
+        # Its frozen reference pools (`cattle arena --pool`), named the same way.
+        "pools": "runner.cattle.pools",
         "derived_tables": _derived_tables,
         "frames": frames.frames,
         "frame_meta": frames.META,

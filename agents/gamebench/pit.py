@@ -127,6 +127,11 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=PitPrompter(),
-    extras={"match_scores": True, "state_data": state_data, "frames": frames},
+    extras={
+        "match_scores": True,
+        "state_data": state_data,
+        "frames": frames,
+        "pools": "runner.gamebench.pools",
+    },
 )
 """Pit, as the catalogue knows it."""

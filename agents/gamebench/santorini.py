@@ -107,6 +107,11 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=CODE_AGENTS,
     prompter=SantoriniPrompter(),
-    extras={"match_scores": True, "state_data": state_data, "frames": frames},
+    extras={
+        "match_scores": True,
+        "state_data": state_data,
+        "frames": frames,
+        "pools": "runner.gamebench.pools",
+    },
 )
 """Santorini, as the catalogue knows it."""

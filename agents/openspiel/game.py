@@ -99,6 +99,7 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=OpenSpielPrompter(),
     extras={
+        "pools": "runner.openspiel.pools",
         "prefixes": PREFIXES,
         "configure": configure,
         "configured_agent": configured_agent,

@@ -55,6 +55,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=PactPrompter(parse=parse_answer, default=default_action),
-    extras={"analysis": _Analysis(), "frames": frames},
+    extras={"analysis": _Analysis(), "frames": frames, "pools": "runner.pact.pools"},
 )
 """PACT, as the catalogue knows it."""

@@ -105,6 +105,7 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=TextArenaPrompter(),
     extras={
+        "pools": "runner.textarena.mgref",
         "prefixes": PREFIXES,
         "configure": configure,
         "configured_agent": configured_agent,

@@ -2,14 +2,13 @@
 
 Without `--pool` it reads the stored games (all, or one tournament's): TrueSkill per game
 and per track, the error attribution lens and role analysis (projections.textarena.arena).
-With `--pool NAME --agent SPEC` it plays the candidate against the frozen reference pool
-(runner.textarena.mgref), stores the games, and prints the candidate's scores.
+With `--pool NAME --agent SPEC` it plays the candidate against a frozen reference pool of
+any game (cli.pools over runner.pools), stores the games, and prints the candidate's scores.
 """
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 from typing import Annotated, Any
 
 import msgspec
@@ -76,7 +75,9 @@ def arena(
     tournament: Annotated[str | None, typer.Option(help="Only games of this tournament.")] = None,
     pool: Annotated[
         str | None,
-        typer.Option(help="Score --agent against this frozen reference pool (mg-ref-code)."),
+        typer.Option(
+            help="Score --agent against this frozen reference pool of any game (`list`: the pools)."
+        ),
     ] = None,
     agent: Annotated[
         str | None, typer.Option(help="The agent to score against --pool (any seat spec).")
@@ -85,7 +86,9 @@ def arena(
 ) -> None:
     """MindGames' arena: TrueSkill per game and track, errors and roles of TextArena games."""
     if pool is not None:
-        _pool(db, pool, agent, as_json)
+        from cli.pools import score_against_pool
+
+        score_against_pool(db, pool, agent, as_json)
         return
     if agent is not None:
         raise UsageError("--agent needs --pool")
@@ -112,41 +115,3 @@ def arena(
         return
     for t in _tables(seats):
         out.print(t)
-
-
-def _pool(db: Path, pool: str, agent: str | None, as_json: bool) -> None:
-    from runner.textarena.mgref import POOLS, score
-
-    if pool not in POOLS:
-        raise UsageError(f"--pool: unknown pool {pool[:60]!r}; known: {', '.join(POOLS)}")
-    if not agent:
-        raise UsageError("--pool needs --agent, the agent to score")
-    with _open(db, write=True) as store:
-        scores, ids = score(store, pool, agent)
-    if as_json:
-        print(
-            json.dumps(
-                {
-                    "pool": pool,
-                    "agent": agent,
-                    "games": ids,
-                    "scores": [
-                        {"group": s.group, "mu": s.mu, "sigma": s.sigma, "games": s.games}
-                        for s in scores
-                    ],
-                }
-            )
-        )
-        return
-    t = Table(title=plain(f"{agent} against the frozen pool {pool}"))
-    for col in ("game / track", "μ", "σ", "games", "pool μ (range)"):
-        t.add_column(col, justify="left" if col.startswith("game") else "right")
-    for s in scores:
-        spread = (
-            f"{min(m for m, _ in s.pool.values()):.1f}-{max(m for m, _ in s.pool.values()):.1f}"
-            if s.pool
-            else ""
-        )
-        t.add_row(plain(s.group), f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.games), spread)
-    out.print(t)
-    out.print(plain(f"{len(ids)} games stored; the error lens: cattle arena --db {db}"))

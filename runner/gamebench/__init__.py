@@ -1,0 +1,1 @@
+"""GameBench's runner parts: its frozen reference pools."""

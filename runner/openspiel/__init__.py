@@ -1,0 +1,1 @@
+"""OpenSpiel's runner parts: its frozen reference pools (GTBench games)."""

@@ -1,0 +1,1 @@
+"""PACT's runner parts: its frozen reference pools."""
