@@ -22,7 +22,6 @@ from engine.gamebench.hive import (
     Pass,
     Place,
     connected,
-    legal_actions,
     neighbours,
 )
 from events import catalog
@@ -191,7 +190,7 @@ def test_both_queens_surrounded_or_the_turn_cap_is_a_draw() -> None:
 def test_a_player_who_can_do_nothing_passes() -> None:
     # player 2's queen is pinned between two pieces of player 1, and every empty cell next
     # to it touches player 1: no placement and no move
-    state, log = RULES.start(CONFIG, 0, SEATS)
+    state, _ = RULES.start(CONFIG, 0, SEATS)
     state.board = {(0, 0): (0, "A1"), (1, 0): (1, "Q"), (2, 0): (0, "A2"), (-1, 0): (0, "Q")}
     state.ply = 9
     d = RULES.pending(state)
