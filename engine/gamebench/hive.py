@@ -141,17 +141,22 @@ def pinned(occupied: set[Cell]) -> set[Cell]:
     return out
 
 
+_SLIDE: tuple[tuple[int, int, int, int, int, int], ...] = tuple(
+    (dq, dr, *DIRS[(i + 1) % 6], *DIRS[(i - 1) % 6]) for i, (dq, dr) in enumerate(DIRS)
+)
+"""Per direction: the step, and the two cells beside both ends of it (as offsets)."""
+
+
 def slides(occupied: set[Cell], c: Cell) -> list[Cell]:
     """Cells one slide away from `c` on a board of `occupied` cells (the moving piece not
     among them): empty, and exactly one of the two cells beside both is occupied."""
     q, r = c
     out = []
-    for i, (dq, dr) in enumerate(DIRS):
+    for dq, dr, aq, ar, bq, br in _SLIDE:
         to = (q + dq, r + dr)
-        if to in occupied:
-            continue
-        a, b = DIRS[(i + 1) % 6], DIRS[(i - 1) % 6]
-        if ((q + a[0], r + a[1]) in occupied) != ((q + b[0], r + b[1]) in occupied):
+        if to not in occupied and (
+            ((q + aq, r + ar) in occupied) != ((q + bq, r + br) in occupied)
+        ):
             out.append(to)
     return out
 
