@@ -1,4 +1,4 @@
-"""GameBench's Pit and Santorini through the harness with code agents: prints figures.
+"""GameBench's Pit, Santorini and Hive through the harness with code agents: prints figures.
 
     uv run python bench/gamebench_bench.py [--games N] [--json]
 
@@ -9,14 +9,17 @@ For each game and pairing of code agents:
   encoding, one writer saving batches into a DuckDB file), from the first game to the last
   commit;
 
-and the mean events per game. Figures depend on the machine and its load; compare runs made
+and the mean events per game. For Hive also the time to list the legal actions of one
+position (`engine.gamebench.hive.legal_actions`), over the positions of random games. Figures depend on the machine and its load; compare runs made
 side by side.
 """
 
 from __future__ import annotations
 
 import argparse
+import copy
 import json
+import random
 import tempfile
 import time
 from pathlib import Path
@@ -37,6 +40,9 @@ CASES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("gamebench:santorini", ("random", "random")),
     ("gamebench:santorini", ("climber", "random")),
     ("gamebench:santorini", ("climber", "climber")),
+    ("gamebench:hive", ("random", "random")),
+    ("gamebench:hive", ("stinger", "random")),
+    ("gamebench:hive", ("stinger", "stinger")),
 )
 """(game, seats) pairs measured."""
 
@@ -76,6 +82,26 @@ def stored(name: str, seats: tuple[str, str], games: int) -> float:
     return rate
 
 
+def hive_legal_us(games: int) -> tuple[float, float]:
+    """Mean microseconds to list Hive's legal actions per position, and mean actions per
+    position, over every position of `games` random games."""
+    from engine.gamebench.hive import RULES, legal_actions
+
+    game = catalog.get("gamebench:hive")
+    config = game.preset(game.default_preset)
+    positions: list[Any] = []
+    for seed in range(games):
+        st, _ = RULES.start(config, seed, [])
+        rng = random.Random(seed)
+        while (d := RULES.pending(st)) is not None:
+            positions.append(copy.deepcopy(st))
+            st, _ = RULES.step(st, d, [rng.choice(d.legal)])
+    t0 = time.perf_counter()
+    actions = sum(len(legal_actions(p)) for p in positions)
+    elapsed = time.perf_counter() - t0
+    return elapsed / len(positions) * 1e6, actions / len(positions)
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
@@ -94,8 +120,18 @@ def main() -> None:
                 "events_per_game": round(events, 1),
             }
         )
+    legal_us, per_position = hive_legal_us(max(1, args.games // 10))
     if args.json:
-        print(json.dumps({"games": args.games, "rows": rows}))
+        print(
+            json.dumps(
+                {
+                    "games": args.games,
+                    "rows": rows,
+                    "hive_legal_us": round(legal_us, 1),
+                    "hive_actions_per_position": round(per_position, 1),
+                }
+            )
+        )
         return
     print(f"{args.games} games per row, one worker")
     print(f"{'game':<20} {'seats':<18} {'driver/s':>9} {'stored/s':>9} {'events':>7}")
@@ -104,6 +140,10 @@ def main() -> None:
             f"{r['game']:<20} {r['seats']:<18} {r['driver_games_per_s']:>9.1f}"
             f" {r['stored_games_per_s']:>9.1f} {r['events_per_game']:>7.1f}"
         )
+    print(
+        f"Hive legal actions: {legal_us:.1f} us per position"
+        f" ({per_position:.1f} actions per position)"
+    )
 
 
 if __name__ == "__main__":

@@ -48,6 +48,7 @@ _BUILTIN: dict[str, str] = {
     "openspiel": "agents.openspiel.game",
     "gamebench:pit": "agents.gamebench.pit",
     "gamebench:santorini": "agents.gamebench.santorini",
+    "gamebench:hive": "agents.gamebench.hive",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
     "textarena": "agents.textarena.game",

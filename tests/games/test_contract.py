@@ -36,12 +36,13 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "openspiel": ("kuhn_poker", ("random", "mcts?simulations=50")),
     "gamebench:pit": ("standard", ("cornerer", "random")),
     "gamebench:santorini": ("standard", ("climber", "random")),
+    "gamebench:hive": ("short", ("stinger", "random")),
     "gamebench:codenames": ("standard", ("associate", "random", "random", "associate")),
     "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
     "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
-OPEN_GAMES = frozenset({"gamebench:santorini"})
+OPEN_GAMES = frozenset({"gamebench:santorini", "gamebench:hive"})
 """Games of perfect information: code agents' games hide nothing from anyone."""
 
 
@@ -167,6 +168,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
         "openspiel",
         "gamebench:pit",
         "gamebench:santorini",
+        "gamebench:hive",
         "gamebench:codenames",
         "gamebench:sea_battle",
         "textarena",

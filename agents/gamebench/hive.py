@@ -1,0 +1,117 @@
+"""Hive's definition for the catalogue, and its code agents.
+
+* `random`: a uniformly random legal action.
+* `stinger`: surrounds the opponent's queen and keeps its own free. It plays a winning
+  action when it has one, never one that surrounds its own queen, and otherwise scores each
+  action by the board after it: 3 per occupied neighbour of the opponent's queen, -2 per
+  occupied neighbour of its own, +1 for each of its ants and grasshoppers next to the
+  opponent's queen (they pin it), and places its queen on its second turn. Ties are broken by
+  its seeded generator.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from agents.base import Agent
+from agents.gamebench.common import RandomAgent
+from engine.gamebench.hive import RULES, HiveTurn, Move, Place, neighbours, state_data
+from events.catalog import GameDef
+from events.gamebench.hive import HIVE_EVENT_TYPES, NAME, HiveConfig
+from projections.gamebench.hive import SQL, HivePrompter, HiveView, describe, frames
+
+Cell = tuple[int, int]
+
+
+def _queen(board: dict[Cell, tuple[int, str]], seat: int) -> Cell | None:
+    for c, sp in board.items():
+        if sp == (seat, "Q"):
+            return c
+    return None
+
+
+def _pressure(board: dict[Cell, tuple[int, str]], queen: Cell | None) -> int:
+    return 0 if queen is None else sum(n in board for n in neighbours(queen))
+
+
+class Stinger(Agent):
+    """A greedy one-ply player (see the module docstring)."""
+
+    spec = "stinger"
+
+    def __init__(self, seat: int, seed: int, config: Any) -> None:
+        super().__init__(seat, seed, config)
+        self.rng = random.Random(f"{seed}:gamebench:stinger:{seat}")
+
+    def act(self, view: HiveView, decision: HiveTurn) -> Any:
+        me, them = self.seat, 1 - self.seat
+        if decision.ply // 2 == 1:
+            queens = [a for a in decision.legal if isinstance(a, Place) and a.bug == "Q"]
+            if queens:
+                return self.rng.choice(queens)
+        best: Any = None
+        best_score = -1e9
+        for a in decision.legal:
+            board = dict(view.board)
+            if isinstance(a, Place):
+                board[(a.q, a.r)] = (me, a.bug)
+            elif isinstance(a, Move):
+                frm = next(c for c, sp in board.items() if sp == (me, a.piece))
+                board[(a.q, a.r)] = board.pop(frm)
+            mine, theirs = _queen(board, me), _queen(board, them)
+            hit, hurt = _pressure(board, theirs), _pressure(board, mine)
+            if hurt == 6:
+                score = -1e6
+            elif hit == 6:
+                return a
+            else:
+                score = 3.0 * hit - 2.0 * hurt
+                if theirs is not None:
+                    score += sum(
+                        1
+                        for n in neighbours(theirs)
+                        if board.get(n, (them, ""))[0] == me and board[n][1][0] in "AG"
+                    )
+            score += self.rng.random()
+            if score > best_score:
+                best, best_score = a, score
+        return best
+
+
+CODE_AGENTS: dict[str, Any] = {
+    "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "stinger": lambda seat, seed, config: Stinger(seat, seed, config),
+}
+
+
+def presets() -> Mapping[str, HiveConfig]:
+    """GameBench's game, and a short one for quick tests."""
+    return {"standard": HiveConfig(), "short": HiveConfig(max_plies=40, name="short")}
+
+
+GAME = GameDef(
+    name=NAME,
+    title="Hive (GameBench)",
+    summary=(
+        "Hex-grid bug game without beetles: place or move a queen, spiders, grasshoppers "
+        "and ants in one connected hive; surrounding the opponent's queen wins."
+    ),
+    event_types=HIVE_EVENT_TYPES,
+    config_type=HiveConfig,
+    rules=RULES,
+    presets=presets,
+    default_preset="standard",
+    new_view=HiveView,
+    describe=describe,
+    sql=(SQL,),
+    code_agents=CODE_AGENTS,
+    prompter=HivePrompter(),
+    extras={
+        "match_scores": True,
+        "state_data": state_data,
+        "frames": frames,
+    },
+)
+"""Hive, as the catalogue knows it."""

@@ -1,0 +1,467 @@
+"""Hive as GameBench plays it (no beetles), as a decider.
+
+Cells are axial hex coordinates (q, r); the six neighbours of (q, r) are (q+1, r),
+(q+1, r-1), (q, r-1), (q-1, r), (q-1, r+1) and (q, r+1). Seat 0 acts on even plies and
+seat 1 on odd ones; a ply is one turn: place a piece from the hand, move a piece, or pass
+when neither is possible.
+
+* Placing: the first piece goes on (0, 0), the second next to it; later a piece goes on an
+  empty cell next to a piece of its owner and next to none of the opponent's. A player's
+  queen must be placed by the player's fourth turn (on that turn nothing else is legal).
+* Moving: only once the player's queen is on the board, and only a piece whose removal
+  leaves the hive connected (one hive). The queen slides one cell, a spider exactly three
+  cells without going back over a cell, an ant any number of cells; a slide from one cell to
+  the next needs exactly one of the two cells beside both occupied (both occupied is a gate
+  the piece cannot pass; neither leaves the piece out of touch with the hive). A
+  grasshopper jumps in a straight line over one or more pieces to the first empty cell.
+* End: a queen with all six neighbours occupied loses its owner the game (both at once: a
+  draw); after `max_plies` turns without that the game is a draw (GameBench's turn cap).
+
+An answer that is not a legal action is recorded and replaced by a random legal one drawn
+from the seed (GameBench's fallback). A game has at most `max_plies` turns.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from typing import Any
+
+import msgspec
+
+from engine.gamebench.common import Explain, fallback, raw_text, screen
+from events.config import SeatSpec
+from events.gamebench.common import ranks, winner_scores
+from events.gamebench.hive import (
+    BUGS,
+    NAME,
+    PIECES,
+    QUEEN_BY,
+    VERSION,
+    HiveConfig,
+    HiveEnded,
+    HiveMoved,
+    HivePassed,
+    HivePlaced,
+    HiveRejected,
+    HiveRuleExplained,
+    HiveStarted,
+)
+
+HEADINGS: tuple[str, ...] = ("Placing pieces", "Moving pieces", "Bugs", "End of the game")
+"""The headings of the rules a model seat may ask to have explained."""
+
+Cell = tuple[int, int]
+DIRS: tuple[Cell, ...] = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+"""The six axial directions, in turning order (neighbours of a direction are +-1 mod 6)."""
+
+
+class Place(msgspec.Struct, frozen=True, kw_only=True, tag="place"):
+    """Put a bug from the hand (Q, S, G or A) on the cell (q, r)."""
+
+    bug: str
+    q: int
+    r: int
+
+
+class Move(msgspec.Struct, frozen=True, kw_only=True, tag="move"):
+    """Move the piece on the board named `piece` (Q, S1, G2, A3, ...) to (q, r)."""
+
+    piece: str
+    q: int
+    r: int
+
+
+class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass"):
+    """Pass the turn (legal only when nothing else is)."""
+
+
+HiveAction = Place | Move | Pass | Explain
+"""Every action of a Hive seat."""
+
+ACTION_DECODER = msgspec.json.Decoder(HiveAction)
+
+
+def neighbours(c: Cell) -> list[Cell]:
+    """The six cells around `c`, in `DIRS` order."""
+    q, r = c
+    return [(q + dq, r + dr) for dq, dr in DIRS]
+
+
+def connected(cells: Iterable[Cell]) -> bool:
+    """Whether the occupied cells form one group (true for none)."""
+    left = set(cells)
+    if not left:
+        return True
+    stack = [left.pop()]
+    while stack:
+        for n in neighbours(stack.pop()):
+            if n in left:
+                left.remove(n)
+                stack.append(n)
+    return not left
+
+
+def pinned(occupied: set[Cell]) -> set[Cell]:
+    """Cells whose piece cannot leave without splitting the hive (articulation points)."""
+    out: set[Cell] = set()
+    if len(occupied) < 3:
+        return out
+    index: dict[Cell, int] = {}
+    low: dict[Cell, int] = {}
+    root = min(occupied)
+    index[root] = low[root] = 0
+    counter = 1
+    root_children = 0
+    stack: list[tuple[Cell, Cell | None, Iterable[Cell]]] = [
+        (root, None, iter(n for n in neighbours(root) if n in occupied))
+    ]
+    while stack:
+        v, parent, it = stack[-1]
+        advanced = False
+        for w in it:
+            if w not in index:
+                index[w] = low[w] = counter
+                counter += 1
+                stack.append((w, v, iter(n for n in neighbours(w) if n in occupied)))
+                advanced = True
+                break
+            if w != parent:
+                low[v] = min(low[v], index[w])
+        if advanced:
+            continue
+        stack.pop()
+        if parent is not None:
+            low[parent] = min(low[parent], low[v])
+            if parent == root:
+                root_children += 1
+            elif low[v] >= index[parent]:
+                out.add(parent)
+    if root_children > 1:
+        out.add(root)
+    return out
+
+
+_SLIDE: tuple[tuple[int, int, int, int, int, int], ...] = tuple(
+    (dq, dr, *DIRS[(i + 1) % 6], *DIRS[(i - 1) % 6]) for i, (dq, dr) in enumerate(DIRS)
+)
+"""Per direction: the step, and the two cells beside both ends of it (as offsets)."""
+
+
+def slides(occupied: set[Cell], c: Cell) -> list[Cell]:
+    """Cells one slide away from `c` on a board of `occupied` cells (the moving piece not
+    among them): empty, and exactly one of the two cells beside both is occupied."""
+    q, r = c
+    out = []
+    for dq, dr, aq, ar, bq, br in _SLIDE:
+        to = (q + dq, r + dr)
+        if to not in occupied and (
+            ((q + aq, r + ar) in occupied) != ((q + bq, r + br) in occupied)
+        ):
+            out.append(to)
+    return out
+
+
+def destinations(occupied: set[Cell], piece: str, at: Cell) -> list[Cell]:
+    """Where the piece on `at` may go (`occupied` includes `at`), sorted."""
+    rest = occupied - {at}
+    bug = piece[0]
+    if bug == "Q":
+        return sorted(slides(rest, at))
+    if bug == "G":
+        out = []
+        for dq, dr in DIRS:
+            q, r = at[0] + dq, at[1] + dr
+            if (q, r) not in rest:
+                continue
+            while (q, r) in rest:
+                q, r = q + dq, r + dr
+            out.append((q, r))
+        return sorted(out)
+    if bug == "S":
+        ends: set[Cell] = set()
+        paths: list[tuple[Cell, ...]] = [(at,)]
+        for _ in range(3):
+            paths = [(*p, n) for p in paths for n in slides(rest, p[-1]) if n not in p]
+        ends.update(p[-1] for p in paths)
+        return sorted(ends)
+    seen = {at}
+    frontier = [at]
+    while frontier:
+        nxt = []
+        for c in frontier:
+            for n in slides(rest, c):
+                if n not in seen:
+                    seen.add(n)
+                    nxt.append(n)
+        frontier = nxt
+    seen.discard(at)
+    return sorted(seen)
+
+
+class HiveTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """The player whose turn it is: place, move or pass."""
+
+    seats: tuple[int, ...]
+    ply: int
+    legal: tuple[Place | Move | Pass, ...]
+    """Every legal action, in a fixed order (placements by bug Q, S, G, A and cell, then
+    moves by piece and cell; `Pass` alone when nothing else is legal)."""
+    seed: int = 0
+    """The game seed (the fallback for an unusable answer draws from it)."""
+
+    @property
+    def kind(self) -> str:
+        """Every decision is a turn."""
+        return "turn"
+
+
+class HiveState:
+    """Where the game stands (mutable: the rules change it in place)."""
+
+    __slots__ = ("board", "config", "explained", "over", "ply", "requests", "seed", "winner")
+
+    def __init__(self, config: HiveConfig, seed: int) -> None:
+        self.config = config
+        self.seed = seed
+        self.board: dict[Cell, tuple[int, str]] = {}
+        """Cell -> (owner seat, piece name)."""
+        self.ply = 0
+        self.over = False
+        self.winner: int | None = None
+        self.explained: tuple[set[str], set[str]] = (set(), set())
+        self.requests = [0, 0]
+        """`Explain` requests each seat made (granted or refused)."""
+
+    def where(self, seat: int, piece: str) -> Cell | None:
+        """The cell of a seat's piece, None while it is in the hand."""
+        for c, sp in self.board.items():
+            if sp == (seat, piece):
+                return c
+        return None
+
+    def hand(self, seat: int) -> list[str]:
+        """The seat's pieces not yet placed, in `PIECES` order."""
+        placed = {p for s, p in self.board.values() if s == seat}
+        return [p for p in PIECES if p not in placed]
+
+
+def placement_cells(board: dict[Cell, tuple[int, str]], seat: int, ply: int) -> list[Cell]:
+    """Empty cells where `seat` may place a piece, sorted."""
+    if ply == 0 or not board:
+        return [(0, 0)]
+    if ply == 1:
+        return sorted(n for c in board for n in neighbours(c) if n not in board)
+    mine: set[Cell] = set()
+    theirs: set[Cell] = set()
+    for c, (s, _) in board.items():
+        for n in neighbours(c):
+            if n not in board:
+                (mine if s == seat else theirs).add(n)
+    return sorted(mine - theirs)
+
+
+def legal_actions(st: HiveState) -> tuple[Place | Move | Pass, ...]:
+    """The legal actions of the player whose turn it is."""
+    seat = st.ply % 2
+    hand = st.hand(seat)
+    out: list[Place | Move | Pass] = []
+    bugs = [b for b in BUGS if any(p[0] == b for p in hand)]
+    if st.ply // 2 == QUEEN_BY - 1 and "Q" in hand:
+        bugs = ["Q"]
+    if bugs:
+        cells = placement_cells(st.board, seat, st.ply)
+        out.extend(Place(bug=b, q=q, r=r) for b in bugs for q, r in cells)
+    if "Q" not in hand:
+        occupied = set(st.board)
+        stuck = pinned(occupied)
+        mine = sorted(
+            ((PIECES.index(p), p, c) for c, (s, p) in st.board.items() if s == seat),
+        )
+        for _, p, c in mine:
+            if c in stuck:
+                continue
+            out.extend(Move(piece=p, q=q, r=r) for q, r in destinations(occupied, p, c))
+    return tuple(out) if out else (Pass(),)
+
+
+def surrounded(board: dict[Cell, tuple[int, str]], seat: int) -> bool:
+    """Whether the seat's queen is on the board with all six neighbours occupied."""
+    for c, sp in board.items():
+        if sp == (seat, "Q"):
+            return all(n in board for n in neighbours(c))
+    return False
+
+
+class HiveRules:
+    """Hive as a decider (see the module docstring)."""
+
+    version = VERSION
+
+    @staticmethod
+    def max_decisions(config: HiveConfig) -> int:
+        """The turn cap, and each heading explained once per seat."""
+        return config.max_plies + 2 * len(HEADINGS)
+
+    def start(
+        self, config: HiveConfig, seed: int, seats: Sequence[SeatSpec]
+    ) -> tuple[HiveState, list[Any]]:
+        """An empty board; nothing is drawn."""
+        st = HiveState(config.validate(), seed)
+        return st, [
+            HiveStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION)
+        ]
+
+    def pending(self, st: HiveState) -> HiveTurn | None:
+        """The player whose turn it is, with its legal actions; None once the game is over."""
+        if st.over:
+            return None
+        return HiveTurn(seats=(st.ply % 2,), ply=st.ply, legal=legal_actions(st), seed=st.seed)
+
+    def step(
+        self, st: HiveState, d: HiveTurn, actions: Sequence[Any]
+    ) -> tuple[HiveState, list[Any]]:
+        """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
+        seat = d.seats[0]
+        action = actions[0]
+        events: list[Any] = []
+        heading, reason, again = screen(
+            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        )
+        if heading is not None:
+            event = HiveRuleExplained(seat=seat, heading=heading)
+            self.evolve(st, event)
+            return st, [event]
+        if reason is not None:
+            refused = HiveRejected(
+                ply=st.ply,
+                seat=seat,
+                raw=raw_text(action),
+                reason=reason,
+                explain=isinstance(action, Explain),
+            )
+            self.evolve(st, refused)
+            events.append(refused)
+            if again:
+                return st, events
+            action = fallback(st.seed, NAME, st.ply, d.legal)
+        event = self._event(st, seat, action)
+        self.evolve(st, event)
+        events.append(event)
+        self._check_end(st, events)
+        return st, events
+
+    @staticmethod
+    def _event(st: HiveState, seat: int, action: Place | Move | Pass) -> Any:
+        if isinstance(action, Pass):
+            return HivePassed(ply=st.ply, seat=seat)
+        if isinstance(action, Place):
+            piece = next(p for p in st.hand(seat) if p[0] == action.bug)
+            return HivePlaced(ply=st.ply, seat=seat, piece=piece, q=action.q, r=action.r)
+        at = st.where(seat, action.piece)
+        assert at is not None
+        return HiveMoved(
+            ply=st.ply,
+            seat=seat,
+            piece=action.piece,
+            from_q=at[0],
+            from_r=at[1],
+            q=action.q,
+            r=action.r,
+        )
+
+    @staticmethod
+    def _check_end(st: HiveState, events: list[Any]) -> None:
+        lost = [s for s in (0, 1) if surrounded(st.board, s)]
+        winner: int | None = None
+        if len(lost) == 1:
+            winner = 1 - lost[0]
+            scores = winner_scores(2, winner)
+            reason = "surrounded"
+        elif len(lost) == 2:
+            scores, reason = (0.5, 0.5), "both_surrounded"
+        elif st.ply >= st.config.max_plies:
+            scores, reason = (0.5, 0.5), "turn_cap"
+        else:
+            return
+        end = HiveEnded(
+            reason=reason,  # type: ignore[arg-type]
+            winner=winner,
+            plies=st.ply,
+            scores=scores,
+            ranks=ranks(scores),
+        )
+        HiveRules().evolve(st, end)
+        events.append(end)
+
+    def evolve(self, st: HiveState, event: Any) -> HiveState:
+        """Fold one event into the state (in place; other events leave it unchanged)."""
+        if isinstance(event, HivePlaced):
+            st.board[(event.q, event.r)] = (event.seat, event.piece)
+            st.ply += 1
+        elif isinstance(event, HiveMoved):
+            st.board[(event.q, event.r)] = st.board.pop((event.from_q, event.from_r))
+            st.ply += 1
+        elif isinstance(event, HivePassed):
+            st.ply += 1
+        elif isinstance(event, HiveRuleExplained):
+            st.explained[event.seat].add(event.heading)
+            st.requests[event.seat] += 1
+        elif isinstance(event, HiveRejected):
+            st.requests[event.seat] += event.explain
+        elif isinstance(event, HiveEnded):
+            st.over = True
+            st.winner = event.winner
+        return st
+
+    def fold(self, events: Sequence[Any]) -> HiveState:
+        """The state after a log (or a prefix of one)."""
+        start = events[0]
+        st = HiveState(start.config, start.seed)
+        for e in events[1:]:
+            self.evolve(st, e)
+        return st
+
+    def turn_of(self, event: Any, turn: int) -> int:
+        """The store's turn is the ply."""
+        if isinstance(event, HivePlaced | HiveMoved | HivePassed | HiveRejected):
+            return int(event.ply)
+        return turn
+
+    def active(self, st: Any) -> int | None:
+        """Model seats keep no scratchpad here."""
+        return None
+
+    def recorded_action(self, log: Sequence[Any], pos: int, seat: int, decision: HiveTurn) -> Any:
+        """The action the seat answered with at this decision, as the rules received it."""
+        for e in log[pos:]:
+            if isinstance(e, HiveRuleExplained) and e.seat == seat:
+                return Explain(heading=e.heading)
+            if isinstance(e, HiveRejected) and e.ply == decision.ply:
+                try:
+                    return ACTION_DECODER.decode(e.raw)
+                except msgspec.DecodeError:
+                    return e.raw
+            if isinstance(e, HivePlaced) and e.ply == decision.ply:
+                return Place(bug=e.piece[0], q=e.q, r=e.r)
+            if isinstance(e, HiveMoved) and e.ply == decision.ply:
+                return Move(piece=e.piece, q=e.q, r=e.r)
+            if isinstance(e, HivePassed) and e.ply == decision.ply:
+                return Pass()
+        raise LookupError(f"no action of seat {seat} at ply {decision.ply}")
+
+
+RULES = HiveRules()
+"""The rules of Hive."""
+
+
+def state_data(st: HiveState) -> dict[str, Any]:
+    """The whole state as plain data (for `cattle replay`)."""
+    return {
+        "ply": st.ply,
+        "board": [
+            {"q": q, "r": r, "seat": s, "piece": p} for (q, r), (s, p) in sorted(st.board.items())
+        ],
+        "explained": [sorted(s) for s in st.explained],
+        "over": st.over,
+        "winner": st.winner,
+    }

@@ -1,0 +1,126 @@
+"""Every fact of a GameBench Hive game.
+
+Two players on an unbounded hex grid in axial coordinates (q, r). GameBench's Hive has no
+beetles: each player has a queen (Q), two spiders (S1, S2), three grasshoppers (G1..G3) and
+three ants (A1..A3). Seat 0 is GameBench's player 1 and acts on even plies. Nothing is
+hidden but a seat's rule explanations. Tags other than the shared start and end tags carry
+the `hive_` prefix.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+import msgspec
+
+from events.base import Event
+from events.config import ConfigError, SeatSpec
+from events.gamebench.common import RuleExplainedBase
+
+NAME = "gamebench:hive"
+VERSION = "1.0.0"
+PIECES: tuple[str, ...] = ("Q", "S1", "S2", "G1", "G2", "G3", "A1", "A2", "A3")
+"""Each player's pieces; the letter names the bug, the digit tells equal bugs apart."""
+BUGS: dict[str, str] = {"Q": "queen", "S": "spider", "G": "grasshopper", "A": "ant"}
+"""Bug letter -> name."""
+MAX_PLIES = 250
+"""GameBench's turn cap: the game is a draw after this many turns (of either player)."""
+QUEEN_BY = 4
+"""A player's queen must be on the board by that player's fourth turn."""
+
+
+class HiveConfig(msgspec.Struct, frozen=True, kw_only=True):
+    """A Hive game; the turn cap may be lowered for short games."""
+
+    players: int = 2
+    max_plies: int = MAX_PLIES
+    name: str = "standard"
+
+    def validate(self) -> HiveConfig:
+        """Raise `ConfigError` unless the rules can play this; return self."""
+        if self.players != 2:
+            raise ConfigError(f"Hive has exactly 2 players, got {self.players}")
+        if not 1 <= self.max_plies <= 10_000:
+            raise ConfigError(f"max_plies must be in 1..10000, got {self.max_plies}")
+        return self
+
+
+class HiveStarted(Event, frozen=True, kw_only=True, tag="game_started"):
+    """A Hive game began."""
+
+    seed: int
+    config: HiveConfig
+    seats: tuple[SeatSpec, ...]
+    engine_version: str
+    game: str = NAME
+
+
+class HivePlaced(Event, frozen=True, kw_only=True, tag="hive_placed"):
+    """A piece from the hand was put on the board."""
+
+    ACTOR = "seat"
+    ply: int
+    seat: int
+    piece: str
+    q: int
+    r: int
+
+
+class HiveMoved(Event, frozen=True, kw_only=True, tag="hive_moved"):
+    """A piece on the board moved."""
+
+    ACTOR = "seat"
+    ply: int
+    seat: int
+    piece: str
+    from_q: int
+    from_r: int
+    q: int
+    r: int
+
+
+class HivePassed(Event, frozen=True, kw_only=True, tag="hive_passed"):
+    """A player with no legal placement or move passed the turn."""
+
+    ACTOR = "seat"
+    ply: int
+    seat: int
+
+
+class HiveRejected(Event, frozen=True, kw_only=True, tag="hive_rejected"):
+    """An answer that named no legal action here (a legal one drawn at random was played
+    instead, as GameBench does), or a refused `Explain` request."""
+
+    ACTOR = "seat"
+    ply: int
+    seat: int
+    raw: str
+    reason: str
+    explain: bool = False
+    """True for a refused `Explain` request (it uses up one of the seat's requests)."""
+
+
+class HiveRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="hive_rule_explained"):
+    """A seat asked for the rules under a heading."""
+
+
+class HiveEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
+    """The game is over: 1 to the winner and 0 to the loser, 0.5 each for a draw."""
+
+    reason: Literal["surrounded", "both_surrounded", "turn_cap"]
+    winner: int | None
+    plies: int
+    scores: tuple[float, ...]
+    ranks: tuple[int, ...]
+
+
+HIVE_EVENT_TYPES: tuple[type[Event], ...] = (
+    HiveStarted,
+    HivePlaced,
+    HiveMoved,
+    HivePassed,
+    HiveRejected,
+    HiveRuleExplained,
+    HiveEnded,
+)
+"""Every event of a Hive game."""
