@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import contextlib
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -225,10 +226,10 @@ def create_app(
         if seats is None:
             return error(404, "this viewer takes no seats")
         token = request.path_params["token"]
+        q = question(seats, token)
         if request.method == "POST":
             if not same_origin(request):
                 return error(403, "answers come from this viewer's own page")
-            q = question(seats, token)
             if q is not None:
                 body = await request.body()
                 if len(body) > MAX_FORM:
@@ -236,11 +237,42 @@ def create_app(
                 # The form is url-encoded (the page's own form); parsed here, no extra library.
                 form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
                 post_answer(seats, token, answer_line(q.get("schema"), form))
-            return Response(status_code=303, headers={**HEADERS, "Location": f"/seats/{token}"})
-        q = question(seats, token)
+            where = f"/seats/desk/{q['desk']}" if q is not None and q.get("desk") else ""
+            return Response(
+                status_code=303, headers={**HEADERS, "Location": where or f"/seats/{token}"}
+            )
         if q is None:
             return page(pages.render("seat_gone.html", base=""))
-        return page(pages.render("seat.html", q=q, form=form_fields(q.get("schema")), base=""))
+        return seat_html(q)
+
+    def seat_html(q: dict[str, Any]) -> Response:
+        form = form_fields(q.get("schema"))
+        return page(pages.render("seat.html", q=q, form=form, base=""))
+
+    def desk_page(request: Request) -> Response:
+        from agents.human.mailbox import desk_state, question
+
+        if seats is None:
+            return error(404, "this viewer takes no seats")
+        desk = request.path_params["desk"]
+        state = desk_state(seats, desk)
+        q = question(seats, state["token"]) if state["token"] else None
+        if q is not None:
+            return seat_html(q)
+        return page(pages.render("seat_wait.html", desk=desk, state=state, base=""))
+
+    def desk_api(request: Request) -> Response:
+        from agents.human.mailbox import desk_state, question
+
+        if seats is None:
+            return error(404, "this viewer takes no seats", api=True)
+        state = desk_state(seats, request.path_params["desk"])
+        q = question(seats, state["token"]) if state["token"] else None
+        if q is not None:
+            state["notes"] = len(q.get("notes", []))
+            asked = float(q.get("asked_at", 0.0))
+            state["left"] = max(0.0, round(float(q.get("timeout", 0)) - (time.time() - asked), 1))
+        return JSONResponse(state, headers=HEADERS)
 
     def not_found(request: Request, exc: Exception) -> Response:
         return error(404, "no such page", api=request.url.path.startswith("/api/"))
@@ -253,7 +285,9 @@ def create_app(
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
+        Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
+        Route("/api/seats/{desk}", desk_api),
         Route("/static/{name}", static),
         Route("/favicon.ico", lambda _request: Response(status_code=204)),
     ]

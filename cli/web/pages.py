@@ -53,5 +53,5 @@ def asset(name: str) -> bytes:
     return (ASSETS / "static" / name).read_bytes()
 
 
-STATIC_FILES = ("style.css", "viewer.js", "list.js", "tournament.js")
+STATIC_FILES = ("style.css", "viewer.js", "list.js", "tournament.js", "seat.js")
 """Every static asset (served under /static/, copied by `publish`)."""
