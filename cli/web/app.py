@@ -6,6 +6,7 @@ held back for one request at most (the writer waits for readers, see events.stor
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
 import time
@@ -237,6 +238,7 @@ def create_app(
                 # The form is url-encoded (the page's own form); parsed here, no extra library.
                 form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
                 post_answer(seats, token, answer_line(q.get("schema"), form))
+                await read_by_seat(seats, token, len(q.get("notes", [])))
             where = f"/seats/desk/{q['desk']}" if q is not None and q.get("desk") else ""
             return Response(
                 status_code=303, headers={**HEADERS, "Location": where or f"/seats/{token}"}
@@ -309,6 +311,31 @@ def create_app(
             Middleware(GZipMiddleware, minimum_size=2000),
         ],
     )
+
+
+ANSWER_WAIT = 2.0
+"""Seconds an answer's post waits for the seat to read it, so that the page it leads to
+shows the outcome (the next decision, or why the answer was refused) at once."""
+
+
+async def read_by_seat(seats: Path, token: str, notes: int) -> None:
+    """Wait (at most `ANSWER_WAIT` s) until the seat has read the answer to `token`: the
+    question is gone or has a new note."""
+    from agents.human.mailbox import question
+
+    deadline = time.monotonic() + ANSWER_WAIT
+    noted: float | None = None
+    while time.monotonic() < deadline:
+        q = question(seats, token)
+        if q is None:
+            await asyncio.sleep(0.1)  # the seat's next question may follow at once
+            return
+        if len(q.get("notes", [])) > notes:
+            # A refusal stays; a played answer's note is followed by the question's end.
+            noted = noted or time.monotonic()
+            if time.monotonic() - noted > 0.3:
+                return
+        await asyncio.sleep(0.05)
 
 
 def same_origin(request: Request) -> bool:
