@@ -263,18 +263,20 @@ def create_app(
             return seat_html(q)
         return page(pages.render("seat_wait.html", desk=desk, state=state, base=""))
 
-    def desk_api(request: Request) -> Response:
-        from agents.human.mailbox import desk_state, question
-
+    async def desk_api(request: Request) -> Response:
         if seats is None:
             return error(404, "this viewer takes no seats", api=True)
-        state = desk_state(seats, request.path_params["desk"])
-        q = question(seats, state["token"]) if state["token"] else None
-        if q is not None:
-            state["notes"] = len(q.get("notes", []))
-            asked = float(q.get("asked_at", 0.0))
-            state["left"] = max(0.0, round(float(q.get("timeout", 0)) - (time.time() - asked), 1))
-        return JSONResponse(state, headers=HEADERS)
+        desk = request.path_params["desk"]
+        # With ?token=&notes= (what the page shows now) the answer waits, a few seconds at
+        # most, until the seat moves on: the page learns of its next decision at once.
+        shown = (request.query_params.get("token") or None, request.query_params.get("notes"))
+        deadline = time.monotonic() + (LONG_POLL if shown[1] is not None else 0.0)
+        while True:
+            state = desk_state_now(seats, desk)
+            moved = (state["token"], str(state.get("notes", 0))) != shown
+            if moved or state["over"] or state["gone"] or time.monotonic() >= deadline:
+                return JSONResponse(state, headers=HEADERS)
+            await asyncio.sleep(0.1)
 
     def not_found(request: Request, exc: Exception) -> Response:
         return error(404, "no such page", api=request.url.path.startswith("/api/"))
@@ -311,6 +313,24 @@ def create_app(
             Middleware(GZipMiddleware, minimum_size=2000),
         ],
     )
+
+
+LONG_POLL = 3.0
+"""Seconds a seat page's question "has my seat moved on?" is held open when it has not."""
+
+
+def desk_state_now(seats: Path, desk: str) -> dict[str, Any]:
+    """Where seat `desk` stands (`agents.human.mailbox.desk_state`), with the notes count and
+    the seconds left of the question waiting."""
+    from agents.human.mailbox import desk_state, question
+
+    state = desk_state(seats, desk)
+    q = question(seats, state["token"]) if state["token"] else None
+    if q is not None:
+        state["notes"] = len(q.get("notes", []))
+        asked = float(q.get("asked_at", 0.0))
+        state["left"] = max(0.0, round(float(q.get("timeout", 0)) - (time.time() - asked), 1))
+    return state
 
 
 ANSWER_WAIT = 2.0

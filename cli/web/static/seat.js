@@ -1,16 +1,18 @@
-// A seat page follows its seat: it asks the server every second where the seat stands and
-// opens the next decision (or says the game is over) without a manual reload.
+// A seat page follows its seat: it asks the server where the seat stands (the server holds
+// the question a few seconds until something changes) and opens the next decision, or says
+// the game is over, without a manual reload.
 (function () {
   "use strict";
   var box = document.getElementById("seat");
   if (!box) { return; }
   var desk = box.getAttribute("data-desk");
-  var token = box.getAttribute("data-token") || null;
-  var notes = Number(box.getAttribute("data-notes") || "0");
+  var token = box.getAttribute("data-token") || "";
+  var notes = box.getAttribute("data-notes") || "0";
   var form = document.getElementById("answer");
   var left = document.getElementById("left");
   var status = document.getElementById("status");
   var here = "/seats/desk/" + desk;
+  var until = null;
 
   if (form) {
     // Enter plays from any field but the text box (a select would not submit by itself).
@@ -24,25 +26,34 @@
     if (first && document.activeElement !== first) { first.focus(); }
   }
   if (!desk) { return; }
-  var ended = document.getElementById("seat-over") || document.getElementById("seat-gone");
-  if (ended) { return; }
+  if (document.getElementById("seat-over") || document.getElementById("seat-gone")) { return; }
+
+  function tick() {
+    if (left && until !== null) {
+      var s = Math.max(0, Math.round((until - Date.now()) / 1000));
+      left.textContent = " (" + s + " s left)";
+    }
+  }
+  window.setInterval(tick, 1000);
 
   function look() {
-    fetch("/api/seats/" + desk, { cache: "no-store" })
+    var url = "/api/seats/" + desk + "?token=" + token + "&notes=" + notes;
+    fetch(url, { cache: "no-store" })
       .then(function (r) { return r.json(); })
       .then(function (s) {
-        if (s.token !== token || s.over || s.gone ||
-            (s.token && s.notes !== undefined && s.notes !== notes)) {
+        if ((s.token || "") !== token || s.over || s.gone ||
+            (s.token && String(s.notes) !== notes)) {
           window.location.replace(here);
           return;
         }
-        if (left && s.left !== undefined) { left.textContent = " (" + Math.round(s.left) + " s left)"; }
-        window.setTimeout(look, 1000);
+        if (s.left !== undefined) { until = Date.now() + s.left * 1000; tick(); }
+        if (status) { status.textContent = ""; }
+        window.setTimeout(look, 200);
       })
       .catch(function () {
         if (status) { status.textContent = "The viewer does not answer; trying again."; }
         window.setTimeout(look, 2000);
       });
   }
-  window.setTimeout(look, 1000);
+  look();
 })();
