@@ -36,8 +36,9 @@
   }
   window.setInterval(tick, 1000);
 
-  function look() {
-    var url = "/api/seats/" + desk + "?token=" + token + "&notes=" + notes;
+  function look(held) {
+    // The first question is answered at once (for the time left); the next ones are held.
+    var url = "/api/seats/" + desk + (held ? "?token=" + token + "&notes=" + notes : "");
     fetch(url, { cache: "no-store" })
       .then(function (r) { return r.json(); })
       .then(function (s) {
@@ -48,12 +49,12 @@
         }
         if (s.left !== undefined) { until = Date.now() + s.left * 1000; tick(); }
         if (status) { status.textContent = ""; }
-        window.setTimeout(look, 200);
+        window.setTimeout(function () { look(true); }, 200);
       })
       .catch(function () {
         if (status) { status.textContent = "The viewer does not answer; trying again."; }
-        window.setTimeout(look, 2000);
+        window.setTimeout(function () { look(true); }, 2000);
       });
   }
-  look();
+  look(false);
 })();
