@@ -206,7 +206,7 @@ def create_app(
 
     def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in pages.STATIC_FILES:
+        if name not in pages.STATIC_FILES + pages.SEAT_FILES:
             return error(404, "no such file")
         suffix = name[name.rfind(".") :]
         return Response(

@@ -53,5 +53,7 @@ def asset(name: str) -> bytes:
     return (ASSETS / "static" / name).read_bytes()
 
 
-STATIC_FILES = ("style.css", "viewer.js", "list.js", "tournament.js", "seat.js")
-"""Every static asset (served under /static/, copied by `publish`)."""
+STATIC_FILES = ("style.css", "viewer.js", "list.js", "tournament.js")
+"""Every static asset of the replays (served under /static/, copied by `publish`)."""
+SEAT_FILES = ("seat.js",)
+"""The static assets of the seat pages (served only: a published site takes no seats)."""

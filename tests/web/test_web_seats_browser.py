@@ -90,6 +90,11 @@ def first_question(seats: Path, proc: Any, count: int = 1) -> None:
         time.sleep(0.05)
 
 
+def focused(pg: Any, field: str) -> None:
+    """Wait until the field `field` has the keyboard's focus (a page just loaded gives it)."""
+    pg.wait_for_function("f => document.activeElement.id === f", arg=field, timeout=5_000)
+
+
 def token(pg: Any) -> str:
     return str(pg.get_attribute("#seat", "data-token") or "")
 
@@ -98,12 +103,15 @@ def play_by_keys(pg: Any) -> str:
     """Answer the decision on the page with the keyboard (the first legal choice, Enter);
     the answered question's token."""
     asked = token(pg)
-    assert pg.evaluate("document.activeElement.id") == "f_action"  # focused on arrival
+    focused(pg, "f_action")  # the first field has the focus on arrival
     pg.keyboard.press("ArrowDown")
     pg.keyboard.press("Enter")
-    pg.wait_for_function(
-        "t => document.getElementById('seat').dataset.token !== t", arg=asked, timeout=15_000
-    )
+    try:
+        pg.wait_for_function(
+            "t => document.getElementById('seat').dataset.token !== t", arg=asked, timeout=30_000
+        )
+    except Exception as exc:  # the page as it stands tells why
+        raise AssertionError(f"{pg.url} still on {asked}: {pg.inner_text('main')}") from exc
     return asked
 
 
@@ -111,7 +119,7 @@ def play_out(pg: Any, *, reload_at: int = -1) -> int:
     """Play every decision this page's seat gets until the game is over; how many."""
     moves = 0
     while True:
-        pg.wait_for_selector("#answer, #seat-over", timeout=20_000)
+        pg.wait_for_selector("#answer, #seat-over", timeout=30_000)
         if pg.locator("#seat-over").count():
             return moves
         if moves == reload_at:
@@ -158,7 +166,14 @@ def test_a_person_plays_a_game_in_the_browser(browser: Any, tmp_path: Path) -> N
             assert pg.is_visible("label[for=f_action]")
             assert "seed" not in pg.content().lower()
             if SHOT:
+                pg.wait_for_function("document.getElementById('left').textContent !== ''")
                 pg.screenshot(path=SHOT)
+            focused(pg, "f_action")
+            pg.keyboard.press("Tab")  # from the choice list to the free line
+            focused(pg, "line")
+            pg.keyboard.type("nowhere")
+            pg.keyboard.press("Enter")
+            pg.wait_for_selector("p.note >> text=Refused")  # the reason, on the page
             moves = play_out(pg, reload_at=1)
             assert moves >= 3
             assert not pg.errors  # type: ignore[attr-defined]
@@ -190,13 +205,13 @@ def test_two_people_play_each_other(browser: Any, tmp_path: Path) -> None:
             turns = 1
             while not first.locator("#seat-over").count():
                 pg = second if turns % 2 else first
-                pg.wait_for_selector("#answer, #seat-over", timeout=20_000)
+                pg.wait_for_selector("#answer, #seat-over", timeout=30_000)
                 if pg.locator("#seat-over").count():
                     break
                 play_by_keys(pg)
                 turns += 1
             for pg in (first, second):
-                pg.wait_for_selector("#seat-over", timeout=20_000)
+                pg.wait_for_selector("#seat-over", timeout=30_000)
             assert turns >= 5
         finally:
             for ctx, _ in pages:
