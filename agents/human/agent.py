@@ -184,6 +184,9 @@ class Terminal:
         """Let the next seat ask."""
         self.busy = False
 
+    def over(self, seat: int) -> None:
+        """Nothing to do: the closing words are said (`say`)."""
+
     async def take(self) -> None:
         """Wait until no other seat is asking at this terminal, then hold it (`busy`)."""
         while self.busy:
@@ -230,6 +233,8 @@ class Desk(Protocol):
     def done(self) -> None: ...
 
     def release(self) -> None: ...
+
+    def over(self, seat: int) -> None: ...
 
     async def take(self) -> None: ...
 
@@ -514,3 +519,4 @@ class HumanAgent(Agent):
     async def close(self) -> None:
         if not self.abandoned:
             self.terminal.say(f"Seat {self.seat}: game over.")
+        self.terminal.over(self.seat)

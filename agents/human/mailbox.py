@@ -7,6 +7,11 @@ answer (``<dir>/<token>.answer``, JSON ``{"line": ...}``) by an atomic rename. T
 it as it reads a terminal line, so everything else (parsing, refusals, time limit, events)
 is the human seat's. The directory is ``$CATTLE_SEATS`` or `DEFAULT_SEATS`; the viewer and
 the game must name the same one.
+
+Each seat also has a desk file (``<dir>/<desk>.desk``: the question now waiting, if any, and
+whether the game is over) under a random name fixed for the seat in this process, so that a
+browser page can follow the seat from one decision to the next. Both files name the process
+that wrote them: the viewer removes those a stopped process left behind (`sweep`).
 """
 
 from __future__ import annotations
@@ -26,6 +31,9 @@ from agents.human.agent import POLL, Question
 SEATS_ENV = "CATTLE_SEATS"
 DEFAULT_SEATS = Path("data/seats")
 """Where questions wait for the browser unless $CATTLE_SEATS says otherwise."""
+OVER_KEPT = 60.0
+"""Seconds the desk of a finished game is kept after its process stopped (so that its page
+can still say the game is over); then `sweep` removes it."""
 TOKEN = re.compile(r"^[0-9a-f]{32}$")
 """A question's name: 32 hex digits (a fresh random id per decision)."""
 
@@ -54,6 +62,13 @@ class Mailbox:
         self.busy = False
         self._token: str | None = None
         self._question: dict[str, Any] = {}
+        self._desks: dict[int, str] = {}
+
+    def _desk(self, seat: int, token: str | None, *, over: bool = False) -> str:
+        desk = self._desks.setdefault(seat, uuid.uuid4().hex)
+        state = {"desk": desk, "seat": seat, "token": token, "over": over, "pid": os.getpid()}
+        write_json(self.root / f"{desk}.desk", state)
+        return desk
 
     def _path(self, suffix: str) -> Path:
         assert self._token is not None
@@ -63,6 +78,8 @@ class Mailbox:
         self._token = uuid.uuid4().hex
         self._question = {
             "token": self._token,
+            "desk": self._desks.setdefault(q.seat, uuid.uuid4().hex),
+            "pid": os.getpid(),
             "game": q.game,
             "seat": q.seat,
             "agent": q.agent,
@@ -77,6 +94,7 @@ class Mailbox:
             "notes": [],
         }
         write_json(self._path(".json"), self._question)
+        self._desk(q.seat, self._token)
 
     def say(self, text: str) -> None:
         if self._token is None:
@@ -87,10 +105,15 @@ class Mailbox:
     def done(self) -> None:
         if self._token is None:
             return
+        self._desk(self._question["seat"], None)
         for suffix in (".json", ".answer"):
             with contextlib.suppress(FileNotFoundError):
                 self._path(suffix).unlink()
         self._token = None
+
+    def over(self, seat: int) -> None:
+        if seat in self._desks:
+            self._desk(seat, None, over=True)
 
     def release(self) -> None:
         self.busy = False
@@ -131,11 +154,71 @@ def mailbox(root: Path | None = None) -> Mailbox:
     return box
 
 
+def alive(pid: Any) -> bool:
+    """Whether process `pid` of this machine is still running (not a number: assumed so)."""
+    if not isinstance(pid, int) or pid <= 0:
+        return True
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except OSError:
+        return True  # it exists, run by someone else
+    return True
+
+
+def sweep(root: Path) -> int:
+    """Remove the questions and desks whose process has stopped (killed mid-game: nobody will
+    read an answer to them); how many files went."""
+    gone = 0
+    if not root.is_dir():
+        return gone
+    for path in [*root.glob("*.json"), *root.glob("*.desk")]:
+        if not TOKEN.match(path.stem):
+            continue
+        try:
+            found = json.loads(path.read_text(encoding="utf-8"))
+            pid = found.get("pid")
+            ended = bool(found.get("over")) and time.time() - path.stat().st_mtime < OVER_KEPT
+        except (OSError, ValueError, AttributeError):
+            continue
+        if not ended and not alive(pid):
+            for name in (path.name, f"{path.stem}.answer"):
+                with contextlib.suppress(FileNotFoundError):
+                    (root / name).unlink()
+                    gone += 1
+    return gone
+
+
+def desk_state(root: Path, desk: str) -> dict[str, Any]:
+    """Where seat `desk` stands: ``{"token": the question waiting or None, "over": the game
+    ended, "gone": the desk is unknown or its process stopped}``."""
+    none: dict[str, Any] = {"token": None, "over": False, "gone": True}
+    if not TOKEN.match(desk):
+        return none
+    path = root / f"{desk}.desk"
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return none
+    if not isinstance(state, dict):
+        return none
+    token = state.get("token")
+    if not state.get("over") and not alive(state.get("pid")):
+        sweep(root)
+        return none
+    if token is not None and question(root, str(token)) is None:
+        token = None  # answered just now; the desk file follows in a moment
+    return {"token": token, "over": bool(state.get("over")), "gone": False}
+
+
 def waiting(root: Path) -> list[dict[str, Any]]:
-    """The questions waiting in `root`, oldest first (unreadable files left out)."""
+    """The questions waiting in `root`, oldest first (unreadable files, and those whose
+    process has stopped, left out; the latter removed)."""
     out: list[dict[str, Any]] = []
     if not root.is_dir():
         return out
+    sweep(root)
     for path in root.glob("*.json"):
         if not TOKEN.match(path.stem):
             continue

@@ -6,8 +6,10 @@ held back for one request at most (the writer waits for readers, see events.stor
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import threading
+import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -204,7 +206,7 @@ def create_app(
 
     def static(request: Request) -> Response:
         name = request.path_params["name"]
-        if name not in pages.STATIC_FILES:
+        if name not in pages.STATIC_FILES + pages.SEAT_FILES:
             return error(404, "no such file")
         suffix = name[name.rfind(".") :]
         return Response(
@@ -225,10 +227,10 @@ def create_app(
         if seats is None:
             return error(404, "this viewer takes no seats")
         token = request.path_params["token"]
+        q = question(seats, token)
         if request.method == "POST":
             if not same_origin(request):
                 return error(403, "answers come from this viewer's own page")
-            q = question(seats, token)
             if q is not None:
                 body = await request.body()
                 if len(body) > MAX_FORM:
@@ -236,11 +238,45 @@ def create_app(
                 # The form is url-encoded (the page's own form); parsed here, no extra library.
                 form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
                 post_answer(seats, token, answer_line(q.get("schema"), form))
-            return Response(status_code=303, headers={**HEADERS, "Location": f"/seats/{token}"})
-        q = question(seats, token)
+                await read_by_seat(seats, token, len(q.get("notes", [])))
+            where = f"/seats/desk/{q['desk']}" if q is not None and q.get("desk") else ""
+            return Response(
+                status_code=303, headers={**HEADERS, "Location": where or f"/seats/{token}"}
+            )
         if q is None:
             return page(pages.render("seat_gone.html", base=""))
-        return page(pages.render("seat.html", q=q, form=form_fields(q.get("schema")), base=""))
+        return seat_html(q)
+
+    def seat_html(q: dict[str, Any]) -> Response:
+        form = form_fields(q.get("schema"))
+        return page(pages.render("seat.html", q=q, form=form, base=""))
+
+    def desk_page(request: Request) -> Response:
+        from agents.human.mailbox import desk_state, question
+
+        if seats is None:
+            return error(404, "this viewer takes no seats")
+        desk = request.path_params["desk"]
+        state = desk_state(seats, desk)
+        q = question(seats, state["token"]) if state["token"] else None
+        if q is not None:
+            return seat_html(q)
+        return page(pages.render("seat_wait.html", desk=desk, state=state, base=""))
+
+    async def desk_api(request: Request) -> Response:
+        if seats is None:
+            return error(404, "this viewer takes no seats", api=True)
+        desk = request.path_params["desk"]
+        # With ?token=&notes= (what the page shows now) the answer waits, a few seconds at
+        # most, until the seat moves on: the page learns of its next decision at once.
+        shown = (request.query_params.get("token") or None, request.query_params.get("notes"))
+        deadline = time.monotonic() + (LONG_POLL if shown[1] is not None else 0.0)
+        while True:
+            state = desk_state_now(seats, desk)
+            moved = (state["token"], str(state.get("notes", 0))) != shown
+            if moved or state["over"] or state["gone"] or time.monotonic() >= deadline:
+                return JSONResponse(state, headers=HEADERS)
+            await asyncio.sleep(0.1)
 
     def not_found(request: Request, exc: Exception) -> Response:
         return error(404, "no such page", api=request.url.path.startswith("/api/"))
@@ -253,7 +289,9 @@ def create_app(
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
+        Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
+        Route("/api/seats/{desk}", desk_api),
         Route("/static/{name}", static),
         Route("/favicon.ico", lambda _request: Response(status_code=204)),
     ]
@@ -275,6 +313,49 @@ def create_app(
             Middleware(GZipMiddleware, minimum_size=2000),
         ],
     )
+
+
+LONG_POLL = 3.0
+"""Seconds a seat page's question "has my seat moved on?" is held open when it has not."""
+
+
+def desk_state_now(seats: Path, desk: str) -> dict[str, Any]:
+    """Where seat `desk` stands (`agents.human.mailbox.desk_state`), with the notes count and
+    the seconds left of the question waiting."""
+    from agents.human.mailbox import desk_state, question
+
+    state = desk_state(seats, desk)
+    q = question(seats, state["token"]) if state["token"] else None
+    if q is not None:
+        state["notes"] = len(q.get("notes", []))
+        asked = float(q.get("asked_at", 0.0))
+        state["left"] = max(0.0, round(float(q.get("timeout", 0)) - (time.time() - asked), 1))
+    return state
+
+
+ANSWER_WAIT = 2.0
+"""Seconds an answer's post waits for the seat to read it, so that the page it leads to
+shows the outcome (the next decision, or why the answer was refused) at once."""
+
+
+async def read_by_seat(seats: Path, token: str, notes: int) -> None:
+    """Wait (at most `ANSWER_WAIT` s) until the seat has read the answer to `token`: the
+    question is gone or has a new note."""
+    from agents.human.mailbox import question
+
+    deadline = time.monotonic() + ANSWER_WAIT
+    noted: float | None = None
+    while time.monotonic() < deadline:
+        q = question(seats, token)
+        if q is None:
+            await asyncio.sleep(0.1)  # the seat's next question may follow at once
+            return
+        if len(q.get("notes", [])) > notes:
+            # A refusal stays; a played answer's note is followed by the question's end.
+            noted = noted or time.monotonic()
+            if time.monotonic() - noted > 0.3:
+                return
+        await asyncio.sleep(0.05)
 
 
 def same_origin(request: Request) -> bool:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from agents.human.mailbox import waiting
+from agents.human.mailbox import waiting, write_json
 from cli.web.app import create_app
 from events.store import DuckStore
 from runner.replay import verify
@@ -47,7 +47,9 @@ def test_a_browser_seat_plays_a_whole_game(tmp_path: Path) -> None:
         assert first is not None
         with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
             listed = client.get("/seats")
-            assert f"/seats/{first}" in listed.text
+            (desk,) = {q["desk"] for q in waiting(seats)}
+            assert f"/seats/desk/{desk}" in listed.text  # the seat's page, for every decision
+            assert client.get(f"/api/seats/{desk}").json()["token"] == first
             page = client.get(f"/seats/{first}")
             assert 'name="f_action"' in page.text and "x(1,1)" in page.text
             # Another site's page cannot answer for the person.
@@ -68,7 +70,13 @@ def test_a_browser_seat_plays_a_whole_game(tmp_path: Path) -> None:
                 client.post(f"/seats/{token}", data={"line": "1"})
                 seen.add(token)
             assert "Nothing waits here now" in client.get(f"/seats/{first}").text
-        proc.wait(timeout=60)
+            proc.wait(timeout=60)
+            assert client.get(f"/api/seats/{desk}").json() == {
+                "token": None,
+                "over": True,
+                "gone": False,
+            }
+            assert 'id="seat-over"' in client.get(f"/seats/desk/{desk}").text
     finally:
         if proc.poll() is None:
             proc.kill()
@@ -81,3 +89,21 @@ def test_a_browser_seat_plays_a_whole_game(tmp_path: Path) -> None:
     assert re.search(r"x\(1,1\)", answers[1].text)
     assert verify(events).ok
     assert not list(seats.glob("*.json"))
+
+
+def test_questions_of_a_stopped_process_are_removed(tmp_path: Path) -> None:
+    stopped = subprocess.Popen([sys.executable, "-c", "pass"])
+    stopped.wait()
+    seats = tmp_path / "seats"
+    seats.mkdir()
+    token, desk = "a" * 32, "b" * 32
+    write_json(seats / f"{token}.json", {"token": token, "desk": desk, "pid": stopped.pid})
+    write_json(seats / f"{desk}.desk", {"desk": desk, "token": token, "pid": stopped.pid})
+    write_json(seats / f"{token}.answer", {"line": "1"})
+    DuckStore(tmp_path / "g.duckdb").close()
+    with TestClient(
+        create_app(tmp_path / "g.duckdb", seats=seats), base_url="http://127.0.0.1"
+    ) as c:
+        assert c.get(f"/api/seats/{desk}").json()["gone"] is True
+        assert "No game waits on a person" in c.get("/seats").text
+    assert not list(seats.iterdir())

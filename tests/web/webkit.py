@@ -125,9 +125,9 @@ def free_port() -> int:
 
 
 @contextmanager
-def serving(db: Path, host: str = "127.0.0.1") -> Iterator[str]:
-    """`cattle serve` on `db` in a subprocess (listening on `host`); yields its base URL and
-    stops it after."""
+def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Iterator[str]:
+    """`cattle serve` on `db` in a subprocess (listening on `host`, taking seats from the
+    question folder `seats` when given); yields its base URL and stops it after."""
     port = free_port()
     proc = subprocess.Popen(
         [
@@ -141,6 +141,7 @@ def serving(db: Path, host: str = "127.0.0.1") -> Iterator[str]:
             host,
             "--port",
             str(port),
+            *(["--seats", str(seats)] if seats is not None else []),
         ],
         cwd=ROOT,
         stdout=subprocess.PIPE,

@@ -1,0 +1,60 @@
+// A seat page follows its seat: it asks the server where the seat stands (the server holds
+// the question a few seconds until something changes) and opens the next decision, or says
+// the game is over, without a manual reload.
+(function () {
+  "use strict";
+  var box = document.getElementById("seat");
+  if (!box) { return; }
+  var desk = box.getAttribute("data-desk");
+  var token = box.getAttribute("data-token") || "";
+  var notes = box.getAttribute("data-notes") || "0";
+  var form = document.getElementById("answer");
+  var left = document.getElementById("left");
+  var status = document.getElementById("status");
+  var here = "/seats/desk/" + desk;
+  var until = null;
+
+  if (form) {
+    // Enter plays from any field but the text box (a select would not submit by itself).
+    form.addEventListener("keydown", function (e) {
+      if (e.key === "Enter" && e.target.tagName !== "TEXTAREA" && !e.isComposing) {
+        e.preventDefault();
+        if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
+      }
+    });
+    var first = form.querySelector("select, input, textarea");
+    if (first && document.activeElement !== first) { first.focus(); }
+  }
+  if (!desk) { return; }
+  if (document.getElementById("seat-over") || document.getElementById("seat-gone")) { return; }
+
+  function tick() {
+    if (left && until !== null) {
+      var s = Math.max(0, Math.round((until - Date.now()) / 1000));
+      left.textContent = " (" + s + " s left)";
+    }
+  }
+  window.setInterval(tick, 1000);
+
+  function look(held) {
+    // The first question is answered at once (for the time left); the next ones are held.
+    var url = "/api/seats/" + desk + (held ? "?token=" + token + "&notes=" + notes : "");
+    fetch(url, { cache: "no-store" })
+      .then(function (r) { return r.json(); })
+      .then(function (s) {
+        if ((s.token || "") !== token || s.over || s.gone ||
+            (s.token && String(s.notes) !== notes)) {
+          window.location.replace(here);
+          return;
+        }
+        if (s.left !== undefined) { until = Date.now() + s.left * 1000; tick(); }
+        if (status) { status.textContent = ""; }
+        window.setTimeout(function () { look(true); }, 200);
+      })
+      .catch(function () {
+        if (status) { status.textContent = "The viewer does not answer; trying again."; }
+        window.setTimeout(function () { look(true); }, 2000);
+      });
+  }
+  look(false);
+})();
