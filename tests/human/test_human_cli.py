@@ -122,6 +122,8 @@ CATTLE_LINES = "pass\nauction\nsell\naccept\n0\n" * 300
         ("cattle-trade", "micro-duel", "human,tracker", CATTLE_LINES),
         ("pact", "quick", "human,truthful", "hello, a fair price?\n50\n" * 100),
         ("gamebench:pit", "quick", "human,random", "1\n" * 400),
+        ("gamebench:santorini", "standard", "human,climber", "1\n" * 200),
+        ("textarena", "ipd3", "human,ipd-tft,ipd-grim", "[1 cooperate] [2 defect]\n" * 30),
     ],
 )
 def test_a_whole_game_replays_from_its_log(
