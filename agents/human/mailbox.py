@@ -167,20 +167,29 @@ def left_for(mark: Path) -> float:
     return max(0.0, time.time() - at)
 
 
-def page_left(root: Path, desk: str) -> bool:
-    """Mark that the page of seat `desk` was closed now; False if no game waits at that desk."""
+def page_left(root: Path, desk: str, page: str | None = None) -> bool:
+    """Mark that `page` (a page's own random name), showing seat `desk`, was closed now;
+    False if no game waits at that desk."""
     state = desk_state(root, desk)
     if state["gone"] or state["over"]:
         return False
-    write_json(root / f"{desk}.left", {"at": time.time()})
+    write_json(root / f"{desk}.left", {"at": time.time(), "page": page})
     return True
 
 
-def page_back(root: Path, desk: str) -> None:
-    """A page looks at seat `desk` (a reload, or another tab): take back its closed mark."""
-    if TOKEN.match(desk):
-        with contextlib.suppress(FileNotFoundError):
-            (root / f"{desk}.left").unlink()
+def page_back(root: Path, desk: str, page: str | None = None) -> None:
+    """A page looks at seat `desk` (a reload, or another tab): take back its closed mark.
+    A look of the very page that closed (sent just before it went, arriving after its last
+    word) takes nothing back."""
+    if not TOKEN.match(desk):
+        return
+    mark = root / f"{desk}.left"
+    if page is not None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if json.loads(mark.read_text(encoding="utf-8")).get("page") == page:
+                return
+    with contextlib.suppress(FileNotFoundError):
+        mark.unlink()
 
 
 _BOXES: dict[Path, Mailbox] = {}

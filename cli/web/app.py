@@ -272,7 +272,7 @@ def create_app(
         desk = request.path_params["desk"]
         # Every look of a page takes back a closed mark (a reload); only at its start, so that
         # a look held open when its page closed does not take back the page's last word.
-        page_back(seats, desk)
+        page_back(seats, desk, request.query_params.get("page", "")[:64] or None)
         # With ?token=&notes= (what the page shows now) the answer waits, a few seconds at
         # most, until the seat moves on: the page learns of its next decision at once.
         shown = (request.query_params.get("token") or None, request.query_params.get("notes"))
@@ -291,7 +291,8 @@ def create_app(
             return error(404, "this viewer takes no seats", api=True)
         if not same_origin(request):
             return error(403, "only this viewer's own page leaves its seat", api=True)
-        marked = page_left(seats, request.path_params["desk"])
+        page = request.query_params.get("page", "")[:64] or None
+        marked = page_left(seats, request.path_params["desk"], page)
         return JSONResponse({"marked": marked}, headers=HEADERS)
 
     def not_found(request: Request, exc: Exception) -> Response:

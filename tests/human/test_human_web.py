@@ -132,9 +132,12 @@ def test_a_closed_page_leaves_the_seat_and_a_reload_keeps_it(tmp_path: Path) -> 
             assert client.post(leave, headers={"origin": "http://evil.test"}).status_code == 403
             assert client.post("/api/seats/" + "c" * 32 + "/leave").json() == {"marked": False}
             assert not mark.exists()  # no page of this seat ever closed
-            # The page closes and comes back (a reload): its look takes the mark back.
-            assert client.post(leave).json() == {"marked": True} and mark.exists()
-            client.get(f"/api/seats/{desk}")
+            # The page closes; a look it sent just before, arriving after, takes nothing back;
+            # the page comes back (a reload, a new page): its look takes the mark back.
+            assert client.post(leave + "?page=p1").json() == {"marked": True}
+            client.get(f"/api/seats/{desk}?page=p1")
+            assert mark.exists()
+            client.get(f"/api/seats/{desk}?page=p2")
             assert not mark.exists()
             client.post(f"/seats/{first}", data={"line": "1"})
             second = next_question(seats, proc, {first})

@@ -232,9 +232,10 @@ def test_a_closed_page_leaves_the_seat(browser: Any, tmp_path: Path) -> None:
             pg.click("text=take the seat")
             pg.wait_for_selector("#answer")
             pg.close()  # the page's last word reaches the server; nobody opens it again
+            # (The browser stays open meanwhile, as when a person closes one tab.)
+            assert proc.wait(timeout=30) == 4, proc.communicate()  # 4: the person left
         finally:
             ctx.close()
-        assert proc.wait(timeout=30) == 4, proc.communicate()  # 4: the person left
     with DuckStore(db) as store:
         (row,) = store.list_games()
         tags = [e.__struct_config__.tag for e in store.load_events(row.game_id)]

@@ -15,6 +15,9 @@
   var here = "/seats/desk/" + desk;
   var until = null;
   var moving = false;  // going to this seat's next page, not leaving it
+  // This page's own name: its looks, arriving after its closing word, do not take it back.
+  function fresh() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
+  var page = fresh();
 
   if (form) {
     // Enter plays from any field but the text box (a select would not submit by itself).
@@ -33,12 +36,16 @@
   if (document.getElementById("seat-over") || document.getElementById("seat-gone")) { return; }
 
   window.addEventListener("pagehide", function () {
-    if (!moving && navigator.sendBeacon) { navigator.sendBeacon("/api/seats/" + desk + "/leave", ""); }
+    if (!moving && navigator.sendBeacon) {
+      navigator.sendBeacon("/api/seats/" + desk + "/leave?page=" + page, "");
+    }
     moving = false;
   });
   // Back from the browser's page cache: look again at once (that takes the closed mark back).
   window.addEventListener("pageshow", function (e) {
-    if (e.persisted) { fetch("/api/seats/" + desk, { cache: "no-store" }).catch(function () {}); }
+    if (!e.persisted) { return; }
+    page = fresh();
+    fetch("/api/seats/" + desk + "?page=" + page, { cache: "no-store" }).catch(function () {});
   });
 
   function tick() {
@@ -51,7 +58,8 @@
 
   function look(held) {
     // The first question is answered at once (for the time left); the next ones are held.
-    var url = "/api/seats/" + desk + (held ? "?token=" + token + "&notes=" + notes : "");
+    var url = "/api/seats/" + desk + "?page=" + page +
+      (held ? "&token=" + token + "&notes=" + notes : "");
     fetch(url, { cache: "no-store" })
       .then(function (r) { return r.json(); })
       .then(function (s) {
