@@ -232,7 +232,7 @@ def test_a_closed_page_leaves_the_seat(browser: Any, tmp_path: Path) -> None:
             pg.click("text=take the seat")
             pg.wait_for_selector("#answer")
             # The page's script runs (its first look shows the time left) before it closes.
-            pg.wait_for_function("document.getElementById('left').textContent !== ''")
+            pg.wait_for_selector("#left:not(:empty)")
             # Closed as a person closes a tab (its unload handlers run): the page's last word
             # reaches the server; nobody opens it again. The browser stays open meanwhile.
             pg.close(run_before_unload=True)
