@@ -474,8 +474,9 @@ class HumanAgent(Agent):
             left = self.timeout - (asked - started)
             try:
                 line = await self.terminal.line(max(left, 0.0))
-            except EOFError:
-                return self._leave(decision, "end of input", started)
+            except EOFError as exc:
+                # A closed terminal, or a browser page closed and not opened again.
+                return self._leave(decision, str(exc) or "end of input", started)
             except asyncio.CancelledError:
                 # Ctrl-C: asyncio cancels the game's task; the seat leaves, the game goes on.
                 _uncancel()

@@ -12,6 +12,10 @@ Each seat also has a desk file (``<dir>/<desk>.desk``: the question now waiting,
 whether the game is over) under a random name fixed for the seat in this process, so that a
 browser page can follow the seat from one decision to the next. Both files name the process
 that wrote them: the viewer removes those a stopped process left behind (`sweep`).
+
+A page closing sends a last word (``<dir>/<desk>.left``, the time it went); any later look of a
+page at that desk (a reload) takes it back. A mark standing `LEAVE_GRACE` seconds while the
+seat waits on a question means nobody is there: the seat is abandoned ("page closed").
 """
 
 from __future__ import annotations
@@ -34,6 +38,10 @@ DEFAULT_SEATS = Path("data/seats")
 OVER_KEPT = 60.0
 """Seconds the desk of a finished game is kept after its process stopped (so that its page
 can still say the game is over); then `sweep` removes it."""
+LEAVE_GRACE = 5.0
+"""Seconds a page's "closed" mark must stand, not taken back by a look of another page at the
+desk, before the seat counts as left: a reload closes the page and opens it again within a
+second or two, and must keep the seat."""
 TOKEN = re.compile(r"^[0-9a-f]{32}$")
 """A question's name: 32 hex digits (a fresh random id per decision)."""
 
@@ -124,12 +132,19 @@ class Mailbox:
         self.busy = True
 
     async def line(self, seconds: float) -> str | None:
+        """The answer; None after `seconds`; `EOFError` ("page closed") once the seat's page
+        has been closed for `LEAVE_GRACE` s and not opened again."""
         deadline = time.monotonic() + seconds
         answer = self._path(".answer")
+        mark = self.root / f"{self._question['desk']}.left"
         while True:
             try:
                 text = answer.read_text(encoding="utf-8")
             except FileNotFoundError:
+                if left_for(mark) >= LEAVE_GRACE:
+                    with contextlib.suppress(FileNotFoundError):
+                        mark.unlink()
+                    raise EOFError("page closed") from None
                 if time.monotonic() >= deadline:
                     return None
                 await asyncio.sleep(POLL)
@@ -140,6 +155,41 @@ class Mailbox:
             except (ValueError, KeyError, TypeError):
                 return ""  # an unreadable answer file is an empty line: refused
             return str(got)
+
+
+def left_for(mark: Path) -> float:
+    """Seconds since the page of a desk was closed (its `mark`); 0 when it was not, or was
+    opened again since."""
+    try:
+        at = float(json.loads(mark.read_text(encoding="utf-8"))["at"])
+    except (OSError, ValueError, KeyError, TypeError):
+        return 0.0
+    return max(0.0, time.time() - at)
+
+
+def page_left(root: Path, desk: str, page: str | None = None) -> bool:
+    """Mark that `page` (a page's own random name), showing seat `desk`, was closed now;
+    False if no game waits at that desk."""
+    state = desk_state(root, desk)
+    if state["gone"] or state["over"]:
+        return False
+    write_json(root / f"{desk}.left", {"at": time.time(), "page": page})
+    return True
+
+
+def page_back(root: Path, desk: str, page: str | None = None) -> None:
+    """A page looks at seat `desk` (a reload, or another tab): take back its closed mark.
+    A look of the very page that closed (sent just before it went, arriving after its last
+    word) takes nothing back."""
+    if not TOKEN.match(desk):
+        return
+    mark = root / f"{desk}.left"
+    if page is not None:
+        with contextlib.suppress(OSError, ValueError, AttributeError):
+            if json.loads(mark.read_text(encoding="utf-8")).get("page") == page:
+                return
+    with contextlib.suppress(FileNotFoundError):
+        mark.unlink()
 
 
 _BOXES: dict[Path, Mailbox] = {}
@@ -183,7 +233,7 @@ def sweep(root: Path) -> int:
         except (OSError, ValueError, AttributeError):
             continue
         if not ended and not alive(pid):
-            for name in (path.name, f"{path.stem}.answer"):
+            for name in (path.name, f"{path.stem}.answer", f"{path.stem}.left"):
                 with contextlib.suppress(FileNotFoundError):
                     (root / name).unlink()
                     gone += 1

@@ -252,11 +252,12 @@ def create_app(
         return page(pages.render("seat.html", q=q, form=form, base=""))
 
     def desk_page(request: Request) -> Response:
-        from agents.human.mailbox import desk_state, question
+        from agents.human.mailbox import desk_state, page_back, question
 
         if seats is None:
             return error(404, "this viewer takes no seats")
         desk = request.path_params["desk"]
+        page_back(seats, desk)
         state = desk_state(seats, desk)
         q = question(seats, state["token"]) if state["token"] else None
         if q is not None:
@@ -264,9 +265,14 @@ def create_app(
         return page(pages.render("seat_wait.html", desk=desk, state=state, base=""))
 
     async def desk_api(request: Request) -> Response:
+        from agents.human.mailbox import page_back
+
         if seats is None:
             return error(404, "this viewer takes no seats", api=True)
         desk = request.path_params["desk"]
+        # Every look of a page takes back a closed mark (a reload); only at its start, so that
+        # a look held open when its page closed does not take back the page's last word.
+        page_back(seats, desk, request.query_params.get("page", "")[:64] or None)
         # With ?token=&notes= (what the page shows now) the answer waits, a few seconds at
         # most, until the seat moves on: the page learns of its next decision at once.
         shown = (request.query_params.get("token") or None, request.query_params.get("notes"))
@@ -277,6 +283,17 @@ def create_app(
             if moved or state["over"] or state["gone"] or time.monotonic() >= deadline:
                 return JSONResponse(state, headers=HEADERS)
             await asyncio.sleep(0.1)
+
+    def leave_api(request: Request) -> Response:
+        from agents.human.mailbox import page_left
+
+        if seats is None:
+            return error(404, "this viewer takes no seats", api=True)
+        if not same_origin(request):
+            return error(403, "only this viewer's own page leaves its seat", api=True)
+        page = request.query_params.get("page", "")[:64] or None
+        marked = page_left(seats, request.path_params["desk"], page)
+        return JSONResponse({"marked": marked}, headers=HEADERS)
 
     def not_found(request: Request, exc: Exception) -> Response:
         return error(404, "no such page", api=request.url.path.startswith("/api/"))
@@ -292,6 +309,7 @@ def create_app(
         Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/seats/{desk}", desk_api),
+        Route("/api/seats/{desk}/leave", leave_api, methods=["POST"]),
         Route("/static/{name}", static),
         Route("/favicon.ico", lambda _request: Response(status_code=204)),
     ]

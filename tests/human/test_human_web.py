@@ -11,7 +11,7 @@ from pathlib import Path
 
 from starlette.testclient import TestClient
 
-from agents.human.mailbox import waiting, write_json
+from agents.human.mailbox import LEAVE_GRACE, waiting, write_json
 from cli.web.app import create_app
 from events.store import DuckStore
 from runner.replay import verify
@@ -107,3 +107,54 @@ def test_questions_of_a_stopped_process_are_removed(tmp_path: Path) -> None:
         assert c.get(f"/api/seats/{desk}").json()["gone"] is True
         assert "No game waits on a person" in c.get("/seats").text
     assert not list(seats.iterdir())
+
+
+def test_a_closed_page_leaves_the_seat_and_a_reload_keeps_it(tmp_path: Path) -> None:
+    db, seats = tmp_path / "g.duckdb", tmp_path / "seats"
+    args = ["play", "--game", "openspiel", "--preset", "tic_tac_toe", "--seed", "3"]
+    args += ["--agents", "human?via=web&timeout=60,random", "--db", str(db), "--init"]
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env={**ENV, "CATTLE_SEATS": str(seats)},
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    try:
+        first = next_question(seats, proc, set())
+        assert first is not None
+        (desk,) = {q["desk"] for q in waiting(seats)}
+        mark = seats / f"{desk}.left"
+        with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+            leave = f"/api/seats/{desk}/leave"
+            assert client.post(leave, headers={"origin": "http://evil.test"}).status_code == 403
+            assert client.post("/api/seats/" + "c" * 32 + "/leave").json() == {"marked": False}
+            assert not mark.exists()  # no page of this seat ever closed
+            # The page closes; a look it sent just before, arriving after, takes nothing back;
+            # the page comes back (a reload, a new page): its look takes the mark back.
+            assert client.post(leave + "?page=p1").json() == {"marked": True}
+            client.get(f"/api/seats/{desk}?page=p1")
+            assert mark.exists()
+            client.get(f"/api/seats/{desk}?page=p2")
+            assert not mark.exists()
+            client.post(f"/seats/{first}", data={"line": "1"})
+            second = next_question(seats, proc, {first})
+            assert second is not None
+            # Closed for longer than the grace: the seat leaves, the game plays on.
+            write_json(mark, {"at": time.time() - LEAVE_GRACE - 1})
+            proc.wait(timeout=30)
+            assert client.get(f"/api/seats/{desk}").json()["over"] is True
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+    assert proc.returncode == 4, proc.stderr.read() if proc.stderr else ""  # the person left
+    with DuckStore(db) as store:
+        (row,) = store.list_games()
+        events = store.load_events(row.game_id)
+    tags = [e.__struct_config__.tag for e in events]
+    assert tags.count("human_answer") == 1
+    (left,) = [e for e in events if e.__struct_config__.tag == "seat_abandoned"]
+    assert left.reason == "page closed"
+    assert verify(events).ok

@@ -220,6 +220,34 @@ def test_two_people_play_each_other(browser: Any, tmp_path: Path) -> None:
     verify(db)
 
 
+def test_a_closed_page_leaves_the_seat(browser: Any, tmp_path: Path) -> None:
+    with (
+        game(tmp_path, "tic_tac_toe", "human?via=web&timeout=60,random") as (db, seats, proc),
+        serving(db, seats=seats) as url,
+    ):
+        first_question(seats, proc)
+        ctx, pg = new_page(browser)
+        try:
+            pg.goto(url + "/seats")
+            pg.click("text=take the seat")
+            pg.wait_for_selector("#answer")
+            # The page's script runs (its first look shows the time left) before it closes.
+            pg.wait_for_selector("#left:not(:empty)")
+            # Closed as a person closes a tab (its unload handlers run): the page's last word
+            # reaches the server; nobody opens it again. The browser stays open meanwhile.
+            pg.close(run_before_unload=True)
+            with contextlib.suppress(subprocess.TimeoutExpired):
+                proc.wait(timeout=30)
+            assert proc.returncode == 4, sorted(p.name for p in seats.iterdir())  # 4: left
+        finally:
+            ctx.close()
+    with DuckStore(db) as store:
+        (row,) = store.list_games()
+        tags = [e.__struct_config__.tag for e in store.load_events(row.game_id)]
+    assert "seat_abandoned" in tags and "human_answer" not in tags
+    verify(db)
+
+
 def test_the_seat_page_shows_only_the_seats_own_card(tmp_path: Path) -> None:
     """Swap test: deals 0 and 5 of kuhn_poker give seat 0 the same card (the jack) and seat 1
     a different one (queen, king); seat 0's first page is the same bytes, tokens aside."""

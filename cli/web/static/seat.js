@@ -1,6 +1,7 @@
 // A seat page follows its seat: it asks the server where the seat stands (the server holds
 // the question a few seconds until something changes) and opens the next decision, or says
-// the game is over, without a manual reload.
+// the game is over, without a manual reload. Closing the page tells the server (a beacon);
+// the seat is left only if no page looks at it again within a few seconds (a reload does).
 (function () {
   "use strict";
   var box = document.getElementById("seat");
@@ -13,20 +14,39 @@
   var status = document.getElementById("status");
   var here = "/seats/desk/" + desk;
   var until = null;
+  var moving = false;  // going to this seat's next page, not leaving it
+  // This page's own name: its looks, arriving after its closing word, do not take it back.
+  function fresh() { return Math.random().toString(36).slice(2) + Date.now().toString(36); }
+  var page = fresh();
 
   if (form) {
     // Enter plays from any field but the text box (a select would not submit by itself).
     form.addEventListener("keydown", function (e) {
       if (e.key === "Enter" && e.target.tagName !== "TEXTAREA" && !e.isComposing) {
         e.preventDefault();
+        moving = true;
         if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
       }
     });
+    form.addEventListener("submit", function () { moving = true; });
     var first = form.querySelector("select, input, textarea");
     if (first && document.activeElement !== first) { first.focus(); }
   }
   if (!desk) { return; }
   if (document.getElementById("seat-over") || document.getElementById("seat-gone")) { return; }
+
+  window.addEventListener("pagehide", function () {
+    if (!moving && navigator.sendBeacon) {
+      navigator.sendBeacon("/api/seats/" + desk + "/leave?page=" + page, "");
+    }
+    moving = false;
+  });
+  // Back from the browser's page cache: look again at once (that takes the closed mark back).
+  window.addEventListener("pageshow", function (e) {
+    if (!e.persisted) { return; }
+    page = fresh();
+    fetch("/api/seats/" + desk + "?page=" + page, { cache: "no-store" }).catch(function () {});
+  });
 
   function tick() {
     if (left && until !== null) {
@@ -38,12 +58,14 @@
 
   function look(held) {
     // The first question is answered at once (for the time left); the next ones are held.
-    var url = "/api/seats/" + desk + (held ? "?token=" + token + "&notes=" + notes : "");
+    var url = "/api/seats/" + desk + "?page=" + page +
+      (held ? "&token=" + token + "&notes=" + notes : "");
     fetch(url, { cache: "no-store" })
       .then(function (r) { return r.json(); })
       .then(function (s) {
         if ((s.token || "") !== token || s.over || s.gone ||
             (s.token && String(s.notes) !== notes)) {
+          moving = true;
           window.location.replace(here);
           return;
         }
