@@ -113,6 +113,8 @@ def check_sizes(game_string: str, sizes: dict[str, Any]) -> str | None:
         ("information", "numbers in an information-state tensor", MAX_TENSOR),
         ("string", "characters in a seat's string", MAX_STRING),
     )
+    if sizes.get("length") == 0:  # nothing to decide: the driver would stop it as a runaway
+        return f"{game_string[:80]!r} cannot be played: OpenSpiel gives it no moves"
     for key, what, limit in bounds:
         value = sizes.get(key)
         if value is None:

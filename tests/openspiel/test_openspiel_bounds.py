@@ -136,6 +136,11 @@ def _probes_of(game: str) -> list[int]:
             "kuhn_poker(players=1)",
             "OpenSpiel cannot load 'kuhn_poker(players=1)': ",
         ),
+        (
+            "python_iterated_prisoners_dilemma(max_game_length=0)",
+            "'python_iterated_prisoners_dilemma(max_game_length=0)' cannot be played: OpenSpiel"
+            " gives it no moves",
+        ),
     ],
 )
 def test_a_game_that_crashes_or_fails_at_once_is_refused_in_one_line(

@@ -239,7 +239,14 @@ def test_roles_are_dealt_to_their_seat_only() -> None:
     [
         ("textarena:NoSuchGame-v0", "no environment"),
         ("mindgames:chess", "unknown MindGames game"),
-        ("textarena:Chess-v0", "cannot be loaded here"),
+        pytest.param(
+            "textarena:Chess-v0",
+            "cannot be loaded here",
+            marks=pytest.mark.skipif(
+                sys.version_info >= (3, 12),
+                reason="TextArena's chess module is written for Python 3.12 and loads there",
+            ),
+        ),
     ],
 )
 def test_bad_names_stop_in_one_line(name: str, words: str) -> None:
