@@ -75,10 +75,13 @@ def _on_signal(signum: int, _frame: object) -> None:
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.
     _received.append(signum)
     asyncio = sys.modules.get("asyncio")  # no event loop runs unless asyncio was imported
-    if asyncio is None:
+    # A signal may also arrive while asyncio is being imported (the module is then listed but
+    # not yet complete): no loop can be running then either.
+    get_running_loop = getattr(asyncio, "get_running_loop", None)
+    if get_running_loop is None:
         raise Interrupted(signum)
     try:
-        loop = asyncio.get_running_loop()
+        loop = get_running_loop()
     except RuntimeError:
         raise Interrupted(signum) from None
     # Inside asyncio.run an exception raised here lands in whatever task step runs (asyncio
