@@ -32,6 +32,8 @@
     var first = form.querySelector("select, input, textarea");
     if (first && document.activeElement !== first) { first.focus(); }
   }
+  // The keys work from here on (the autofocus may come before this script has run).
+  document.body.setAttribute("data-ready", "yes");
   if (!desk) { return; }
   if (document.getElementById("seat-over") || document.getElementById("seat-gone")) { return; }
 
