@@ -14,7 +14,7 @@ requests never hold a game up and the rules keep a hard bound on decisions.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any, TypeVar
 
 import msgspec
@@ -119,3 +119,34 @@ def screen(
         return None, None, False
     what = "a legal action here" if isinstance(action, msgspec.Struct) else "an action"
     return None, f"not {what}", False
+
+
+def screened(
+    action: Any,
+    legal: Sequence[Any],
+    *,
+    headings: Sequence[str],
+    explained: Collection[str],
+    requests: int,
+    granted: Callable[[str], Any],
+    refused: Callable[[str, str, bool], Any],
+    fold: Callable[[Any], object],
+    draw: Callable[[], Any],
+) -> tuple[Any | None, list[Any]]:
+    """Take a seat's answer to a decision that lists its legal actions, the part of `step`
+    every such game shares: (the action to play, or None when the same decision is asked
+    again; the events recorded so far, each already folded with `fold`).
+
+    A granted request gives `granted(heading)`; a refused answer gives
+    `refused(raw text, reason, whether it was a request)` and then, unless the seat is asked
+    again, the fallback `draw()` is played."""
+    heading, reason, again = screen(action, legal, headings, explained, requests)
+    if heading is not None:
+        event = granted(heading)
+        fold(event)
+        return None, [event]
+    if reason is None:
+        return action, []
+    event = refused(raw_text(action), reason, isinstance(action, Explain))
+    fold(event)
+    return (None if again else draw()), [event]

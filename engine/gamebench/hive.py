@@ -28,7 +28,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, fallback, raw_text, screen
+from engine.gamebench.common import Explain, fallback, screened
 from events.config import SeatSpec
 from events.gamebench.common import ranks, winner_scores
 from events.gamebench.hive import (
@@ -322,28 +322,22 @@ class HiveRules:
     ) -> tuple[HiveState, list[Any]]:
         """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
         seat = d.seats[0]
-        action = actions[0]
-        events: list[Any] = []
-        heading, reason, again = screen(
-            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        played, events = screened(
+            actions[0],
+            d.legal,
+            headings=HEADINGS,
+            explained=st.explained[seat],
+            requests=st.requests[seat],
+            granted=lambda h: HiveRuleExplained(seat=seat, heading=h),
+            refused=lambda raw, why, asked: HiveRejected(
+                ply=st.ply, seat=seat, raw=raw, reason=why, explain=asked
+            ),
+            fold=lambda e: self.evolve(st, e),
+            draw=lambda: fallback(st.seed, NAME, st.ply, d.legal),
         )
-        if heading is not None:
-            event = HiveRuleExplained(seat=seat, heading=heading)
-            self.evolve(st, event)
-            return st, [event]
-        if reason is not None:
-            refused = HiveRejected(
-                ply=st.ply,
-                seat=seat,
-                raw=raw_text(action),
-                reason=reason,
-                explain=isinstance(action, Explain),
-            )
-            self.evolve(st, refused)
-            events.append(refused)
-            if again:
-                return st, events
-            action = fallback(st.seed, NAME, st.ply, d.legal)
+        if played is None:
+            return st, events
+        action = played
         event = self._event(st, seat, action)
         self.evolve(st, event)
         events.append(event)

@@ -20,7 +20,7 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.common import Explain, fallback, raw_text, screen
+from engine.gamebench.common import Explain, fallback, screened
 from events.config import SeatSpec
 from events.gamebench.common import ranks, share_scores
 from events.gamebench.pit import (
@@ -277,30 +277,24 @@ class PitRules:
     ) -> tuple[PitState, list[Any]]:
         """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
         seat = d.seats[0]
-        action = actions[0]
-        events: list[Any] = []
-        heading, reason, again = screen(
-            action, d.legal, HEADINGS, st.explained[seat], st.requests[seat]
+        n = st.config.players
+        ply = st.turn * n + (seat - d.offerer) % n
+        played, events = screened(
+            actions[0],
+            d.legal,
+            headings=HEADINGS,
+            explained=st.explained[seat],
+            requests=st.requests[seat],
+            granted=lambda h: PitRuleExplained(seat=seat, heading=h),
+            refused=lambda raw, why, asked: PitRejected(
+                turn=st.turn, seat=seat, raw=raw, reason=why, explain=asked
+            ),
+            fold=lambda e: self.evolve(st, e),
+            draw=lambda: fallback(st.seed, NAME, ply, d.legal),
         )
-        if heading is not None:
-            event = PitRuleExplained(seat=seat, heading=heading)
-            self.evolve(st, event)
-            return st, [event]
-        if reason is not None:
-            refused = PitRejected(
-                turn=st.turn,
-                seat=seat,
-                raw=raw_text(action),
-                reason=reason,
-                explain=isinstance(action, Explain),
-            )
-            self.evolve(st, refused)
-            events.append(refused)
-            if again:
-                return st, events
-            n = st.config.players
-            ply = st.turn * n + (seat - d.offerer) % n
-            action = fallback(st.seed, NAME, ply, d.legal)
+        if played is None:
+            return st, events
+        action = played
         if isinstance(action, Offer):
             made = [
                 PitOffered(turn=st.turn, seat=seat, count=action.count),
