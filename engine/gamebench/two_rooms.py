@@ -310,7 +310,7 @@ class TwoRoomsRules:
 
     def turn_of(self, event: Any, turn: int) -> int:
         """The store's turn is the round."""
-        r = getattr(event, "round", None)
+        r = event.turn if isinstance(event, te.TrRequestRefused) else getattr(event, "round", None)
         return r if isinstance(r, int) else turn
 
     # ---- actions ---------------------------------------------------------------------------

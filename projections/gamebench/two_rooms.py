@@ -384,6 +384,12 @@ def key_words(text: str) -> list[str]:
     return [w for w in (key(part) for part in text.replace(",", " ").split()) if w]
 
 
+def _quote(text: str) -> str:
+    """An answer quoted in an error: its repr, cut to 60 characters."""
+    shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
 def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
     """(action or None, how it was read, error or None) from a model's answer."""
     candidate, stage, error = read_line(text)
@@ -406,11 +412,11 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
             for a in decision.legal:
                 if a.hostages == seats:
                     return a, stage, None
-        return None, "failed", f"{candidate[:60]!r} is not one of the listed choices"
+        return None, "failed", f"{_quote(candidate)} is not one of the listed choices"
     return (
         None,
         "failed",
-        f"{candidate[:60]!r} is neither 'Say: <message>' nor one of the listed actions",
+        f"{_quote(candidate)} is neither 'Say: <message>' nor one of the listed actions",
     )
 
 
