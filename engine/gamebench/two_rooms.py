@@ -235,8 +235,10 @@ def message(text: str) -> str:
 
 def _normalised(action: Any) -> Any:
     """A `Send` with its hostages sorted and unique (the rules compare with sorted choices)."""
-    if isinstance(action, Send) and all(
-        isinstance(h, int) and not isinstance(h, bool) for h in action.hostages
+    if (
+        isinstance(action, Send)
+        and isinstance(action.hostages, tuple | list)
+        and all(isinstance(h, int) and not isinstance(h, bool) for h in action.hostages)
     ):
         return Send(seat=action.seat, hostages=tuple(sorted(set(action.hostages))))
     return action

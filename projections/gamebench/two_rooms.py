@@ -181,7 +181,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
         case te.TrSilent():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} keeps quiet"
         case te.TrShown():
-            role = f" {e.role}" if e.role else ""
+            role = f", {e.role or 'no role'}" if e.what == "card" else ""
             return (
                 f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} shows its {e.what}"
                 f" ({e.colour}{role}) to {_seat(e.to, viewer)}"

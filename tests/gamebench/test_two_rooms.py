@@ -178,6 +178,9 @@ def test_a_long_message_is_cut_and_bad_actions_fall_back() -> None:
     s = play(s, log, Send(seat=0, hostages=(0,)))  # a leader never sends itself
     assert isinstance(log[-2], te.TrRequestRefused) and log[-2].audience() == (0,)
     assert isinstance(log[-1], te.TrHostagesChosen) and log[-1].hostages in ((1,), (4,))
+    s = play(s, log, Send(seat=3, hostages=5))  # type: ignore[arg-type]
+    assert isinstance(log[-3], te.TrRequestRefused) and log[-3].seat == 3
+    assert isinstance(log[-1], te.TrHostagesSwapped) and s.round == 2
 
 
 def test_explain_shows_a_heading_once_and_asks_again_within_an_allowance() -> None:
