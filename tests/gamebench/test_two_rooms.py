@@ -5,6 +5,7 @@ viewer page), the prompts, answers read, and the code agents."""
 from __future__ import annotations
 
 import itertools
+import random
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -447,3 +448,70 @@ def test_structured_answers_list_the_choices_and_the_headings_left() -> None:
     assert schema["properties"]["action"]["enum"][:2] == ["Send A", "Send D"]
     action, stage, _ = parse_answer('{"action": "Send A"}', RULES.pending(s), 0)
     assert action == Send(seat=0, hostages=(1,)) and stage == "json"
+
+
+def _random_game(seed: int, viewer: int) -> tuple[list[Any], int]:
+    """The actions of a random game and how many of them come before the viewer's last
+    decision."""
+    rng = random.Random(seed)
+    s, _ = RULES.start(CONFIG, seed, SEATS)
+    actions: list[Any] = []
+    cut = 0
+    while (d := RULES.pending(s)) is not None:
+        if d.seats == (viewer,):
+            cut = len(actions)
+        seat = d.seats[0]
+        if isinstance(d, TalkTurn) and rng.random() < 0.4:
+            a: Any = Say(seat=seat, text=f"word {rng.randrange(1000)}")
+        elif rng.random() < 0.05:
+            a = Explain(heading=rng.choice(HEADINGS))
+        else:
+            a = rng.choice(d.legal)
+        actions.append(a)
+        s, _ = RULES.step(s, d, [a])
+    return actions, cut
+
+
+def _replay(seed: int, cards: Any, actions: list[Any], viewer: int, other: str) -> list[Any]:
+    """The log of `actions` on the seed's set-up with `cards` dealt, each message said out
+    of the viewer's room ending with `other`."""
+    names, rooms, leaders, _ = set_up(CONFIG, seed)
+    log: list[Any] = [
+        te.TrStarted(seed=seed, config=CONFIG, seats=SEATS, engine_version=RULES.version),
+        te.TrSetUp(names=names, rooms=rooms, leaders=leaders),
+    ]
+    log += [te.TrCardDealt(seat=i, colour=c, role=r) for i, (c, r) in enumerate(cards)]
+    s = RULES.fold(log)
+    for a in actions:
+        d = RULES.pending(s)
+        assert d is not None
+        if isinstance(a, Say) and s.rooms[a.seat] != s.rooms[viewer]:
+            a = Say(seat=a.seat, text=a.text + other)
+        s, evs = RULES.step(s, d, [a])
+        log.extend(evs)
+    return log
+
+
+@settings(
+    max_examples=8,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture],
+)
+@given(seed=st.integers(0, 2**32 - 1), viewer=st.integers(0, 5))
+def test_any_game_hides_what_a_seat_was_not_shown(store: DuckStore, seed: int, viewer: int) -> None:
+    """Swap test over random games: at the seat's last decision, the roles of the cards it
+    never saw whole are passed round among the seats of the same colour, and everything said
+    in the other room is changed; the seat's view, prompts, timeline and page do not move."""
+    actions, cut = _random_game(seed, viewer)
+    cards = set_up(CONFIG, seed)[3]
+    base = _replay(seed, cards, actions[:cut], viewer, "")
+    seen_whole = {e.seat for e in base if isinstance(e, te.TrShown) and e.to == viewer
+                  and e.what == "card"} | {viewer}  # fmt: skip
+    moved = list(cards)
+    for colour in ("blue", "red"):
+        hidden = [i for i, (c, _) in enumerate(cards) if c == colour and i not in seen_whole]
+        roles = [cards[i][1] for i in hidden]
+        for i, r in zip(hidden, roles[1:] + roles[:1], strict=True):
+            moved[i] = (colour, r)
+    other = _replay(seed, tuple(moved), actions[:cut], viewer, " (changed)")
+    assert _seen(store, base, viewer) == _seen(store, other, viewer)
