@@ -25,7 +25,7 @@ from agents.gamebench import common
 from engine.gamebench.two_rooms import (
     RULES,
     HostageTurn,
-    Quiet,
+    KeepQuiet,
     Say,
     Send,
     Show,
@@ -97,7 +97,7 @@ class SleuthAgent(common.RandomAgent):
                 return Show(seat=self.seat, to=s, what="colour")
         if d.turn == 1:
             return Say(seat=self.seat, text="I am blue.")
-        return Quiet(seat=self.seat)
+        return KeepQuiet(seat=self.seat)
 
     # ---- leading -----------------------------------------------------------------------
 

@@ -69,7 +69,7 @@ class Say(msgspec.Struct, frozen=True, kw_only=True, tag="say"):
     text: str
 
 
-class Quiet(msgspec.Struct, frozen=True, kw_only=True, tag="quiet"):
+class KeepQuiet(msgspec.Struct, frozen=True, kw_only=True, tag="keep_quiet"):
     """Let this turn to talk pass."""
 
     seat: int
@@ -91,7 +91,7 @@ class Send(msgspec.Struct, frozen=True, kw_only=True, tag="send"):
     hostages: tuple[int, ...]
 
 
-Action = Say | Quiet | Show | Send | Explain
+Action = Say | KeepQuiet | Show | Send | Explain
 """Every Two Rooms action."""
 
 _DEC: msgspec.json.Decoder[Action] = msgspec.json.Decoder(Action)
@@ -109,7 +109,7 @@ class TalkTurn(msgspec.Struct, frozen=True, kw_only=True):
     room: int
     turn: int
     """1..talks: the player's turn to talk within this round."""
-    legal: tuple[Quiet | Show, ...]
+    legal: tuple[KeepQuiet | Show, ...]
     max_message: int
     names: tuple[str, ...]
     """Every seat's name (public), for the labels of the actions."""
@@ -218,9 +218,9 @@ def hostage_options(state: TrState, room: int) -> tuple[Send, ...]:
     )
 
 
-def talk_options(state: TrState, seat: int, room: int) -> tuple[Quiet | Show, ...]:
+def talk_options(state: TrState, seat: int, room: int) -> tuple[KeepQuiet | Show, ...]:
     """The listed actions of a turn to talk (a message is any text besides)."""
-    out: list[Quiet | Show] = [Quiet(seat=seat)]
+    out: list[KeepQuiet | Show] = [KeepQuiet(seat=seat)]
     for other in state.occupants(room):
         if other != seat:
             out.append(Show(seat=seat, to=other, what="card"))
@@ -333,7 +333,7 @@ class TwoRoomsRules:
 
         def draw() -> Any:
             if isinstance(d, TalkTurn):
-                return Quiet(seat=seat)
+                return KeepQuiet(seat=seat)
             return hostage_fallback(d)
 
         played, events = screened(
@@ -352,8 +352,10 @@ class TwoRoomsRules:
         if played is None:
             return self._apply(state, events)
         match played:
-            case Quiet():
-                events.append(te.TrSilent(seat=seat, round=d.round, room=d.room, hearers=hearers))
+            case KeepQuiet():
+                events.append(
+                    te.TrKeptQuiet(seat=seat, round=d.round, room=d.room, hearers=hearers)
+                )
             case Show():
                 colour, role = state.cards[seat]
                 events.append(
@@ -396,7 +398,7 @@ class TwoRoomsRules:
             text = text[: d.max_message].rstrip()
         hearers = state.occupants(d.room)
         if not text:
-            events.append(te.TrSilent(seat=seat, round=d.round, room=d.room, hearers=hearers))
+            events.append(te.TrKeptQuiet(seat=seat, round=d.round, room=d.room, hearers=hearers))
         else:
             events.append(
                 te.TrSaid(seat=seat, round=d.round, room=d.room, text=text, hearers=hearers)
@@ -437,7 +439,7 @@ class TwoRoomsRules:
     def evolve(self, s: TrState, e: te.TrEvent | ae.AgentEvent) -> TrState:
         """Apply one event to the state (pure; trusts the rules made it)."""
         match e:
-            case te.TrSaid() | te.TrSilent() | te.TrShown():
+            case te.TrSaid() | te.TrKeptQuiet() | te.TrShown():
                 return replace(s, pos=s.pos + 1)
             case te.TrHostagesChosen():
                 return replace(s, chosen=(*s.chosen, e.hostages))
@@ -506,8 +508,8 @@ class TwoRoomsRules:
                     return Explain(heading=e.heading)
                 case te.TrSaid() if e.seat == seat:
                     return Say(seat=seat, text=e.text)
-                case te.TrSilent() if e.seat == seat:
-                    return Quiet(seat=seat)
+                case te.TrKeptQuiet() if e.seat == seat:
+                    return KeepQuiet(seat=seat)
                 case te.TrShown() if e.seat == seat:
                     return Show(seat=seat, to=e.to, what=e.what)
                 case te.TrHostagesChosen() if e.seat == seat:

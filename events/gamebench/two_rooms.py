@@ -142,7 +142,7 @@ class TrSaid(Event, frozen=True, kw_only=True, tag="gb_tr_said"):
         return self.hearers
 
 
-class TrSilent(Event, frozen=True, kw_only=True, tag="gb_tr_silent"):
+class TrKeptQuiet(Event, frozen=True, kw_only=True, tag="gb_tr_kept_quiet"):
     """A player let its turn to talk pass; noticed by the players in its room."""
 
     ACTOR = "seat"
@@ -215,7 +215,7 @@ TrEvent = (
     | TrRuleExplained
     | TrRequestRefused
     | TrSaid
-    | TrSilent
+    | TrKeptQuiet
     | TrShown
     | TrHostagesChosen
     | TrHostagesSwapped

@@ -10,12 +10,12 @@ SELECT game_id, seq,
        CAST(payload->>'room' AS SMALLINT) AS room,
        CAST(payload->>'seat' AS SMALLINT) AS seat,
        CASE type WHEN 'gb_tr_said' THEN 'said'
-                 WHEN 'gb_tr_silent' THEN 'silent'
+                 WHEN 'gb_tr_kept_quiet' THEN 'silent'
                  ELSE 'shown' END AS kind,
        CAST(payload->>'to' AS SMALLINT) AS shown_to,
        payload->>'what' AS shown,
        payload->>'text' AS text
-FROM events WHERE type IN ('gb_tr_said', 'gb_tr_silent', 'gb_tr_shown');
+FROM events WHERE type IN ('gb_tr_said', 'gb_tr_kept_quiet', 'gb_tr_shown');
 
 -- One row per hostage: the round, the room it left and the seat that crossed.
 CREATE OR REPLACE VIEW gb_two_rooms_hostages AS

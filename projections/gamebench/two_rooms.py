@@ -19,7 +19,7 @@ import msgspec
 
 from engine.gamebench.two_rooms import (
     HostageTurn,
-    Quiet,
+    KeepQuiet,
     Say,
     Send,
     Show,
@@ -109,7 +109,7 @@ class TwoRoomsView(ViewBase):
         match e:
             case te.TrSaid():
                 self.talk.append((e.round, e.room, e.seat, e.text))
-            case te.TrSilent():
+            case te.TrKeptQuiet():
                 self.talk.append((e.round, e.room, e.seat, None))
             case te.TrShown():
                 if e.to == self.seat:
@@ -178,7 +178,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
     match e:
         case te.TrSaid():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} says {e.text!r}"
-        case te.TrSilent():
+        case te.TrKeptQuiet():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} keeps quiet"
         case te.TrShown():
             role = f", {e.role or 'no role'}" if e.what == "card" else ""
@@ -347,7 +347,7 @@ def hostage_label(d: Any, a: Send) -> str:
 
 def option_label(d: Any, a: Any) -> str:
     """The label of a listed action."""
-    if isinstance(a, Quiet):
+    if isinstance(a, KeepQuiet):
         return "Keep quiet"
     if isinstance(a, Show):
         return f"Show {a.what} to {d.names[a.to]}"
@@ -400,7 +400,7 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
         if key(head) == "say":
             return Say(seat=seat, text=rest.strip().strip("\"'")), stage, None
         if key(candidate) in ("quiet", "pass", "keepquiet", "silent", "staysilent"):
-            return Quiet(seat=seat), stage, None
+            return KeepQuiet(seat=seat), stage, None
     wanted = key(candidate)
     for a in decision.legal:
         if key(option_label(decision, a)) == wanted:
@@ -423,7 +423,7 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
 def default_action(decision: Any, seat: int) -> Any:
     """Played when no usable answer came: keeping quiet, or hostages drawn from the seed."""
     if isinstance(decision, TalkTurn):
-        return Quiet(seat=seat)
+        return KeepQuiet(seat=seat)
     return hostage_fallback(decision)
 
 

@@ -21,7 +21,7 @@ from engine.gamebench.common import Explain
 from engine.gamebench.two_rooms import (
     RULES,
     HostageTurn,
-    Quiet,
+    KeepQuiet,
     Say,
     Send,
     Show,
@@ -83,7 +83,7 @@ def play(state: TrState, log: list[Any], *actions: Any) -> TrState:
 def quiet_until(state: TrState, log: list[Any], stop: Callable[[Any], bool]) -> TrState:
     """Every seat keeps quiet and every leader sends its first choice until `stop`."""
     while (d := RULES.pending(state)) is not None and not stop(d):
-        a = Quiet(seat=d.seats[0]) if isinstance(d, TalkTurn) else d.legal[0]
+        a = KeepQuiet(seat=d.seats[0]) if isinstance(d, TalkTurn) else d.legal[0]
         state = play(state, log, a)
     return state
 
@@ -104,7 +104,7 @@ def test_a_round_talks_in_name_order_then_the_hostages_cross() -> None:
     order = []
     while isinstance(d := RULES.pending(s), TalkTurn):
         order.append((NAMES[d.seats[0]], d.room, d.turn))
-        s = play(s, log, Quiet(seat=d.seats[0]))
+        s = play(s, log, KeepQuiet(seat=d.seats[0]))
     # Room 0 (A, C, D) twice round, then room 1 (B, E, F) twice round.
     assert order == [(n, r, t) for r, names in ((0, "ACD"), (1, "BEF")) for t in (1, 2)
                      for n in names]  # fmt: skip
@@ -159,7 +159,7 @@ def test_blue_wins_with_the_two_apart() -> None:
     end = log[-1]
     assert isinstance(end, te.TrEnded) and end.winner == "blue"
     assert end.scores == (1.0, 1.0, 1.0, 0.0, 0.0, 0.0)
-    assert sum(isinstance(e, te.TrSilent) for e in log) == 3 * 12
+    assert sum(isinstance(e, te.TrKeptQuiet) for e in log) == 3 * 12
     assert len([e for e in log if isinstance(e, te.TrHostagesSwapped)]) == 3
 
 
@@ -170,11 +170,15 @@ def test_a_long_message_is_cut_and_bad_actions_fall_back() -> None:
     assert isinstance(refused, te.TrRequestRefused) and "at most 200" in refused.reason
     assert refused.audience() == (1,) and said.text == "x" * 200
     s = play(s, log, Show(seat=0, to=2, what="card"))  # seat 2 is in the other room
-    assert isinstance(log[-2], te.TrRequestRefused) and log[-1] == te.TrSilent(
+    assert isinstance(log[-2], te.TrRequestRefused) and log[-1] == te.TrKeptQuiet(
         seat=0, round=1, room=0, hearers=(1, 0, 4)
     )
     s = play(s, log, "not an action", Say(seat=1, text="   "))
-    assert [type(e).__name__ for e in log[-3:]] == ["TrRequestRefused", "TrSilent", "TrSilent"]
+    assert [type(e).__name__ for e in log[-3:]] == [
+        "TrRequestRefused",
+        "TrKeptQuiet",
+        "TrKeptQuiet",
+    ]
     s = quiet_until(s, log, lambda d: isinstance(d, HostageTurn))
     s = play(s, log, Send(seat=0, hostages=(0,)))  # a leader never sends itself
     assert isinstance(log[-2], te.TrRequestRefused) and log[-2].audience() == (0,)
@@ -195,7 +199,7 @@ def test_explain_shows_a_heading_once_and_asks_again_within_an_allowance() -> No
     assert RULES.pending(s).seats == (1,)  # type: ignore[union-attr]
     s = play(s, log, Explain(heading="Rooms and leaders"))
     assert "no explanation requests left" in log[-2].reason
-    assert log[-1] == te.TrSilent(seat=1, round=1, room=0, hearers=(1, 0, 4))
+    assert log[-1] == te.TrKeptQuiet(seat=1, round=1, room=0, hearers=(1, 0, 4))
 
 
 # --------------------------------------------------------------------------- any play
@@ -237,7 +241,7 @@ def test_any_play_keeps_the_invariants(seed: int, data: st.DataObject) -> None:
     for e in log:
         if isinstance(e, te.TrRequestRefused | te.TrRuleExplained | te.TrCardDealt):
             assert e.audience() == (e.seat,)
-        if isinstance(e, te.TrSaid | te.TrSilent):
+        if isinstance(e, te.TrSaid | te.TrKeptQuiet):
             assert set(e.hearers) == {p for p, r in enumerate(rooms) if r == e.room}
             assert rooms[e.seat] == e.room
         if isinstance(e, te.TrSaid):
@@ -277,7 +281,7 @@ def test_the_code_agents_act_on_their_decisions() -> None:
         seat=1, to=0, what="colour"
     )
     assert isinstance(
-        RandomAgent(1, 1, CONFIG).act(TwoRoomsView(1).sync(log), d), Say | Quiet | Show
+        RandomAgent(1, 1, CONFIG).act(TwoRoomsView(1).sync(log), d), Say | KeepQuiet | Show
     )
     s = play(s, log, Show(seat=1, to=0, what="card"), Show(seat=0, to=4, what="colour"))
     s = play(s, log, Show(seat=4, to=0, what="card"))
@@ -399,8 +403,8 @@ def test_prompts(snapshot: Any) -> None:
     [
         ("Let me think.\nAction: Say: I am blue", "talk", Say(seat=1, text="I am blue")),
         ('Action: say: "trust me"', "talk", Say(seat=1, text="trust me")),
-        ("Action: Keep quiet", "talk", Quiet(seat=1)),
-        ("pass", "talk", Quiet(seat=1)),
+        ("Action: Keep quiet", "talk", KeepQuiet(seat=1)),
+        ("pass", "talk", KeepQuiet(seat=1)),
         ("Action: show card to d", "talk", Show(seat=1, to=4, what="card")),
         ("Action: Show colour to C", "talk", Show(seat=1, to=0, what="colour")),
         ("Action: Explain(Winning)", "talk", Explain(heading="Winning")),
