@@ -1,6 +1,6 @@
-"""GameBench's Pit, Santorini and Hive through the harness with code agents: prints figures.
+"""GameBench's Pit, Santorini, Hive and Two Rooms and a Boom through the harness with code agents: prints figures.
 
-    uv run python bench/gamebench_bench.py [--games N] [--json]
+    uv run python bench/gamebench_bench.py [--games N] [--json] [--game NAME]
 
 For each game and pairing of code agents:
 
@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import argparse
 import copy
+import itertools
 import json
 import random
 import tempfile
@@ -33,7 +34,7 @@ from runner.driver import Game
 from runner.session import new_game_id
 from runner.tournament import GameTask, ensure_schema, play_tournament
 
-CASES: tuple[tuple[str, tuple[str, str]], ...] = (
+CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gamebench:pit", ("random", "random")),
     ("gamebench:pit", ("cornerer", "random")),
     ("gamebench:pit", ("cornerer", "cornerer")),
@@ -43,11 +44,14 @@ CASES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("gamebench:hive", ("random", "random")),
     ("gamebench:hive", ("stinger", "random")),
     ("gamebench:hive", ("stinger", "stinger")),
+    ("gamebench:two_rooms_and_a_boom", ("random",) * 6),
+    ("gamebench:two_rooms_and_a_boom", ("sleuth",) * 3 + ("random",) * 3),
+    ("gamebench:two_rooms_and_a_boom", ("sleuth",) * 6),
 )
 """(game, seats) pairs measured."""
 
 
-def driver(name: str, seats: tuple[str, str], games: int) -> tuple[float, float]:
+def driver(name: str, seats: tuple[str, ...], games: int) -> tuple[float, float]:
     """Games/s of the driver alone, nothing stored, and mean events per game."""
     game = catalog.get(name)
     config = game.preset(game.default_preset)
@@ -59,7 +63,7 @@ def driver(name: str, seats: tuple[str, str], games: int) -> tuple[float, float]
     return games / (time.perf_counter() - t0), events / games
 
 
-def stored(name: str, seats: tuple[str, str], games: int) -> float:
+def stored(name: str, seats: tuple[str, ...], games: int) -> float:
     """Games/s stored the way a one-worker tournament stores them."""
     game = catalog.get(name)
     config = game.preset(game.default_preset)
@@ -80,6 +84,14 @@ def stored(name: str, seats: tuple[str, str], games: int) -> float:
         done = play_tournament(store, "bench", config, tasks, workers=1)
         rate = done / (time.perf_counter() - t0)
     return rate
+
+
+def seats_label(seats: tuple[str, ...]) -> str:
+    """The seats of a row: `a,b` for two, `3 sleuth + 3 random` for more."""
+    if len(seats) <= 2:
+        return ",".join(seats)
+    runs = [(a, len(list(g))) for a, g in itertools.groupby(seats)]
+    return " + ".join(f"{n} {a}" for a, n in runs)
 
 
 def hive_legal_us(games: int) -> tuple[float, float]:
@@ -106,21 +118,25 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    parser.add_argument("--game", help="Measure only this game (e.g. gamebench:hive).")
     args = parser.parse_args()
     configure_logging(False, False)
     rows: list[dict[str, Any]] = []
     for name, seats in CASES:
+        if args.game and name != args.game:
+            continue
         rate, events = driver(name, seats, args.games)
         rows.append(
             {
                 "game": name,
-                "seats": ",".join(seats),
+                "seats": seats_label(seats),
                 "driver_games_per_s": round(rate, 1),
                 "stored_games_per_s": round(stored(name, seats, args.games), 1),
                 "events_per_game": round(events, 1),
             }
         )
-    legal_us, per_position = hive_legal_us(max(1, args.games // 10))
+    hive = args.game in (None, "gamebench:hive")
+    legal_us, per_position = hive_legal_us(max(1, args.games // 10)) if hive else (0.0, 0.0)
     if args.json:
         print(
             json.dumps(
@@ -140,10 +156,11 @@ def main() -> None:
             f"{r['game']:<20} {r['seats']:<18} {r['driver_games_per_s']:>9.1f}"
             f" {r['stored_games_per_s']:>9.1f} {r['events_per_game']:>7.1f}"
         )
-    print(
-        f"Hive legal actions: {legal_us:.1f} us per position"
-        f" ({per_position:.1f} actions per position)"
-    )
+    if hive:
+        print(
+            f"Hive legal actions: {legal_us:.1f} us per position"
+            f" ({per_position:.1f} actions per position)"
+        )
 
 
 if __name__ == "__main__":

@@ -51,6 +51,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:hive": "agents.gamebench.hive",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
+    "gamebench:two_rooms_and_a_boom": "agents.gamebench.two_rooms",
     "textarena": "agents.textarena.game",
 }
 

@@ -1,0 +1,482 @@
+"""What a Two Rooms seat sees, how an event reads, and the prompts of a model seat.
+
+`TwoRoomsView` folds exactly the events a seat may see: the public set-up (names, rooms,
+leaders), its own card, what was said in its room while it was there, the cards and colours
+shown to it and by it, its own hostage choices, every exchange of hostages and the end. The
+view and prompts name players by their letters only, so nothing in them ties a player to
+a team but what the seat was shown; changing another seat's card or the talk of the other
+room leaves them byte-identical (tests/gamebench/test_two_rooms.py).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import msgspec
+
+from engine.gamebench.two_rooms import (
+    HostageTurn,
+    KeepQuiet,
+    Say,
+    Send,
+    Show,
+    TalkTurn,
+    hostage_fallback,
+)
+from events import agent as ae
+from events.gamebench import two_rooms as te
+from events.gamebench.two_rooms import BOMBER, PRESIDENT, TwoRoomsConfig
+from projections.gamebench import common
+from projections.gamebench.common import (
+    GameBenchPrompter,
+    RuleBook,
+    ViewBase,
+    answer_schema,
+    explain_pattern,
+    instruction,
+    key,
+    read_line,
+    rules_lines,
+)
+
+
+class Known(msgspec.Struct, frozen=True, kw_only=True):
+    """What a seat was shown of another player's card: its colour, and its role when the
+    whole card was shown ('' for none; None when only the colour was shown)."""
+
+    seat: int
+    colour: str
+    role: str | None
+
+
+class TrObservation(msgspec.Struct, frozen=True, kw_only=True):
+    """What one Two Rooms seat knows at a point of the game."""
+
+    seat: int
+    name: str
+    colour: str
+    role: str
+    names: tuple[str, ...]
+    rooms: tuple[int, ...]
+    leaders: tuple[int, int]
+    known: tuple[Known, ...]
+    shown_by_me: tuple[tuple[int, str], ...]
+    talk: tuple[tuple[int, int, int, str | None], ...]
+    """(round, room, seat, text or None for keeping quiet) of every turn heard."""
+    swaps: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    explained: tuple[str, ...]
+    ended: bool
+    pending: Any = None
+
+
+class TwoRoomsView(ViewBase):
+    """Incremental fold of the events visible to one Two Rooms seat."""
+
+    def __init__(self, seat: int) -> None:
+        super().__init__(seat)
+        self.config: TwoRoomsConfig | None = None
+        self.names: tuple[str, ...] = ()
+        self.rooms: list[int] = []
+        self.leaders: tuple[int, int] = (0, 0)
+        self.colour = ""
+        self.role = ""
+        self.known: dict[int, Known] = {}
+        self.shown_by_me: list[tuple[int, str]] = []
+        self.talk: list[tuple[int, int, int, str | None]] = []
+        self.swaps: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
+        self.chosen: list[te.TrHostagesChosen] = []
+        self.refusals: list[te.TrRequestRefused] = []
+        self.end: te.TrEnded | None = None
+
+    def name(self, seat: int) -> str:
+        """A seat's name."""
+        return self.names[seat] if 0 <= seat < len(self.names) else f"#{seat}"
+
+    @property
+    def room(self) -> int:
+        """The room this seat is in now."""
+        return self.rooms[self.seat]
+
+    def occupants(self, room: int) -> list[int]:
+        """The seats in a room now, in the order of their names."""
+        return sorted((s for s, r in enumerate(self.rooms) if r == room), key=self.name)
+
+    def fold(self, e: Any) -> None:
+        """Take one visible event into the view."""
+        match e:
+            case te.TrSaid():
+                self.talk.append((e.round, e.room, e.seat, e.text))
+            case te.TrKeptQuiet():
+                self.talk.append((e.round, e.room, e.seat, None))
+            case te.TrShown():
+                if e.to == self.seat:
+                    old = self.known.get(e.seat)
+                    role: str | None = e.role if e.what == "card" else None
+                    if old is not None and role is None:
+                        role = old.role
+                    self.known[e.seat] = Known(seat=e.seat, colour=e.colour, role=role)
+                if e.seat == self.seat:
+                    self.shown_by_me.append((e.to, e.what))
+            case te.TrHostagesChosen():
+                self.chosen.append(e)
+            case te.TrHostagesSwapped():
+                for room, sent in enumerate(e.sent):
+                    for s in sent:
+                        self.rooms[s] = 1 - room
+                self.swaps.append((e.round, e.sent[0], e.sent[1]))
+            case te.TrRequestRefused():
+                self.refusals.append(e)
+            case te.TrCardDealt():
+                self.colour, self.role = e.colour, e.role
+            case te.TrSetUp():
+                self.names = e.names
+                self.rooms = list(e.rooms)
+                self.leaders = e.leaders
+            case te.TrStarted():
+                self.config = e.config
+            case te.TrEnded():
+                self.ended = True
+                self.end = e
+
+    def snapshot(self, pending: Any = None) -> TrObservation:
+        """The seat's knowledge as a value, with the decision asked of it (if any)."""
+        asked = pending if pending is not None and self.seat in pending.seats else None
+        return TrObservation(
+            seat=self.seat,
+            name=self.name(self.seat),
+            colour=self.colour,
+            role=self.role,
+            names=self.names,
+            rooms=tuple(self.rooms),
+            leaders=self.leaders,
+            known=tuple(self.known[s] for s in sorted(self.known)),
+            shown_by_me=tuple(self.shown_by_me),
+            talk=tuple(self.talk),
+            swaps=tuple(self.swaps),
+            explained=tuple(self.explained),
+            ended=self.ended,
+            pending=asked,
+        )
+
+
+# --------------------------------------------------------------------------- timeline
+
+
+def _seat(seat: int, viewer: int | None) -> str:
+    return f"Seat {seat}{' (you)' if viewer == seat else ''}"
+
+
+def _seats(seats: Sequence[int]) -> str:
+    return ", ".join(str(s) for s in seats) or "nobody"
+
+
+def describe(e: Any, viewer: int | None = None) -> str | None:
+    """One line of text for a Two Rooms event, worded for `viewer` (None: omniscient)."""
+    match e:
+        case te.TrSaid():
+            return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} says {e.text!r}"
+        case te.TrKeptQuiet():
+            return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} keeps quiet"
+        case te.TrShown():
+            role = f", {e.role or 'no role'}" if e.what == "card" else ""
+            return (
+                f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} shows its {e.what}"
+                f" ({e.colour}{role}) to {_seat(e.to, viewer)}"
+            )
+        case te.TrHostagesChosen():
+            return (
+                f"  R{e.round}: {_seat(e.seat, viewer)}, leader of room {e.room}, picks"
+                f" hostages {_seats(e.hostages)}"
+            )
+        case te.TrHostagesSwapped():
+            return (
+                f"Round {e.round} over: room 0 sends seats {_seats(e.sent[0])}, room 1 sends"
+                f" seats {_seats(e.sent[1])}"
+            )
+        case te.TrRuleExplained():
+            return f"  {_seat(e.seat, viewer)} reads the rules on {e.heading!r}"
+        case te.TrRequestRefused():
+            return f"! {_seat(e.seat, viewer)}: refused ({e.reason})"
+        case te.TrCardDealt():
+            role = f", the {e.role}" if e.role else ""
+            return f"{_seat(e.seat, viewer)} holds a {e.colour} card{role}"
+        case te.TrSetUp():
+            names = ", ".join(f"{s}={n}" for s, n in enumerate(e.names))
+            rooms = " / ".join(
+                _seats([s for s, r in enumerate(e.rooms) if r == room]) for room in (0, 1)
+            )
+            return (
+                f"Names: {names}; rooms 0 / 1: {rooms}; leaders: seat {e.leaders[0]},"
+                f" seat {e.leaders[1]}"
+            )
+        case te.TrStarted():
+            agents = ", ".join(f"{i}={s.agent}" for i, s in enumerate(e.seats))
+            return f"Two Rooms and a Boom started ({e.config.name}, seed {e.seed}): {agents}"
+        case te.TrEnded():
+            return (
+                f"Game over: {e.winner} wins (President in room {e.president_room}, Bomber in"
+                f" room {e.bomber_room}); scores {', '.join(f'{s:g}' for s in e.scores)}"
+            )
+        case ae.LLMCall():
+            what = e.error or f"{e.finish_reason}, parsed: {e.parse_stage}"
+            return f"  [{e.provider}:{e.model}] Seat {e.seat} {e.decision}/{e.stage}: {what}"
+        case ae.ActionDefaulted():
+            return f"! Seat {e.seat}'s {e.decision} defaulted to {e.action} ({e.reason})"
+    return None
+
+
+def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
+    """Every event `seat` may see (all when None), one line each."""
+    return common.timeline(describe, events, seat)
+
+
+# --------------------------------------------------------------------------- prompts
+
+SUMMARY = (
+    "Two teams, blue and red, are mixed across two rooms, and nobody knows anyone else's"
+    " team at the start. The blue team has the President, the red team the Bomber. After the"
+    " last round, red wins if the Bomber is in the same room as the President; blue wins if"
+    " they are in different rooms. Each round the players of a room talk and may show their"
+    " cards to each other; then the leader of each room sends hostages to the other room."
+)
+
+SECTIONS: dict[str, str] = {
+    "Teams and cards": (
+        "Half the players are blue and half red. Each player holds one card: its colour, and"
+        " for one blue player the role President, for one red player the role Bomber. You"
+        " see only your own card, and what others choose to show you. Every player on the"
+        " winning team wins (score 1), every player on the other team loses (score 0)."
+    ),
+    "Rooms and leaders": (
+        "The players start split evenly and at random between room 0 and room 1. Everyone"
+        " knows who is in which room. Each room has a leader, drawn at the start and the same"
+        " for the whole game; everyone knows who the leaders are. A leader never leaves its"
+        " room."
+    ),
+    "Talking and showing": (
+        "In each round every player gets a fixed number of turns to talk, in the order of"
+        " the players' names. On a turn you may say one message to your room (heard only by"
+        " the players in your room; anyone may lie), show your whole card (colour and role)"
+        " to one player of your room, show only your colour to one player, or keep quiet. A"
+        " card or colour you show is seen by that player only, and it cannot be faked."
+    ),
+    "Hostages": (
+        "At the end of each round the leader of each room chooses players of its room (never"
+        " itself) as hostages; neither leader knows the other's choice until both have"
+        " chosen. Then the hostages of each room move to the other room, and everyone sees"
+        " who moved."
+    ),
+    "Winning": (
+        "The game lasts a fixed number of rounds. After the last exchange of hostages the"
+        " cards are revealed: red wins if the Bomber and the President are in the same room,"
+        " blue wins otherwise."
+    ),
+}
+"""The rules under each heading (the project's words)."""
+
+BOOK = RuleBook(title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them."""
+
+
+def _names(view: TwoRoomsView, seats: Sequence[int]) -> str:
+    return ", ".join(view.name(s) for s in seats) or "nobody"
+
+
+def _card(colour: str, role: str | None) -> str:
+    if role is None:
+        return f"{colour} (colour only)"
+    if role in (PRESIDENT, BOMBER):
+        return f"{colour}, the {role.capitalize()}"
+    return f"{colour}, no role"
+
+
+def observation_text(view: TwoRoomsView, decision: Any) -> str:
+    """What the seat knows, in its own words: its card, the rooms, what it was shown and
+    the talk it heard."""
+    c = view.config
+    assert c is not None
+    me = view.name(view.seat)
+    role = f"the {view.role.upper()}" if view.role else "no special role"
+    lines = [
+        f"You are player {me}. Your card: {view.colour.upper()} team, {role}.",
+        f"Round {decision.round} of {c.rounds}; each leader sends {c.hostages} hostage(s)"
+        " per round.",
+    ]
+    for room in (0, 1):
+        here = " (you are here)" if view.room == room else ""
+        leader = view.name(view.leaders[room])
+        lines.append(f"Room {room}{here}: {_names(view, view.occupants(room))}; leader {leader}.")
+    if view.swaps:
+        lines.append("Hostages so far:")
+        lines += [
+            f"  round {r}: room 0 sent {_names(view, a)}, room 1 sent {_names(view, b)}"
+            for r, a, b in view.swaps
+        ]
+    if view.known:
+        lines.append("Cards shown to you:")
+        lines += [
+            f"  {view.name(k.seat)}: {_card(k.colour, k.role)}"
+            for k in (view.known[s] for s in sorted(view.known, key=view.name))
+        ]
+    if view.shown_by_me:
+        lines.append(
+            "You have shown: "
+            + "; ".join(f"your {what} to {view.name(to)}" for to, what in view.shown_by_me)
+        )
+    for e in view.chosen:
+        lines.append(f"You sent as hostages in round {e.round}: {_names(view, e.hostages)}.")
+    lines.append("")
+    lines.append("What you heard (oldest first):" if view.talk else "Nothing said yet.")
+    for rnd, room, seat, text in view.talk:
+        who = view.name(seat) + (" (you)" if seat == view.seat else "")
+        said = f"says: {text!r}" if text is not None else "keeps quiet"
+        lines.append(f"  round {rnd}, room {room}: {who} {said}")
+    return "\n".join(lines)
+
+
+def hostage_label(d: Any, a: Send) -> str:
+    """The label of a leader's choice: `Send C` or `Send C and E`."""
+    names = [d.names[s] for s in a.hostages]
+    if len(names) == 1:
+        return f"Send {names[0]}"
+    return "Send " + ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def option_label(d: Any, a: Any) -> str:
+    """The label of a listed action."""
+    if isinstance(a, KeepQuiet):
+        return "Keep quiet"
+    if isinstance(a, Show):
+        return f"Show {a.what} to {d.names[a.to]}"
+    return hostage_label(d, a)
+
+
+SAY_LABEL = "Say: <your message>"
+
+
+def _question(view: TwoRoomsView, d: Any) -> str:
+    if isinstance(d, TalkTurn):
+        talks = view.config.talks if view.config is not None else d.turn
+        return (
+            f"YOUR TURN TO TALK (turn {d.turn} of {talks} this round, room {d.room}). Say"
+            f" one message to your room (at most {d.max_message} characters), or show your"
+            " card or colour to one player, or keep quiet."
+        )
+    n = len(d.legal[0].hostages) if d.legal else 1
+    return (
+        f"YOU LEAD ROOM {d.room}: choose {n} hostage(s) to send to the other room (never yourself)."
+    )
+
+
+def _letters(text: str, names: Sequence[str]) -> list[str] | None:
+    """The player names a `Send ...` answer lists, or None when it lists anything else."""
+    words = [w for w in key_words(text) if w not in ("send", "and", "player", "players")]
+    if not words or any(w.upper() not in names for w in words):
+        return None
+    return [w.upper() for w in words]
+
+
+def key_words(text: str) -> list[str]:
+    """The words of a text, lower case, letters and digits only."""
+    return [w for w in (key(part) for part in text.replace(",", " ").split()) if w]
+
+
+def _quote(text: str) -> str:
+    """An answer quoted in an error: its repr, cut to 60 characters."""
+    shown = repr(text)
+    return shown if len(shown) <= 60 else shown[:57] + "..."
+
+
+def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
+    """(action or None, how it was read, error or None) from a model's answer."""
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
+    if isinstance(decision, TalkTurn):
+        head, _, rest = candidate.partition(":")
+        if key(head) == "say":
+            return Say(seat=seat, text=rest.strip().strip("\"'")), stage, None
+        if key(candidate) in ("quiet", "pass", "keepquiet", "silent", "staysilent"):
+            return KeepQuiet(seat=seat), stage, None
+    wanted = key(candidate)
+    for a in decision.legal:
+        if key(option_label(decision, a)) == wanted:
+            return a, stage, None
+    if isinstance(decision, HostageTurn):
+        names = _letters(candidate, decision.names)
+        if names is not None:
+            seats = tuple(sorted(decision.names.index(n) for n in set(names)))
+            for a in decision.legal:
+                if a.hostages == seats:
+                    return a, stage, None
+        return None, "failed", f"{_quote(candidate)} is not one of the listed choices"
+    return (
+        None,
+        "failed",
+        f"{_quote(candidate)} is neither 'Say: <message>' nor one of the listed actions",
+    )
+
+
+def default_action(decision: Any, seat: int) -> Any:
+    """Played when no usable answer came: keeping quiet, or hostages drawn from the seed."""
+    if isinstance(decision, TalkTurn):
+        return KeepQuiet(seat=seat)
+    return hostage_fallback(decision)
+
+
+@dataclass(frozen=True)
+class TwoRoomsPrompter(GameBenchPrompter):
+    """Prompts and answer reading of model seats in Two Rooms (the `Prompter` protocol)."""
+
+    title: str = "Two Rooms and a Boom"
+    playing: str = "a social deduction game in two teams"
+    book: RuleBook = BOOK
+
+    def situation(self, view: Any, decision: Any) -> str:
+        """What the seat knows and what it is asked."""
+        return observation_text(view, decision) + "\n\n" + _question(view, decision)
+
+    def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
+        """The listed actions with their labels."""
+        return [(option_label(decision, a), a) for a in decision.legal]
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The rules (progressive), the situation, the actions and how to answer."""
+        labels = [label for label, _ in self.options(decision)]
+        if isinstance(decision, TalkTurn):
+            labels = [SAY_LABEL, *labels]
+        parts = [
+            "\n".join(rules_lines(self.book, view.explained)),
+            self.situation(view, decision),
+            "Legal actions:\n" + "\n".join(labels),
+            instruction(self.mode),
+        ]
+        return "\n\n".join(parts)
+
+    def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
+        """The JSON schema of an answer: a listed choice or a heading not explained yet for
+        a leader; for a turn to talk, `Say: ...`, a listed action or an `Explain`."""
+        left = [h for h in self.book.headings if h not in view.explained]
+        labels = [label for label, _ in self.options(decision)]
+        if isinstance(decision, HostageTurn):
+            return answer_schema(
+                self.mode,
+                {"type": "string", "enum": [*labels, *(f"Explain({h})" for h in left)]},
+            )
+        alternatives = [r"Say: .+", *(re.escape(label) for label in labels)]
+        if left:
+            alternatives.append(explain_pattern(left))
+        return answer_schema(
+            self.mode, {"type": "string", "pattern": "^(" + "|".join(alternatives) + ")$"}
+        )
+
+    def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
+        """A model's answer read into an action."""
+        return parse_answer(text, decision, seat)
+
+    def default_action(self, decision: Any, seat: int) -> Any:
+        """The documented action when no usable answer came."""
+        return default_action(decision, seat)
