@@ -43,6 +43,9 @@ CASES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("gamebench:hive", ("random", "random")),
     ("gamebench:hive", ("stinger", "random")),
     ("gamebench:hive", ("stinger", "stinger")),
+    ("gamebench:arctic_scavengers", ("random", "random")),
+    ("gamebench:arctic_scavengers", ("warlord", "random")),
+    ("gamebench:arctic_scavengers", ("warlord", "warlord")),
 )
 """(game, seats) pairs measured."""
 

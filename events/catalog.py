@@ -51,6 +51,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:hive": "agents.gamebench.hive",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
+    "gamebench:arctic_scavengers": "agents.gamebench.arctic_scavengers",
     "textarena": "agents.textarena.game",
 }
 

@@ -231,7 +231,7 @@ def uses(hand: Sequence[str], kind: str) -> list[Gather]:
     return [
         Gather(kind=kind, cards=cards)
         for cards in _multisets(able)
-        if any(CARDS[t].leads(kind) for t in cards) and sum(CARDS[t].value(kind) for t in cards)
+        if any(CARDS[t].leads(kind) for t in cards) and sum(CARDS[t].value(kind) for t in cards) > 0
     ]
 
 
@@ -335,12 +335,12 @@ class ArcRules:
             events,
             ArcRoundStarted(round=r, first=r % n, dealt=dealt, contested_left=len(st.contested)),
         )
-        for seat, order in enumerate(orders):
+        for seat, shuffled in enumerate(orders):
             self._emit(
                 st,
                 events,
-                ArcShuffled(round=r, seat=seat, order=order),
-                ArcDealt(round=r, seat=seat, hand=order[:HAND]),
+                ArcShuffled(round=r, seat=seat, order=shuffled),
+                ArcDealt(round=r, seat=seat, hand=shuffled[:HAND]),
             )
 
     def _advance(self, st: ArcState, events: list[Any]) -> None:
@@ -470,7 +470,11 @@ class ArcRules:
                 st,
                 events,
                 ArcStruck(
-                    round=r, seat=seat, kind=action.kind, target=action.target, card=action.card  # type: ignore[arg-type]
+                    round=r,
+                    seat=seat,
+                    kind=action.kind,  # type: ignore[arg-type]
+                    target=action.target,
+                    card=action.card,
                 ),
             )
         elif isinstance(action, Stop):
@@ -485,9 +489,13 @@ class ArcRules:
                 st,
                 events,
                 ArcPlayed(
-                    round=r, seat=seat, action="hire", cards=action.cards,
-                    hired=action.mercenary, food=food,
-                ),  # fmt: skip
+                    round=r,
+                    seat=seat,
+                    action="hire",
+                    cards=action.cards,
+                    hired=action.mercenary,
+                    food=food,
+                ),
             )
         else:
             assert isinstance(action, Gather)
@@ -502,24 +510,36 @@ class ArcRules:
                 self._emit(
                     st,
                     events,
-                    ArcPlayed(round=r, seat=seat, action="trash", cards=cards,
-                              food=st.food[seat]),  # fmt: skip
+                    ArcPlayed(round=r, seat=seat, action="trash", cards=cards, food=st.food[seat]),
                     ArcJunked(round=r, cards=cards, positions=tuple(spots)),
                 )
             elif kind == "hunt":
                 self._emit(
                     st,
                     events,
-                    ArcPlayed(round=r, seat=seat, action="hunt", cards=cards, value=value,
-                              food=st.food[seat] + value),  # fmt: skip
+                    ArcPlayed(
+                        round=r,
+                        seat=seat,
+                        action="hunt",
+                        cards=cards,
+                        value=value,
+                        food=st.food[seat] + value,
+                    ),
                 )
             elif kind == "draw":
                 got = tuple(st.reserve[seat][:value])
                 self._emit(
                     st,
                     events,
-                    ArcPlayed(round=r, seat=seat, action="draw", cards=cards, value=value,
-                              food=st.food[seat], drawn=len(got)),  # fmt: skip
+                    ArcPlayed(
+                        round=r,
+                        seat=seat,
+                        action="draw",
+                        cards=cards,
+                        value=value,
+                        food=st.food[seat],
+                        drawn=len(got),
+                    ),
                 )
                 if got:
                     self._emit(st, events, ArcDrew(round=r, seat=seat, cards=got))
@@ -528,8 +548,15 @@ class ArcRules:
                 self._emit(
                     st,
                     events,
-                    ArcPlayed(round=r, seat=seat, action="dig", cards=cards, value=value,
-                              food=st.food[seat], drawn=len(dug)),  # fmt: skip
+                    ArcPlayed(
+                        round=r,
+                        seat=seat,
+                        action="dig",
+                        cards=cards,
+                        value=value,
+                        food=st.food[seat],
+                        drawn=len(dug),
+                    ),
                 )
                 if dug:
                     self._emit(st, events, ArcDug(round=r, seat=seat, cards=dug))
