@@ -60,7 +60,6 @@ from events.gamebench.arctic_scavengers import (
     ArcKept,
     ArcPlayed,
     ArcRejected,
-    ArcReturned,
     ArcRevealed,
     ArcRoundStarted,
     ArcRuleExplained,
@@ -412,8 +411,9 @@ class ArcRules:
         )
 
     def pending(self, st: ArcState) -> ArcDecision | None:
-        """The seat asked now and its legal actions; None once the game is over."""
-        if st.over:
+        """The seat asked now and its legal actions; None once the game is over (or, in a
+        state folded from part of a step's events, when nobody is asked)."""
+        if st.over or st.phase == "deal" or (st.phase == "gather" and st.stopped == len(st.pile)):
             return None
         if st.phase == "gather":
             seat = st.gatherer()
@@ -425,7 +425,8 @@ class ArcRules:
                 legal, kind = gather_options(st, seat), "gather"
         else:
             found = self._striker(st)
-            assert found is not None
+            if found is None:
+                return None
             seat, kind = found, "skirmish"
             legal = strike_options(st, seat)
         return ArcDecision(seats=(seat,), round=st.round, kind=kind, legal=legal, seed=st.seed)
@@ -462,8 +463,7 @@ class ArcRules:
             self._emit(
                 st,
                 events,
-                ArcKept(round=r, seat=seat, card=action.card),
-                ArcReturned(round=r, seat=seat, count=back),
+                ArcKept(round=r, seat=seat, card=action.card, returned=back),
             )
         elif isinstance(action, Strike):
             self._emit(

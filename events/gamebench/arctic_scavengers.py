@@ -10,7 +10,7 @@ strongest pile takes the top contested resource. When the five contested resourc
 the largest tribe (people counted on all its cards) wins.
 
 Hidden: hands, the order of every deck, the junkyard and the contested pile (engine-only
-events), the cards a dig turns up and which one is kept, a skirmish pile until all are
+events), the cards a dig turns up (but the one kept), a skirmish pile until all are
 revealed. Tags other than the shared start and end tags carry the `arc_` prefix.
 """
 
@@ -253,22 +253,16 @@ class ArcDug(SeatPrivate, frozen=True, kw_only=True, tag="arc_dug"):
     cards: tuple[str, ...]
 
 
-class ArcKept(SeatPrivate, frozen=True, kw_only=True, tag="arc_kept"):
-    """The card a digger kept (None: none); the rest go under the junkyard in order."""
+class ArcKept(Event, frozen=True, kw_only=True, tag="arc_kept"):
+    """The card a digger kept (None: none), face up among its cards out of play; the other
+    dug cards go under the junkyard in order, unseen by the others."""
 
     ACTOR = "seat"
     round: int
     seat: int
     card: str | None
-
-
-class ArcReturned(Event, frozen=True, kw_only=True, tag="arc_returned"):
-    """How many dug cards went back under the junkyard (public: the dig is over)."""
-
-    ACTOR = "seat"
-    round: int
-    seat: int
-    count: int
+    returned: int
+    """Dug cards put back under the junkyard."""
 
 
 class ArcJunked(Event, frozen=True, kw_only=True, tag="arc_junked"):
@@ -368,7 +362,6 @@ ARC_EVENT_TYPES: tuple[type[Event], ...] = (
     ArcDrew,
     ArcDug,
     ArcKept,
-    ArcReturned,
     ArcJunked,
     ArcStopped,
     ArcRevealed,

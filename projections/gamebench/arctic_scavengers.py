@@ -2,9 +2,9 @@
 
 A seat knows its own cards (its hand, what its deck holds but not in which order, what it
 spent this round), what a dig showed it, the public side of every action (the cards played
-face up, hires, trashes, how many cards were drawn or dug), the mercenary piles, the sizes
+face up, hires, trashes, the card a dig kept, how many cards were drawn or dug), the mercenary piles, the sizes
 of the junkyard and the contested pile, every tribe's people, and the skirmish piles once
-they are revealed. Never another hand, another deck, another seat's dig, the junkyard's or
+they are revealed. Never another hand, another deck, the cards another seat's dig returned, the junkyard's or
 the contested pile's order, or a skirmish pile before the reveal.
 """
 
@@ -47,7 +47,6 @@ from events.gamebench.arctic_scavengers import (
     ArcKept,
     ArcPlayed,
     ArcRejected,
-    ArcReturned,
     ArcRevealed,
     ArcRoundStarted,
     ArcRuleExplained,
@@ -193,17 +192,13 @@ class ArcView(ViewBase):
             self.dug = list(e.cards)
         elif isinstance(e, ArcKept):
             if e.card is not None:
-                self.mine[e.card] += 1
-                self.out.append(e.card)
+                self.junkyard -= 1
+                self.people[e.seat] += CARDS[e.card].people
+                self.cards[e.seat] += 1
+                if e.seat == self.seat:
+                    self.mine[e.card] += 1
+                    self.out.append(e.card)
             self.dug = []
-        elif isinstance(e, ArcReturned):
-            dug = next(
-                h.drawn
-                for h in reversed(self.history)
-                if isinstance(h, ArcPlayed) and h.seat == e.seat and h.action == "dig"
-            )
-            self.cards[e.seat] += dug - e.count
-            self.junkyard -= dug - e.count
         elif isinstance(e, ArcStopped):
             if e.seat == self.seat:
                 self.skirmish, self.hand = self.hand, []
@@ -224,6 +219,7 @@ class ArcView(ViewBase):
                 self.cards[e.winner] += 1
                 if e.winner == self.seat:
                     self.mine[e.card] += 1
+                    self.out.append(e.card)
         elif isinstance(e, ArcEnded):
             self.ended = True
             self.result = e
@@ -308,9 +304,8 @@ def describe(e: Any, viewer: int | None) -> str | None:
         case ArcDug():
             return f"{_player(e.seat)} turns up {_cards(e.cards)}"
         case ArcKept():
-            return f"{_player(e.seat)} keeps {e.card or 'nothing'}"
-        case ArcReturned():
-            return f"{_player(e.seat)} puts {_n(e.count, 'dug card')} under the junkyard"
+            back = f"; {_n(e.returned, 'dug card')} go under the junkyard" if e.returned else ""
+            return f"{_player(e.seat)} keeps {e.card or 'nothing'}{back}"
         case ArcJunked():
             return None if viewer is not None else f"Trashed cards go in at {list(e.positions)}"
         case ArcStopped():
