@@ -304,12 +304,14 @@ def describe(e: Any, viewer: int | None) -> str | None:
         case ArcDug():
             return f"{_player(e.seat)} turns up {_cards(e.cards)}"
         case ArcKept():
-            back = f"; {_n(e.returned, 'dug card')} go under the junkyard" if e.returned else ""
+            goes = "goes" if e.returned == 1 else "go"
+            back = f"; {_n(e.returned, 'dug card')} {goes} under the junkyard" if e.returned else ""
             return f"{_player(e.seat)} keeps {e.card or 'nothing'}{back}"
         case ArcJunked():
             return None if viewer is not None else f"Trashed cards go in at {list(e.positions)}"
         case ArcStopped():
-            return f"{_player(e.seat)} stops: {_n(e.committed, 'card')} go into the skirmish"
+            goes = "goes" if e.committed == 1 else "go"
+            return f"{_player(e.seat)} stops: {_n(e.committed, 'card')} {goes} into the skirmish"
         case ArcRevealed():
             piles = "; ".join(f"{_player(s)}: {_cards(p)}" for s, p in enumerate(e.piles))
             return f"Skirmish piles revealed: {piles}"

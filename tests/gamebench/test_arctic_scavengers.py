@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any
 
 import msgspec
@@ -341,9 +342,7 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
     assert (
         prompter.system_prompt(CONFIG, None, 0),
         prompter.decision_prompt(view, d, "", None),
-        prompter.for_seat(msgspec.structs.replace(SeatSpec(agent="x"))).decision_prompt(
-            view2, d2, "", None
-        ),
+        prompter.for_seat(SimpleNamespace(mode="cot")).decision_prompt(view2, d2, "", None),
     ) == snapshot
 
 
