@@ -1,6 +1,7 @@
 """GameBench's Pit, Santorini and Hive through the harness with code agents: prints figures.
 
     uv run python bench/gamebench_bench.py [--games N] [--json]
+    uv run python bench/gamebench_bench.py --game gamebench:arctic_scavengers --games 100
 
 For each game and pairing of code agents:
 
@@ -109,10 +110,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    parser.add_argument("--game", help="Measure only this game's rows (e.g. gamebench:hive).")
     args = parser.parse_args()
     configure_logging(False, False)
     rows: list[dict[str, Any]] = []
     for name, seats in CASES:
+        if args.game and name != args.game:
+            continue
         rate, events = driver(name, seats, args.games)
         rows.append(
             {
