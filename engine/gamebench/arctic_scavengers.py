@@ -30,6 +30,7 @@ seed (GameBench's fallback). A game asks at most `max_decisions` decisions.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import random
 from collections import Counter
@@ -212,26 +213,34 @@ def fight(cards: Sequence[str]) -> int:
     return sum(CARDS[t].value("fight") for t in cards)
 
 
-def _multisets(counts: Counter[str]) -> list[tuple[str, ...]]:
+def _multisets(counts: Counter[str]) -> tuple[tuple[str, ...], ...]:
     """Every non-empty sub-multiset of `counts`, titles in card order."""
-    titles = sort_titles(list(counts))
+    return _sub_multisets(tuple((t, counts[t]) for t in sort_titles(list(counts))))
+
+
+@functools.lru_cache(maxsize=4096)
+def _sub_multisets(counts: tuple[tuple[str, int], ...]) -> tuple[tuple[str, ...], ...]:
     out = []
-    for picks in itertools.product(*(range(counts[t] + 1) for t in titles)):
-        chosen = tuple(t for t, k in zip(titles, picks, strict=True) for _ in range(k))
+    for picks in itertools.product(*(range(k + 1) for _, k in counts)):
+        chosen = tuple(t for (t, _), k in zip(counts, picks, strict=True) for _ in range(k))
         if chosen:
             out.append(chosen)
-    return out
+    return tuple(out)
 
 
-def uses(hand: Sequence[str], kind: str) -> list[Gather]:
+def uses(hand: Sequence[str], kind: str) -> tuple[Gather, ...]:
     """Every way to dig, draw or hunt with the hand: cards that can, one of them a card that
     performs the action, worth at least 1."""
-    able = Counter(t for t in hand if CARDS[t].does(kind))
-    return [
+    return _uses(sort_titles([t for t in hand if CARDS[t].does(kind)]), kind)
+
+
+@functools.lru_cache(maxsize=4096)
+def _uses(able: tuple[str, ...], kind: str) -> tuple[Gather, ...]:
+    return tuple(
         Gather(kind=kind, cards=cards)
-        for cards in _multisets(able)
+        for cards in _multisets(Counter(able))
         if any(CARDS[t].leads(kind) for t in cards) and sum(CARDS[t].value(kind) for t in cards) > 0
-    ]
+    )
 
 
 def payments(hand: Sequence[str], cost: int) -> list[tuple[str, ...]]:
@@ -265,6 +274,13 @@ def gather_options(st: ArcState, seat: int) -> tuple[Gather | Hire | Stop, ...]:
             out.extend(Gather(kind="trash", cards=c) for c in _multisets(Counter(hand)))
     out.append(Stop())
     return tuple(out)
+
+
+def can_gather(st: ArcState, seat: int) -> bool:
+    """Whether the seat has a gathering action left (anything but stopping)."""
+    if not st.hand[seat]:
+        return False
+    return "trash" not in st.used[seat] or len(gather_options(st, seat)) > 1
 
 
 def strike_options(st: ArcState, seat: int) -> tuple[Strike | Stop, ...]:
@@ -357,7 +373,7 @@ class ArcRules:
                     self._emit(st, events, ArcRevealed(round=st.round, piles=piles))
                     continue
                 seat = st.gatherer()
-                if len(gather_options(st, seat)) > 1:
+                if can_gather(st, seat):
                     return
                 self._emit(
                     st,
