@@ -1,10 +1,9 @@
 """Arctic Scavengers with model seats on the loopback server (the real SDKs over HTTP): both
 seats ask for a rule once, then play listed actions; the stored game verifies offline. Then
-a short code-agent tournament through the real command line, verified and rated."""
+a short code-agent tournament through the real command line, every game verified."""
 
 from __future__ import annotations
 
-import json
 import re
 import zlib
 from collections.abc import Iterator
@@ -37,7 +36,7 @@ def curious(req: Incoming) -> Answer:
         return Answer(text=f"Action: Explain({heading.group(1) if heading else 'x'})")
     legal = prompt.split("Legal actions:\n", 1)[1].split("\n\n", 1)[0].splitlines()
     pick = legal[zlib.crc32(prompt.encode()) % len(legal)]
-    if "Stop" in legal and zlib.crc32(prompt.encode()) % 3 == 0:
+    if "Stop" in legal and zlib.crc32(prompt.encode()) % 2 == 0:
         pick = "Stop"
     think = "My fighters should stay in hand.\n" if "think out loud" in prompt else ""
     return Answer(text=f"{think}Action: {pick}")
@@ -75,7 +74,7 @@ def test_model_seats_play_and_the_game_verifies_offline(
     assert check.outcome == "verified", check.problem
 
 
-def test_a_code_agent_tournament_verifies_and_rates(tmp_path: Path) -> None:
+def test_a_code_agent_tournament_verifies(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
     got = cattle("tournament", "--game", "gamebench:arctic_scavengers", "--agents",
                  "random,warlord", "--games", "6", "--seed", "2", "--quiet", "--db", db)  # fmt: skip
@@ -87,7 +86,4 @@ def test_a_code_agent_tournament_verifies_and_rates(tmp_path: Path) -> None:
     assert table["warlord"][0] > table["random"][0]
     checked = cattle("verify", "--all", "--db", db)
     assert checked.returncode == 0, checked.stdout[-2000:]
-    rated = cattle("ratings", "--method", "bt", "--bootstrap", "50", "--json", "--db", db)
-    assert rated.returncode == 0, rated.stderr
-    ratings = {r["agent"]: r["mean"] for r in json.loads(rated.stdout)}
-    assert ratings["warlord"] > ratings["random"]
+    assert "verified" in checked.stdout
