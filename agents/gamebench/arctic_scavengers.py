@@ -2,12 +2,13 @@
 
 * `random`: a uniformly random legal action (GameBench's baseline).
 * `warlord`: keeps its fighters for the skirmish and grows its tribe. It gathers only with
-  cards of fight 1 or less (Refugees, Scavengers, Hunters, Shovels, nets, medicine...), in
-  this order: draw, hunt (the most food), hire (the mercenary with the most people, then
-  the most fight), dig (the most cards), trash its Junk, then stops. From a dig it keeps the
-  card worth most to it (fight, else medicine; never Junk). In a skirmish it snipes or
-  sabotages the opposing card with the most fight (then people). It never trashes a card
-  with people. Deterministic.
+  cards of fight 1 or less that do not strike (Refugees, Scavengers, Hunters, Shovels, nets,
+  medicine...), in this order: draw, hunt (the most food), hire (the mercenary worth most:
+  two per person, its fight, three more for a Sniper Team or Saboteur), dig (the most
+  cards), trash its Junk, then stops. From a dig it keeps the card worth most to it (its
+  fight or twice its medicine; never Junk). In a skirmish it snipes or sabotages the
+  opposing card with the most fight (then people). It never trashes a card with people.
+  Deterministic.
 """
 
 from __future__ import annotations
@@ -29,17 +30,37 @@ from engine.gamebench.arctic_scavengers import (
     state_data,
 )
 from events.catalog import GameDef
-from events.gamebench.arctic_scavengers import ARC_EVENT_TYPES, CARDS, NAME, ORDER, ArcticConfig
+from events.gamebench.arctic_scavengers import (
+    ARC_EVENT_TYPES,
+    CARDS,
+    NAME,
+    ORDER,
+    STRIKERS,
+    ArcticConfig,
+)
 from projections.gamebench.arctic_scavengers import SQL, ArcPrompter, ArcView, describe, frames
 
 CHEAP = 1
 """The most fight a card may have for the warlord to spend it on gathering."""
 
 
+def _spare(title: str) -> bool:
+    """Whether the warlord spends the card on gathering: fight `CHEAP` or less, and not a
+    Sniper Team or Saboteur (they strike in the skirmish)."""
+    return CARDS[title].value("fight") <= CHEAP and title not in STRIKERS
+
+
 def _worth(title: str) -> tuple[int, int]:
-    """How much the warlord wants a card: (fight or medicine, people)."""
+    """How much the warlord wants a dug card: (fight, or twice its medicine; people)."""
     c = CARDS[title]
-    return (max(c.value("fight"), c.value("medicine")), c.people)
+    return (max(c.value("fight"), 2 * c.value("medicine")), c.people)
+
+
+def _recruit(title: str) -> int:
+    """How much the warlord wants a mercenary: two per person, its fight, three if it
+    strikes in skirmishes."""
+    c = CARDS[title]
+    return 2 * c.people + c.value("fight") + (3 if title in STRIKERS else 0)
 
 
 class Warlord(Agent):
@@ -75,19 +96,12 @@ class Warlord(Agent):
             hires = [a for a in legal if isinstance(a, Hire)]
             if not hires:
                 return None
-            return max(
-                hires,
-                key=lambda a: (
-                    CARDS[a.mercenary].people,
-                    CARDS[a.mercenary].value("fight"),
-                    -len(a.cards),
-                ),
-            )
+            return max(hires, key=lambda a: (_recruit(a.mercenary), -len(a.cards)))
         options = [a for a in legal if isinstance(a, Gather) and a.kind == kind]
         if kind == "trash":
             junk = [a for a in options if set(a.cards) == {"Junk"}]
             return max(junk, key=lambda a: len(a.cards)) if junk else None
-        cheap = [a for a in options if all(CARDS[t].value("fight") <= CHEAP for t in a.cards)]
+        cheap = [a for a in options if all(_spare(t) for t in a.cards)]
         if not cheap:
             return None
         return max(

@@ -301,8 +301,9 @@ def _hide_from(log: list[Any], seat: int) -> list[Any]:
 
 @pytest.mark.parametrize("seat", [0, 1])
 def test_a_seat_sees_the_same_whatever_it_cannot_see(seat: int) -> None:
-    record = play_game(CONFIG, 5, ["warlord", "warlord"])
+    record = play_game(CONFIG, 14, ["warlord", "warlord"])  # both dig and draw; 3 strikes
     log = list(record.events)
+    assert sum(isinstance(e, ArcStruck) for e in log) == 3
     swapped = _hide_from(log, seat)
     assert swapped != log
     prompter = ArcPrompter()
