@@ -384,3 +384,18 @@ def test_the_warlord_beats_random() -> None:
             wins += end.scores[me]
     assert wins >= 10
     assert sum(n for _, n in MERCENARIES) == 61
+
+
+def test_structured_answers_name_a_label_or_a_heading() -> None:
+    state, log = run([Explain(heading="Cards"), *ROUND_ONE[:4]])
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "keep"
+    prompter = ArcPrompter().for_seat(SimpleNamespace(mode="cot"))
+    schema = prompter.answer_schema(ArcView(0).sync(log), d)
+    assert schema["required"] == ["reasoning", "action"]
+    enum = schema["properties"]["action"]["enum"]
+    assert enum[:2] == ["Keep Pills", "Keep nothing"]
+    assert "Explain(Cards)" not in enum and "Explain(Skirmish)" in enum
+    assert prompter.parse('{"reasoning": "medicine hires", "action": "Keep Pills"}', d, 0)[0] == (
+        Keep(card="Pills")
+    )
