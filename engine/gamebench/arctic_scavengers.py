@@ -133,6 +133,8 @@ class ArcDecision(msgspec.Struct, frozen=True, kw_only=True):
     """`gather`, `keep` or `skirmish`."""
     legal: tuple[Gather | Hire | Keep | Strike | Stop, ...]
     seed: int = 0
+    ply: int = 0
+    """Actions played before this decision (the fallback's draw)."""
 
 
 class ArcState:
@@ -445,7 +447,9 @@ class ArcRules:
                 return None
             seat, kind = found, "skirmish"
             legal = strike_options(st, seat)
-        return ArcDecision(seats=(seat,), round=st.round, kind=kind, legal=legal, seed=st.seed)
+        return ArcDecision(
+            seats=(seat,), round=st.round, kind=kind, legal=legal, seed=st.seed, ply=st.ply
+        )
 
     def step(
         self, st: ArcState, d: ArcDecision, actions: Sequence[Any]

@@ -464,7 +464,7 @@ class ArcPrompter(GameBenchPrompter):
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
-        return fallback(decision.seed, NAME, decision.round, decision.legal)
+        return fallback(decision.seed, NAME, decision.ply, decision.legal)
 
 
 def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
