@@ -62,13 +62,22 @@ class Card(msgspec.Struct, frozen=True, kw_only=True):
         return any(a == action for a, _ in self.standard)
 
 
-def _c(title: str, people: int = 0, std: str = "", mod: str = "", food: int = 0,
-       med: int = 0) -> Card:  # fmt: skip
+def _c(
+    title: str, people: int = 0, std: str = "", mod: str = "", food: int = 0, med: int = 0
+) -> Card:
+    """A card from its facts written as text: `std` and `mod` read "dig 1, fight 2"."""
+
     def parse(text: str) -> tuple[tuple[str, int], ...]:
         return tuple((p.split()[0], int(p.split()[1])) for p in text.split(",") if p.strip())
 
-    return Card(title=title, people=people, standard=parse(std), modifier=parse(mod),
-                food=food, medicine=med)  # fmt: skip
+    return Card(
+        title=title,
+        people=people,
+        standard=parse(std),
+        modifier=parse(mod),
+        food=food,
+        medicine=med,
+    )
 
 
 CARDS: dict[str, Card] = {

@@ -452,8 +452,7 @@ class ArcPrompter(GameBenchPrompter):
                 lines.append(f"{_player(s)}'s pile: {_cards(p)} (fight {fight(p)}).")
         if view.dug:
             lines.append(f"You turned up: {_cards(view.dug)}.")
-        seen = sorted({*view.hand, *view.dug, *(t for p in view.revealed for t in p)},
-                      key=list(CARDS).index)  # fmt: skip
+        seen = sort_titles(list({*view.hand, *view.dug, *(t for p in view.revealed for t in p)}))
         lines += ["Cards in view:", *(card_text(t) for t in seen)]
         lines += ["Recent events:", *view.recent(), _ASK[decision.kind]]
         return "\n".join(lines)
