@@ -164,7 +164,8 @@ class ArcView(ViewBase):
             self.food = 0
             self.revealed = []
         elif isinstance(e, ArcDealt):
-            self.hand = list(e.hand)
+            if e.seat == self.seat:
+                self.hand = list(e.hand)
         elif isinstance(e, ArcPlayed):
             if e.action == "trash":
                 self.junkyard += len(e.cards)
@@ -187,9 +188,11 @@ class ArcView(ViewBase):
                 self.used.append(e.action)
                 self.food = e.food
         elif isinstance(e, ArcDrew):
-            self.hand.extend(e.cards)
+            if e.seat == self.seat:
+                self.hand.extend(e.cards)
         elif isinstance(e, ArcDug):
-            self.dug = list(e.cards)
+            if e.seat == self.seat:
+                self.dug = list(e.cards)
         elif isinstance(e, ArcKept):
             if e.card is not None:
                 self.junkyard -= 1
