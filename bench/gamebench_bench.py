@@ -1,6 +1,7 @@
-"""GameBench's Pit, Santorini, Hive and Two Rooms and a Boom through the harness with code agents: prints figures.
+"""GameBench's games through the harness with code agents: prints figures.
 
     uv run python bench/gamebench_bench.py [--games N] [--json] [--game NAME]
+    uv run python bench/gamebench_bench.py --game gamebench:arctic_scavengers --games 100
 
 For each game and pairing of code agents:
 
@@ -47,6 +48,9 @@ CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gamebench:two_rooms_and_a_boom", ("random",) * 6),
     ("gamebench:two_rooms_and_a_boom", ("sleuth",) * 3 + ("random",) * 3),
     ("gamebench:two_rooms_and_a_boom", ("sleuth",) * 6),
+    ("gamebench:arctic_scavengers", ("random", "random")),
+    ("gamebench:arctic_scavengers", ("warlord", "random")),
+    ("gamebench:arctic_scavengers", ("warlord", "warlord")),
 )
 """(game, seats) pairs measured."""
 

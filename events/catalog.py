@@ -52,6 +52,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
     "gamebench:two_rooms_and_a_boom": "agents.gamebench.two_rooms",
+    "gamebench:arctic_scavengers": "agents.gamebench.arctic_scavengers",
     "textarena": "agents.textarena.game",
 }
 
