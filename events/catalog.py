@@ -51,6 +51,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:hive": "agents.gamebench.hive",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
+    "gamebench:air_land_sea": "agents.gamebench.air_land_sea",
     "textarena": "agents.textarena.game",
 }
 
