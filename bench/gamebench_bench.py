@@ -1,6 +1,6 @@
 """GameBench's Pit, Santorini and Hive through the harness with code agents: prints figures.
 
-    uv run python bench/gamebench_bench.py [--games N] [--json]
+    uv run python bench/gamebench_bench.py [--games N] [--json] [--game NAME]
 
 For each game and pairing of code agents:
 
@@ -43,6 +43,9 @@ CASES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("gamebench:hive", ("random", "random")),
     ("gamebench:hive", ("stinger", "random")),
     ("gamebench:hive", ("stinger", "stinger")),
+    ("gamebench:air_land_sea", ("random", "random")),
+    ("gamebench:air_land_sea", ("commander", "random")),
+    ("gamebench:air_land_sea", ("commander", "commander")),
 )
 """(game, seats) pairs measured."""
 
@@ -106,10 +109,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    parser.add_argument("--game", help="Measure only this game (e.g. gamebench:air_land_sea).")
     args = parser.parse_args()
     configure_logging(False, False)
     rows: list[dict[str, Any]] = []
     for name, seats in CASES:
+        if args.game and name != args.game:
+            continue
         rate, events = driver(name, seats, args.games)
         rows.append(
             {
