@@ -205,24 +205,31 @@ def strengths(order: Sequence[str], lanes: dict[str, list[Stack]]) -> list[tuple
     strength, a face-down one 2 (4 for a seat with Escalation face up); cards under a face-up
     Cover Fire have 4; a face-up Support gives its owner 3 in each adjacent theatre. Face-down
     cards may be unknown (an empty code): their strength does not depend on what they are."""
-    up = faceup_cards(lanes)
-    escalated = {s for c, s, _ in up if c == "S2"}
+    escalated = [False, False]
+    bonus = [[0, 0] for _ in order]
+    for i, t in enumerate(order):
+        for s in (0, 1):
+            for c, u in lanes[t][s]:
+                if u and c == "S2":
+                    escalated[s] = True
+                elif u and c == "A1":
+                    for j in (i - 1, i + 1):
+                        if 0 <= j < len(order):
+                            bonus[j][s] += 3
     out = []
-    for t in order:
-        pair = []
+    for i, t in enumerate(order):
+        pair = [0, 0]
         for s in (0, 1):
             stack = lanes[t][s]
-            cover = max((i for i, (c, u) in enumerate(stack) if u and c == "L4"), default=-1)
-            total = 0
-            for i, (c, u) in enumerate(stack):
-                if i < cover:
-                    total += 4
-                elif u:
-                    total += CARDS[c].strength
-                else:
-                    total += 4 if s in escalated else 2
-            total += sum(3 for c, o, u in up if c == "A1" and o == s and t in adjacent(order, u))
-            pair.append(total)
+            down = 4 if escalated[s] else 2
+            total = bonus[i][s]
+            cover = -1
+            for k, (c, u) in enumerate(stack):
+                if u and c == "L4":
+                    cover = k
+            for k, (c, u) in enumerate(stack):
+                total += 4 if k < cover else (CARDS[c].strength if u else down)
+            pair[s] = total
         out.append((pair[0], pair[1]))
     return out
 
