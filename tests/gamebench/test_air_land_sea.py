@@ -24,7 +24,9 @@ from engine.gamebench.air_land_sea import (
     Deploy,
     Flip,
     Improvise,
+    Move,
     Reinforce,
+    Return,
     Withdraw,
     strengths,
     withdraw_points,
@@ -43,6 +45,7 @@ from events.gamebench.air_land_sea import (
     AlsEnded,
     AlsFlipped,
     AlsHiddenCard,
+    AlsMoved,
     AlsPlayed,
     AlsRejected,
     AlsRuleExplained,
@@ -368,3 +371,30 @@ def test_commander_beats_random() -> None:
         assert isinstance(end, AlsEnded)
         wins += end.scores[seed % 2]
     assert wins >= 5
+
+
+def test_transport_and_redeploy() -> None:
+    # Seed 1: theatres Sea, Air, Land; Player 1 (1st) holds Transport, Player 2 Redeploy.
+    moves = [
+        Deploy(card="S1", theatre="Sea"),
+        Move(theatre="Sea", index=0, to="Land"),  # Transport moves itself
+        Improvise(card="L6", theatre="Sea"),
+        Deploy(card="S6", theatre="Sea"),
+        Deploy(card="S4", theatre="Sea"),  # Redeploy covers the face-down Heavy Tanks
+    ]
+    state, log = run(moves, seed=1)
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "redeploy" and d.seats == (1,)
+    assert d.labels == ("Return your face-down Heavy Tanks (Land 6) in Sea to your hand", "Do not return a card")  # fmt: skip
+    state, log = run([*moves, Return(theatre="Sea", index=0)], seed=1)
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "play" and Withdraw() not in d.legal
+    opponent = AlsView(0).sync(log)
+    assert opponent.counts == [4, 5] and opponent.lanes["Sea"][1] == [("S4", True)]
+    state, log = run([*moves, Return(theatre="Sea", index=0), Deploy(card="L6", theatre="Land")], seed=1)  # fmt: skip
+    moved = next(e for e in log if isinstance(e, AlsMoved))
+    assert (moved.card, moved.theatre, moved.to) == ("S1", "Sea", "Land")
+    assert [e.via for e in log if isinstance(e, AlsPlayed)] == ["turn"] * 4 + ["redeploy"]
+    assert state.lanes["Land"] == [[("S1", True)], [("L6", True)]]
+    assert [len(h) for h in state.hands] == [4, 4] and state.to_move == 0
+    assert verify(log, prefix=True).ok
