@@ -16,6 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
+from cli.web.data import api_events, game_data
 from cli.web.frames import build
 from engine.gamebench.air_land_sea import (
     HEADINGS,
@@ -55,7 +56,7 @@ from events.gamebench.air_land_sea import (
 from events.store import DuckStore
 from projections.gamebench.air_land_sea import AlsPrompter, AlsView
 from runner.replay import verify
-from runner.session import play_and_store, play_game
+from runner.session import game_row, play_and_store, play_game
 
 GAME = catalog.get("gamebench:air_land_sea")
 CONFIG = AlsConfig()
@@ -398,3 +399,19 @@ def test_transport_and_redeploy() -> None:
     assert state.lanes["Land"] == [[("S1", True)], [("L6", True)]]
     assert [len(h) for h in state.hands] == [4, 4] and state.to_move == 0
     assert verify(log, prefix=True).ok
+
+
+def test_the_seat_page_is_the_same_whatever_it_cannot_see(tmp_path: Path) -> None:
+    seats = [SeatSpec(agent="commander"), SeatSpec(agent="random")]
+    record = play_game(CONFIG, 3, ["commander", "random"])
+    with DuckStore(tmp_path / "p.duckdb") as store:
+        for seat in (0, 1):
+            pages = []
+            for k, log in enumerate((list(record.events), _hide_from(list(record.events), seat))):
+                game_id = f"als{seat}{k}"
+                store.save_game(game_row(game_id, CONFIG, 3, seats, None), log, record.turns)
+                data = game_data(store.con, game_id, seat)
+                data.pop("game")
+                data["api"] = api_events(store.con, game_id, seat)
+                pages.append(msgspec.json.encode(data, order="deterministic"))
+            assert pages[0] == pages[1]
