@@ -13,7 +13,7 @@ import pytest
 
 from agents.llm.loopback import Answer, Incoming, LoopbackServer
 from events.agent import ActionDefaulted, LLMCall
-from events.gamebench.air_land_sea import AlsConfig
+from events.gamebench.air_land_sea import AlsBattleEnded, AlsConfig
 from events.store import DuckStore
 from runner.session import play_and_store
 from runner.verify import check_game
@@ -29,13 +29,15 @@ def llm_env(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
 
 def curious(req: Incoming) -> Answer:
     """Asks for the first heading's rules once, then plays a listed action picked by the
-    prompt's checksum (never withdrawing, so that battles are fought; reasoning first when
-    the prompt asks for it)."""
+    prompt's checksum, never withdrawing until the other player is down to four cards, then
+    withdrawing on its turn (reasoning first when the prompt asks for it)."""
     prompt = req.prompt
     if "RULES YOU ASKED ABOUT" not in prompt:
         heading = re.search(r"under these headings;[^\n]*\n([^,\n]+)", prompt)
         return Answer(text=f"Action: Explain({heading.group(1) if heading else 'x'})")
     legal = prompt.split("Legal actions:\n", 1)[1].split("\n\n", 1)[0].splitlines()
+    if "Withdraw" in legal and "holds 4 cards" in prompt:
+        return Answer(text="Action: Withdraw")
     legal = [a for a in legal if a != "Withdraw"] or legal
     pick = legal[zlib.crc32(prompt.encode()) % len(legal)]
     think = "I count the theatres.\n" if "think out loud" in prompt else ""
@@ -64,9 +66,10 @@ def test_model_seats_play_and_the_match_verifies_offline(
     server.stop()
     assert explained == [(2,)]
     calls = [e for e in record.events if isinstance(e, LLMCall)]
-    assert len(calls) >= 14 and all(c.error is None and c.parse_error is None for c in calls)
+    assert len(calls) >= 6 and all(c.error is None and c.parse_error is None for c in calls)
     assert not any(isinstance(e, ActionDefaulted) for e in record.events)
     assert record.result is not None and sorted(record.result.scores) == [0.0, 1.0]
+    assert [e.reason for e in record.events if isinstance(e, AlsBattleEnded)] == ["withdrew"]
     with no_network(), DuckStore(db) as store:
         check = check_game(store.load_rows(gid))
     assert check.outcome == "verified", check.problem
