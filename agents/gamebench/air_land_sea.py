@@ -35,7 +35,13 @@ from engine.gamebench.air_land_sea import (
     strengths,
 )
 from events.catalog import GameDef
-from events.gamebench.air_land_sea import ALS_EVENT_TYPES, CARDS, NAME, AlsConfig
+from events.gamebench.air_land_sea import (
+    ALS_EVENT_TYPES,
+    CARDS,
+    GAMEBENCH_INERT,
+    NAME,
+    AlsConfig,
+)
 from projections.gamebench.air_land_sea import SQL, AlsPrompter, AlsView, describe, frames
 
 Lanes = dict[str, list[list[tuple[str, bool]]]]
@@ -67,7 +73,7 @@ def after(view: AlsView, seat: int, action: Any) -> Lanes:
 
 def score(view: AlsView, seat: int, lanes: Lanes) -> float:
     """10 per theatre the seat would control, plus a tenth of each capped margin."""
-    strength = strengths(view.order, lanes)
+    strength = strengths(view.order, lanes, view.inert)
     held = control(strength, view.first)
     total = 0.0
     for (a, b), owner in zip(strength, held, strict=True):
@@ -115,7 +121,7 @@ class Commander(Agent):
 
     def _hopeless(self, view: AlsView, best: Any) -> bool:
         seat = self.seat
-        strength = strengths(view.order, after(view, seat, best))
+        strength = strengths(view.order, after(view, seat, best), view.inert)
         held = control(strength, view.first)
         if sum(1 for s in held if s == seat) >= 2:
             return False
@@ -134,9 +140,11 @@ CODE_AGENTS: dict[str, Any] = {
 
 
 def presets() -> Mapping[str, AlsConfig]:
-    """GameBench's match, and a short one (first to 6 points, at most 2 battles) for tests."""
+    """GameBench's match; the same with only the abilities GameBench's program applies; and
+    a short one (first to 6 points, at most 2 battles) for tests."""
     return {
         "standard": AlsConfig(),
+        "gamebench_code": AlsConfig(inert=GAMEBENCH_INERT, name="gamebench_code"),
         "quick": AlsConfig(target=6, max_battles=2, name="quick"),
     }
 

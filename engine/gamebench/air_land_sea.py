@@ -23,7 +23,7 @@ the seed (GameBench's fallback).
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from typing import Any, Literal
 
 import msgspec
@@ -200,19 +200,24 @@ def faceup_cards(lanes: dict[str, list[Stack]]) -> list[tuple[str, int, str]]:
     ]
 
 
-def strengths(order: Sequence[str], lanes: dict[str, list[Stack]]) -> list[tuple[int, int]]:
+def strengths(
+    order: Sequence[str], lanes: dict[str, list[Stack]], inert: Collection[str] = ()
+) -> list[tuple[int, int]]:
     """Each theatre's strength of seat 0 and seat 1, in `order`. A face-up card has its
     strength, a face-down one 2 (4 for a seat with Escalation face up); cards under a face-up
     Cover Fire have 4; a face-up Support gives its owner 3 in each adjacent theatre. Face-down
-    cards may be unknown (an empty code): their strength does not depend on what they are."""
+    cards may be unknown (an empty code): their strength does not depend on what they are.
+    Cards in `inert` keep their strength but not their ability."""
     escalated = [False, False]
     bonus = [[0, 0] for _ in order]
     for i, t in enumerate(order):
         for s in (0, 1):
             for c, u in lanes[t][s]:
-                if u and c == "S2":
+                if not u or c in inert:
+                    continue
+                if c == "S2":
                     escalated[s] = True
-                elif u and c == "A1":
+                elif c == "A1":
                     for j in (i - 1, i + 1):
                         if 0 <= j < len(order):
                             bonus[j][s] += 3
@@ -225,7 +230,7 @@ def strengths(order: Sequence[str], lanes: dict[str, list[Stack]]) -> list[tuple
             total = bonus[i][s]
             cover = -1
             for k, (c, u) in enumerate(stack):
-                if u and c == "L4":
+                if u and c == "L4" and c not in inert:
                     cover = k
             for k, (c, u) in enumerate(stack):
                 total += 4 if k < cover else (CARDS[c].strength if u else down)
@@ -303,7 +308,12 @@ class AlsState:
 
     def aerodrome(self, seat: int) -> bool:
         """Whether the seat has Aerodrome face up."""
-        return any(c == "A4" and s == seat for c, s, _ in faceup_cards(self.lanes))
+        return any(c == "A4" and s == seat for c, s, _ in self.active())
+
+    def active(self) -> list[tuple[str, int, str]]:
+        """(card, owner, theatre) of every face-up card whose ability acts in this match."""
+        inert = self.config.inert
+        return [x for x in faceup_cards(self.lanes) if x[0] not in inert]
 
 
 def play_actions(st: AlsState, seat: int, withdraw: bool) -> list[tuple[AlsMove, str]]:
@@ -383,6 +393,8 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
 
 def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
     """A card of `owner` just turned face up in `theatre`: set off its instant ability."""
+    if card in st.config.inert:
+        return
     name = CARDS[card].name
     if name == "Air Drop":
         st.air_drop[owner] = True
@@ -417,7 +429,7 @@ def _settle(st: AlsState) -> None:
 
 def destroyed_by(st: AlsState, theatre: str, faceup: bool) -> str | None:
     """Which ongoing ability destroys a card played now to `theatre` (None: it stays)."""
-    up = faceup_cards(st.lanes)
+    up = st.active()
     if not faceup and any(c == "A5" for c, _, _ in up):
         return "Containment"
     occupied = sum(len(side) for side in st.lanes[theatre])
@@ -590,7 +602,7 @@ class AlsRules:
         return [AlsSkipped(n=n, seat=seat, ability=CARDS[d.card or ""].name)]
 
     def _end_battle(self, st: AlsState, events: list[Any]) -> None:
-        strength = strengths(st.order, st.lanes)
+        strength = strengths(st.order, st.lanes, st.config.inert)
         held = control(strength, st.first)
         if st.withdrawn is not None:
             loser = st.withdrawn

@@ -80,6 +80,10 @@ CARDS: dict[str, CardInfo] = {
 }
 """The 18 battle cards by code (theatre letter and strength), GameBench's deck."""
 
+GAMEBENCH_INERT: tuple[str, ...] = ("A2", "A3", "L3", "S3", "S2", "L4")
+"""The abilities GameBench's program never applies: Air Drop and the three Maneuvers (their
+names are misspelt where the program looks them up), Escalation and Cover Fire (left to do)."""
+
 HAND = 6
 """Cards dealt to each player at the start of a battle."""
 TARGET = 12
@@ -99,6 +103,8 @@ class AlsConfig(msgspec.Struct, frozen=True, kw_only=True):
     players: int = 2
     target: int = TARGET
     max_battles: int = MAX_BATTLES
+    inert: tuple[str, ...] = ()
+    """Cards (codes) whose abilities do nothing in this match; they keep their strength."""
     name: str = "standard"
 
     def validate(self) -> AlsConfig:
@@ -109,6 +115,9 @@ class AlsConfig(msgspec.Struct, frozen=True, kw_only=True):
             raise ConfigError(f"target must be in 1..1000, got {self.target}")
         if not 1 <= self.max_battles <= 1000:
             raise ConfigError(f"max_battles must be in 1..1000, got {self.max_battles}")
+        unknown = sorted(set(self.inert) - set(CARDS))
+        if unknown:
+            raise ConfigError(f"inert names unknown cards: {', '.join(unknown)}")
         return self
 
 

@@ -80,6 +80,7 @@ class AlsView(ViewBase):
         super().__init__(seat)
         self.target = 0
         self.max_battles = 0
+        self.inert: tuple[str, ...] = ()
         self.battle = 0
         self.order: list[str] = list(THEATRES)
         self.first = 0
@@ -96,6 +97,7 @@ class AlsView(ViewBase):
         if isinstance(e, AlsStarted):
             self.target = e.config.target
             self.max_battles = e.config.max_battles
+            self.inert = e.config.inert
         elif isinstance(e, AlsBattleBegan):
             self.battle = e.battle
             self.order = list(e.order)
@@ -155,7 +157,7 @@ class AlsView(ViewBase):
     def board_lines(self) -> list[str]:
         """Each theatre, left to right: both sides' cards (bottom first), strengths and who
         controls it now."""
-        strength = strengths(self.order, self.lanes)
+        strength = strengths(self.order, self.lanes, self.inert)
         held = control(strength, self.first)
         lines = []
         for i, t in enumerate(self.order):
@@ -197,6 +199,12 @@ def _shown(card: str, up: bool) -> str:
     if not card:
         return "face-down card"
     return card_name(card) if up else f"face-down {card_name(card)}"
+
+
+def _ability(card: str, inert: tuple[str, ...]) -> str:
+    if card in inert:
+        return "no ability in this match"
+    return CARDS[card].text or "no ability"
 
 
 def _name(card: str | None) -> str:
@@ -371,13 +379,19 @@ class AlsPrompter(GameBenchPrompter):
             f"You are {_player(me)}, the {role} player of battle {view.battle + 1} (at most "
             f"{view.max_battles}). Victory points: you {view.vp[me]}, {_player(other)} "
             f"{view.vp[other]}; {view.target} win the match.",
+            *(
+                [
+                    "In this match these cards have no ability: "
+                    + ", ".join(card_name(c) for c in sorted(view.inert))
+                    + "."
+                ]
+                if view.inert
+                else []
+            ),
             "Theatres, left to right (strength, then cards bottom first; the last is uncovered):",
             *view.board_lines(),
             "Your hand: "
-            + (
-                "; ".join(f"{card_name(c)}: {CARDS[c].text or 'no ability'}" for c in hand)
-                or "empty"
-            ),
+            + ("; ".join(f"{card_name(c)}: {_ability(c, view.inert)}" for c in hand) or "empty"),
             f"{_player(other)} holds {view.counts[other]} cards. If you withdrew now "
             f"{_player(other)} would score {lose}.",
             "Recent events:",

@@ -163,6 +163,20 @@ def test_golden_playthrough() -> None:
     assert data["vp"] == [8, 2] and data["battle"] == 3
 
 
+def test_the_gamebench_code_preset_leaves_four_abilities_out() -> None:
+    config = GAME.preset("gamebench_code")
+    state, log = run(GOLDEN[:4], config=config)  # Escalation, then Maneuver: neither acts
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "turn" and d.seats == (0,)
+    assert strengths(state.order, state.lanes, config.inert) == [(2, 6), (0, 3), (2, 0)]
+    assert strengths(state.order, state.lanes) == [(4, 6), (0, 3), (2, 0)]
+    view = AlsView(0).sync(log)
+    text = PROMPTER.situation(view, d)
+    assert "Cover Fire (Land 4): no ability in this match" in text
+    assert "these cards have no ability: Air Drop (Air 2), Maneuver (Air 3)" in text
+    assert verify(log, prefix=True).ok
+
+
 def test_withdrawal_points_follow_the_supreme_commander_cards() -> None:
     first = [withdraw_points(True, n) for n in range(7)]
     second = [withdraw_points(False, n) for n in range(7)]
@@ -219,6 +233,7 @@ def _places(state: AlsState) -> list[str]:
 @settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**63 - 1),
+    preset=st.sampled_from(["standard", "gamebench_code"]),
     picks=st.one_of(
         st.lists(st.integers(0, 10**6), max_size=40),
         st.integers(0, 2**32).map(
@@ -226,9 +241,10 @@ def _places(state: AlsState) -> list[str]:
         ),
     ),
 )
-def test_any_legal_play_keeps_the_invariants(seed: int, picks: list[int]) -> None:
+def test_any_legal_play_keeps_the_invariants(seed: int, preset: str, picks: list[int]) -> None:
     """Short prefixes from hypothesis, and whole matches (400 picks)."""
-    state, log = RULES.start(CONFIG, seed, SEATS)
+    config = GAME.preset(preset)
+    state, log = RULES.start(config, seed, SEATS)
     views = [AlsView(0), AlsView(1)]
     vp = [0, 0]
     decisions = 0
@@ -247,18 +263,20 @@ def test_any_legal_play_keeps_the_invariants(seed: int, picks: list[int]) -> Non
             v.sync(log)
             assert sorted(v.hand()) == sorted(state.hands[v.seat])
             assert v.counts == [len(h) for h in state.hands]
-            assert strengths(v.order, v.lanes) == strengths(state.order, state.lanes)
+            assert strengths(v.order, v.lanes, v.inert) == strengths(
+                state.order, state.lanes, state.config.inert
+            )
             for t in state.order:
                 for s in (0, 1):
                     seen = v.lanes[t][s]
                     assert [u for _, u in seen] == [u for _, u in state.lanes[t][s]]
                     for (c, up), (true, _) in zip(seen, state.lanes[t][s], strict=True):
                         assert c == true or (not up and not c and s != v.seat)
-    assert decisions <= RULES.max_decisions(CONFIG)
+    assert decisions <= RULES.max_decisions(config)
     if state.over:
         end = log[-1]
         assert isinstance(end, AlsEnded) and sum(end.scores) == 1.0
-        assert end.reason == "target" and max(end.vp) >= CONFIG.target
+        assert end.reason == "target" and max(end.vp) >= config.target
     assert verify(log, prefix=not state.over).ok
 
 
