@@ -230,7 +230,7 @@ def _places(state: AlsState) -> list[str]:
     return cards + [c for c in state.drawn if c is not None]
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=20, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(0, 2**63 - 1),
     preset=st.sampled_from(["standard", "gamebench_code"]),
