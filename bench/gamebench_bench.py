@@ -51,6 +51,9 @@ CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gamebench:arctic_scavengers", ("random", "random")),
     ("gamebench:arctic_scavengers", ("warlord", "random")),
     ("gamebench:arctic_scavengers", ("warlord", "warlord")),
+    ("gamebench:air_land_sea", ("random", "random")),
+    ("gamebench:air_land_sea", ("commander", "random")),
+    ("gamebench:air_land_sea", ("commander", "commander")),
 )
 """(game, seats) pairs measured."""
 

@@ -53,6 +53,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
     "gamebench:two_rooms_and_a_boom": "agents.gamebench.two_rooms",
     "gamebench:arctic_scavengers": "agents.gamebench.arctic_scavengers",
+    "gamebench:air_land_sea": "agents.gamebench.air_land_sea",
     "textarena": "agents.textarena.game",
 }
 

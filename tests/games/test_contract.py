@@ -41,6 +41,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
     "gamebench:two_rooms_and_a_boom": ("short", ("sleuth", "random", "sleuth") + ("random",) * 3),
     "gamebench:arctic_scavengers": ("standard", ("warlord", "random")),
+    "gamebench:air_land_sea": ("quick", ("commander", "random")),
     "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
@@ -175,6 +176,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
         "gamebench:sea_battle",
         "gamebench:two_rooms_and_a_boom",
         "gamebench:arctic_scavengers",
+        "gamebench:air_land_sea",
         "textarena",
     ],
 )
