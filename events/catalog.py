@@ -51,6 +51,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:hive": "agents.gamebench.hive",
     "gamebench:codenames": "agents.gamebench.codenames",
     "gamebench:sea_battle": "agents.gamebench.sea_battle",
+    "gamebench:are_you_the_traitor": "agents.gamebench.traitor",
     "textarena": "agents.textarena.game",
 }
 
