@@ -85,12 +85,13 @@ _SUSPECT = re.compile(r"suspect player ([A-E])\b", re.IGNORECASE)
 
 
 def pointings(view: TraitorView) -> list[tuple[str, str]]:
-    """(speaker, name pointed at) of every `I suspect Player X` said this round."""
-    out = []
+    """(speaker, name pointed at) of each speaker's last `I suspect Player X` this round (a
+    speaker who repeats itself counts once)."""
+    last: dict[str, str] = {}
     for _, _, speaker, _, text in view.talk:
         for m in _SUSPECT.finditer(text):
-            out.append((speaker, m.group(1).upper()))
-    return out
+            last[speaker] = m.group(1).upper()
+    return sorted(last.items())
 
 
 class SleuthAgent(Agent):
@@ -137,31 +138,28 @@ class SleuthAgent(Agent):
             return {n: -said[n] for n in self._non_wizards(view)}
         return {}
 
-    def _suspect(self, view: TraitorView) -> str:
-        """The name this seat says it suspects."""
+    def _suspect(self, view: TraitorView) -> str | None:
+        """The name this seat says it suspects, None when it has no reason to name one."""
         others = [n for n in self._non_wizards(view) if n != view.name]
         if view.role == TRAITOR:
             guard = [n for n in others if n != view.key_holder]
-            return guard[0] if guard else others[0]
-        if view.role == EVIL_WIZARD:
-            said = self._said(view)
-            return max(others, key=lambda n: (said[n], n))
-        scores = self._traitor_scores(view)
-        return max(scores, key=lambda n: (scores[n], n))
+            return guard[0] if guard else None
+        scores = self._said(view) if view.role == EVIL_WIZARD else self._traitor_scores(view)
+        best = max(others, key=lambda n: (scores[n], n))
+        return best if scores[best] > 0 else None
 
     # what it does --------------------------------------------------------------------------
 
     def act(self, view: Any, decision: Any) -> Any:
+        suspect = self._suspect(view)
+        said = f"I suspect Player {suspect}." if suspect else "I have no suspect yet."
         if isinstance(decision, AskDecision):
-            suspect = self._suspect(view)
-            to = suspect if suspect in decision.names else decision.names[0]
-            return Ask(
-                seat=self.seat,
-                to=to,
-                text=f"I suspect Player {suspect}. Whom do you suspect?",
-            )
+            if suspect in decision.names:
+                return Ask(seat=self.seat, to=suspect, text=f"{said} What do you say to that?")
+            to = self.rng.choice(decision.names)
+            return Ask(seat=self.seat, to=to, text="Whom do you suspect, and why?")
         if isinstance(decision, AnswerDecision):
-            return Say(seat=self.seat, text=f"I suspect Player {self._suspect(view)}.")
+            return Say(seat=self.seat, text=said)
         assert isinstance(decision, StopDecision)
         scores = self._candidates(view)
         if not scores:
