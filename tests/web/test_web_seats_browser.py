@@ -94,8 +94,7 @@ def focused(pg: Any, field: str) -> None:
     """Wait until the field `field` has the keyboard's focus (a page just loaded gives it) and
     the page's script listens to the keys (the focus can come first, from `autofocus`)."""
     pg.wait_for_function(
-        "f => document.body.dataset.ready === 'yes'"
-        " && document.activeElement.id === f",
+        "f => document.body.dataset.ready === 'yes' && document.activeElement.id === f",
         arg=field,
         timeout=5_000,
     )
