@@ -231,6 +231,25 @@ def deal_round(config: TraitorConfig, seed: int, rnd: int) -> te.AytRoundDealt:
     )
 
 
+def round_events(deal: te.AytRoundDealt) -> list[Any]:
+    """The events that open a round: its deal, the public wizard names, and each seat's name
+    and role (the traitor also learns the key holder's name)."""
+    wizards = sorted(n for n, r in zip(deal.names, deal.roles, strict=True) if "wizard" in r)
+    keyholder = deal.names[deal.roles.index(te.KEY_HOLDER)]
+    out: list[Any] = [deal, te.AytRoundStarted(round=deal.round, wizards=(wizards[0], wizards[1]))]
+    for seat, (name, role) in enumerate(zip(deal.names, deal.roles, strict=True)):
+        out.append(
+            te.AytRoleTold(
+                seat=seat,
+                round=deal.round,
+                name=name,
+                role=role,
+                key_holder=keyholder if role == TRAITOR else None,
+            )
+        )
+    return out
+
+
 def name_of(text: Any, names: Sequence[str]) -> str | None:
     """The round name `text` means (`B`, `b`, `Player B`), if it is one of `names`."""
     if not isinstance(text, str):
@@ -279,21 +298,7 @@ class TraitorRules:
         return reduce(self.evolve, more, state), events + more
 
     def _new_round(self, s: AytState, rnd: int) -> list[Any]:
-        deal = deal_round(s.config, s.seed, rnd)
-        wizards = sorted(n for n, r in zip(deal.names, deal.roles, strict=True) if "wizard" in r)
-        keyholder = deal.names[deal.roles.index(te.KEY_HOLDER)]
-        out: list[Any] = [deal, te.AytRoundStarted(round=rnd, wizards=(wizards[0], wizards[1]))]
-        for seat, (name, role) in enumerate(zip(deal.names, deal.roles, strict=True)):
-            out.append(
-                te.AytRoleTold(
-                    seat=seat,
-                    round=rnd,
-                    name=name,
-                    role=role,
-                    key_holder=keyholder if role == TRAITOR else None,
-                )
-            )
-        return out
+        return round_events(deal_round(s.config, s.seed, rnd))
 
     def pending(self, s: AytState) -> Decision | None:
         """The question, the answer or the stop poll; None once over."""

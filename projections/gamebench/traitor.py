@@ -176,7 +176,7 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
         case te.AytAnswered():
             return f"  Player {e.speaker} answers: {_quote(e.text)}"
         case te.AytPassed():
-            return f"  {'you' if viewer is not None else f'seat {e.seat}'} pass"
+            return "  you pass" if viewer is not None else f"  seat {e.seat} passes"
         case te.AytStopped():
             return f"Player {e.accuser} calls stop and points at Player {e.accused}"
         case te.AytRoundEnded():
@@ -316,7 +316,10 @@ def observation_text(view: TraitorView) -> str:
     if target is None:
         lines.append("As the traitor you may not call stop; help your team by talking.")
     else:
-        lines.append(f"When you call stop, you must point at the {target}.")
+        lines.append(
+            f"Your stop must find the {target}: pointing at the {target} wins the round for"
+            " your team, pointing at anyone else gives it to the other team."
+        )
     cards = ", ".join(f"{c_} ({POINTS[c_]})" for c_ in view.treasure) or "none"
     lines.append(
         f"Your treasure: {cards}; {view.points} points. A player with {c.target} points wins"
