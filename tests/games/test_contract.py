@@ -39,6 +39,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "gamebench:hive": ("short", ("stinger", "random")),
     "gamebench:codenames": ("standard", ("associate", "random", "random", "associate")),
     "gamebench:sea_battle": ("quick", ("broadside", "random", "broadside") + ("random",) * 3),
+    "gamebench:are_you_the_traitor": ("quick", ("sleuth", "random", "sleuth", "random", "random")),
     "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
@@ -171,6 +172,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
         "gamebench:hive",
         "gamebench:codenames",
         "gamebench:sea_battle",
+        "gamebench:are_you_the_traitor",
         "textarena",
     ],
 )
