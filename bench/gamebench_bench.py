@@ -1,6 +1,7 @@
 """GameBench's Pit, Santorini and Hive through the harness with code agents: prints figures.
+Are You the Traitor? too.
 
-    uv run python bench/gamebench_bench.py [--games N] [--json]
+    uv run python bench/gamebench_bench.py [--games N] [--json] [--game NAME]
 
 For each game and pairing of code agents:
 
@@ -33,7 +34,7 @@ from runner.driver import Game
 from runner.session import new_game_id
 from runner.tournament import GameTask, ensure_schema, play_tournament
 
-CASES: tuple[tuple[str, tuple[str, str]], ...] = (
+CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gamebench:pit", ("random", "random")),
     ("gamebench:pit", ("cornerer", "random")),
     ("gamebench:pit", ("cornerer", "cornerer")),
@@ -43,11 +44,15 @@ CASES: tuple[tuple[str, tuple[str, str]], ...] = (
     ("gamebench:hive", ("random", "random")),
     ("gamebench:hive", ("stinger", "random")),
     ("gamebench:hive", ("stinger", "stinger")),
+    ("gamebench:are_you_the_traitor", ("random",) * 5),
+    ("gamebench:are_you_the_traitor", ("sleuth",) * 2 + ("random",) * 3),
+    ("gamebench:are_you_the_traitor", ("random",) * 2 + ("sleuth",) * 3),
+    ("gamebench:are_you_the_traitor", ("sleuth",) * 5),
 )
 """(game, seats) pairs measured."""
 
 
-def driver(name: str, seats: tuple[str, str], games: int) -> tuple[float, float]:
+def driver(name: str, seats: tuple[str, ...], games: int) -> tuple[float, float]:
     """Games/s of the driver alone, nothing stored, and mean events per game."""
     game = catalog.get(name)
     config = game.preset(game.default_preset)
@@ -59,7 +64,7 @@ def driver(name: str, seats: tuple[str, str], games: int) -> tuple[float, float]
     return games / (time.perf_counter() - t0), events / games
 
 
-def stored(name: str, seats: tuple[str, str], games: int) -> float:
+def stored(name: str, seats: tuple[str, ...], games: int) -> float:
     """Games/s stored the way a one-worker tournament stores them."""
     game = catalog.get(name)
     config = game.preset(game.default_preset)
@@ -106,10 +111,13 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--games", type=int, default=500)
     parser.add_argument("--json", action="store_true", help="Print the figures as JSON.")
+    parser.add_argument("--game", default=None, help="Measure this game only.")
     args = parser.parse_args()
     configure_logging(False, False)
     rows: list[dict[str, Any]] = []
     for name, seats in CASES:
+        if args.game and name != args.game:
+            continue
         rate, events = driver(name, seats, args.games)
         rows.append(
             {
@@ -120,7 +128,11 @@ def main() -> None:
                 "events_per_game": round(events, 1),
             }
         )
-    legal_us, per_position = hive_legal_us(max(1, args.games // 10))
+    legal_us, per_position = (
+        hive_legal_us(max(1, args.games // 10))
+        if args.game in (None, "gamebench:hive")
+        else (0.0, 0.0)
+    )
     if args.json:
         print(
             json.dumps(
@@ -140,10 +152,11 @@ def main() -> None:
             f"{r['game']:<20} {r['seats']:<18} {r['driver_games_per_s']:>9.1f}"
             f" {r['stored_games_per_s']:>9.1f} {r['events_per_game']:>7.1f}"
         )
-    print(
-        f"Hive legal actions: {legal_us:.1f} us per position"
-        f" ({per_position:.1f} actions per position)"
-    )
+    if args.game in (None, "gamebench:hive"):
+        print(
+            f"Hive legal actions: {legal_us:.1f} us per position"
+            f" ({per_position:.1f} actions per position)"
+        )
 
 
 if __name__ == "__main__":
