@@ -200,6 +200,12 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=TraitorPrompter(),
-    extras={"teams": TEAM_OF_SEAT, "match_scores": True},
+    extras={
+        "teams": TEAM_OF_SEAT,
+        "match_scores": True,
+        # A seat's pages number its own events: the count of events it did not see (who was
+        # polled, a ring theft between two other players) is hidden too.
+        "seat_numbering": True,
+    },
 )
 """GameBench's Are You the Traitor?, as the catalogue knows it."""
