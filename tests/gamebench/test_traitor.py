@@ -280,6 +280,8 @@ def test_any_play_keeps_the_invariants(seed: int, data: st.DataObject) -> None:
     assert sum(len(h) for h in s.hands) + spent == s.drawn
     assert RULES.fold(log) == s
     assert [GAME.decoder.decode(encode(e)) for e in log] == log
+    for seat in range(5):  # each seat's view keeps its treasure as the rules do
+        assert TraitorView(seat).sync(log).treasure == list(s.hands[seat])
     for e in log:
         if isinstance(e, te.AytRoleTold | te.AytPassed | te.AytTreasureDrawn):
             assert e.audience() == (e.seat,)
@@ -475,3 +477,26 @@ def test_the_sleuth_points_at_who_lied_about_it() -> None:
     assert d is not None and d.seats == (4,)
     act = SleuthAgent(4, 0, CONFIG).act(TraitorView(4).sync(log), d)
     assert act == Stop(seat=4, accused="A")
+
+
+def test_structured_answers_list_the_poll_and_leave_talk_free() -> None:
+    s, log = board()
+    s = play(s, log, Explain(heading="Roles"))
+    view = TraitorView(4).sync(log)
+    ask = TraitorPrompter(mode="cot").answer_schema(view, RULES.pending(s))
+    assert ask["required"] == ["reasoning", "action"]
+    assert ask["properties"]["action"] == {"type": "string"}
+    s = play(s, log, Ask(seat=4, to="A", text="?"), Say(seat=0, text="!"))
+    d = RULES.pending(s)
+    schema = TraitorPrompter().answer_schema(TraitorView(1).sync(log), d)
+    options = schema["properties"]["action"]["enum"]
+    assert options[:5] == [
+        "Pass",
+        "Stop Player A",
+        "Stop Player C",
+        "Stop Player D",
+        "Stop Player E",
+    ]
+    assert "Explain(Roles)" in options and schema["required"] == ["action"]
+    action, stage, _ = parse_answer('{"action": "Stop Player D"}', d, 1)
+    assert action == Stop(seat=1, accused="D") and stage == "json"
