@@ -54,6 +54,10 @@ CASES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("gamebench:air_land_sea", ("random", "random")),
     ("gamebench:air_land_sea", ("commander", "random")),
     ("gamebench:air_land_sea", ("commander", "commander")),
+    ("gamebench:are_you_the_traitor", ("random",) * 5),
+    ("gamebench:are_you_the_traitor", ("sleuth",) * 2 + ("random",) * 3),
+    ("gamebench:are_you_the_traitor", ("random",) * 2 + ("sleuth",) * 3),
+    ("gamebench:are_you_the_traitor", ("sleuth",) * 5),
 )
 """(game, seats) pairs measured."""
 

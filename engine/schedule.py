@@ -15,8 +15,10 @@ per game), so a stored tournament can always be re-planned and checked. Formats:
   each agent of a lineup gets each seat of the same deck.
 * `teams`: GameBench's match plan for team games (its Codenames and Sea Battle): every game
   is a pairing of two agents, each holding every seat of one half of the table (seats
-  0..n/2-1 against n/2..n-1), the pairings taking turns as in two-seat round-robin and each
-  agent of a pairing on the first half in half of its matches. Each deal is played twice,
+  0..n/2-1 against n/2..n-1; at an odd table the first half is the smaller one, as in Are
+  You the Traitor?'s two evil seats against three good ones), the pairings taking turns as
+  in two-seat round-robin and each agent of a pairing on the first half in half of its
+  matches. Each deal is played twice,
   once from each side.
 """
 
@@ -117,8 +119,8 @@ def check(fmt: str, agents: tuple[str, ...], games: int, players: int) -> None:
     if fmt == "mixed":
         return
     if fmt == "teams":
-        if len(agents) < 2 or players % 2:
-            raise ScheduleError("teams needs at least 2 agents and an even number of seats")
+        if len(agents) < 2 or players < 2:
+            raise ScheduleError("teams needs at least 2 agents and 2 seats")
         if games % 2:
             raise ScheduleError("teams plays every deal from both sides: --games must be even")
         return

@@ -54,6 +54,7 @@ _BUILTIN: dict[str, str] = {
     "gamebench:two_rooms_and_a_boom": "agents.gamebench.two_rooms",
     "gamebench:arctic_scavengers": "agents.gamebench.arctic_scavengers",
     "gamebench:air_land_sea": "agents.gamebench.air_land_sea",
+    "gamebench:are_you_the_traitor": "agents.gamebench.traitor",
     "textarena": "agents.textarena.game",
 }
 

@@ -42,6 +42,7 @@ CASES: dict[str, tuple[str, tuple[str, ...]]] = {
     "gamebench:two_rooms_and_a_boom": ("short", ("sleuth", "random", "sleuth") + ("random",) * 3),
     "gamebench:arctic_scavengers": ("standard", ("warlord", "random")),
     "gamebench:air_land_sea": ("quick", ("commander", "random")),
+    "gamebench:are_you_the_traitor": ("quick", ("sleuth", "random", "sleuth", "random", "random")),
     "textarena": ("blotto", ("blotto-uniform", "blotto-concentrate")),
 }
 
@@ -177,6 +178,7 @@ def test_the_driver_stops_a_game_that_asks_more_decisions_than_its_limit(
         "gamebench:two_rooms_and_a_boom",
         "gamebench:arctic_scavengers",
         "gamebench:air_land_sea",
+        "gamebench:are_you_the_traitor",
         "textarena",
     ],
 )

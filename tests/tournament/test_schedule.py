@@ -188,3 +188,10 @@ def test_teams_seat_each_agent_of_a_pairing_on_both_halves_of_each_deal() -> Non
     assert [g.seats for g in plan[:2]] == [("a",) * 3 + ("b",) * 3, ("b",) * 3 + ("a",) * 3]
     assert [g.lineup for g in plan] == ["a+b", "a+b", "a+c", "a+c", "b+c", "b+c"]
     assert plan[0].seed == plan[1].seed != plan[2].seed
+
+
+def test_teams_seat_an_odd_table_with_the_smaller_half_first() -> None:
+    """Are You the Traitor?: two evil seats against three good ones, each side once."""
+    plan = schedule("teams", ("a", "b"), 2, 1, 5)
+    assert [g.seats for g in plan] == [("a", "a", "b", "b", "b"), ("b", "b", "a", "a", "a")]
+    assert plan[0].seed == plan[1].seed
