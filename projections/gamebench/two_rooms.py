@@ -188,7 +188,10 @@ class TwoRoomsView(ViewBase):
             ),
             shown_by_me=tuple((self.name(to), what) for to, what in self.shown_by_me),
             talk=tuple((r, room, self.name(s), text) for r, room, s, text in self.talk),
-            swaps=tuple((r, self.names_of(a), self.names_of(b)) for r, a, b in self.swaps),
+            swaps=tuple(
+                (r, tuple(sorted(self.names_of(a))), tuple(sorted(self.names_of(b))))
+                for r, a, b in self.swaps
+            ),
             explained=tuple(self.explained),
             ended=self.ended,
             pending=None if asked is None else asked_of(asked),
@@ -197,7 +200,7 @@ class TwoRoomsView(ViewBase):
 
 def asked_of(d: Any) -> Asked:
     """A decision as its seat reads it (no seat numbers)."""
-    labels = [option_label(d, a) for a in d.legal]
+    labels = [label for label, _ in labelled(d)]
     if isinstance(d, TalkTurn):
         return Asked(
             kind=d.kind, round=d.round, room=d.room, turn=d.turn, options=(SAY_LABEL, *labels)
@@ -287,11 +290,16 @@ class SeatLens:
         return f"{name} (you)" if seat == self.seat else name
 
     def some(self, seats: Sequence[int]) -> str:
-        """Players by their letters, or "nobody"."""
-        return ", ".join(self.who(s) for s in seats) or "nobody"
+        """Players by their letters in the order of the letters, or "nobody"."""
+        return ", ".join(sorted(self.who(s) for s in seats)) or "nobody"
 
     def _letters(self, seats: Sequence[int]) -> list[str]:
+        """The letters of some seats, in the given order."""
         return [self.names[s] if 0 <= s < len(self.names) else "?" for s in seats]
+
+    def _group(self, seats: Sequence[int]) -> list[str]:
+        """The letters of a group of seats, in the order of the letters."""
+        return sorted(self._letters(seats))
 
     def _by_name(self, values: Sequence[Any]) -> dict[str, Any]:
         """A value per seat keyed by the seats' letters, in the order of the letters."""
@@ -312,7 +320,8 @@ class SeatLens:
                     for room in (0, 1)
                 )
                 you = f"You are {self._letters([self.seat])[0]}; " if self.seat is not None else ""
-                return f"{you}rooms 0 / 1: {rooms}; leaders: {self.some(e.leaders)}"
+                leaders = ", ".join(self.who(s) for s in e.leaders)  # room 0's, room 1's
+                return f"{you}rooms 0 / 1: {rooms}; leaders: {leaders}"
             case te.TrCardDealt():
                 role = f", the {e.role}" if e.role else ""
                 return f"{self.who(e.seat)} holds a {e.colour} card{role}"
@@ -394,7 +403,7 @@ class SeatLens:
                 out = {"player": self._letters([e.seat])[0], "round": e.round, "room": e.room}
                 if isinstance(e, te.TrSaid):
                     out["text"] = e.text
-                return {**out, "hearers": sorted(self._letters(e.hearers))}
+                return {**out, "hearers": self._group(e.hearers)}
             case te.TrShown():
                 return {
                     "player": self._letters([e.seat])[0],
@@ -410,12 +419,12 @@ class SeatLens:
                     "player": self._letters([e.seat])[0],
                     "round": e.round,
                     "room": e.room,
-                    "hostages": self._letters(e.hostages),
+                    "hostages": self._group(e.hostages),
                 }
             case te.TrHostagesSwapped():
                 return {
                     "round": e.round,
-                    "sent": [self._letters(e.sent[0]), self._letters(e.sent[1])],
+                    "sent": [self._group(e.sent[0]), self._group(e.sent[1])],
                 }
             case te.TrRuleExplained():
                 return {
@@ -522,7 +531,8 @@ BOOK = RuleBook(title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(SE
 
 
 def _names(view: TwoRoomsView, seats: Sequence[int]) -> str:
-    return ", ".join(view.name(s) for s in seats) or "nobody"
+    """Players by name, in the order of their names (seat order would tell the teams)."""
+    return ", ".join(sorted(view.name(s) for s in seats)) or "nobody"
 
 
 def _card(colour: str, role: str | None) -> str:
@@ -579,7 +589,7 @@ def observation_text(view: TwoRoomsView, decision: Any) -> str:
 
 def hostage_label(d: Any, a: Send) -> str:
     """The label of a leader's choice: `Send C` or `Send C and E`."""
-    names = [d.names[s] for s in a.hostages]
+    names = sorted(d.names[s] for s in a.hostages)
     if len(names) == 1:
         return f"Send {names[0]}"
     return "Send " + ", ".join(names[:-1]) + " and " + names[-1]
@@ -592,6 +602,14 @@ def option_label(d: Any, a: Any) -> str:
     if isinstance(a, Show):
         return f"Show {a.what} to {d.names[a.to]}"
     return hostage_label(d, a)
+
+
+def labelled(d: Any) -> list[tuple[str, Any]]:
+    """The listed actions of a decision with their labels, in an order that follows the
+    players' names: a turn to talk lists them so already (the room in name order), a
+    leader's choices (listed by the rules in seat order) are sorted by their labels."""
+    out = [(option_label(d, a), a) for a in d.legal]
+    return sorted(out, key=lambda pair: pair[0]) if isinstance(d, HostageTurn) else out
 
 
 SAY_LABEL = "Say: <your message>"
@@ -680,8 +698,9 @@ class TwoRoomsPrompter(GameBenchPrompter):
         return observation_text(view, decision) + "\n\n" + _question(view, decision)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
-        """The listed actions with their labels."""
-        return [(option_label(decision, a), a) for a in decision.legal]
+        """The listed actions with their labels (a leader's choices in the order of the
+        names, not of the seats)."""
+        return labelled(decision)
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """The rules (progressive), the situation, the actions and how to answer."""
