@@ -3,9 +3,11 @@
 `TwoRoomsView` folds exactly the events a seat may see: the public set-up (names, rooms,
 leaders), its own card, what was said in its room while it was there, the cards and colours
 shown to it and by it, its own hostage choices, every exchange of hostages and the end. The
-view and prompts name players by their letters only, so nothing in them ties a player to
-a team but what the seat was shown; changing another seat's card or the talk of the other
-room leaves them byte-identical (tests/gamebench/test_two_rooms.py).
+seat numbers fix the teams, so everything a seat is shown names the others by their letters
+only: its observation (`TrObservation`), its prompts, and through `SeatLens` its timeline
+lines and the event fields of its viewer pages. Changing another seat's card, the talk of
+the other room, or which seats stand behind the letters leaves them byte-identical
+(tests/gamebench/test_two_rooms.py).
 """
 
 from __future__ import annotations
@@ -220,7 +222,8 @@ def _seats(seats: Sequence[int]) -> str:
 
 
 def describe(e: Any, viewer: int | None = None) -> str | None:
-    """One line of text for a Two Rooms event, worded for `viewer` (None: omniscient)."""
+    """One line of text for a Two Rooms event, by seat number: the omniscient timeline's
+    (a seat's and the public's lines come from `SeatLens`, which names players by letter)."""
     match e:
         case te.TrSaid():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} says {e.text!r}"
@@ -316,8 +319,7 @@ class SeatLens:
                 return f"Two Rooms and a Boom started ({e.config.name}, seed {e.seed})"
             case te.TrSetUp():
                 rooms = " / ".join(
-                    self.some(sorted((s for s, r in enumerate(e.rooms) if r == room), key=self.who))
-                    for room in (0, 1)
+                    self.some([s for s, r in enumerate(e.rooms) if r == room]) for room in (0, 1)
                 )
                 you = f"You are {self._letters([self.seat])[0]}; " if self.seat is not None else ""
                 leaders = ", ".join(self.who(s) for s in e.leaders)  # room 0's, room 1's

@@ -31,6 +31,7 @@ from engine.gamebench.two_rooms import (
     TrState,
     set_up,
 )
+from events import agent as ae
 from events import catalog
 from events.codec import encode
 from events.config import SeatSpec
@@ -41,6 +42,7 @@ from projections.gamebench.two_rooms import (
     TwoRoomsPrompter,
     TwoRoomsView,
     parse_answer,
+    seat_lens,
     timeline,
 )
 from projections.replay import observation_at
@@ -668,3 +670,23 @@ def test_no_other_seat_number_in_a_seats_lines(store: DuckStore, played: list[An
             for m in SEAT_WORD.finditer(text):
                 assert m.group(1) == str(seat), (seat, text)
     assert any(SEAT_WORD.search(t) for t in timeline(played, None))
+
+
+def test_a_seats_defaulted_action_and_refusal_name_no_seat() -> None:
+    """A seat's own defaulted action is worded by letter, and its refused raw answer (an
+    action by seat number) is left out of the fields its pages show."""
+    _, log = table()
+    lens = seat_lens(0)
+    for e in log:
+        lens.line(e)
+    sent = ae.ActionDefaulted(
+        seat=0, decision="hostages", action=encode(Send(seat=0, hostages=(4,))).decode(),
+        reason="no usable answer",
+    )  # fmt: skip
+    assert lens.line(sent) == "! C (you)'s hostages defaulted to sending D (no usable answer)"
+    assert lens.fields(sent)["action"] == "sending D"
+    refused = te.TrRequestRefused(
+        seat=0, turn=1, raw=encode(Show(seat=0, to=5, what="card")).decode(), reason="not legal"
+    )
+    assert "raw" not in lens.fields(refused)
+    assert lens.line(refused) == "! C (you): refused (not legal)"
