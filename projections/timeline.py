@@ -67,14 +67,39 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, 
     if not events:
         return []
     game = catalog.get(getattr(events[0], "game", None))
-    game_describe = game.describe
+    lens = seat_lens(game, seat)
     own = seat_numbered(game, seat)
     out: list[tuple[int, Any, str]] = []
     for i, e in enumerate(events):
         if visible(e, seat):
-            text = game_describe(e, seat) or describe_agent_event(e, seat) or fallback(e)
+            line = lens.line(e) if lens is not None else game.describe(e, seat)
+            text = line or describe_agent_event(e, seat) or fallback(e)
             out.append((len(out) if own else i, e, text))
     return out
+
+
+def seat_lens(game: catalog.GameDef, seat: int | None, public: bool = False) -> Any:
+    """A fresh reader of the log for `seat` if the game words a seat's events itself
+    (`extras["seat_lens"]`, called with the seat; None for the public, what every seat
+    sees), else None (the game's `describe` words them). A lens is fed every event the
+    seat sees, in order, so it can remember what earlier events said (Two Rooms: the
+    players' letters, since a seat must not see seat numbers); `line(e)` is the timeline
+    line, `fields(e)` the fields the seat's pages show."""
+    make = game.extras.get("seat_lens")
+    return make(seat) if make is not None and (seat is not None or public) else None
+
+
+def lineup_hidden(game: catalog.GameDef | None, omniscient: bool, finished: bool) -> bool:
+    """True if a seat's (or the public's) pages may not show which agent sits in which seat:
+    the game's definition says the seating tells what it hides (`extras["hidden_lineup"]`:
+    Two Rooms, where the seats fix the teams and one agent fills each team) and the game is
+    not over (its end reveals everything). Never for the omniscient viewer."""
+    return (
+        game is not None
+        and not omniscient
+        and not finished
+        and bool(game.extras.get("hidden_lineup", False))
+    )
 
 
 def seat_numbered(game: catalog.GameDef, seat: int | None) -> bool:

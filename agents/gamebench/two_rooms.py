@@ -42,7 +42,7 @@ from events.gamebench.two_rooms import (
     TwoRoomsConfig,
     team_seats,
 )
-from projections.gamebench.two_rooms import TwoRoomsPrompter, TwoRoomsView, describe
+from projections.gamebench.two_rooms import TwoRoomsPrompter, TwoRoomsView, describe, seat_lens
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "two_rooms.sql"
 """The `gb_two_rooms_talk` and `gb_two_rooms_hostages` views."""
@@ -198,6 +198,8 @@ GAME = GameDef(
         "teams": team_seats(TwoRoomsConfig().players),
         "match_scores": True,
         "seat_numbering": True,
+        "seat_lens": seat_lens,
+        "hidden_lineup": True,
     },
 )
 """GameBench's Two Rooms and a Boom, as the catalogue knows it."""

@@ -410,8 +410,18 @@ def form_fields(schema: dict[str, Any] | None) -> list[dict[str, Any]]:
 
 
 def _views(head: data.GameHead, viewer: Any) -> list[dict[str, Any]]:
-    """The "view as" choices: everyone, then each seat."""
+    """The "view as" choices: everyone, then each seat (without its agent on a seat's page
+    of a game that keeps its lineup from the seats while it runs)."""
+    from events import catalog
+    from projections.timeline import lineup_hidden
+
+    try:
+        gdef: catalog.GameDef | None = catalog.get(head.game)
+    except catalog.UnknownGame:
+        gdef = None
+    bare = lineup_hidden(gdef, viewer is None, head.status == "finished")
     out = [{"label": "Everyone", "seat": "", "current": viewer is None}]
     for i, agent in enumerate(head.agents):
-        out.append({"label": f"Seat {i}: {agent}", "seat": str(i), "current": viewer == i})
+        label = f"Seat {i}" if bare else f"Seat {i}: {agent}"
+        out.append({"label": label, "seat": str(i), "current": viewer == i})
     return out

@@ -20,7 +20,7 @@ from cli.web import frames as fr
 from events import catalog
 from events.store import decode_stored
 from projections.costs import PricesError, cost, load_prices, price_for
-from projections.timeline import seat_numbered
+from projections.timeline import lineup_hidden, seat_lens, seat_numbered
 
 PUBLIC = "public"
 """The viewer that sees what every seat sees (published replays)."""
@@ -373,15 +373,68 @@ def _hidden(gdef: catalog.GameDef | None) -> Mapping[str, tuple[str, ...]]:
 def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
     """The events `viewer` may see: each its seq, type, turn, actor and fields."""
     out = []
-    gdef = _game_def(con, game_id) if isinstance(viewer, int) else None
+    gdef = _game_def(con, game_id) if viewer is not None else None
     own = gdef is not None and seat_numbered(gdef, viewer if isinstance(viewer, int) else None)
     hidden = _hidden(gdef)
-    for i, (seq, typ, turn, actor, payload) in enumerate(event_rows(con, game_id, viewer)):
-        fields = _shown_fields(msgspec.json.decode(payload), viewer, hidden)
+    rows = event_rows(con, game_id, viewer)
+    reader = _Reader(con, game_id, gdef, viewer, rows)
+    for i, (seq, typ, turn, actor, payload) in enumerate(rows):
+        fields, actor = reader.fields(i, payload, actor)
+        fields = _shown_fields(fields, viewer, hidden)
+        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+            fields.pop("seats", None)
         if own:
             seq = turn = i
         out.append({"seq": seq, "type": typ, "turn": turn, "actor": actor, "fields": fields})
     return out
+
+
+class _Reader:
+    """How a seat (or the public) is shown a game's events: as stored, or through the
+    game's seat lens (`projections.timeline.seat_lens`) where the stored events name seats
+    that viewer may not see by number; and whether the lineup is kept from it."""
+
+    def __init__(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        game_id: str,
+        gdef: catalog.GameDef | None,
+        viewer: fr.Viewer,
+        rows: Sequence[tuple[Any, ...]],
+        decoded: list[Any] | None = None,
+    ) -> None:
+        seat = viewer if isinstance(viewer, int) else None
+        self.viewer = viewer
+        self.lens = (
+            seat_lens(gdef, seat, public=viewer == PUBLIC)
+            if gdef is not None and viewer is not None
+            else None
+        )
+        self.decoded = decoded
+        if self.lens is not None and decoded is None and gdef is not None:
+            try:
+                self.decoded = decode_stored(gdef.name, [r[4] for r in rows], game_id)
+            except Exception:  # unreadable: the lens cannot word it, so nothing is shown
+                self.decoded = None
+        status = con.execute("SELECT status FROM games WHERE game_id = ?", [game_id]).fetchone()
+        self.no_lineup = lineup_hidden(
+            gdef, viewer is None, status is not None and status[0] == "finished"
+        )
+
+    def fields(self, i: int, payload: str, actor: int | None) -> tuple[Any, int | None]:
+        """The fields and actor of row `i` as the viewer is shown them."""
+        if self.lens is None:
+            return msgspec.json.decode(payload), actor
+        shown_actor = actor if actor == self.viewer else None
+        if self.decoded is None:
+            return None, shown_actor
+        return self.lens.fields(self.decoded[i]), shown_actor
+
+    def line(self, i: int) -> str | None:
+        """The lens's line of row `i` (call after `fields` for the same row)."""
+        if self.lens is None or self.decoded is None:
+            return None
+        return self.lens.line(self.decoded[i])
 
 
 def _game_def(con: duckdb.DuckDBPyConnection, game_id: str) -> catalog.GameDef | None:
@@ -419,10 +472,19 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     events: list[dict[str, Any]] = []
     notes: dict[int, str] = {}
     hidden = _hidden(gdef)
+    reader = _Reader(con, head.game_id, gdef, viewer, rows, decoded)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
-        fields = _shown_fields(msgspec.json.decode(payload), viewer, hidden)
+        fields, actor = reader.fields(i, payload, actor)
+        fields = _shown_fields(fields, viewer, hidden)
+        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+            fields.pop("seats", None)
         text = None
-        if decoded is not None and gdef is not None:
+        if reader.lens is not None:
+            try:
+                text = reader.line(i)
+            except Exception:  # a lens that fails on an odd event: fall back to the tag
+                text = None
+        elif decoded is not None and gdef is not None:
             try:
                 text = gdef.describe(decoded[i], seat)
             except Exception:  # a describe that fails on an odd event: fall back to the tag
@@ -443,8 +505,11 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
             item["llm"] = _llm_extra(fields, notes, prices)
         events.append(item)
     built = fr.build(gdef, decoded, viewer) if decoded is not None else fr.build(None, rows, viewer)
+    shown_head = msgspec.to_builtins(head)
+    if reader.no_lineup:
+        shown_head["agents"] = [""] * len(head.agents)
     return {
-        "game": msgspec.to_builtins(head),
+        "game": shown_head,
         "title": gdef.title if gdef is not None else head.game,
         "viewer": viewer,
         "players": len(head.agents),

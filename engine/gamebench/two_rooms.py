@@ -297,6 +297,8 @@ class TwoRoomsRules:
                 names=state.names,
             )
         room = len(state.chosen)
+        if room > 1:  # both leaders chose: the crossing follows within the same step
+            return None
         return HostageTurn(
             seats=(state.leaders[room],),
             round=state.round,

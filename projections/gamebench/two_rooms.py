@@ -3,9 +3,11 @@
 `TwoRoomsView` folds exactly the events a seat may see: the public set-up (names, rooms,
 leaders), its own card, what was said in its room while it was there, the cards and colours
 shown to it and by it, its own hostage choices, every exchange of hostages and the end. The
-view and prompts name players by their letters only, so nothing in them ties a player to
-a team but what the seat was shown; changing another seat's card or the talk of the other
-room leaves them byte-identical (tests/gamebench/test_two_rooms.py).
+seat numbers fix the teams, so everything a seat is shown names the others by their letters
+only: its observation (`TrObservation`), its prompts, and through `SeatLens` its timeline
+lines and the event fields of its viewer pages. Changing another seat's card, the talk of
+the other room, or which seats stand behind the letters leaves them byte-identical
+(tests/gamebench/test_two_rooms.py).
 """
 
 from __future__ import annotations
@@ -17,6 +19,7 @@ from typing import Any
 
 import msgspec
 
+from engine.gamebench.common import Explain
 from engine.gamebench.two_rooms import (
     HostageTurn,
     KeepQuiet,
@@ -52,24 +55,46 @@ class Known(msgspec.Struct, frozen=True, kw_only=True):
     role: str | None
 
 
+class KnownCard(msgspec.Struct, frozen=True, kw_only=True):
+    """A card another player showed the seat, by that player's name (`role` None when only
+    the colour was shown)."""
+
+    name: str
+    colour: str
+    role: str | None
+
+
+class Asked(msgspec.Struct, frozen=True, kw_only=True):
+    """The decision a seat is asked, as it reads it: its kind, where and when, and the
+    labels of its choices (players named by letter)."""
+
+    kind: str
+    round: int
+    room: int
+    turn: int
+    options: tuple[str, ...]
+
+
 class TrObservation(msgspec.Struct, frozen=True, kw_only=True):
-    """What one Two Rooms seat knows at a point of the game."""
+    """What one Two Rooms seat knows at a point of the game, every other player named by
+    its letter (seat numbers would tell the teams; `seat` is the seat's own)."""
 
     seat: int
     name: str
     colour: str
     role: str
-    names: tuple[str, ...]
-    rooms: tuple[int, ...]
-    leaders: tuple[int, int]
-    known: tuple[Known, ...]
-    shown_by_me: tuple[tuple[int, str], ...]
-    talk: tuple[tuple[int, int, int, str | None], ...]
-    """(round, room, seat, text or None for keeping quiet) of every turn heard."""
-    swaps: tuple[tuple[int, tuple[int, ...], tuple[int, ...]], ...]
+    rooms: tuple[tuple[str, ...], tuple[str, ...]]
+    """The players in room 0 and in room 1 now, by name."""
+    leaders: tuple[str, str]
+    known: tuple[KnownCard, ...]
+    shown_by_me: tuple[tuple[str, str], ...]
+    """(to whom, what) of every show of this seat."""
+    talk: tuple[tuple[int, int, str, str | None], ...]
+    """(round, room, speaker, text or None for keeping quiet) of every turn heard."""
+    swaps: tuple[tuple[int, tuple[str, ...], tuple[str, ...]], ...]
     explained: tuple[str, ...]
     ended: bool
-    pending: Any = None
+    pending: Asked | None = None
 
 
 class TwoRoomsView(ViewBase):
@@ -93,7 +118,7 @@ class TwoRoomsView(ViewBase):
 
     def name(self, seat: int) -> str:
         """A seat's name."""
-        return self.names[seat] if 0 <= seat < len(self.names) else f"#{seat}"
+        return self.names[seat] if 0 <= seat < len(self.names) else ""
 
     @property
     def room(self) -> int:
@@ -141,25 +166,48 @@ class TwoRoomsView(ViewBase):
                 self.ended = True
                 self.end = e
 
+    def names_of(self, seats: Sequence[int]) -> tuple[str, ...]:
+        """The names of some seats, in the given order."""
+        return tuple(self.name(s) for s in seats)
+
     def snapshot(self, pending: Any = None) -> TrObservation:
         """The seat's knowledge as a value, with the decision asked of it (if any)."""
         asked = pending if pending is not None and self.seat in pending.seats else None
+        rooms = (
+            self.names_of(self.occupants(0)) if self.rooms else (),
+            self.names_of(self.occupants(1)) if self.rooms else (),
+        )
         return TrObservation(
             seat=self.seat,
             name=self.name(self.seat),
             colour=self.colour,
             role=self.role,
-            names=self.names,
-            rooms=tuple(self.rooms),
-            leaders=self.leaders,
-            known=tuple(self.known[s] for s in sorted(self.known)),
-            shown_by_me=tuple(self.shown_by_me),
-            talk=tuple(self.talk),
-            swaps=tuple(self.swaps),
+            rooms=rooms,
+            leaders=self.names_of(self.leaders) if self.names else ("", ""),  # type: ignore[arg-type]
+            known=tuple(
+                KnownCard(name=self.name(k.seat), colour=k.colour, role=k.role)
+                for k in sorted(self.known.values(), key=lambda k: self.name(k.seat))
+            ),
+            shown_by_me=tuple((self.name(to), what) for to, what in self.shown_by_me),
+            talk=tuple((r, room, self.name(s), text) for r, room, s, text in self.talk),
+            swaps=tuple(
+                (r, tuple(sorted(self.names_of(a))), tuple(sorted(self.names_of(b))))
+                for r, a, b in self.swaps
+            ),
             explained=tuple(self.explained),
             ended=self.ended,
-            pending=asked,
+            pending=None if asked is None else asked_of(asked),
         )
+
+
+def asked_of(d: Any) -> Asked:
+    """A decision as its seat reads it (no seat numbers)."""
+    labels = [label for label, _ in labelled(d)]
+    if isinstance(d, TalkTurn):
+        return Asked(
+            kind=d.kind, round=d.round, room=d.room, turn=d.turn, options=(SAY_LABEL, *labels)
+        )
+    return Asked(kind=d.kind, round=d.round, room=d.room, turn=0, options=tuple(labels))
 
 
 # --------------------------------------------------------------------------- timeline
@@ -174,7 +222,8 @@ def _seats(seats: Sequence[int]) -> str:
 
 
 def describe(e: Any, viewer: int | None = None) -> str | None:
-    """One line of text for a Two Rooms event, worded for `viewer` (None: omniscient)."""
+    """One line of text for a Two Rooms event, by seat number: the omniscient timeline's
+    (a seat's and the public's lines come from `SeatLens`, which names players by letter)."""
     match e:
         case te.TrSaid():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} says {e.text!r}"
@@ -228,9 +277,211 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
     return None
 
 
+class SeatLens:
+    """A Two Rooms log as a seat (or the public) reads it, event by event: the timeline
+    line and the event's fields with every player named by its letter, never by seat number
+    (the seat numbers fix the teams). Fed every event the reader sees, in order, it learns
+    the names at the set-up (the `seat_lens` of the game's definition)."""
+
+    def __init__(self, seat: int | None) -> None:
+        self.seat = seat
+        self.names: tuple[str, ...] = ()
+
+    def who(self, seat: int) -> str:
+        """A player as this reader names it: its letter, with "(you)" for the reader."""
+        name = self.names[seat] if 0 <= seat < len(self.names) else "?"
+        return f"{name} (you)" if seat == self.seat else name
+
+    def some(self, seats: Sequence[int]) -> str:
+        """Players by their letters in the order of the letters, or "nobody"."""
+        return ", ".join(sorted(self.who(s) for s in seats)) or "nobody"
+
+    def _letters(self, seats: Sequence[int]) -> list[str]:
+        """The letters of some seats, in the given order."""
+        return [self.names[s] if 0 <= s < len(self.names) else "?" for s in seats]
+
+    def _group(self, seats: Sequence[int]) -> list[str]:
+        """The letters of a group of seats, in the order of the letters."""
+        return sorted(self._letters(seats))
+
+    def _by_name(self, values: Sequence[Any]) -> dict[str, Any]:
+        """A value per seat keyed by the seats' letters, in the order of the letters."""
+        return {
+            n: v for n, v in sorted(zip(self._letters(range(len(values))), values, strict=True))
+        }
+
+    def line(self, e: Any) -> str | None:
+        """The timeline line of one event this reader sees."""
+        if isinstance(e, te.TrSetUp):
+            self.names = e.names
+        match e:
+            case te.TrStarted():
+                return f"Two Rooms and a Boom started ({e.config.name}, seed {e.seed})"
+            case te.TrSetUp():
+                rooms = " / ".join(
+                    self.some([s for s, r in enumerate(e.rooms) if r == room]) for room in (0, 1)
+                )
+                you = f"You are {self._letters([self.seat])[0]}; " if self.seat is not None else ""
+                leaders = ", ".join(self.who(s) for s in e.leaders)  # room 0's, room 1's
+                return f"{you}rooms 0 / 1: {rooms}; leaders: {leaders}"
+            case te.TrCardDealt():
+                role = f", the {e.role}" if e.role else ""
+                return f"{self.who(e.seat)} holds a {e.colour} card{role}"
+            case te.TrSaid():
+                return f"  R{e.round} room {e.room}: {self.who(e.seat)} says {e.text!r}"
+            case te.TrKeptQuiet():
+                return f"  R{e.round} room {e.room}: {self.who(e.seat)} keeps quiet"
+            case te.TrShown():
+                role = f", {e.role or 'no role'}" if e.what == "card" else ""
+                return (
+                    f"  R{e.round} room {e.room}: {self.who(e.seat)} shows its {e.what}"
+                    f" ({e.colour}{role}) to {self.who(e.to)}"
+                )
+            case te.TrHostagesChosen():
+                return (
+                    f"  R{e.round}: {self.who(e.seat)}, leader of room {e.room}, picks"
+                    f" hostages {self.some(e.hostages)}"
+                )
+            case te.TrHostagesSwapped():
+                return (
+                    f"Round {e.round} over: room 0 sends {self.some(e.sent[0])}, room 1 sends"
+                    f" {self.some(e.sent[1])}"
+                )
+            case te.TrRuleExplained():
+                return f"  {self.who(e.seat)} reads the rules on {e.heading!r}"
+            case te.TrRequestRefused():
+                return f"! {self.who(e.seat)}: refused ({e.reason})"
+            case te.TrEnded():
+                president = next(s for s, (_, r) in enumerate(e.cards) if r == PRESIDENT)
+                bomber = next(s for s, (_, r) in enumerate(e.cards) if r == BOMBER)
+                teams = "; ".join(
+                    f"{team}: "
+                    + self.some(
+                        sorted((s for s, (c, _) in enumerate(e.cards) if c == team), key=self.who)
+                    )
+                    for team in te.TEAMS
+                )
+                return (
+                    f"Game over: {e.winner} wins (President {self.who(president)} in room"
+                    f" {e.president_room}, Bomber {self.who(bomber)} in room {e.bomber_room});"
+                    f" {teams}"
+                )
+            case ae.ActionDefaulted():
+                return f"! {self.who(e.seat)}'s {e.decision} defaulted to {self.action(e.action)} ({e.reason})"
+        return None
+
+    def action(self, raw: str) -> str:
+        """A recorded action (its JSON) in the reader's words."""
+        try:
+            a = _ACTION.decode(raw)
+        except msgspec.DecodeError:
+            return "an unreadable action"
+        match a:
+            case Say():
+                return f"saying {a.text!r}"
+            case KeepQuiet():
+                return "keeping quiet"
+            case Show():
+                return f"showing its {a.what} to {self.who(a.to)}"
+            case Send():
+                return f"sending {self.some(a.hostages)}"
+        return f"asking for the rules on {getattr(a, 'heading', '?')!r}"
+
+    def fields(self, e: Any) -> dict[str, Any]:
+        """The event's fields as this reader is shown them: players by letter."""
+        if isinstance(e, te.TrSetUp):
+            self.names = e.names
+        match e:
+            case te.TrSetUp():
+                rooms = [
+                    sorted(n for n, r in zip(e.names, e.rooms, strict=True) if r == room)
+                    for room in (0, 1)
+                ]
+                you = {"you": self._letters([self.seat])[0]} if self.seat is not None else {}
+                return {**you, "rooms": rooms, "leaders": self._letters(e.leaders)}
+            case te.TrCardDealt():
+                return {"player": self._letters([e.seat])[0], "colour": e.colour, "role": e.role}
+            case te.TrSaid() | te.TrKeptQuiet():
+                out = {"player": self._letters([e.seat])[0], "round": e.round, "room": e.room}
+                if isinstance(e, te.TrSaid):
+                    out["text"] = e.text
+                return {**out, "hearers": self._group(e.hearers)}
+            case te.TrShown():
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "to": self._letters([e.to])[0],
+                    "round": e.round,
+                    "room": e.room,
+                    "what": e.what,
+                    "colour": e.colour,
+                    "role": e.role,
+                }
+            case te.TrHostagesChosen():
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "round": e.round,
+                    "room": e.room,
+                    "hostages": self._group(e.hostages),
+                }
+            case te.TrHostagesSwapped():
+                return {
+                    "round": e.round,
+                    "sent": [self._group(e.sent[0]), self._group(e.sent[1])],
+                }
+            case te.TrRuleExplained():
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "heading": e.heading,
+                    "round": e.round,
+                }
+            case te.TrRequestRefused():
+                # The raw answer is the action as the rules take it, by seat number: left out.
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "turn": e.turn,
+                    "reason": e.reason,
+                    "explain": e.explain,
+                }
+            case te.TrEnded():
+                return {
+                    "reason": e.reason,
+                    "winner": e.winner,
+                    "president_room": e.president_room,
+                    "bomber_room": e.bomber_room,
+                    "rooms": self._by_name(e.rooms),
+                    "cards": self._by_name([list(c) for c in e.cards]),
+                    "scores": self._by_name(e.scores),
+                    "ranks": self._by_name(e.ranks),
+                }
+            case ae.ActionDefaulted():
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "decision": e.decision,
+                    "action": self.action(e.action),
+                    "reason": e.reason,
+                }
+        fields = msgspec.to_builtins(e)
+        fields.pop("type", None)
+        return fields
+
+
+_ACTION: msgspec.json.Decoder[Say | KeepQuiet | Show | Send | Explain] = msgspec.json.Decoder(
+    Say | KeepQuiet | Show | Send | Explain
+)
+
+
+def seat_lens(seat: int | None) -> SeatLens:
+    """A fresh reader of the log for `seat` (None: the public, what every seat sees)."""
+    return SeatLens(seat)
+
+
 def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
-    """Every event `seat` may see (all when None), one line each."""
-    return common.timeline(describe, events, seat)
+    """Every event `seat` may see (all when None), one line each; a seat's lines name the
+    players by letter only."""
+    if seat is None:
+        return common.timeline(describe, events, seat)
+    lens = SeatLens(seat)
+    return common.timeline(lambda e, _viewer: lens.line(e), events, seat)
 
 
 # --------------------------------------------------------------------------- prompts
@@ -282,7 +533,8 @@ BOOK = RuleBook(title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(SE
 
 
 def _names(view: TwoRoomsView, seats: Sequence[int]) -> str:
-    return ", ".join(view.name(s) for s in seats) or "nobody"
+    """Players by name, in the order of their names (seat order would tell the teams)."""
+    return ", ".join(sorted(view.name(s) for s in seats)) or "nobody"
 
 
 def _card(colour: str, role: str | None) -> str:
@@ -339,7 +591,7 @@ def observation_text(view: TwoRoomsView, decision: Any) -> str:
 
 def hostage_label(d: Any, a: Send) -> str:
     """The label of a leader's choice: `Send C` or `Send C and E`."""
-    names = [d.names[s] for s in a.hostages]
+    names = sorted(d.names[s] for s in a.hostages)
     if len(names) == 1:
         return f"Send {names[0]}"
     return "Send " + ", ".join(names[:-1]) + " and " + names[-1]
@@ -352,6 +604,14 @@ def option_label(d: Any, a: Any) -> str:
     if isinstance(a, Show):
         return f"Show {a.what} to {d.names[a.to]}"
     return hostage_label(d, a)
+
+
+def labelled(d: Any) -> list[tuple[str, Any]]:
+    """The listed actions of a decision with their labels, in an order that follows the
+    players' names: a turn to talk lists them so already (the room in name order), a
+    leader's choices (listed by the rules in seat order) are sorted by their labels."""
+    out = [(option_label(d, a), a) for a in d.legal]
+    return sorted(out, key=lambda pair: pair[0]) if isinstance(d, HostageTurn) else out
 
 
 SAY_LABEL = "Say: <your message>"
@@ -440,8 +700,9 @@ class TwoRoomsPrompter(GameBenchPrompter):
         return observation_text(view, decision) + "\n\n" + _question(view, decision)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
-        """The listed actions with their labels."""
-        return [(option_label(decision, a), a) for a in decision.legal]
+        """The listed actions with their labels (a leader's choices in the order of the
+        names, not of the seats)."""
+        return labelled(decision)
 
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """The rules (progressive), the situation, the actions and how to answer."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import re
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -16,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from agents.gamebench.two_rooms import RandomAgent, SleuthAgent
+from cli.web.app import _views
 from cli.web.data import api_events, game_data
 from engine.gamebench.common import Explain
 from engine.gamebench.two_rooms import (
@@ -29,6 +31,7 @@ from engine.gamebench.two_rooms import (
     TrState,
     set_up,
 )
+from events import agent as ae
 from events import catalog
 from events.codec import encode
 from events.config import SeatSpec
@@ -39,8 +42,11 @@ from projections.gamebench.two_rooms import (
     TwoRoomsPrompter,
     TwoRoomsView,
     parse_answer,
+    seat_lens,
     timeline,
 )
+from projections.replay import observation_at
+from projections.timeline import timeline as show_timeline
 from runner.replay import verify
 from runner.session import game_row, play_game
 
@@ -519,3 +525,168 @@ def test_any_game_hides_what_a_seat_was_not_shown(store: DuckStore, seed: int, v
             moved[i] = (colour, r)
     other = _replay(seed, tuple(moved), actions[:cut], viewer, " (changed)")
     assert _seen(store, base, viewer) == _seen(store, other, viewer)
+
+
+# --------------------------------------------------------------------------- seats by letter
+
+
+def _relabel(log: list[Any], to: dict[int, int], lineup: bool = True) -> list[Any]:
+    """The same game with every seat `s` moved to seat `to[s]`: each player keeps its letter,
+    card, room, words and (with `lineup`) agent, only the seat numbers behind the letters
+    change."""
+
+    def m(seats: Any) -> tuple[int, ...]:
+        return tuple(to[s] for s in seats)
+
+    def per_seat(values: Any) -> tuple[Any, ...]:
+        out = [None] * len(values)
+        for s, v in enumerate(values):
+            out[to[s]] = v
+        return tuple(out)
+
+    rep = msgspec.structs.replace
+    out: list[Any] = []
+    for e in log:
+        match e:
+            case te.TrStarted() if lineup:
+                e = rep(e, seats=per_seat(e.seats))
+            case te.TrSetUp():
+                e = rep(e, names=per_seat(e.names), rooms=per_seat(e.rooms), leaders=m(e.leaders))
+            case te.TrSaid() | te.TrKeptQuiet():
+                e = rep(e, seat=to[e.seat], hearers=m(e.hearers))
+            case te.TrShown():
+                e = rep(e, seat=to[e.seat], to=to[e.to])
+            case te.TrHostagesChosen():
+                e = rep(e, seat=to[e.seat], hostages=tuple(sorted(m(e.hostages))))
+            case te.TrHostagesSwapped():
+                e = rep(e, sent=tuple(tuple(sorted(m(x))) for x in e.sent))
+            case te.TrEnded():
+                e = rep(
+                    e,
+                    rooms=per_seat(e.rooms),
+                    cards=per_seat(e.cards),
+                    scores=per_seat(e.scores),
+                    ranks=per_seat(e.ranks),
+                )
+            case te.TrStarted():
+                pass
+            case _ if hasattr(e, "seat"):
+                e = rep(e, seat=to[e.seat])
+        out.append(e)
+    return out
+
+
+MOVE = {0: 0, 1: 4, 4: 1, 2: 3, 3: 5, 5: 2}
+"""Seat 0 stays; every other player moves to a seat of the other team."""
+
+
+def _store(store: DuckStore, log: list[Any]) -> str:
+    game_id = f"tr{next(_IDS):06d}"
+    turns, turn = [], 0
+    for e in log:
+        turn = RULES.turn_of(e, turn)
+        turns.append(turn)
+    assert isinstance(log[0], te.TrStarted)
+    store.save_game(game_row(game_id, CONFIG, log[0].seed, log[0].seats, None), log, turns)
+    return game_id
+
+
+def _as_seen(store: DuckStore, log: list[Any], viewer: Any) -> bytes:
+    """Everything `viewer` is shown of a stored copy of `log`: the timeline (`cattle show`),
+    the replay observation after every event, and the viewer's page data and events API
+    (less the game's id and date)."""
+    game_id = _store(store, log)
+    data = game_data(store.con, game_id, viewer)
+    data["game"].pop("game_id")
+    data["game"].pop("created_at")
+    head = data_head(store, game_id)
+    seen: dict[str, Any] = {
+        "page": data,
+        "api": api_events(store.con, game_id, viewer),
+        "views": [v["label"] for v in _views(head, viewer)],
+    }
+    if isinstance(viewer, int):
+        seen["show"] = [text for _, _, text in show_timeline(log, viewer)]
+        seen["replay"] = [observation_at(log, viewer, i) for i in range(len(log))]
+    return msgspec.json.encode(seen, order="deterministic")
+
+
+def data_head(store: DuckStore, game_id: str) -> Any:
+    from cli.web.data import game_head
+
+    return game_head(store.con, game_id)
+
+
+@pytest.fixture(scope="module")
+def played() -> list[Any]:
+    """A whole game of code agents, one agent per team as GameBench seats them."""
+    return list(play_game(CONFIG, 11, ["sleuth"] * 3 + ["random"] * 3).events)
+
+
+@pytest.mark.parametrize("upto", [40, None], ids=["running", "over"])
+def test_a_seat_sees_the_others_by_letter_only(
+    store: DuckStore, played: list[Any], upto: int | None
+) -> None:
+    """Swap test: the same game with the other players in other seats (each keeping its
+    letter, card, room, words and agent; half of them now on the other team's seats)
+    reads byte-identically to seat 0 and to the public, running and over: timeline,
+    replay observations, viewer page, events API and "view as" choices. (Once the game is
+    over the pages show the lineup, so there the agents stay in their seats.)"""
+    base = played[:upto]
+    moved = _relabel(base, MOVE, lineup=upto is not None)
+    assert show_timeline(base, None) != show_timeline(moved, None)
+    assert _as_seen(store, base, 0) == _as_seen(store, moved, 0)
+    assert _as_seen(store, base, "public") == _as_seen(store, moved, "public")
+
+
+def test_a_running_game_keeps_its_lineup_from_the_seats(
+    store: DuckStore, played: list[Any]
+) -> None:
+    """While the game runs a seat's page shows no agent per seat (one agent fills each
+    team); everyone's page does, and so does a seat's once the game is over."""
+    running = _store(store, played[:40])
+    over = _store(store, played)
+    for game_id, viewer, shown in ((running, 0, False), (running, None, True), (over, 0, True)):
+        data = game_data(store.con, game_id, viewer)
+        assert (data["game"]["agents"] == ["sleuth"] * 3 + ["random"] * 3) is shown
+        assert ("seats" in data["events"][0]["fields"]) is shown
+        head = data_head(store, game_id)
+        assert any("sleuth" in v["label"] for v in _views(head, viewer)) is shown
+        assert ("sleuth" in data["events"][0]["text"]) is (viewer is None)
+
+
+SEAT_WORD = re.compile(r"(?i)\b(?:seats?|players?)\W*(\d+)|\b(\d+)=")
+
+
+def test_no_other_seat_number_in_a_seats_lines(store: DuckStore, played: list[Any]) -> None:
+    """No line a seat reads (timeline, viewer page) names a seat number but its own, nor
+    maps seats to names or agents."""
+    game_id = _store(store, played)
+    for seat in range(CONFIG.players):
+        lines = [text for _, _, text in show_timeline(played, seat)]
+        lines += [e["text"] for e in game_data(store.con, game_id, seat)["events"]]
+        lines += timeline(played, seat)
+        for text in lines:
+            for m in SEAT_WORD.finditer(text):
+                assert m.group(1) == str(seat), (seat, text)
+    assert any(SEAT_WORD.search(t) for t in timeline(played, None))
+
+
+def test_a_seats_defaulted_action_and_refusal_name_no_seat() -> None:
+    """A seat's own defaulted action is worded by letter, and its refused raw answer (an
+    action by seat number) is left out of the fields its pages show."""
+    _, log = table()
+    lens = seat_lens(0)
+    for e in log:
+        lens.line(e)
+    sent = ae.ActionDefaulted(
+        seat=0, decision="hostages", action=encode(Send(seat=0, hostages=(4,))).decode(),
+        reason="no usable answer",
+    )  # fmt: skip
+    assert lens.line(sent) == "! C (you)'s hostages defaulted to sending D (no usable answer)"
+    assert lens.fields(sent)["action"] == "sending D"
+    refused = te.TrRequestRefused(
+        seat=0, turn=1, raw=encode(Show(seat=0, to=5, what="card")).decode(), reason="not legal"
+    )
+    assert "raw" not in lens.fields(refused)
+    assert lens.line(refused) == "! C (you): refused (not legal)"

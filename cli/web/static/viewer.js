@@ -27,7 +27,7 @@
 
   function seatName(i) {
     const agents = data.game.agents;
-    return "Seat " + i + (agents && i >= 0 && i < agents.length ? " (" + agents[i] + ")" : "");
+    return "Seat " + i + (agents && i >= 0 && i < agents.length && agents[i] ? " (" + agents[i] + ")" : "");
   }
 
   // ---- timeline ------------------------------------------------------------------------------
