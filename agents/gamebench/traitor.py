@@ -206,6 +206,9 @@ GAME = GameDef(
         # A seat's pages number its own events: the count of events it did not see (who was
         # polled, a ring theft between two other players) is hidden too.
         "seat_numbering": True,
+        # Teams are fixed by seat with one agent per team: the lineup would tell a seat which
+        # agents are on its side, so seat pages show it only once the game is over.
+        "hidden_lineup": True,
     },
 )
 """GameBench's Are You the Traitor?, as the catalogue knows it."""
