@@ -190,9 +190,7 @@ def analyse(
                 continue
             counts[agent][str(r["game"])] += 1
             totals[agent][str(r["game"])] += float(score)  # type: ignore[arg-type]
-    scores = {
-        a: {g: totals[a][g] / n for g, n in by.items()} for a, by in counts.items()
-    }
+    scores = {a: {g: totals[a][g] / n for g, n in by.items()} for a, by in counts.items()}
     overall: dict[str, BT.Rating] = {}
     samples: dict[str, np.ndarray] = {}
     per_game: dict[str, dict[str, BT.Rating]] = {}
@@ -253,8 +251,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         },
         "win_probability": a.win,
         "agent_matches": {
-            agent: {OVERALL: sum(a.counts[agent].values()), **a.counts[agent]}
-            for agent in a.agents
+            agent: {OVERALL: sum(a.counts[agent].values()), **a.counts[agent]} for agent in a.agents
         },
     }
 
@@ -439,8 +436,7 @@ def section_html(a: Analysis) -> str:
             cells.append(f"<b>{text}</b>" if v is not None and v == best[key] else text)
         score_rows.append([_e(agent), *cells])
     win_rows = [
-        [_e(x), *("–" if x == y else f"{a.win[x][y]:.2f}" for y in a.agents)]
-        for x in a.agents
+        [_e(x), *("–" if x == y else f"{a.win[x][y]:.2f}" for y in a.agents)] for x in a.agents
     ]
     match_rows = [
         [
@@ -451,8 +447,11 @@ def section_html(a: Analysis) -> str:
         for agent in a.agents
     ]
     match_rows.append(
-        ["<i>finished games</i>", str(sum(a.finished.values())),
-         *(str(a.finished.get(g, 0)) for g in a.games)]  # fmt: skip
+        [
+            "<i>finished games</i>",
+            str(sum(a.finished.values())),
+            *(str(a.finished.get(g, 0)) for g in a.games),
+        ]
     )
     legend = ", ".join(f"{_e(short_label(g))} = {_e(g)}" for g in a.games)
     defs = "".join(f"<li><b>{_e(n)}</b> v{v}: {_e(t)}</li>" for n, v, t in DEFINITIONS)
@@ -534,9 +533,7 @@ def _render(
         for name, r in zip(names, rows, strict=True):
             t.add_row(Text(name), *(Text(r[j]) for j in group))
         buf = io.StringIO()
-        Console(
-            file=buf, width=width, color_system=None, emoji=False, highlight=False
-        ).print(t)
+        Console(file=buf, width=width, color_system=None, emoji=False, highlight=False).print(t)
         lines += [ln.rstrip() for ln in buf.getvalue().splitlines()]
     return lines
 
@@ -558,8 +555,13 @@ def render_lines(
         "",
     ]
     rows = [
-        [agent, *(_fmt(r["mean"] if r else None, True) for r in
-                  (_rating(a, agent, key) for key, _ in cols))]  # fmt: skip
+        [
+            agent,
+            *(
+                _fmt(r["mean"] if r else None, True)
+                for r in (_rating(a, agent, key) for key, _ in cols)
+            ),
+        ]
         for agent in a.agents
     ]
     lines += _render("Table 1: rating (bootstrap mean)", head, rows, width, label_fn)
@@ -569,14 +571,17 @@ def render_lines(
         for key, lab in cols:
             r = _rating(a, agent, key)
             if r is not None:
-                n = (
-                    sum(a.counts[agent].values())
-                    if key == OVERALL
-                    else a.counts[agent].get(key, 0)
-                )
+                n = sum(a.counts[agent].values()) if key == OVERALL else a.counts[agent].get(key, 0)
                 rows.append(
-                    [agent, lab, _fmt(r["mean"], True), _fmt(r["p5"], True),
-                     _fmt(r["p95"], True), _fmt(r["point"], True), str(n)]  # fmt: skip
+                    [
+                        agent,
+                        lab,
+                        _fmt(r["mean"], True),
+                        _fmt(r["p5"], True),
+                        _fmt(r["p95"], True),
+                        _fmt(r["point"], True),
+                        str(n),
+                    ]
                 )
     lines += _render(
         "Table 1 whiskers: 5th and 95th percentiles of the bootstrap",
@@ -587,15 +592,18 @@ def render_lines(
     )
     lines.append("")
     rows = [
-        [agent, *(_fmt(a.overall_score(agent) if key == OVERALL else a.scores[agent].get(key))
-                  for key, _ in cols)]  # fmt: skip
+        [
+            agent,
+            *(
+                _fmt(a.overall_score(agent) if key == OVERALL else a.scores[agent].get(key))
+                for key, _ in cols
+            ),
+        ]
         for agent in a.agents
     ]
     lines += _render("Table 2: average match score", head, rows, width, label_fn)
     lines.append("")
-    rows = [
-        [x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents
-    ]
+    rows = [[x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents]
     lines += _render(
         "Win probability: P(row beats column)",
         ["agent", *(label_fn(y)[:12] for y in a.agents)],
@@ -605,8 +613,11 @@ def render_lines(
     )
     lines.append("")
     rows = [
-        [agent, str(sum(a.counts[agent].values())),
-         *(str(a.counts[agent].get(g, 0)) for g in a.games)]  # fmt: skip
+        [
+            agent,
+            str(sum(a.counts[agent].values())),
+            *(str(a.counts[agent].get(g, 0)) for g in a.games),
+        ]
         for agent in a.agents
     ]
     lines += _render("Matches per agent and game", head, rows, width, label_fn)
