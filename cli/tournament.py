@@ -707,9 +707,7 @@ def _play_suite(
             )
             _retried(ex)
         _summary(store, name)
-        out.print(
-            line("Report: [green]cattle report --game {} --tournament {}[/]", o.family, name)
-        )
+        out.print(line("Report: [green]cattle report --game {} --tournament {}[/]", o.family, name))
 
 
 def _where(executor: str, workers: int, address: str | None) -> str:
