@@ -272,7 +272,7 @@ def fig_ratings(a: Analysis, col: dict[str, str]) -> Figure:
     """Every agent's rating overall and in each game, whiskers at the 5th and 95th
     percentiles of the bootstrap (GameBench's Figure 1a)."""
     cols = _columns(a)
-    fig, ax = F.new_figure(min(12.0, 2.6 + 0.9 * len(cols)), 3.8)
+    fig, ax = F.new_figure(min(10.0, 3.0 + 0.9 * len(cols)), 3.4)
     x = np.arange(len(cols))
     w = 0.7 / max(1, len(a.agents))
     for k, agent in enumerate(a.agents):
@@ -307,7 +307,7 @@ def fig_ratings(a: Analysis, col: dict[str, str]) -> Figure:
 def fig_boxplot(a: Analysis, col: dict[str, str]) -> Figure:
     """The overall rating over the bootstrap samples, one box per agent, whiskers at the 5th
     and 95th percentiles, the mean (the rating) marked (GameBench's Figure 1b)."""
-    fig, ax = F.new_figure(max(4.6, 1.8 + 0.8 * len(a.agents)), 3.8)
+    fig, ax = F.new_figure(max(4.8, 1.8 + 0.8 * len(a.agents)), 3.6)
     data = [a.samples[agent] for agent in a.agents]
     parts = ax.boxplot(
         data,
@@ -341,7 +341,7 @@ def fig_winprob(a: Analysis) -> Figure:
         for j, y in enumerate(a.agents):
             if i != j:
                 m[i, j] = a.win[x][y]
-    size = 2.2 + 0.7 * n
+    size = 2.4 + 0.6 * n
     return F.fig_heatmap(
         [label(x, 16) for x in a.agents],
         [label(y, 16) for y in a.agents],
@@ -352,8 +352,8 @@ def fig_winprob(a: Analysis) -> Figure:
         "RdBu",
         vmin=0.0,
         vmax=1.0,
-        width=size + 1.2,
-        height=size,
+        width=max(4.8, size + 1.2),
+        height=3.6 if n <= 4 else size,
     )
 
 
@@ -460,14 +460,15 @@ def section_html(a: Analysis) -> str:
 <p class="lead">{a.matches:,} matches in {len(a.games)} game(s), {len(a.agents)} agents.
 Bradley-Terry ratings bootstrapped {a.resamples:,} times (seed {a.seed}), every game weighing
 the same; intervals are the 5th to 95th percentiles. {legend}.</p>
-<div class="grid">{figs[0]}{figs[1]}</div>
+<div class="stack">{figs[0]}</div>
 {h3}Table 1: rating (mean over bootstrap samples; 5th – 95th percentile below)</h3>
 {_html_table("gb-ratings", heads, ratings)}
 {h3}Table 2: average match score (best of each column in bold)</h3>
 {_html_table("gb-scores", heads, score_rows)}
-<div class="grid">{figs[2]}<div>
+<div class="grid" style="margin-top:18px">{figs[1]}{figs[2]}</div>
+<div class="grid"><div>
 {h3}Win probability: P(row beats column)</h3>
-{_html_table("gb-winprob", ["agent", *a.agents], win_rows)}
+{_html_table("gb-winprob", ["agent", *a.agents], win_rows)}</div><div>
 {h3}Matches per agent and game</h3>
 {_html_table("gb-matches", heads, match_rows)}</div></div>
 {h3}Definitions</h3><ul>{defs}</ul></section>"""
