@@ -317,7 +317,10 @@ def get(name: str | None = None) -> GameDef:
             failures = _load(key)
             real = _ALIASES.get(key)
         if real is None:
-            known = f"unknown game {_shown(key)}; known: {', '.join(names())}"
+            known = (
+                f"unknown game {_shown(key)}; known: {', '.join(names())}; families (report,"
+                f" metrics, tournament): {', '.join(_FAMILIES)}"
+            )
             raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
 

@@ -527,6 +527,7 @@ def _render(
             box=box.SIMPLE_HEAD,
             pad_edge=False,
             title_justify="left",
+            min_width=min(width, len(title) + len(suffix)),
         )
         t.add_column(Text(head[0]), overflow="fold", max_width=name_w)
         for j in group:
