@@ -627,7 +627,7 @@ def _play_suite(
     budgets: tuple[int | None, int | None, float | None, Path | None],
 ) -> None:
     """`cattle tournament --game FAMILY`: GameBench's protocol over the family's games."""
-    from agents import UnknownAgent, parse_spec
+    from agents import UnknownAgent, make_agent, parse_spec
     from runner.tournament import (
         NAME_RE,
         TournamentError,
@@ -672,6 +672,13 @@ def _play_suite(
         check_suite([(n, sides) for n, _, sides in games], pool, matches)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
+    if executor == "local" and o.workers > max_workers():
+        # Many workers only for games that wait on models: every pairing must seat one.
+        _, config, _ = games[0]
+        code = [
+            a for a in pool if not make_agent(parse_spec(a, games[0][0]), 0, 0, config).is_async
+        ]
+        check_workers(o.workers, every_game_has_a_model=len(code) <= 1)
     with DuckStore(o.db, init=o.init) as store:
         ensure_schema(store)
         if tournament_exists(store, name):
