@@ -608,7 +608,7 @@ def render_lines(
     rows = [[x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents]
     lines += _render(
         "Win probability: P(row beats column)",
-        ["agent", *(label_fn(y)[:12] for y in a.agents)],
+        ["agent", *(label_fn(y) for y in a.agents)],
         rows,
         width,
         label_fn,
