@@ -12,6 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -25,6 +26,7 @@ from projections import bradley_terry
 from projections.gamebench.report import HOOKS
 from projections.metrics.aggregate import Selection
 from runner.tournament import create_suite, ensure_schema, suite_games
+from runner.verify import ScheduledGame, check_game
 from tests.cli.clikit import cattle
 from tests.llm.helpers import seat
 
@@ -117,6 +119,24 @@ def test_the_suite_plays_every_game_alike_and_verifies(played: Path) -> None:
     assert dict(rows) == dict.fromkeys(family(), MATCHES)
     checked = cattle("verify", "--tournament", "gb", "--db", played)
     assert checked.returncode == 0, checked.stdout[-2000:]
+
+
+def test_verify_holds_each_game_to_the_game_scheduled(played: Path) -> None:
+    with DuckStore(played, read_only=True) as store:
+        _, rows = store.query(
+            "SELECT game_id, idx, seed, seats, game FROM tournament_games ORDER BY idx LIMIT 1"
+        )
+        gid, idx, seed, seats, game = rows[0]
+        stored = store.load_rows(gid)
+        # The selection of one game of the family holds exactly that game's matches.
+        where, params = Selection(game=None, among=(game,)).where()
+        _, n = store.query(f"SELECT count(*) FROM games WHERE {where}", params)
+    assert n[0][0] == MATCHES
+    row = ScheduledGame(tournament="gb", index=idx, seed=seed, seats=seats, game=game)
+    assert check_game(stored, [row], rerun=False).ok
+    other = next(name for name in family() if name != game)
+    bad = check_game(stored, [msgspec.structs.replace(row, game=other)], rerun=False)
+    assert bad.problem is not None and f"schedules {other}" in bad.problem.detail
 
 
 def records_from_events(db: Path) -> list[dict[str, Any]]:
