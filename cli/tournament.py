@@ -796,6 +796,13 @@ def ratings(
     # Each reshuffle is a full TrueSkill pass over every game (seconds per 10,000 games).
     in_range("--shuffles", shuffles, 0, MAX_SHUFFLES)
     in_range("--bootstrap", bootstrap, 1, MAX_BOOTSTRAP)
+    members: list[str] | None = None
+    if catalog.is_family(game):
+        # A family of games (--game gamebench) is rated together, as GameBench rates it.
+        if method != "bt":
+            raise UsageError(f"--game {game} rates a family of games: use --method bt")
+        members = [g.name for g in catalog.family(str(game))]
+        game = None
     name = game_def(game).name if game is not None else None
     found: list[Any] = []
     with DuckStore(db, read_only=True) as store:
@@ -824,7 +831,12 @@ def ratings(
             from projections.ratings import load_matches
 
             records = load_matches(store, tournament, name)
-            _, counted = store.query(*_finished_count(tournament, name))
+            sql, params = _finished_count(tournament, name)
+            if members is not None:
+                records = [r for r in records if r["game"] in members]
+                sql += " AND game IN (SELECT unnest(?::VARCHAR[]))"
+                params.append(members)
+            _, counted = store.query(sql, params)
             n_games = counted[0][0]
         hint = "" if n_games or name is None else other_games_hint(store.con, name, tournament)
     if method == "bt":

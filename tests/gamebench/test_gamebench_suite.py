@@ -204,6 +204,13 @@ def test_tables_match_a_recomputation_from_the_events(
     assert p == pytest.approx(1 / (1 + math.exp(beta["random"] - beta["heuristic"])))
     assert p + metrics["win_probability"]["random"]["heuristic"] == pytest.approx(1)
     assert metrics["agents"] == ["heuristic", "random"]  # the heuristics beat random
+    # `cattle ratings --method bt` over the family gives Table 1's overall column.
+    rated = cattle("ratings", "--game", "gamebench", "--method", "bt", "--bootstrap",
+                   str(SAMPLES), "--json", "--db", played)  # fmt: skip
+    assert rated.returncode == 0, rated.stderr
+    for row in json.loads(rated.stdout):
+        got = metrics["ratings"][row["agent"]]["overall"]
+        assert got == pytest.approx({k: row[k] for k in ("point", "mean", "p5", "p95")})
 
 
 def test_terminal_tables_fit_80_columns(played: Path) -> None:
