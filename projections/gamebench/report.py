@@ -26,6 +26,7 @@ import html
 import io
 import math
 import random
+import textwrap
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -510,32 +511,40 @@ def _render(
     other columns are split over several tables, each repeating the names."""
     names = [label_fn(r[0]) for r in rows]
     name_w = min(24, max([len(head[0]), *(len(n) for n in names)]))
-    widths = [max(len(head[j]), *(len(r[j]) for r in rows)) for j in range(1, len(head))]
-    groups: list[list[int]] = [[]]
-    used = name_w + 2
-    for j, w in enumerate(widths, start=1):
-        if groups[-1] and used + w + 2 > width:
-            groups.append([])
-            used = name_w + 2
-        groups[-1].append(j)
-        used += w + 2
-    lines: list[str] = []
-    for k, group in enumerate(groups):
-        suffix = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
+    # Measured unbounded: a console of `width` would report any table as fitting.
+    console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False)
+
+    def table(group: Sequence[int], caption: str) -> Table:
         t = Table(
-            title=Text(title + suffix),
+            title=Text(caption),
             box=box.SIMPLE_HEAD,
             pad_edge=False,
             title_justify="left",
-            min_width=min(width, len(title) + len(suffix)),
+            min_width=min(width, len(caption)),
         )
-        t.add_column(Text(head[0]), overflow="fold", max_width=name_w)
+        t.add_column(Text(head[0]), overflow="fold", min_width=name_w, max_width=name_w)
         for j in group:
             t.add_column(Text(head[j]), justify="right", no_wrap=True)
         for name, r in zip(names, rows, strict=True):
             t.add_row(Text(name), *(Text(r[j]) for j in group))
+        return t
+
+    def fits(group: Sequence[int]) -> bool:
+        return console.measure(table(group, "")).maximum <= width
+
+    # Columns go into a table while it fits; a column that fits nowhere goes alone.
+    groups: list[list[int]] = [[]]
+    for j in range(1, len(head)):
+        if groups[-1] and not fits([*groups[-1], j]):
+            groups.append([])
+        groups[-1].append(j)
+    lines: list[str] = []
+    for k, group in enumerate(groups):
+        suffix = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
         buf = io.StringIO()
-        Console(file=buf, width=width, color_system=None, emoji=False, highlight=False).print(t)
+        Console(file=buf, width=width, color_system=None, emoji=False, highlight=False).print(
+            table(group, title + suffix)
+        )
         lines += [ln.rstrip() for ln in buf.getvalue().splitlines()]
     return lines
 
@@ -550,10 +559,13 @@ def render_lines(
     head = ["agent", *(lab for _, lab in cols)]
     legend = ", ".join(f"{short_label(g)} {label_fn(g)}" for g in a.games)
     lines = [
-        f"{a.matches} match(es) in {len(a.games)} game(s), {len(a.agents)} agent(s);"
-        f" Bradley-Terry over {a.resamples} bootstrap samples (seed {a.seed}), every game"
-        " weighing the same.",
-        f"Games: {legend}.",
+        *textwrap.wrap(
+            f"{a.matches} match(es) in {len(a.games)} game(s), {len(a.agents)} agent(s);"
+            f" Bradley-Terry over {a.resamples} bootstrap samples (seed {a.seed}), every game"
+            " weighing the same.",
+            width,
+        ),
+        *textwrap.wrap(f"Games: {legend}.", width, break_on_hyphens=False),
         "",
     ]
     rows = [

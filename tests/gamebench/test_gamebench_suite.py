@@ -23,7 +23,7 @@ from engine.schedule import ScheduleError, iter_suite
 from events import catalog
 from events.store import DuckStore
 from projections import bradley_terry
-from projections.gamebench.report import HOOKS
+from projections.gamebench.report import HOOKS, analyse, render_lines, short_label
 from projections.metrics.aggregate import Selection
 from runner.tournament import create_suite, ensure_schema, suite_games
 from runner.verify import ScheduledGame, check_game
@@ -221,6 +221,28 @@ def test_terminal_tables_fit_80_columns(played: Path) -> None:
     assert max(len(line) for line in lines) <= 80
     for title in ("Table 1", "Table 2", "Win probability", "Matches per agent"):
         assert any(line.startswith(title) for line in lines), title
+
+
+@pytest.mark.parametrize("width", [60, 80, 120])
+def test_nine_games_split_into_tables_that_fit(width: int) -> None:
+    # GameBench's nine games and a long agent name: the game columns are shared out over
+    # as many tables as needed, each repeating the agent names whole.
+    names = ["air_land_sea", "arctic_scavengers", "are_you_the_traitor", "codenames", "hive",
+             "pit", "santorini", "sea_battle", "two_rooms_and_a_boom"]  # fmt: skip
+    long = "openai:gpt-4o-mini"
+    records = [
+        {"game": f"gamebench:{n}", long: s, "random": 1 - s}
+        for k, n in enumerate(names)
+        for s in (0.25 + 0.05 * k, 0.9)
+    ]
+    lines = render_lines(analyse(records, 20), width=width)
+    assert max(len(line) for line in lines) <= width
+    table1 = [line for line in lines if line.startswith("Table 1: rating")]
+    assert (len(table1) == 1) == (width >= 120)
+    heads = " ".join(lines)
+    assert all(short_label(f"gamebench:{n}") in heads for n in names)
+    # Table 1's parts, its whiskers' rows, Table 2's parts, ...: the name whole in each.
+    assert sum(line.lstrip().startswith(long) for line in lines) >= 10 + 2 * len(table1)
 
 
 def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> None:
