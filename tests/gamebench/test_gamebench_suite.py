@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import math
+import subprocess
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -262,6 +263,16 @@ def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> N
     assert stats.games == MATCHES and "1 game(s)" in one and "fig-gb-boxplot" in one
 
 
+def one_error_line(got: subprocess.CompletedProcess[str], says: str, *more: str) -> None:
+    """Exit 2 and one error message (the terminal may wrap it), no traceback."""
+    assert got.returncode == 2, (got.stdout, got.stderr)
+    assert "Traceback" not in got.stderr + got.stdout
+    text = " ".join(got.stderr.split())
+    assert text.startswith("error:") and text.count("error:") == 1, got.stderr
+    for phrase in (says, *more):
+        assert phrase in text, (phrase, text)
+
+
 @pytest.mark.parametrize(
     ("args", "says"),
     [
@@ -272,15 +283,13 @@ def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> N
 def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says: str) -> None:
     db = tmp_path / "bad.duckdb"
     got = cattle("tournament", "--game", "gamebench", *args, "--games", "2", "--db", db)
-    assert got.returncode == 2
-    assert len(got.stderr.strip().splitlines()) == 1 and says in got.stderr, got.stderr
+    one_error_line(got, says)
     assert not db.exists()
 
 
 def test_bad_family_name_is_one_line(played: Path) -> None:
     got = cattle("metrics", "--game", "gamebenc", "--db", played)
-    assert got.returncode == 2
-    assert len(got.stderr.strip().splitlines()) == 1 and "unknown game" in got.stderr
+    one_error_line(got, "unknown game 'gamebenc'", "families (report, metrics, tournament)")
 
 
 # ---------------------------------------------------------------------------- a model seat
