@@ -299,10 +299,15 @@ def load(store: DuckStore, name: str) -> tuple[dict[str, Any], list[dict[str, An
     if not rows:
         raise TournamentError(f"no tournament named {name!r} in {store.path}")
     meta = dict(zip(cols, rows[0], strict=True))
+    _, has = store.query(
+        "SELECT count(*) FROM information_schema.columns"
+        " WHERE table_name = 'tournament_games' AND column_name = 'game'"
+    )
+    # A store scheduled before suites (and opened read-only since) has no game column.
+    game = "t.game" if has[0][0] else "NULL AS game"
     cols, rows = store.query(
         "SELECT t.idx, t.game_id, t.seed, t.seats, t.lineup, t.rotation, t.attempt, g.status,"
-        " t.game"
-        " FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
+        f" {game} FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
         " WHERE t.tournament = ? ORDER BY t.idx",
         [name],
     )
