@@ -5,6 +5,7 @@ stored events; a suite with a model seat on the loopback server; bad input in on
 
 from __future__ import annotations
 
+import html
 import json
 import math
 import subprocess
@@ -24,7 +25,13 @@ from engine.schedule import ScheduleError, iter_suite
 from events import catalog
 from events.store import DuckStore
 from projections import bradley_terry
-from projections.gamebench.report import HOOKS, analyse, render_lines, short_label
+from projections.gamebench.report import (
+    HOOKS,
+    analyse,
+    render_lines,
+    section_html,
+    short_label,
+)
 from projections.metrics.aggregate import Selection
 from runner.tournament import create_suite, ensure_schema, suite_games
 from runner.verify import ScheduledGame, check_game
@@ -244,6 +251,18 @@ def test_nine_games_split_into_tables_that_fit(width: int) -> None:
     assert all(short_label(f"gamebench:{n}") in heads for n in names)
     # Table 1's parts, its whiskers' rows, Table 2's parts, ...: the name whole in each.
     assert sum(line.lstrip().startswith(long) for line in lines) >= 10 + 2 * len(table1)
+
+
+def test_agent_names_are_data_in_the_page() -> None:
+    hostile = '<b onmouseover="alert(1)">x</b>'
+    records = [
+        {"game": "gamebench:pit", hostile: 0.7, "$_a^2$": 0.3},
+        {"game": "gamebench:hive", hostile: 0.0, "$_a^2$": 1.0},
+        {"game": "gamebench:hive", hostile: 1.0, "$_a^2$": 0.0},
+    ]
+    page = section_html(analyse(records, 20))  # the figures draw the names as plain text
+    assert hostile not in page and html.escape(hostile) in page
+    assert page.count("<img") == 3
 
 
 def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> None:
