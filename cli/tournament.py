@@ -434,6 +434,7 @@ def tournament(
                 ("--preset-file", preset_file),
                 ("--mode", mode),
                 ("--game", game),
+                ("--only", only),
             )
             if value is not None
         ]
