@@ -241,10 +241,31 @@ def family_cli(g: catalog.GameDef) -> Any | None:
     return importlib.import_module(path) if isinstance(path, str) else None
 
 
+def family_hooks(name: str) -> Any:
+    """The analysis hooks of a family of games (`--game gamebench`), found by the module path
+    the catalogue gives (the shared commands reach a family only this way)."""
+    path = catalog.family_analysis(name)
+    if path is None:
+        raise UsageError(f"--game: {name!r} is not a family of games")
+    return importlib.import_module(path).HOOKS
+
+
+def family_selection(family: str, tournament: str | None, game_ids: Sequence[str] | None) -> Any:
+    """The selection of every game of `family` (of one tournament, or of the ids given)."""
+    from projections.metrics.aggregate import Selection
+
+    members = tuple(g.name for g in catalog.family(family))
+    return Selection(tournament=tournament, games=tuple(game_ids or ()), game=None, among=members)
+
+
 def analysis_hooks(g: catalog.GameDef) -> Any:
     """The analysis `metrics` and `report` run for a game other than Cattle Trade: its own,
     else the generic two-seat one (NRA, completion rate, W/D/L, TrueSkill)."""
     hooks = g.extras.get("analysis")
+    family = catalog.family_of(g.name)
+    if hooks is None and family is not None:
+        # A game of a family analysed together (gamebench:pit) has its family's analysis.
+        return family_hooks(family)
     if hooks is None:
         from projections.two_seat.report import HOOKS
 

@@ -19,6 +19,8 @@ from cli.common import (
     carried_config,
     check_out_folder,
     family_cli,
+    family_hooks,
+    family_selection,
     game_def,
     in_range,
     out,
@@ -33,6 +35,7 @@ from cli.selection import (
     other_games_hint,
 )
 from cli.text import line, plain, shown
+from events import catalog
 from events.store import StoreError
 
 
@@ -68,6 +71,9 @@ def metrics(
     """Print the metric table with 95% bootstrap intervals: Cattle Trade's behaviour table
     (Table 3 columns), or another game's with --game (PACT: CMS, shares, offsets, Glicko-2)."""
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
+    if catalog.is_family(game):
+        _family_metrics(str(game), tournament, game_id, as_json, definitions, resamples, db)
+        return
     g = game_def(game)
     hooks = family_cli(g)
     if hooks is None or not hasattr(hooks, "metrics"):
@@ -76,6 +82,37 @@ def metrics(
         )
         return
     hooks.metrics(tournament, game_id, as_json, rebuild, save, definitions, resamples, db)
+
+
+def _family_metrics(
+    family: str,
+    tournament: str | None,
+    game_id: list[str] | None,
+    as_json: bool,
+    definitions: bool,
+    resamples: int,
+    db: Path,
+) -> None:
+    """`cattle metrics --game FAMILY`: every game of the family in one analysis."""
+    hooks = family_hooks(family)
+    in_range("--resamples", resamples, 10, hooks.max_resamples)
+    if definitions:
+        for name, version, text in hooks.definitions():
+            out.print(line(f"[bold]{{}}[/] v{version}: {{}}", name, text))
+        return
+    with open_for_metrics(db) as store:
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        sel = family_selection(family, tournament, game_id)
+        if as_json:
+            print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
+            return
+        lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
+    if not lines:
+        out.print(plain(f"No finished {family} games in this selection."))
+        return
+    for text in lines:
+        out.print(plain(text), highlight=False)
 
 
 def _other_metrics(

@@ -19,6 +19,8 @@ from cli.common import (
     carried_config,
     check_out_file,
     family_cli,
+    family_hooks,
+    family_selection,
     game_def,
     in_range,
     out,
@@ -34,6 +36,7 @@ from cli.selection import (
     other_games_hint,
 )
 from cli.text import line
+from events import catalog
 
 REPORT_MARK = '<meta name="generator" content="cattle report">'
 """In the head of every report: a file holding it may be written over by the next report."""
@@ -83,6 +86,9 @@ def report(
 
     in_range("--resamples", resamples, 10, MAX_RESAMPLES)
     check_report_file(out_path, db, force)
+    if catalog.is_family(game):
+        _family_report(str(game), out_path, tournament, game_id, title, resamples, db)
+        return
     g = game_def(game)
     family = family_cli(g)
     if family is not None and hasattr(family, "report"):
@@ -108,6 +114,35 @@ def report(
                 store.con,
                 sel,
                 title or (f"{g.title}: {tournament}" if tournament else f"{g.title} report"),
+                resamples,
+            )
+    _write(out_path, page, rstats, db)
+
+
+def _family_report(
+    family: str,
+    out_path: Path,
+    tournament: str | None,
+    game_id: list[str] | None,
+    title: str | None,
+    resamples: int,
+    db: Path,
+) -> None:
+    """`cattle report --game FAMILY`: every game of the family in one analysis."""
+    hooks = family_hooks(family)
+    in_range("--resamples", resamples, 10, hooks.max_resamples)
+    with open_for_metrics(db) as store:
+        if tournament is not None and not store.list_games(tournament):
+            raise UsageError(f"no games in tournament {tournament!r}")
+        sel = family_selection(family, tournament, game_id)
+        if not finished_games(store, sel):
+            raise UsageError(f"no finished {family} games in this selection")
+        with out.status("Building the report..."):
+            name = hooks.title
+            page, rstats = hooks.report(
+                store.con,
+                sel,
+                title or (f"{name}: {tournament}" if tournament else f"{name} report"),
                 resamples,
             )
     _write(out_path, page, rstats, db)

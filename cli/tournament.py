@@ -38,7 +38,8 @@ from cli.common import (
 )
 from cli.selection import other_games_hint
 from cli.text import line, plain, shown
-from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check
+from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check, check_suite
+from events import catalog
 from events.catalog import DEFAULT_GAME
 from events.store import DEFAULT_DB, DuckStore, StoreError
 from runner.limits import (
@@ -350,6 +351,13 @@ def tournament(
     ] = False,
     as_json: Annotated[bool, typer.Option("--json", help="With --dry-run: print JSON.")] = False,
     human_timeout: Annotated[float | None, typer.Option(help=HUMAN_TIMEOUT_HELP)] = None,
+    only: Annotated[
+        str | None,
+        typer.Option(
+            help="With a family of games (--game gamebench): play only these of its games,"
+            " comma-separated (e.g. pit,hive)."
+        ),
+    ] = None,
 ) -> None:
     """Run (or resume) a scheduled tournament and store every game.
 
@@ -368,6 +376,11 @@ def tournament(
     duplicate: every lineup plays each deal once per seat rotation (in PACT, every pair
     plays both roles on the same drawn values), and team games (GameBench's Codenames and
     Sea Battle) to teams: two agents a game, each filling one team, both sides of each deal.
+
+    --game gamebench plays GameBench's protocol over every GameBench game (or those --only
+    names), each in its default preset: every pair of --agents plays --games matches in
+    every game, one agent a side (its copies fill a team), each deal from both sides. The
+    agent `heuristic` is each game's own heuristic agent (docs/gamebench.md).
     """
     from agents import code_agents, parse_spec
     from runner.executors import EXECUTORS, make_executor, require_ray
@@ -421,6 +434,7 @@ def tournament(
                 ("--preset-file", preset_file),
                 ("--mode", mode),
                 ("--game", game),
+                ("--only", only),
             )
             if value is not None
         ]
@@ -472,6 +486,23 @@ def tournament(
             _summary(store, resume)
         human_exit()
         return
+    if catalog.is_family(game):
+        suite = _Suite(str(game), agents, games, seed, name, only, workers, quiet, init, db)
+        for flag, value in (
+            ("--format", fmt),
+            ("--preset", preset),
+            ("--preset-file", preset_file),
+            ("--mode", mode),
+            ("--human-timeout", human_timeout),
+        ):
+            if value is not None:
+                raise UsageError(f"{flag} does not go with a family of games (--game {game})")
+        if dry_run or as_json:
+            raise UsageError(f"--dry-run does not go with a family of games (--game {game})")
+        _play_suite(suite, start, executor, concurrency, (max_calls, max_tokens, max_cost, prices))
+        return
+    if only is not None:
+        raise UsageError("--only goes with a family of games (--game gamebench)")
     g = game_def(game)
     cattle = g.name == DEFAULT_GAME
     fmt = fmt or ("mixed" if cattle else "teams" if g.extras.get("teams") else "duplicate")
@@ -574,6 +605,119 @@ def tournament(
     human_exit()
 
 
+class _Suite(msgspec.Struct, frozen=True):
+    """The options of a tournament over a family of games."""
+
+    family: str
+    agents: str | None
+    matches: int | None
+    seed: int | None
+    name: str | None
+    only: str | None
+    workers: int
+    quiet: bool
+    init: bool
+    db: Path
+
+
+def _play_suite(
+    o: _Suite,
+    start: Callable[[], Executor],
+    executor: str,
+    concurrency: int | None,
+    budgets: tuple[int | None, int | None, float | None, Path | None],
+) -> None:
+    """`cattle tournament --game FAMILY`: GameBench's protocol over the family's games."""
+    from agents import UnknownAgent, make_agent, parse_spec
+    from runner.tournament import (
+        NAME_RE,
+        TournamentError,
+        create_suite,
+        ensure_schema,
+        has_human,
+        pending_tasks,
+        suite_games,
+        tournament_exists,
+    )
+
+    try:
+        games = suite_games(o.family, _split(o.only or ""))
+    except TournamentError as exc:
+        raise UsageError(str(exc)) from None
+    if not o.agents:
+        raise UsageError(f"--agents is required (e.g. --agents random,heuristic for {o.family})")
+    pool = _split(o.agents)
+    if has_human(pool):
+        raise UsageError("human seats do not go with a family of games; play one game at a time")
+    for game_name, _, _ in games:
+        for a in pool:
+            try:
+                parse_spec(a, game_name)
+            except UnknownAgent as exc:
+                raise UsageError(f"--agents: {exc}") from None
+    matches = 10 if o.matches is None else o.matches
+    pairings = len(pool) * (len(pool) - 1) // 2
+    total = matches * max(1, pairings) * len(games)
+    if matches < 1 or total > MAX_GAMES:
+        raise UsageError(
+            f"--games (matches per game and pairing) must be at least 1 and give at most"
+            f" {MAX_GAMES:,} games in all, got {matches:,} ({total:,} games)"
+        )
+    seed = seed_or_random(o.seed)
+    name = o.name or f"{o.family}-{seed}-{matches}"
+    if not NAME_RE.match(name):
+        raise UsageError(
+            "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
+        )
+    try:
+        check_suite([(n, sides) for n, _, sides in games], pool, matches)
+    except ScheduleError as exc:
+        raise UsageError(str(exc)) from None
+    if executor == "local" and o.workers > max_workers():
+        # Many workers only for games that wait on models: every pairing must seat one.
+        _, config, _ = games[0]
+        code = [
+            a for a in pool if not make_agent(parse_spec(a, games[0][0]), 0, 0, config).is_async
+        ]
+        check_workers(o.workers, every_game_has_a_model=len(code) <= 1)
+    with DuckStore(o.db, init=o.init) as store:
+        ensure_schema(store)
+        if tournament_exists(store, name):
+            raise UsageError(
+                f"a tournament named {name!r} already exists in {o.db}; pick another --name"
+                f" or finish it with --resume {name}"
+            )
+        with start() as ex:
+            n_planned = create_suite(store, name, o.family, pool, matches, seed, games)
+            store.claim(f"tournament:{name}")
+            out.print(
+                line(
+                    f"Tournament [bold]{{}}[/]: {{}} over {len(games)} game(s) ({{}}),"
+                    f" {matches} match(es) per game and pairing, {n_planned} game(s), seed"
+                    f" {seed}, {{}}.",
+                    name,
+                    o.family,
+                    ", ".join(n.partition(":")[2] for n, _, _ in games),
+                    _where(executor, o.workers, None),
+                )
+            )
+            _, tasks, _ = pending_tasks(store, name)
+            _play_with_progress(
+                store,
+                name,
+                None,
+                tasks,
+                workers=o.workers,
+                show=not o.quiet,
+                executor=ex,
+                concurrency=concurrency,
+                budget=_budget(store, name, *budgets),
+            )
+            _retried(ex)
+        _summary(store, name)
+        out.print(line("Report: [green]cattle report --game {} --tournament {}[/]", o.family, name))
+
+
 def _where(executor: str, workers: int, address: str | None) -> str:
     if executor == "local":
         return f"{workers} worker(s)"
@@ -653,6 +797,13 @@ def ratings(
     # Each reshuffle is a full TrueSkill pass over every game (seconds per 10,000 games).
     in_range("--shuffles", shuffles, 0, MAX_SHUFFLES)
     in_range("--bootstrap", bootstrap, 1, MAX_BOOTSTRAP)
+    members: list[str] | None = None
+    if catalog.is_family(game):
+        # A family of games (--game gamebench) is rated together, as GameBench rates it.
+        if method != "bt":
+            raise UsageError(f"--game {game} rates a family of games: use --method bt")
+        members = [g.name for g in catalog.family(str(game))]
+        game = None
     name = game_def(game).name if game is not None else None
     found: list[Any] = []
     with DuckStore(db, read_only=True) as store:
@@ -681,7 +832,12 @@ def ratings(
             from projections.ratings import load_matches
 
             records = load_matches(store, tournament, name)
-            _, counted = store.query(*_finished_count(tournament, name))
+            sql, params = _finished_count(tournament, name)
+            if members is not None:
+                records = [r for r in records if r["game"] in members]
+                sql += " AND game IN (SELECT unnest(?::VARCHAR[]))"
+                params.append(members)
+            _, counted = store.query(sql, params)
             n_games = counted[0][0]
         hint = "" if n_games or name is None else other_games_hint(store.con, name, tournament)
     if method == "bt":

@@ -20,13 +20,20 @@ per game), so a stored tournament can always be re-planned and checked. Formats:
   in two-seat round-robin and each agent of a pairing on the first half in half of its
   matches. Each deal is played twice,
   once from each side.
+
+A suite (`suite`, GameBench's protocol) spans several games: every pairing of two agents
+plays the same number of matches in every game, each agent holding every seat of one side
+(one seat of a two-seat game, one team of a team game). Each deal is played twice, once from
+each side; with an odd number of matches the last deal is played once, from the side its
+seed draws. Matches go round the games (match 1 of every game, then match 2, ...), so a
+suite cut short has played every game about equally far.
 """
 
 from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from typing import TypeVar
 
 import msgspec
@@ -65,6 +72,8 @@ class PlannedGame(msgspec.Struct, frozen=True, kw_only=True):
     """The composition (mixed) or the combination of agents, before rotation."""
     rotation: int
     """How far the lineup was rotated around the table."""
+    game: str = ""
+    """The game this match is of, in a suite of games ("": the tournament's one game)."""
 
 
 def game_seed(tournament_seed: int, deal: int) -> int:
@@ -227,3 +236,61 @@ def _cycled_combinations(agents: tuple[T, ...], k: int) -> Iterator[tuple[T, ...
     """Every k-combination of `agents` in `itertools.combinations` order, over and over."""
     while True:
         yield from itertools.combinations(agents, k)
+
+
+def check_suite(
+    games: Sequence[tuple[str, tuple[int, ...]]], agents: tuple[str, ...], matches: int
+) -> None:
+    """Raise `ScheduleError` unless this suite can be scheduled (nothing is built)."""
+    if not games:
+        raise ScheduleError("a suite needs at least one game")
+    if matches < 1:
+        raise ScheduleError("a suite needs at least one match per game")
+    if len(agents) < 2:
+        raise ScheduleError("a suite seats two agents a match: --agents needs at least 2")
+    if len(set(agents)) != len(agents):
+        raise ScheduleError("each agent may be listed only once")
+    for name, sides in games:
+        if sorted(set(sides)) != [0, 1]:
+            raise ScheduleError(f"{name}: a suite game has two sides (got {list(sides)})")
+
+
+def iter_suite(
+    games: Sequence[tuple[str, tuple[int, ...]]],
+    agents: tuple[str, ...],
+    matches: int,
+    seed: int,
+) -> Iterator[PlannedGame]:
+    """Every match of a suite, in playing order (see the module docstring): `games` gives
+    each game's name and the side (0 or 1) of each of its seats; every pairing of `agents`
+    plays `matches` matches in every game."""
+    check_suite(games, agents, matches)
+    return _suite(games, agents, matches, seed)
+
+
+def _suite(
+    games: Sequence[tuple[str, tuple[int, ...]]],
+    agents: tuple[str, ...],
+    matches: int,
+    seed: int,
+) -> Iterator[PlannedGame]:
+    pairs = list(itertools.combinations(range(len(agents)), 2))
+    index = 0
+    for match in range(matches):
+        deal, side = divmod(match, 2)
+        if match == matches - 1 and side == 0:
+            # The last deal of an odd count is played once: its seed draws the side.
+            side = chance(seed, "suite-side", deal).randrange(2)
+        for p, (a, b) in enumerate(pairs):
+            first, second = (agents[a], agents[b]) if side == 0 else (agents[b], agents[a])
+            for g, (name, sides) in enumerate(games):
+                number = (deal * len(pairs) + p) * len(games) + g
+                yield PlannedGame(
+                    index=index,
+                    seed=game_seed(seed, number),
+                    seats=tuple(first if s == 0 else second for s in sides),
+                    lineup=f"{agents[a]}+{agents[b]}",
+                    rotation=side,
+                    game=name,
+                )
+                index += 1

@@ -58,6 +58,12 @@ _BUILTIN: dict[str, str] = {
     "textarena": "agents.textarena.game",
 }
 
+#: Families of built-in games that some commands take as one (`cattle report --game gamebench`,
+#: `cattle tournament --game gamebench`): the family's name -> the module whose `HOOKS` analyse
+#: any selection of its games. A family's games are the games named `<family>:<game>`, so a
+#: game added under the family's prefix joins it without being listed anywhere else.
+_FAMILIES: dict[str, str] = {"gamebench": "projections.gamebench.report"}
+
 #: Names that carry a configuration: the part before the first ':' names the built-in game
 #: that reads the rest (`openspiel:breakthrough(columns=3)`, `gtbench:tic_tac_toe`).
 _PREFIXES: dict[str, str] = {
@@ -315,7 +321,10 @@ def get(name: str | None = None) -> GameDef:
             failures = _load(key)
             real = _ALIASES.get(key)
         if real is None:
-            known = f"unknown game {_shown(key)}; known: {', '.join(names())}"
+            known = (
+                f"unknown game {_shown(key)}; known: {', '.join(names())}; families (report,"
+                f" metrics, tournament): {', '.join(_FAMILIES)}"
+            )
             raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
 
@@ -334,6 +343,29 @@ def resolve(name: str | None) -> tuple[GameDef, Any | None]:
     if name is None or configure is None or ":" not in name:
         return game, None
     return game, configure(name)
+
+
+def is_family(name: str | None) -> bool:
+    """True if `name` names a family of games (`gamebench`) rather than one game."""
+    return name is not None and name.strip() in _FAMILIES
+
+
+def family(name: str) -> list[GameDef]:
+    """The games of family `name`, by name: every built-in or registered game named
+    `name:...` (a member that cannot be loaded is left out, as `loaded` leaves it out)."""
+    prefix = f"{name.strip()}:"
+    return [g for g in loaded() if g.name.startswith(prefix)]
+
+
+def family_of(name: str) -> str | None:
+    """The family a game name belongs to (`gamebench:pit` -> `gamebench`), or None."""
+    prefix, colon, _ = name.partition(":")
+    return prefix if colon and prefix in _FAMILIES else None
+
+
+def family_analysis(name: str) -> str | None:
+    """The module path of the analysis hooks of family `name` (None: no such family)."""
+    return _FAMILIES.get(name)
 
 
 def for_config(config: Any) -> GameDef:

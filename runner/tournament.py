@@ -30,7 +30,7 @@ from typing import Any
 import msgspec
 
 from agents import make_agent, parse_spec
-from engine.schedule import PlannedGame, iter_schedule
+from engine.schedule import PlannedGame, iter_schedule, iter_suite
 from events import catalog
 from events.codec import encode
 from events.lazy import get_logger
@@ -74,9 +74,14 @@ CREATE TABLE IF NOT EXISTS tournament_games (
     lineup VARCHAR NOT NULL,
     rotation INTEGER NOT NULL,
     attempt INTEGER NOT NULL DEFAULT 0,
+    game VARCHAR,
     PRIMARY KEY (tournament, idx)
 );
 """
+
+SUITE = "suite"
+"""The format of a tournament over several games (`create_suite`): its `config` is a JSON
+object of every game's configuration by name, and each scheduled game names its game."""
 
 BATCH_GAMES = 128
 """Finished games stored per transaction (at most). Each commit costs a flush of the log to
@@ -124,6 +129,8 @@ def ensure_schema(store: DuckStore) -> None:
     store.con.execute(
         "ALTER TABLE tournaments ADD COLUMN IF NOT EXISTS game VARCHAR DEFAULT 'cattle-trade'"
     )
+    # Stores made before suites: every scheduled game is of its tournament's game (NULL).
+    store.con.execute("ALTER TABLE tournament_games ADD COLUMN IF NOT EXISTS game VARCHAR")
 
 
 def tournament_exists(store: DuckStore, name: str) -> bool:
@@ -189,6 +196,91 @@ def create(
     return stored
 
 
+SuiteGame = tuple[str, Any, tuple[int, ...]]
+"""A game of a suite: its name, its configuration and the side (0 or 1) of each seat."""
+
+
+def suite_games(family: str, only: Sequence[str] = ()) -> list[SuiteGame]:
+    """Every game of `family` in the catalogue (or those `only` names, as `pit` or
+    `gamebench:pit`), each in its default configuration, with the side of each seat: the
+    two seats of a two-seat game, the two teams of a game that names its teams."""
+    members = {g.name: g for g in catalog.family(family)}
+    if not members:
+        raise TournamentError(f"no games of family {family!r} in the catalogue")
+    chosen = list(members)
+    if only:
+        chosen = []
+        for part in only:
+            name = part if part.startswith(f"{family}:") else f"{family}:{part}"
+            if name not in members:
+                known = ", ".join(n.partition(":")[2] for n in members)
+                raise TournamentError(f"--only: {family} has no game {part!r}; known: {known}")
+            chosen.append(name)
+    games: list[SuiteGame] = []
+    for name in dict.fromkeys(chosen):
+        g = members[name]
+        config = g.preset(g.default_preset)
+        teams = g.extras.get("teams")
+        if teams:
+            names = list(dict.fromkeys(teams))
+            if len(names) != 2 or len(teams) != config.players:
+                raise TournamentError(f"{name}: a suite needs two teams, got {list(teams)}")
+            sides = tuple(names.index(t) for t in teams)
+        elif config.players == 2:
+            sides = (0, 1)
+        else:
+            raise TournamentError(
+                f"{name}: {config.players} seats and no teams; a suite seats two agents a match"
+            )
+        games.append((name, config, sides))
+    return games
+
+
+def create_suite(
+    store: DuckStore,
+    name: str,
+    family: str,
+    agents: tuple[str, ...],
+    matches: int,
+    seed: int,
+    games: Sequence[SuiteGame],
+) -> int:
+    """Plan a suite (every pairing of `agents` plays `matches` matches in every game of
+    `games`, `engine.schedule.iter_suite`) and store its schedule; return the number of games."""
+    plan = list(iter_suite([(n, sides) for n, _, sides in games], agents, matches, seed))
+    configs = {n: json.loads(encode(config)) for n, config, _ in games}
+    con = store.con
+    con.execute("BEGIN")
+    try:
+        con.execute(
+            "INSERT INTO tournaments (name, format, agents, games, seed, config, game)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [name, SUITE, json.dumps(list(agents)), len(plan), seed, json.dumps(configs), family],
+        )
+        for chunk in _chunks(plan, SCHEDULE_CHUNK):
+            con.execute(
+                "INSERT INTO tournament_games"
+                " (tournament, idx, game_id, seed, seats, lineup, rotation, game)"
+                " SELECT ?, unnest(?), unnest(?), unnest(?), unnest(?), unnest(?), unnest(?),"
+                " unnest(?)",
+                [
+                    name,
+                    [g.index for g in chunk],
+                    [game_id(name, g.index) for g in chunk],
+                    [g.seed for g in chunk],
+                    [json.dumps(list(g.seats)) for g in chunk],
+                    [g.lineup for g in chunk],
+                    [g.rotation for g in chunk],
+                    [g.game for g in chunk],
+                ],
+            )
+    except BaseException:
+        con.execute("ROLLBACK")
+        raise
+    con.execute("COMMIT")
+    return len(plan)
+
+
 def _chunks(items: Iterable[PlannedGame], size: int) -> Iterator[list[PlannedGame]]:
     it = iter(items)
     while chunk := list(itertools.islice(it, size)):
@@ -207,9 +299,15 @@ def load(store: DuckStore, name: str) -> tuple[dict[str, Any], list[dict[str, An
     if not rows:
         raise TournamentError(f"no tournament named {name!r} in {store.path}")
     meta = dict(zip(cols, rows[0], strict=True))
+    _, has = store.query(
+        "SELECT count(*) FROM information_schema.columns"
+        " WHERE table_name = 'tournament_games' AND column_name = 'game'"
+    )
+    # A store scheduled before suites (and opened read-only since) has no game column.
+    game = "t.game" if has[0][0] else "NULL AS game"
     cols, rows = store.query(
-        "SELECT t.idx, t.game_id, t.seed, t.seats, t.lineup, t.rotation, t.attempt, g.status"
-        " FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
+        "SELECT t.idx, t.game_id, t.seed, t.seats, t.lineup, t.rotation, t.attempt, g.status,"
+        f" {game} FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
         " WHERE t.tournament = ? ORDER BY t.idx",
         [name],
     )
@@ -223,15 +321,8 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
     from runner.verify import continuation_refused
 
     meta, games = load(store, name)
-    game = catalog.get(meta.get("game"))
-    try:
-        config: Any = msgspec.json.decode(meta["config"], type=game.config_type).validate()
-    except (msgspec.MsgspecError, ValueError) as exc:
-        # The row was written from a checked configuration: only an altered file gets here.
-        raise StoreError(
-            f"tournament {name}: its stored configuration is not a playable {game.name}"
-            f" configuration ({exc})"
-        ) from None
+    configs = _configs(name, meta)
+    config: Any = configs.get(None)
     tasks = []
     done = 0
     io_of: dict[str, bool] = {}
@@ -242,7 +333,8 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
             done += 1
             continue
         seats = tuple(json.loads(g["seats"]))
-        key = g["seats"]
+        config = configs[g["game"]]
+        key = f"{g['game']}\x1f{g['seats']}"
         if key not in io_of:
             io_of[key] = needs_io(config, g["seed"], seats)
         io = io_of[key]
@@ -286,7 +378,30 @@ def pending_tasks(store: DuckStore, name: str) -> tuple[Any, list[GameTask], int
                 io=io,
             )
         )
-    return config, tasks, done
+    return configs.get(None, config), tasks, done
+
+
+def _configs(name: str, meta: dict[str, Any]) -> dict[str | None, Any]:
+    """The configuration of every game a stored tournament plays, by the game column of its
+    scheduled games (None: the tournament's one game; a suite names each game)."""
+    names: list[str | None] = [None]
+    texts = [meta["config"]]
+    if meta.get("format") == SUITE:
+        by_game = json.loads(meta["config"])
+        names = list(by_game)
+        texts = [json.dumps(c) for c in by_game.values()]
+    found: dict[str | None, Any] = {}
+    for game_name, text in zip(names, texts, strict=True):
+        game = catalog.get(meta.get("game") if game_name is None else game_name)
+        try:
+            found[game_name] = msgspec.json.decode(text, type=game.config_type).validate()
+        except (msgspec.MsgspecError, ValueError) as exc:
+            # The row was written from a checked configuration: only an altered file gets here.
+            raise StoreError(
+                f"tournament {name}: its stored configuration is not a playable {game.name}"
+                f" configuration ({exc})"
+            ) from None
+    return found
 
 
 # ---------------------------------------------------------------------------- running

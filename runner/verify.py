@@ -80,6 +80,8 @@ class ScheduledGame(msgspec.Struct, frozen=True, kw_only=True):
     seed: int
     seats: str
     """JSON list of the agent specs, as scheduled."""
+    game: str | None = None
+    """The game scheduled, in a suite of games (None: the tournament's one game)."""
 
 
 class Failed(Exception):
@@ -386,6 +388,10 @@ def _tournament(
             raise Failed(
                 "tournament", None, f"{where} has seed {row.seed}, the game has {stored.seed}"
             )
+        if row.game is not None and row.game != stored.game:
+            raise Failed(
+                "tournament", None, f"{where} schedules {row.game}, the game is {stored.game}"
+            )
         try:
             specs = msgspec.json.decode(row.seats, type=list[str])
             seats = tuple(parse_seat(s) for s in specs)
@@ -558,13 +564,21 @@ def _schedules(store: DuckStore) -> dict[str, list[ScheduledGame]] | None:
     """Every schedule row by game id, or None when the store has no tournament tables."""
     if not _has_schedule(store):
         return None
+    _, cols = store.query(
+        "SELECT count(*) FROM information_schema.columns"
+        " WHERE table_name = 'tournament_games' AND column_name = 'game'"
+    )
+    # Stores scheduled before suites of games have no game column: every game is the
+    # tournament's own.
+    game = "game" if cols[0][0] else "NULL"
     _, rows = store.query(
-        "SELECT game_id, tournament, idx, seed, seats FROM tournament_games ORDER BY tournament, idx"
+        f"SELECT game_id, tournament, idx, seed, seats, {game} FROM tournament_games"
+        " ORDER BY tournament, idx"
     )
     found: dict[str, list[ScheduledGame]] = {}
-    for gid, name, idx, seed, seats in rows:
+    for gid, name, idx, seed, seats, scheduled in rows:
         found.setdefault(gid, []).append(
-            ScheduledGame(tournament=name, index=idx, seed=seed, seats=seats)
+            ScheduledGame(tournament=name, index=idx, seed=seed, seats=seats, game=scheduled)
         )
     return found
 

@@ -136,6 +136,7 @@ class Commander(Agent):
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
     "commander": lambda seat, seed, config: Commander(seat, seed, config),
+    "heuristic": lambda seat, seed, config: Commander(seat, seed, config),
 }
 
 

@@ -117,6 +117,7 @@ class Warlord(Agent):
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
     "warlord": lambda seat, seed, config: Warlord(seat, seed, config),
+    "heuristic": lambda seat, seed, config: Warlord(seat, seed, config),
 }
 
 PRESETS: dict[str, ArcticConfig] = {

@@ -129,6 +129,8 @@ class AssociateAgent(Agent):
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "associate": AssociateAgent,
+    # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
+    "heuristic": AssociateAgent,
 }
 """Code agents by spec."""
 

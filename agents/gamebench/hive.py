@@ -83,6 +83,8 @@ class Stinger(Agent):
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
     "stinger": lambda seat, seed, config: Stinger(seat, seed, config),
+    # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
+    "heuristic": lambda seat, seed, config: Stinger(seat, seed, config),
 }
 
 

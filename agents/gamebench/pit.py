@@ -95,6 +95,8 @@ class Cornerer(Agent):
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
     "cornerer": lambda seat, seed, config: Cornerer(seat, seed, config),
+    # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
+    "heuristic": lambda seat, seed, config: Cornerer(seat, seed, config),
 }
 
 PRESETS: dict[str, PitConfig] = {

@@ -180,6 +180,8 @@ def _fire(volleys: list[tuple[int, int]], balls: int) -> tuple[list[str], int]:
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "broadside": BroadsideAgent,
+    # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
+    "heuristic": BroadsideAgent,
 }
 """Code agents by spec."""
 

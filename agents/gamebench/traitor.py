@@ -171,7 +171,11 @@ class SleuthAgent(Agent):
         return Pass(seat=self.seat)
 
 
-CODE_AGENTS: dict[str, Any] = {"random": RandomAgent, "sleuth": SleuthAgent}
+CODE_AGENTS: dict[str, Any] = {
+    "random": RandomAgent,
+    "sleuth": SleuthAgent,
+    "heuristic": SleuthAgent,
+}
 """Code agents by spec."""
 
 

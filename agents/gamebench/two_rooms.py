@@ -163,6 +163,7 @@ class SleuthAgent(common.RandomAgent):
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
     "sleuth": SleuthAgent,
+    "heuristic": SleuthAgent,
 }
 """Code agents by spec."""
 

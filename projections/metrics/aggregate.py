@@ -57,6 +57,8 @@ class Selection:
     games: tuple[str, ...] = ()
     game: str | None = "cattle-trade"
     """The game (catalogue name) whose games count; None: every stored game."""
+    among: tuple[str, ...] = ()
+    """When given: only games of these names count (a family of games analysed together)."""
 
     def where(self, column: str = "game_id") -> tuple[str, list[Any]]:
         """A SQL condition on `column` and its parameters."""
@@ -71,6 +73,12 @@ class Selection:
         if self.game is not None:
             conds.append(f"{column} IN (SELECT game_id FROM main.games WHERE game = ?)")
             params.append(self.game)
+        if self.among:
+            conds.append(
+                f"{column} IN (SELECT game_id FROM main.games"
+                " WHERE game IN (SELECT unnest(?::VARCHAR[])))"
+            )
+            params.append(list(self.among))
         return (" AND ".join(conds) or "TRUE"), params
 
 

@@ -33,5 +33,13 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
     assert summary["game"] == "gamebench:pit"
     assert [s["agent"] for s in summary["scores"]] == ["random", "random"]
     assert abs(sum(s["score"] for s in summary["scores"]) - 1.0) < 1e-9
-    assert pit.stdout.split() == ["anthropic", "cornerer", "human", "openai", "random"]
-    assert santorini.stdout.split() == ["anthropic", "climber", "human", "openai", "random"]
+    # `heuristic` names each game's own heuristic (GameBench's suite).
+    assert pit.stdout.split() == ["anthropic", "cornerer", "heuristic", "human", "openai", "random"]
+    assert santorini.stdout.split() == [
+        "anthropic",
+        "climber",
+        "heuristic",
+        "human",
+        "openai",
+        "random",
+    ]

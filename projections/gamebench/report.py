@@ -1,0 +1,676 @@
+"""GameBench's analysis of a selection of its games (`cattle metrics --game gamebench`,
+`cattle report --game gamebench`, or one game: `--game gamebench:pit`).
+
+Everything is recomputed from the stored games, as GameBench's paper reports them (§3.3,
+Tables 1 and 2, Figure 1, Appendix L):
+
+* **Table 1**: the Bradley-Terry rating of every agent over all the games together (each
+  game weighing the same in the bootstrap) and over each game alone: the mean over bootstrap
+  samples (GameBench's published rating) with the 5th and 95th percentiles (its whiskers).
+* **Table 2**: the average match score of every agent in every game (its total score there
+  divided by its matches there); overall, the mean of its per-game averages, so that every
+  game weighs the same there too.
+* **Figure 1**: the per-game ratings with their whiskers (1a), and boxplots of the overall
+  rating over the bootstrap samples, whiskers at the 5th and 95th percentiles (1b).
+* The win-probability matrix the overall ratings imply, P(a beats b) = e^βa / (e^βa + e^βb),
+  and the matches per agent and game.
+
+A match is one pairwise record of `projections.ratings.match_records`: two agents and their
+shares of the match scores (a team game is one match between the agents filling its teams).
+Agent names and game labels are data: escaped in HTML, plain text in figures and tables.
+"""
+
+from __future__ import annotations
+
+import html
+import io
+import math
+import random
+import textwrap
+import time
+from collections import defaultdict
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import duckdb
+import matplotlib.pyplot as plt
+import numpy as np
+from matplotlib.figure import Figure
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from projections import bradley_terry as BT
+from projections.metrics import plots as F
+from projections.metrics.aggregate import Selection
+from projections.metrics.html import ReportStats, section_page
+from projections.ratings import match_records, scored_games, team_games
+from projections.two_seat.report import figure_html, label
+
+SEED = 0
+"""Seed of the bootstrap draws: the same store gives the same intervals on every run."""
+MAX_RESAMPLES = 100_000
+"""Bootstrap samples the commands accept (GameBench drew 10,000)."""
+OVERALL = "overall"
+"""The key of the all-games column in the JSON and the tables."""
+
+#: Figure ids, in page order.
+FIGURE_IDS: tuple[str, ...] = ("fig-gb-ratings", "fig-gb-boxplot", "fig-gb-winprob")
+
+SHORT: Mapping[str, str] = {
+    "air_land_sea": "ALS",
+    "arctic_scavengers": "ARC",
+    "are_you_the_traitor": "AYT",
+    "codenames": "CN",
+    "hive": "HV",
+    "pit": "PT",
+    "santorini": "SN",
+    "two_rooms_and_a_boom": "TRB",
+    "sea_battle": "SB",
+}
+"""The paper's column labels of its nine games (a game it does not name gets the initials
+of its name)."""
+
+DEFINITIONS: tuple[tuple[str, int, str], ...] = (
+    (
+        "rating",
+        1,
+        "Bradley-Terry strength (P(a beats b) = e^βa / (e^βa + e^βb)), fitted by maximum"
+        " likelihood with GameBench's regularisation 0.001 to every bootstrap sample of the"
+        " matches, each match drawn with weight 1 / (matches of its game); the rating is the"
+        " mean over samples, the whiskers their 5th and 95th percentiles. Per game: the same"
+        " over that game's matches.",
+    ),
+    (
+        "average_score",
+        1,
+        "An agent's total match score in a game divided by its matches there (a match score is"
+        " the agent's share of the two sides' scores, in [0, 1]); overall: the mean of its"
+        " per-game averages.",
+    ),
+    (
+        "win_probability",
+        1,
+        "P(row agent beats column agent) = e^βr / (e^βr + e^βc) from the overall ratings.",
+    ),
+    ("matches", 1, "Matches (pairwise records) an agent played, per game and in all."),
+)
+
+
+def short_label(game: str) -> str:
+    """A game's column label: the paper's abbreviation, else the initials of its name."""
+    name = game.partition(":")[2] or game
+    if name in SHORT:
+        return SHORT[name]
+    words = [w for w in name.replace("-", "_").split("_") if w]
+    return ("".join(w[0] for w in words) if len(words) > 1 else name[:3]).upper() or "?"
+
+
+@dataclass
+class Analysis:
+    """GameBench's tables over a selection of games."""
+
+    games: list[str]
+    """Game names with at least one match, sorted."""
+    agents: list[str]
+    """Best overall rating first."""
+    matches: int
+    """Pairwise records (matches) in all."""
+    finished: dict[str, int]
+    """Finished games per game."""
+    overall: dict[str, BT.Rating]
+    per_game: dict[str, dict[str, BT.Rating]]
+    samples: dict[str, np.ndarray]
+    """Each agent's overall rating in every bootstrap sample."""
+    scores: dict[str, dict[str, float]]
+    """agent -> game -> average match score."""
+    counts: dict[str, dict[str, int]]
+    """agent -> game -> matches."""
+    resamples: int
+    seed: int = SEED
+    win: dict[str, dict[str, float]] = field(default_factory=dict)
+    """P(row beats column) from the overall ratings."""
+
+    def overall_score(self, agent: str) -> float | None:
+        """The mean of the agent's per-game average scores."""
+        got = list(self.scores.get(agent, {}).values())
+        return sum(got) / len(got) if got else None
+
+
+def load_records(con: duckdb.DuckDBPyConnection, sel: Selection) -> list[dict[str, object]]:
+    """The pairwise match records of the finished games of `sel`, in game-id order."""
+    where, params = sel.where("g.game_id")
+    rows = con.execute(
+        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank, r.score"
+        " FROM results r JOIN main.games g USING (game_id)"
+        f" WHERE g.status = 'finished' AND {where} ORDER BY r.game_id, r.seat",
+        params,
+    ).fetchall()
+    names = [r[1] for r in rows]
+    return match_records(rows, scored_games(names), team_games(names))
+
+
+def finished_per_game(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[str, int]:
+    """Finished games of `sel` per game."""
+    where, params = sel.where("game_id")
+    got = con.execute(
+        "SELECT game, count(*) FROM main.games WHERE status = 'finished'"
+        f" AND {where} GROUP BY game ORDER BY game",
+        params,
+    ).fetchall()
+    return {str(g): int(n) for g, n in got}
+
+
+def _rate(
+    records: Sequence[BT.Record], resamples: int, seed: int
+) -> tuple[dict[str, BT.Rating], dict[str, np.ndarray]]:
+    """`bradley_terry.rate` (the same draws), keeping every agent's bootstrap samples."""
+    pairs = BT.Pairs(records)
+    point = BT.strengths(pairs.wins())
+    rows = BT.bootstrap(pairs, random.Random(seed), resamples)
+    return BT.summarise(pairs.agents, point, rows), {
+        a: rows[:, k] for k, a in enumerate(pairs.agents)
+    }
+
+
+def analyse(
+    records: Sequence[dict[str, object]],
+    resamples: int = 1000,
+    seed: int = SEED,
+    finished: Mapping[str, int] | None = None,
+) -> Analysis:
+    """Every table from the match records."""
+    games = sorted({str(r["game"]) for r in records})
+    counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
+    totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    for r in records:
+        for agent, score in r.items():
+            if agent == BT.GAME:
+                continue
+            counts[agent][str(r["game"])] += 1
+            totals[agent][str(r["game"])] += float(score)  # type: ignore[arg-type]
+    scores = {a: {g: totals[a][g] / n for g, n in by.items()} for a, by in counts.items()}
+    overall: dict[str, BT.Rating] = {}
+    samples: dict[str, np.ndarray] = {}
+    per_game: dict[str, dict[str, BT.Rating]] = {}
+    if records:
+        overall, samples = _rate(records, resamples, seed)
+        for g in games:
+            per_game[g], _ = _rate([r for r in records if r["game"] == g], resamples, seed)
+    agents = sorted(overall, key=lambda a: (-overall[a]["mean"], a))
+    win = {
+        a: {
+            b: 1.0 / (1.0 + math.exp(overall[b]["mean"] - overall[a]["mean"]))
+            for b in agents
+            if b != a
+        }
+        for a in agents
+    }
+    return Analysis(
+        games=games,
+        agents=agents,
+        matches=len(records),
+        finished=dict(finished or {}),
+        overall=overall,
+        per_game=per_game,
+        samples=samples,
+        scores={a: dict(s) for a, s in scores.items()},
+        counts={a: dict(c) for a, c in counts.items()},
+        resamples=resamples,
+        seed=seed,
+        win=win,
+    )
+
+
+def analysis_of(con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Analysis:
+    """The analysis of the selection's finished games."""
+    return analyse(load_records(con, sel), resamples, SEED, finished_per_game(con, sel))
+
+
+def analysis_json(a: Analysis) -> dict[str, Any]:
+    """Every table as JSON (ratings with point, mean, p5, p95; NaN-free)."""
+    return {
+        "games": a.games,
+        "labels": {g: short_label(g) for g in a.games},
+        "agents": a.agents,
+        "matches": a.matches,
+        "finished": a.finished,
+        "resamples": a.resamples,
+        "seed": a.seed,
+        "ratings": {
+            agent: {
+                OVERALL: a.overall[agent],
+                **{g: a.per_game[g][agent] for g in a.games if agent in a.per_game[g]},
+            }
+            for agent in a.agents
+        },
+        "scores": {
+            agent: {OVERALL: a.overall_score(agent), **a.scores.get(agent, {})}
+            for agent in a.agents
+        },
+        "win_probability": a.win,
+        "agent_matches": {
+            agent: {OVERALL: sum(a.counts[agent].values()), **a.counts[agent]} for agent in a.agents
+        },
+    }
+
+
+# ---------------------------------------------------------------------------- figures
+
+
+def _columns(a: Analysis) -> list[tuple[str, str]]:
+    """(key, label) of the all-games column and of every game."""
+    return [(OVERALL, "Overall"), *((g, short_label(g)) for g in a.games)]
+
+
+def _rating(a: Analysis, agent: str, key: str) -> BT.Rating | None:
+    return a.overall.get(agent) if key == OVERALL else a.per_game.get(key, {}).get(agent)
+
+
+def fig_ratings(a: Analysis, col: dict[str, str]) -> Figure:
+    """Every agent's rating overall and in each game, whiskers at the 5th and 95th
+    percentiles of the bootstrap (GameBench's Figure 1a)."""
+    cols = _columns(a)
+    fig, ax = F.new_figure(min(10.0, 3.0 + 0.9 * len(cols)), 3.4)
+    x = np.arange(len(cols))
+    w = 0.7 / max(1, len(a.agents))
+    for k, agent in enumerate(a.agents):
+        got = [_rating(a, agent, key) for key, _ in cols]
+        mean = np.array([r["mean"] if r else np.nan for r in got])
+        lo = np.array([r["mean"] - r["p5"] if r else 0.0 for r in got])
+        hi = np.array([r["p95"] - r["mean"] if r else 0.0 for r in got])
+        pos = x - 0.35 + w * (k + 0.5)
+        ax.errorbar(
+            pos,
+            mean,
+            yerr=[np.maximum(lo, 0), np.maximum(hi, 0)],
+            fmt="o",
+            ms=5,
+            color=col[agent],
+            ecolor=col[agent],
+            elinewidth=1.1,
+            capsize=2.5,
+            label=label(agent),
+        )
+    ax.axhline(0, color=F.MUTED, lw=0.8)
+    if len(cols) > 1:
+        ax.axvline(0.5, color=F.GRID, lw=1.2)
+    ax.set_xticks(x, [lab for _, lab in cols])
+    ax.set_ylabel("Bradley-Terry rating")
+    ax.set_title("Rating per game (5th-95th percentile whiskers)")
+    ax.grid(axis="x", visible=False)
+    ax.legend(fontsize=7.5, loc="best")
+    return fig
+
+
+def fig_boxplot(a: Analysis, col: dict[str, str]) -> Figure:
+    """The overall rating over the bootstrap samples, one box per agent, whiskers at the 5th
+    and 95th percentiles, the mean (the rating) marked (GameBench's Figure 1b)."""
+    fig, ax = F.new_figure(max(4.8, 1.8 + 0.8 * len(a.agents)), 3.6)
+    data = [a.samples[agent] for agent in a.agents]
+    parts = ax.boxplot(
+        data,
+        whis=(5, 95),
+        showfliers=False,
+        patch_artist=True,
+        widths=0.55,
+        medianprops={"color": F.INK, "lw": 1.2},
+    )
+    for patch, agent in zip(parts["boxes"], a.agents, strict=True):
+        patch.set_facecolor(col[agent])
+        patch.set_alpha(0.55)
+        patch.set_edgecolor(col[agent])
+    means = [a.overall[agent]["mean"] for agent in a.agents]
+    ax.scatter(range(1, len(a.agents) + 1), means, marker="D", s=22, color=F.INK, zorder=3)
+    ax.axhline(0, color=F.MUTED, lw=0.8)
+    ax.set_xticks(range(1, len(a.agents) + 1), [label(g, 16) for g in a.agents])
+    if len(a.agents) > 4:
+        plt.setp(ax.get_xticklabels(), rotation=30, ha="right")
+    ax.set_ylabel("overall rating")
+    ax.set_title(f"Overall rating over {a.resamples:,} bootstrap samples")
+    ax.grid(axis="x", visible=False)
+    return fig
+
+
+def fig_winprob(a: Analysis) -> Figure:
+    """P(row beats column) from the overall ratings."""
+    n = len(a.agents)
+    m = np.full((n, n), np.nan)
+    for i, x in enumerate(a.agents):
+        for j, y in enumerate(a.agents):
+            if i != j:
+                m[i, j] = a.win[x][y]
+    size = 2.4 + 0.6 * n
+    return F.fig_heatmap(
+        [label(x, 16) for x in a.agents],
+        [label(y, 16) for y in a.agents],
+        m,
+        None,
+        "P(row agent beats column agent)",
+        ".2f",
+        "RdBu",
+        vmin=0.0,
+        vmax=1.0,
+        width=max(4.8, size + 1.2),
+        height=3.6 if n <= 4 else size,
+    )
+
+
+# ---------------------------------------------------------------------------- HTML
+
+
+def _e(text: object) -> str:
+    return html.escape(str(text))
+
+
+def _cell_rating(r: BT.Rating | None) -> str:
+    if r is None:
+        return '<span class="ci">–</span>'
+    return f'{r["mean"]:+.2f}<span class="ci">{r["p5"]:+.2f} – {r["p95"]:+.2f}</span>'
+
+
+def _html_table(table_id: str, head: Sequence[str], rows: Sequence[Sequence[str]]) -> str:
+    th = "".join(f"<th>{_e(h)}</th>" for h in head)
+    body = "".join("<tr>" + "".join(f"<td>{c}</td>" for c in r) + "</tr>" for r in rows)
+    return (
+        f'<div class="scroll"><table id="{table_id}"><thead><tr>{th}</tr></thead>'
+        f"<tbody>{body}</tbody></table></div>"
+    )
+
+
+def _best(values: Sequence[float | None]) -> float | None:
+    got = [v for v in values if v is not None]
+    return max(got) if got else None
+
+
+def section_html(a: Analysis) -> str:
+    """The GameBench section of the report."""
+    if not a.matches:
+        return (
+            '<section id="gamebench"><h2>GameBench</h2><p class="empty" id="gb-empty">'
+            "No finished GameBench match between two different agents in this selection."
+            "</p></section>"
+        )
+    col = F.colours(a.agents)
+    cols = _columns(a)
+    figs = (
+        figure_html(
+            "fig-gb-ratings",
+            fig_ratings(a, col),
+            "Figure 1a: Bradley-Terry rating of every agent over all games and in each game;"
+            " the point is the mean over bootstrap samples, the whiskers their 5th and 95th"
+            " percentiles (a 90% interval).",
+        ),
+        figure_html(
+            "fig-gb-boxplot",
+            fig_boxplot(a, col),
+            "Figure 1b: the overall rating over the bootstrap samples: box from the 25th to"
+            " the 75th percentile, line at the median, whiskers at the 5th and 95th, diamond at"
+            " the mean (the rating).",
+        ),
+        figure_html(
+            "fig-gb-winprob",
+            fig_winprob(a),
+            "Win probability of the row agent against the column agent that the overall"
+            " ratings imply.",
+        ),
+    )
+    heads = ["agent", *(lab for _, lab in cols)]
+    ratings = []
+    for agent in a.agents:
+        cells = [_cell_rating(_rating(a, agent, key)) for key, _ in cols]
+        ratings.append([f'<span class="name">{_e(agent)}</span>', *cells])
+    score_rows = []
+    best = {
+        key: _best(
+            [a.overall_score(x) if key == OVERALL else a.scores[x].get(key) for x in a.agents]
+        )
+        for key, _ in cols
+    }
+    for agent in a.agents:
+        cells = []
+        for key, _ in cols:
+            v = a.overall_score(agent) if key == OVERALL else a.scores[agent].get(key)
+            text = "–" if v is None else f"{v:.2f}"
+            cells.append(f"<b>{text}</b>" if v is not None and v == best[key] else text)
+        score_rows.append([_e(agent), *cells])
+    win_rows = [
+        [_e(x), *("–" if x == y else f"{a.win[x][y]:.2f}" for y in a.agents)] for x in a.agents
+    ]
+    match_rows = [
+        [
+            _e(agent),
+            str(sum(a.counts[agent].values())),
+            *(str(a.counts[agent].get(g, 0)) for g in a.games),
+        ]
+        for agent in a.agents
+    ]
+    match_rows.append(
+        [
+            "<i>finished games</i>",
+            str(sum(a.finished.values())),
+            *(str(a.finished.get(g, 0)) for g in a.games),
+        ]
+    )
+    legend = ", ".join(f"{_e(short_label(g))} = {_e(g)}" for g in a.games)
+    defs = "".join(f"<li><b>{_e(n)}</b> v{v}: {_e(t)}</li>" for n, v, t in DEFINITIONS)
+    h3 = '<h3 style="font-size:14px;margin:18px 0 6px">'
+    return f"""<section id="gamebench"><h2>GameBench</h2>
+<p class="lead">{a.matches:,} matches in {len(a.games)} game(s), {len(a.agents)} agents.
+Bradley-Terry ratings bootstrapped {a.resamples:,} times (seed {a.seed}), every game weighing
+the same; intervals are the 5th to 95th percentiles. {legend}.</p>
+<div class="stack">{figs[0]}</div>
+{h3}Table 1: rating (mean over bootstrap samples; 5th – 95th percentile below)</h3>
+{_html_table("gb-ratings", heads, ratings)}
+{h3}Table 2: average match score (best of each column in bold)</h3>
+{_html_table("gb-scores", heads, score_rows)}
+<div class="grid" style="margin-top:18px">{figs[1]}{figs[2]}</div>
+<div class="grid"><div>
+{h3}Win probability: P(row beats column)</h3>
+{_html_table("gb-winprob", ["agent", *a.agents], win_rows)}</div><div>
+{h3}Matches per agent and game</h3>
+{_html_table("gb-matches", heads, match_rows)}</div></div>
+{h3}Definitions</h3><ul>{defs}</ul></section>"""
+
+
+def build_report(
+    con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int
+) -> tuple[str, ReportStats]:
+    """A page of its own holding the GameBench section."""
+    t0 = time.perf_counter()
+    a = analysis_of(con, sel, resamples)
+    page = section_page(title, section_html(a))
+    stats = ReportStats(
+        games=sum(a.finished.values()),
+        agents=len(a.agents),
+        seconds=time.perf_counter() - t0,
+        bytes=len(page.encode()),
+    )
+    return page, stats
+
+
+# ---------------------------------------------------------------------------- text
+
+
+def _fmt(v: float | None, signed: bool = False) -> str:
+    if v is None or not math.isfinite(v):
+        return "-"
+    return f"{v:+.2f}" if signed else f"{v:.2f}"
+
+
+def _render(
+    title: str,
+    head: Sequence[str],
+    rows: Sequence[Sequence[str]],
+    width: int,
+    label_fn: Callable[[str], str],
+) -> list[str]:
+    """A table (first column: names) as text lines at most `width` wide; when too wide, the
+    other columns are split over several tables, each repeating the names."""
+    names = [label_fn(r[0]) for r in rows]
+    name_w = min(24, max([len(head[0]), *(len(n) for n in names)]))
+    # Measured unbounded: a console of `width` would report any table as fitting.
+    console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False)
+
+    def table(group: Sequence[int], caption: str) -> Table:
+        t = Table(
+            title=Text(caption),
+            box=box.SIMPLE_HEAD,
+            pad_edge=False,
+            title_justify="left",
+            min_width=min(width, len(caption)),
+        )
+        t.add_column(Text(head[0]), overflow="fold", min_width=name_w, max_width=name_w)
+        for j in group:
+            t.add_column(Text(head[j]), justify="right", no_wrap=True)
+        for name, r in zip(names, rows, strict=True):
+            t.add_row(Text(name), *(Text(r[j]) for j in group))
+        return t
+
+    def fits(group: Sequence[int]) -> bool:
+        return console.measure(table(group, "")).maximum <= width
+
+    # Columns go into a table while it fits; a column that fits nowhere goes alone.
+    groups: list[list[int]] = [[]]
+    for j in range(1, len(head)):
+        if groups[-1] and not fits([*groups[-1], j]):
+            groups.append([])
+        groups[-1].append(j)
+    lines: list[str] = []
+    for k, group in enumerate(groups):
+        suffix = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
+        buf = io.StringIO()
+        Console(file=buf, width=width, color_system=None, emoji=False, highlight=False).print(
+            table(group, title + suffix)
+        )
+        lines += [ln.rstrip() for ln in buf.getvalue().splitlines()]
+    return lines
+
+
+def render_lines(
+    a: Analysis, width: int = 80, label_fn: Callable[[str], str] = lambda s: s
+) -> list[str]:
+    """Every table as plain text lines at most `width` wide ([] without matches)."""
+    if not a.matches:
+        return []
+    cols = _columns(a)
+    head = ["agent", *(lab for _, lab in cols)]
+    legend = ", ".join(f"{short_label(g)} {label_fn(g)}" for g in a.games)
+    lines = [
+        *textwrap.wrap(
+            f"{a.matches} match(es) in {len(a.games)} game(s), {len(a.agents)} agent(s);"
+            f" Bradley-Terry over {a.resamples} bootstrap samples (seed {a.seed}), every game"
+            " weighing the same.",
+            width,
+        ),
+        *textwrap.wrap(f"Games: {legend}.", width, break_on_hyphens=False),
+        "",
+    ]
+    rows = [
+        [
+            agent,
+            *(
+                _fmt(r["mean"] if r else None, True)
+                for r in (_rating(a, agent, key) for key, _ in cols)
+            ),
+        ]
+        for agent in a.agents
+    ]
+    lines += _render("Table 1: rating (bootstrap mean)", head, rows, width, label_fn)
+    lines.append("")
+    rows = []
+    for agent in a.agents:
+        for key, lab in cols:
+            r = _rating(a, agent, key)
+            if r is not None:
+                n = sum(a.counts[agent].values()) if key == OVERALL else a.counts[agent].get(key, 0)
+                rows.append(
+                    [
+                        agent,
+                        lab,
+                        _fmt(r["mean"], True),
+                        _fmt(r["p5"], True),
+                        _fmt(r["p95"], True),
+                        _fmt(r["point"], True),
+                        str(n),
+                    ]
+                )
+    lines += _render(
+        "Table 1 whiskers: 5th and 95th percentiles of the bootstrap",
+        ["agent", "game", "rating", "p5", "p95", "point", "matches"],
+        rows,
+        width,
+        label_fn,
+    )
+    lines.append("")
+    rows = [
+        [
+            agent,
+            *(
+                _fmt(a.overall_score(agent) if key == OVERALL else a.scores[agent].get(key))
+                for key, _ in cols
+            ),
+        ]
+        for agent in a.agents
+    ]
+    lines += _render("Table 2: average match score", head, rows, width, label_fn)
+    lines.append("")
+    rows = [[x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents]
+    lines += _render(
+        "Win probability: P(row beats column)",
+        ["agent", *(label_fn(y) for y in a.agents)],
+        rows,
+        width,
+        label_fn,
+    )
+    lines.append("")
+    rows = [
+        [
+            agent,
+            str(sum(a.counts[agent].values())),
+            *(str(a.counts[agent].get(g, 0)) for g in a.games),
+        ]
+        for agent in a.agents
+    ]
+    lines += _render("Matches per agent and game", head, rows, width, label_fn)
+    return lines
+
+
+class GameBenchHooks:
+    """GameBench's analysis as the shared commands reach it (`cattle metrics --game
+    gamebench`, `cattle report --game gamebench:pit`)."""
+
+    max_resamples = MAX_RESAMPLES
+    title = "GameBench"
+    """How pages and tables name the family."""
+
+    def definitions(self) -> list[tuple[str, int, str]]:
+        """(name, version, definition) of every metric."""
+        return list(DEFINITIONS)
+
+    def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
+        """Every table as JSON."""
+        return analysis_json(analysis_of(con, sel, resamples))
+
+    def metrics_lines(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[str]:
+        """Every table as plain text lines at most `width` wide ([] without matches)."""
+        return render_lines(analysis_of(con, sel, resamples), width=width, label_fn=label)
+
+    def report(
+        self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int
+    ) -> tuple[str, ReportStats]:
+        """A self-contained HTML page with the GameBench section."""
+        return build_report(con, sel, title, resamples)
+
+
+HOOKS = GameBenchHooks()
+"""GameBench's analysis hooks (found through `events.catalog.family_analysis`)."""
