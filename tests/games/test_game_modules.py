@@ -118,7 +118,7 @@ def test_a_game_name_is_taken_exactly_as_registered(name: str, tmp_path: Path) -
     one_error_line(
         got, 2, "--game: unknown game", "known: cattle-trade, gamebench:", "openspiel, pact"
     )
-    assert len(got.stderr) < 400  # a long name is shortened in the message
+    assert "x" * 100 not in got.stderr  # a long name is shortened in the message
     assert not (tmp_path / "g.duckdb").exists()
 
 
