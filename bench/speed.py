@@ -2,6 +2,7 @@
 
     uv run python bench/speed.py [--games 300] [--tournament-games 400] [--help-runs 5] [--json]
     uv run python bench/speed.py --peer /tmp/peer --only engine,play,tournament,decisions
+    uv run python bench/speed.py --peer /tmp/peer --rounds 3 --only engine,play,tournament
 
 Standard preset, four random agents unless said otherwise:
 
@@ -21,7 +22,9 @@ Standard preset, four random agents unless said otherwise:
 * `--peer DIR`: games/s of a Kuhhandel engine built elsewhere (a directory holding the packages
   `gameengine` and `rl.agents.random_agent`, as in the public kuhhandel-ml project), four
   random agents, a standard game, nothing stored, in the same run; each of our games/s figures
-  is then also printed as a ratio to it.
+  is then also printed as a ratio to it. With `--rounds R` the peer and our games/s figures are
+  timed R times in turn (peer, engine, play, tournament, then again), each round's ratios taken
+  within the round, and the median and range of the R ratios printed.
 
 Timings on a busy machine move with the load of other processes: compare figures of one run,
 or repeat the run.
@@ -230,6 +233,26 @@ def workers(config: Any, games: int, folder: Path) -> dict[str, float]:
     return {"one": games / one, "two": games / two, "ratio": one / two}
 
 
+def _games_figures(
+    args: argparse.Namespace, config: Any, n: int, only: set[str], folder: Path
+) -> dict[str, float]:
+    """One round of the games/s figures: the peer's (with `--peer`), then ours."""
+    out: dict[str, float] = {}
+    if args.peer is not None:
+        p = peer(args.peer, n)
+        out["peer_games_per_s"] = p["games_per_s"]
+        out["peer_finished"] = p["finished"]
+    if "engine" in only:
+        eng = engine_only(config, n)
+        out["engine_games_per_s"] = eng["games_per_s"]
+        out["events_per_game"] = eng["events_per_game"]
+    if "play" in only:
+        out["play_games_per_s"] = play_path(config, n, folder)
+    if "tournament" in only:
+        out["tournament_games_per_s"] = tournament_path(config, n, folder / "tournament.duckdb")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per engine figure")
@@ -244,6 +267,13 @@ def main() -> None:
     )
     parser.add_argument(
         "--decision-games", type=int, default=40, help="games for the code-agent decision cost"
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --peer: time the peer and our games/s figures this many times in turn,"
+        " and give each ratio's median and range over the rounds",
     )
     parser.add_argument(
         "--only",
@@ -272,21 +302,22 @@ def main() -> None:
         only.add("tournament")
     if args.peer is not None and not (args.peer / "gameengine").is_dir():
         parser.error(f"--peer {args.peer}: no gameengine package there")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    rounds = args.rounds if args.peer is not None else 1
+    per_round: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
-        if args.peer is not None:
-            p = peer(args.peer, n)
-            figures["peer_games_per_s"] = p["games_per_s"]
-            figures["peer_finished"] = p["finished"]
-        if "engine" in only:
-            eng = engine_only(config, n)
-            figures["engine_games_per_s"] = eng["games_per_s"]
-            figures["events_per_game"] = eng["events_per_game"]
-        if "play" in only:
-            figures["play_games_per_s"] = play_path(config, n, folder)
-        db = folder / "tournament.duckdb"
-        if "tournament" in only:
-            figures["tournament_games_per_s"] = tournament_path(config, n, db)
+        for r in range(rounds):
+            # Each round times the peer right before our games/s figures, so a change in the
+            # machine's load between rounds moves both sides of a round's ratios alike.
+            folder = Path(tmp) / f"round{r}"
+            folder.mkdir()
+            got = _games_figures(args, config, n, only, folder)
+            for key, value in got.items():
+                per_round.setdefault(key, []).append(value)
+        db = Path(tmp) / f"round{rounds - 1}" / "tournament.duckdb"
+        for key, values in per_round.items():
+            figures[key] = statistics.median(values)
         if "replay" in only:
             figures["replay_events_per_s"] = replay(db)["events_per_s"]
         if "verify" in only:
@@ -295,26 +326,37 @@ def main() -> None:
         if "help" in only:
             figures["help_s"] = help_cold(args.help_runs)
         if "workers" in only:
-            w = workers(config, args.tournament_games, folder)
+            w = workers(config, args.tournament_games, Path(tmp))
             figures["workers_1_games_per_s"] = w["one"]
             figures["workers_2_games_per_s"] = w["two"]
             figures["workers_speedup"] = w["ratio"]
         if "decisions" in only:
             for name, us in decisions(config, args.decision_games).items():
                 figures[f"decision_us_{name}"] = us
-    if "peer_games_per_s" in figures:
+    if "peer_games_per_s" in per_round:
         for key in ("engine", "play", "tournament"):
-            if f"{key}_games_per_s" in figures:
-                figures[f"{key}_vs_peer"] = (
-                    figures[f"{key}_games_per_s"] / figures["peer_games_per_s"]
-                )
+            if f"{key}_games_per_s" in per_round:
+                ratios = [
+                    ours / theirs
+                    for ours, theirs in zip(
+                        per_round[f"{key}_games_per_s"], per_round["peer_games_per_s"], strict=True
+                    )
+                ]
+                figures[f"{key}_vs_peer"] = statistics.median(ratios)
+                if rounds > 1:
+                    figures[f"{key}_vs_peer_min"] = min(ratios)
+                    figures[f"{key}_vs_peer_max"] = max(ratios)
+                    figures[f"{key}_vs_peer_rounds"] = ratios
     if args.json:
         print(json.dumps(figures, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Speed: standard preset, 4 random agents, {n} games")
+    title = f"Speed: standard preset, 4 random agents, {n} games"
+    if rounds > 1:
+        title += f", {rounds} rounds (ratios: median (range))"
+    table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
     rows = [
@@ -340,7 +382,11 @@ def main() -> None:
     ]
     for label, key, fmt in rows:
         if key in figures:
-            table.add_row(label, fmt.format(figures[key]))
+            value = fmt.format(figures[key])
+            if f"{key}_min" in figures:  # a ratio over several rounds: median (range)
+                low, high = fmt.format(figures[f"{key}_min"]), fmt.format(figures[f"{key}_max"])
+                value = f"{value} ({low}-{high})"
+            table.add_row(label, value)
     Console().print(table)
 
 
