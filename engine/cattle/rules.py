@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from engine.cattle.money import Cards, holds, intersect, normalize, payment
-from engine.cattle.state import VERSIONS, GameState, evolve
+from engine.cattle.state import GAME_STEPS, VERSIONS, GameState
 from engine.chance import chance
 from events.cattle import game as ev
 from events.cattle.domain import ANIMALS, BID_STEP, DENOMINATIONS, GameConfig
@@ -26,6 +28,8 @@ DECISIONS_PER_TURN = 50
 """Rules 1.1.0 on: a game may open at most `max_turns` x this many decision points; the game
 ends at the first decision past that allowance (docs/bounds.md says why 50)."""
 
+_REJECTED = ev.ActionRejected
+
 _DECISION_PHASES = frozenset({"bidding", "choose", "sale", "initiate", "respond", "tie"})
 
 
@@ -36,7 +40,7 @@ def max_decisions(config: GameConfig) -> int:
 
 def money_in_play(state: GameState) -> int:
     """The value of every money card the seats hold together."""
-    return sum(sum(hand) for hand in state.money)
+    return sum(map(sum, state.money))
 
 
 def bid_round_cap(state: GameState) -> int:
@@ -157,8 +161,14 @@ class _Run:
         self.events: list[Any] = []
 
     def emit(self, event: Any) -> None:
+        # `evolve` for a game event (the rules emit no other kind), without the call: a game
+        # event other than a rejection ends a retried attempt, then its type's step applies.
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        s = self.state
+        cls = event.__class__
+        if s.attempts and cls is not _REJECTED:
+            s = replace(s, attempts=0)
+        self.state = GAME_STEPS[cls](s, event)
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -514,7 +524,7 @@ class _Run:
                 self._next_turn()
             elif phase == "choose":
                 can_auction = s.deck_left > 0
-                has_targets = bool(s.targets(s.active))
+                has_targets = s.has_target(s.active)
                 if can_auction and has_targets:
                     return
                 if can_auction:

@@ -73,6 +73,9 @@ class SeatView:
         self.config: GameConfig | None = None
         self.seats: tuple[SeatSpec, ...] = ()
         self.money: tuple[int, ...] = ()
+        self.wealth = 0
+        """Total value of this seat's money cards: `sum(money)`, kept with it (the handlers
+        that change `money` set both)."""
         self.animals: list[dict[str, int]] = []
         self.money_cards: list[int] = []
         self.sets: list[list[str]] = []
@@ -172,12 +175,19 @@ class SeatView:
     def _catch_up(self) -> None:
         """Add the visible events synced since `history` was last built."""
         log, audiences, seat = self._log, self._audiences, self.seat
-        add = self._history.append
-        for i in range(self._history_upto, min(self.seen, len(log))):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is None or seat in aud:
-                add(e)
+        lo, hi = self._history_upto, min(self.seen, len(log))
+        if lo < hi:
+            if audiences is None:
+                audiences = [e.audience() for e in log[lo:hi]]
+            else:
+                audiences = audiences[lo:hi]
+            self._history.extend(
+                [
+                    e
+                    for e, aud in zip(log[lo:hi], audiences, strict=True)
+                    if aud is None or seat in aud
+                ]
+            )
         self._history_upto = self.seen
 
     # ---- queries ---------------------------------------------------------------------------
@@ -187,11 +197,6 @@ class SeatView:
         """The last few events this seat saw (oldest first)."""
         n = self.keep_recent
         return self.history[-n:] if n > 0 else []
-
-    @property
-    def wealth(self) -> int:
-        """Total value of this seat's money cards."""
-        return sum(self.money)
 
     @property
     def players(self) -> int:
@@ -259,6 +264,7 @@ class SeatView:
 
     def _hands_dealt(self, e: ev.HandsDealt) -> None:
         self.money = normalize(e.money)
+        self.wealth = sum(self.money)
         self.money_cards = [len(e.money)] * len(self.animals)
         for seat, hand in enumerate(e.animals):
             for a in hand:
@@ -275,6 +281,7 @@ class SeatView:
 
     def _donkey_payout(self, e: ev.DonkeyPayout) -> None:
         self.money = add(self.money, (e.amount,))
+        self.wealth += e.amount
         self.money_cards = [n + 1 for n in self.money_cards]
 
     def _auction_opened(self, e: ev.AuctionOpened) -> None:
@@ -300,8 +307,10 @@ class SeatView:
     def _payment_cards(self, e: ev.PaymentCards) -> None:
         if e.payer == self.seat:
             self.money = remove(self.money, e.cards)
+            self.wealth = sum(self.money)
         if e.payee == self.seat:
             self.money = add(self.money, e.cards)
+            self.wealth = sum(self.money)
 
     def _animal_moved(self, e: ev.AnimalMoved) -> None:
         if e.giver is not None:
@@ -338,6 +347,7 @@ class SeatView:
         self.money_cards[t] += e.initiator_n - e.target_n
         if self.seat in (i, t) and self.their_offer is not None:
             self.money = add(remove(self.money, self.my_offer), self.their_offer)
+            self.wealth = sum(self.money)
 
     def _game_ended(self, e: ev.GameEnded) -> None:
         self.ended = True

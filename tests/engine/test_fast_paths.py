@@ -88,6 +88,10 @@ class Sloppy(RandomAgent):
         fresh = observe(log, self.seat, decision)
         assert view.snapshot(decision) == fresh
         assert encode(view.snapshot(decision)) == encode(fresh)
+        # The money total the view keeps beside its cards, and the history it builds when
+        # read, are those of the definition.
+        assert view.wealth == sum(view.money)
+        assert view.history == [e for e in log if _sees(e, self.seat)]
         # The rules' state equals the plain fold of the log, and so does the shortcut fold.
         plain = fold_plain(log)
         assert game.state == plain
