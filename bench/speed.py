@@ -106,6 +106,8 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
 
 
 CODE_AGENTS = ("tracker", "setrace", "economy")
+WARMUP_GAMES = 3
+"""With `--peer`: games of the peer and of ours played untimed before the first round."""
 
 
 def decisions(config: Any, games: int) -> dict[str, float]:
@@ -324,6 +326,10 @@ def main() -> None:
     rounds = args.rounds if args.peer is not None else 1
     per_round: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
+        if args.peer is not None:
+            # Untimed games first, so that no round pays for first-time work (imports, caches).
+            peer(args.peer, WARMUP_GAMES)
+            engine_only(config, WARMUP_GAMES)
         for r in range(rounds):
             # Each round times the peer right before our games/s figures, so a change in the
             # machine's load between rounds moves both sides of a round's ratios alike.
