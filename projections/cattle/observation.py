@@ -16,7 +16,7 @@ import msgspec
 from engine.cattle.decisions import AnyDecision
 from engine.cattle.money import add, normalize, remove
 from events import agent as ae
-from events.base import visible
+from events.base import PUBLIC, visible
 from events.cattle import game as ev
 from events.cattle.domain import GameConfig
 from events.config import SeatSpec
@@ -181,13 +181,16 @@ class SeatView:
                 audiences = [e.audience() for e in log[lo:hi]]
             else:
                 audiences = audiences[lo:hi]
-            self._history.extend(
-                [
-                    e
-                    for e, aud in zip(log[lo:hi], audiences, strict=True)
-                    if aud is None or seat in aud
-                ]
-            )
+            if audiences.count(PUBLIC) == hi - lo:  # every event public: all of them, at once
+                self._history.extend(log[lo:hi])
+            else:
+                self._history.extend(
+                    [
+                        e
+                        for e, aud in zip(log[lo:hi], audiences, strict=True)
+                        if aud is PUBLIC or seat in aud
+                    ]
+                )
         self._history_upto = self.seen
 
     # ---- queries ---------------------------------------------------------------------------

@@ -96,6 +96,8 @@ class Sloppy(RandomAgent):
         plain = fold_plain(log)
         assert game.state == plain
         assert fold(log) == plain
+        # The bound the rules check before counting the money for the bid-round cap holds.
+        assert rules.least_round_cap(plain.config) <= rules.bid_round_cap(plain)
         self.checked += 1
 
 
