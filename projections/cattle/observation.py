@@ -126,22 +126,27 @@ class SeatView:
             self._log, self._history_upto = log, self.seen
             self._mark = -1
         self._audiences = audiences
+        if marks is not None and audiences is not None:
+            j = self._mark
+            if j < 0:
+                j = bisect_left(marks, self.seen)
+            n = len(marks)
+            if j < n:  # at most decisions, no event this view folds came since the last
+                seat = self.seat
+                handlers = _HANDLERS
+                while j < n:
+                    i = marks[j]
+                    aud = audiences[i]
+                    if aud is None or seat in aud:
+                        e = log[i]
+                        handlers[e.__class__](self, e)
+                    j += 1
+            self._mark = n
+            self.seen = len(log)
+            return self
         seat = self.seat
         handlers = _HANDLERS
         start, end = self.seen, len(log)
-        if marks is not None and audiences is not None:
-            j = self._mark if self._mark >= 0 else bisect_left(marks, start)
-            n = len(marks)
-            while j < n:
-                i = marks[j]
-                aud = audiences[i]
-                if aud is None or seat in aud:
-                    e = log[i]
-                    handlers[e.__class__](self, e)
-                j += 1
-            self._mark = n
-            self.seen = end
-            return self
         # Most events (bids, passes, rounds opened) change nothing a view keeps: they are
         # passed over before their audience is looked at; `history` is filled from the log
         # when someone reads it.
