@@ -18,7 +18,9 @@ Standard preset, four random agents unless said otherwise:
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
   ratio (only meaningful on an otherwise idle machine with two free cores);
 * code-agent decisions: microseconds per decision of `tracker`, `setrace` and `economy` (the
-  agent's `act`, its ledger update included), in standard games against each other and random;
+  agent's `act`, its ledger update included), in standard games against each other and random
+  (wall time, or with `--clock cpu` the thread's CPU time; what an empty timed call shows is
+  taken off);
 * `--peer DIR`: games/s of a Kuhhandel engine built elsewhere (a directory holding the packages
   `gameengine` and `rl.agents.random_agent`, as in the public kuhhandel-ml project), four
   random agents, a standard game, nothing stored, in the same run; each of our games/s figures
@@ -119,7 +121,9 @@ def decisions(config: Any, games: int) -> dict[str, float]:
 
     spent: dict[str, float] = dict.fromkeys(CODE_AGENTS, 0.0)
     calls: dict[str, int] = dict.fromkeys(CODE_AGENTS, 0)
-    clock = time.perf_counter
+    # Wall time, or with `--clock cpu` this thread's CPU time (a system call, slower to read:
+    # what reading the clock itself adds to a timed call is measured and taken off).
+    clock = time.thread_time if _clock is time.process_time else time.perf_counter
 
     def timed(agent: Any) -> Any:
         inner = agent.act
@@ -141,7 +145,21 @@ def decisions(config: Any, games: int) -> dict[str, float]:
         specs = specs[r:] + specs[:r]
         agents = [a if a.spec == "random" else timed(a) for a in make_agents(specs, seed, config)]
         Game(config, seed, agents, tuple(SeatSpec(agent=s) for s in specs)).run()
-    return {name: spent[name] / max(1, calls[name]) * 1e6 for name in CODE_AGENTS}
+    empty = _clock_cost(clock)
+    return {name: (spent[name] / max(1, calls[name]) - empty) * 1e6 for name in CODE_AGENTS}
+
+
+def _clock_cost(clock: Any, samples: int = 20_000) -> float:
+    """Seconds a timed call shows when it does nothing: the median of many empty
+    `clock() - clock()` readings, in batches, as the decision timer takes them."""
+    batches = []
+    for _ in range(20):
+        total = 0.0
+        for _ in range(samples // 20):
+            start = clock()
+            total += clock() - start
+        batches.append(total / (samples // 20))
+    return statistics.median(batches)
 
 
 def peer(folder: Path, games: int) -> dict[str, float]:
@@ -281,8 +299,8 @@ def main() -> None:
         "--clock",
         choices=sorted(CLOCKS),
         default="wall",
-        help="what the games/s figures time: wall time, or this process's CPU time (waits for"
-        " the disk not counted)",
+        help="what the games/s and decision figures time: wall time, or CPU time (this"
+        " process's; the deciding thread's for decisions; waits for the disk not counted)",
     )
     parser.add_argument(
         "--rounds",
