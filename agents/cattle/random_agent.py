@@ -31,8 +31,8 @@ class RandomAgent(Agent):
         self.rng = chance(seed, "agent", seat, "random")
 
     def _subset(self, money: tuple[int, ...]) -> tuple[int, ...]:
-        rng = self.rng
-        return tuple(v for v in money if rng.random() < 0.5)
+        draw = self.rng.random
+        return tuple([v for v in money if draw() < 0.5])
 
     def act(self, view: SeatView, decision: dec.AnyDecision) -> act.AnyAction:
         if decision.__class__ is _BID:  # most decisions are bids: no pattern matching
