@@ -98,6 +98,9 @@ class Sloppy(RandomAgent):
         assert fold(log) == plain
         # The bound the rules check before counting the money for the bid-round cap holds.
         assert rules.least_round_cap(plain.config) <= rules.bid_round_cap(plain)
+        # Whether a seat has a trade target, asked without listing them, is the list's answer.
+        for seat in range(plain.players if plain.animals else 0):
+            assert plain.has_target(seat) == bool(plain.targets(seat))
         self.checked += 1
 
 
