@@ -2,6 +2,7 @@
 
     uv run python bench/speed.py [--games 300] [--tournament-games 400] [--help-runs 5] [--json]
     uv run python bench/speed.py --peer /tmp/peer --only engine,play,tournament,decisions
+    uv run python bench/speed.py --peer /tmp/peer --rounds 3 --only engine,play,tournament
 
 Standard preset, four random agents unless said otherwise:
 
@@ -17,11 +18,17 @@ Standard preset, four random agents unless said otherwise:
 * tournament workers: games/s of a code-agent tournament with 2 workers and with 1, and their
   ratio (only meaningful on an otherwise idle machine with two free cores);
 * code-agent decisions: microseconds per decision of `tracker`, `setrace` and `economy` (the
-  agent's `act`, its ledger update included), in standard games against each other and random;
+  agent's `act`, its ledger update included), in standard games against each other and random
+  (wall time, or with `--clock cpu` the thread's CPU time; what an empty timed call shows is
+  taken off);
 * `--peer DIR`: games/s of a Kuhhandel engine built elsewhere (a directory holding the packages
   `gameengine` and `rl.agents.random_agent`, as in the public kuhhandel-ml project), four
   random agents, a standard game, nothing stored, in the same run; each of our games/s figures
-  is then also printed as a ratio to it.
+  is then also printed as a ratio to it. With `--rounds R` the peer and our games/s figures are
+  timed R times in turn (peer, engine, play, tournament, then again), each round's ratios taken
+  within the round, and the median and range of the R ratios printed. With `--clock cpu` the
+  games/s figures count this process's CPU time instead of wall time: on a machine other work
+  shares it moves far less, but it leaves out waiting for the disk (the play path's commits).
 
 Timings on a busy machine move with the load of other processes: compare figures of one run,
 or repeat the run.
@@ -41,6 +48,11 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 SPECS = ["random"] * 4
+CLOCKS = {"wall": time.perf_counter, "cpu": time.process_time}
+_clock = time.perf_counter
+"""The clock of the games/s figures (ours and the peer's): wall time, or with `--clock cpu`
+the CPU time of this process (every thread: DuckDB's included), which other processes on the
+machine slow down far less than the wall clock."""
 
 
 def engine_only(config: Any, games: int) -> dict[str, float]:
@@ -51,11 +63,11 @@ def engine_only(config: Any, games: int) -> dict[str, float]:
 
     seats = tuple(SeatSpec(agent=s) for s in SPECS)
     events = 0
-    start = time.perf_counter()
+    start = _clock()
     for seed in range(games):
         record = Game(config, seed, make_agents(SPECS, seed, config), seats).run()
         events += len(record.events)
-    elapsed = time.perf_counter() - start
+    elapsed = _clock() - start
     return {"games_per_s": games / elapsed, "events_per_game": events / games}
 
 
@@ -65,10 +77,10 @@ def play_path(config: Any, games: int, folder: Path) -> float:
     from runner.session import play_and_store
 
     with DuckStore(folder / "play.duckdb") as store:
-        start = time.perf_counter()
+        start = _clock()
         for seed in range(games):
             play_and_store(store, config, seed, SPECS)
-        return games / (time.perf_counter() - start)
+        return games / (_clock() - start)
 
 
 def tournament_path(config: Any, games: int, db: Path) -> float:
@@ -88,14 +100,16 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
         for i in range(games)
     ]
     with DuckStore(db) as store:
-        start = time.perf_counter()
+        start = _clock()
         stored = play_tournament(store, "speed", config, tasks, workers=1)
-        elapsed = time.perf_counter() - start
+        elapsed = _clock() - start
     assert stored == games
     return games / elapsed
 
 
 CODE_AGENTS = ("tracker", "setrace", "economy")
+WARMUP_GAMES = 3
+"""With `--peer`: games of the peer and of ours played untimed before the first round."""
 
 
 def decisions(config: Any, games: int) -> dict[str, float]:
@@ -107,7 +121,9 @@ def decisions(config: Any, games: int) -> dict[str, float]:
 
     spent: dict[str, float] = dict.fromkeys(CODE_AGENTS, 0.0)
     calls: dict[str, int] = dict.fromkeys(CODE_AGENTS, 0)
-    clock = time.perf_counter
+    # Wall time, or with `--clock cpu` this thread's CPU time (a system call, slower to read:
+    # what reading the clock itself adds to a timed call is measured and taken off).
+    clock = time.thread_time if _clock is time.process_time else time.perf_counter
 
     def timed(agent: Any) -> Any:
         inner = agent.act
@@ -129,7 +145,21 @@ def decisions(config: Any, games: int) -> dict[str, float]:
         specs = specs[r:] + specs[:r]
         agents = [a if a.spec == "random" else timed(a) for a in make_agents(specs, seed, config)]
         Game(config, seed, agents, tuple(SeatSpec(agent=s) for s in specs)).run()
-    return {name: spent[name] / max(1, calls[name]) * 1e6 for name in CODE_AGENTS}
+    empty = _clock_cost(clock)
+    return {name: (spent[name] / max(1, calls[name]) - empty) * 1e6 for name in CODE_AGENTS}
+
+
+def _clock_cost(clock: Any, samples: int = 20_000) -> float:
+    """Seconds a timed call shows when it does nothing: the median of many empty
+    `clock() - clock()` readings, in batches, as the decision timer takes them."""
+    batches = []
+    for _ in range(20):
+        total = 0.0
+        for _ in range(samples // 20):
+            start = clock()
+            total += clock() - start
+        batches.append(total / (samples // 20))
+    return statistics.median(batches)
 
 
 def peer(folder: Path, games: int) -> dict[str, float]:
@@ -143,14 +173,14 @@ def peer(folder: Path, games: int) -> dict[str, float]:
     finally:
         sys.path.remove(str(folder))
     finished = 0
-    start = time.perf_counter()
+    start = _clock()
     for seed in range(games):
         game = PeerGame(num_players=4, seed=seed)
         game.setup()
         controller = GameController(game, [RandomAgent(f"random-{i}") for i in range(4)])
         controller.run(max_turns=100_000)
         finished += game.phase.name == "GAME_OVER" or game.is_game_over()
-    elapsed = time.perf_counter() - start
+    elapsed = _clock() - start
     return {"games_per_s": games / elapsed, "finished": finished / games}
 
 
@@ -230,6 +260,26 @@ def workers(config: Any, games: int, folder: Path) -> dict[str, float]:
     return {"one": games / one, "two": games / two, "ratio": one / two}
 
 
+def _games_figures(
+    args: argparse.Namespace, config: Any, n: int, only: set[str], folder: Path
+) -> dict[str, float]:
+    """One round of the games/s figures: the peer's (with `--peer`), then ours."""
+    out: dict[str, float] = {}
+    if args.peer is not None:
+        p = peer(args.peer, n)
+        out["peer_games_per_s"] = p["games_per_s"]
+        out["peer_finished"] = p["finished"]
+    if "engine" in only:
+        eng = engine_only(config, n)
+        out["engine_games_per_s"] = eng["games_per_s"]
+        out["events_per_game"] = eng["events_per_game"]
+    if "play" in only:
+        out["play_games_per_s"] = play_path(config, n, folder)
+    if "tournament" in only:
+        out["tournament_games_per_s"] = tournament_path(config, n, folder / "tournament.duckdb")
+    return out
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300, help="games per engine figure")
@@ -244,6 +294,20 @@ def main() -> None:
     )
     parser.add_argument(
         "--decision-games", type=int, default=40, help="games for the code-agent decision cost"
+    )
+    parser.add_argument(
+        "--clock",
+        choices=sorted(CLOCKS),
+        default="wall",
+        help="what the games/s and decision figures time: wall time, or CPU time (this"
+        " process's; the deciding thread's for decisions; waits for the disk not counted)",
+    )
+    parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="with --peer: time the peer and our games/s figures this many times in turn,"
+        " and give each ratio's median and range over the rounds",
     )
     parser.add_argument(
         "--only",
@@ -272,21 +336,29 @@ def main() -> None:
         only.add("tournament")
     if args.peer is not None and not (args.peer / "gameengine").is_dir():
         parser.error(f"--peer {args.peer}: no gameengine package there")
+    if args.rounds < 1:
+        parser.error("--rounds must be at least 1")
+    global _clock
+    _clock = CLOCKS[args.clock]
+    figures["clock"] = args.clock
+    rounds = args.rounds if args.peer is not None else 1
+    per_round: dict[str, list[float]] = {}
     with tempfile.TemporaryDirectory() as tmp:
-        folder = Path(tmp)
         if args.peer is not None:
-            p = peer(args.peer, n)
-            figures["peer_games_per_s"] = p["games_per_s"]
-            figures["peer_finished"] = p["finished"]
-        if "engine" in only:
-            eng = engine_only(config, n)
-            figures["engine_games_per_s"] = eng["games_per_s"]
-            figures["events_per_game"] = eng["events_per_game"]
-        if "play" in only:
-            figures["play_games_per_s"] = play_path(config, n, folder)
-        db = folder / "tournament.duckdb"
-        if "tournament" in only:
-            figures["tournament_games_per_s"] = tournament_path(config, n, db)
+            # Untimed games first, so that no round pays for first-time work (imports, caches).
+            peer(args.peer, WARMUP_GAMES)
+            engine_only(config, WARMUP_GAMES)
+        for r in range(rounds):
+            # Each round times the peer right before our games/s figures, so a change in the
+            # machine's load between rounds moves both sides of a round's ratios alike.
+            folder = Path(tmp) / f"round{r}"
+            folder.mkdir()
+            got = _games_figures(args, config, n, only, folder)
+            for key, value in got.items():
+                per_round.setdefault(key, []).append(value)
+        db = Path(tmp) / f"round{rounds - 1}" / "tournament.duckdb"
+        for key, values in per_round.items():
+            figures[key] = statistics.median(values)
         if "replay" in only:
             figures["replay_events_per_s"] = replay(db)["events_per_s"]
         if "verify" in only:
@@ -295,26 +367,37 @@ def main() -> None:
         if "help" in only:
             figures["help_s"] = help_cold(args.help_runs)
         if "workers" in only:
-            w = workers(config, args.tournament_games, folder)
+            w = workers(config, args.tournament_games, Path(tmp))
             figures["workers_1_games_per_s"] = w["one"]
             figures["workers_2_games_per_s"] = w["two"]
             figures["workers_speedup"] = w["ratio"]
         if "decisions" in only:
             for name, us in decisions(config, args.decision_games).items():
                 figures[f"decision_us_{name}"] = us
-    if "peer_games_per_s" in figures:
+    if "peer_games_per_s" in per_round:
         for key in ("engine", "play", "tournament"):
-            if f"{key}_games_per_s" in figures:
-                figures[f"{key}_vs_peer"] = (
-                    figures[f"{key}_games_per_s"] / figures["peer_games_per_s"]
-                )
+            if f"{key}_games_per_s" in per_round:
+                ratios = [
+                    ours / theirs
+                    for ours, theirs in zip(
+                        per_round[f"{key}_games_per_s"], per_round["peer_games_per_s"], strict=True
+                    )
+                ]
+                figures[f"{key}_vs_peer"] = statistics.median(ratios)
+                if rounds > 1:
+                    figures[f"{key}_vs_peer_min"] = min(ratios)
+                    figures[f"{key}_vs_peer_max"] = max(ratios)
+                    figures[f"{key}_vs_peer_rounds"] = ratios
     if args.json:
         print(json.dumps(figures, indent=2))
         return
     from rich.console import Console
     from rich.table import Table
 
-    table = Table(title=f"Speed: standard preset, 4 random agents, {n} games")
+    title = f"Speed: standard preset, 4 random agents, {n} games, {args.clock} clock"
+    if rounds > 1:
+        title += f", {rounds} rounds (ratios: median (range))"
+    table = Table(title=title)
     table.add_column("figure")
     table.add_column("value", justify="right")
     rows = [
@@ -340,7 +423,11 @@ def main() -> None:
     ]
     for label, key, fmt in rows:
         if key in figures:
-            table.add_row(label, fmt.format(figures[key]))
+            text = fmt.format(figures[key])
+            if f"{key}_min" in figures:  # a ratio over several rounds: median (range)
+                low, high = fmt.format(figures[f"{key}_min"]), fmt.format(figures[f"{key}_max"])
+                text = f"{text} ({low}-{high})"
+            table.add_row(label, text)
     Console().print(table)
 
 

@@ -49,12 +49,14 @@ class Ledger:
     def update(self, view: SeatView) -> None:
         """Process the events that reached the seat since the last call."""
         history = view.history
-        relevant = _RELEVANT
-        for i in range(self.read, len(history)):
-            e = history[i]
-            if type(e) in relevant:  # most events (bids, passes, rounds) change nothing here
+        n = len(history)
+        if n > self.read:
+            relevant = _RELEVANT
+            # Most events (bids, passes, rounds) change nothing here: they are filtered out
+            # in one pass before any is applied (`_apply` reads no other event).
+            for e in [e for e in history[self.read : n] if e.__class__ in relevant]:
                 self._apply(e)
-        self.read = len(history)
+            self.read = n
         if self.money:
             self.money[self.seat] = view.wealth
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 from agents.base import Agent
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
+from engine.cattle.actions import AnyAction
 from engine.chance import chance
 from events.cattle.domain import GameConfig
 from projections.cattle.observation import SeatView
@@ -30,30 +31,17 @@ class RandomAgent(Agent):
         self.rng = chance(seed, "agent", seat, "random")
 
     def _subset(self, money: tuple[int, ...]) -> tuple[int, ...]:
-        rng = self.rng
-        return tuple(v for v in money if rng.random() < 0.5)
+        draw = self.rng.random
+        return tuple([v for v in money if draw() < 0.5])
 
     def act(self, view: SeatView, decision: dec.AnyDecision) -> act.AnyAction:
+        if decision.__class__ is _BID:  # most decisions are bids: no pattern matching
+            return self._bid(view, decision)
         rng = self.rng
         seat = self.seat
         match decision:
-            case dec.BidDecision():  # most decisions are bids
-                money = view.wealth
-                low = decision.min_bid
-                cap = decision.cap(seat)
-                top = money if cap is None else min(money, cap)
-                if decision.mode == "fast":
-                    if top >= low and rng.random() < 0.6:
-                        return act.PlaceBid(
-                            seat=seat, amount=low + 10 * rng.randint(0, (top - low) // 10)
-                        )
-                    return act.Pass(seat=seat)
-                if low <= top and rng.random() < self.BID_CHANCE:
-                    steps = min(3, (top - low) // 10)
-                    return act.PlaceBid(seat=seat, amount=low + 10 * rng.randint(0, steps))
-                if cap is None and low > money and rng.random() < self.OVERBID_CHANCE:
-                    return act.PlaceBid(seat=seat, amount=low)
-                return act.Pass(seat=seat)
+            case dec.BidDecision():
+                return self._bid(view, decision)
             case dec.TurnDecision():
                 return act.ChooseTurn(seat=seat, choice=rng.choice(("auction", "trade")))
             case dec.SaleDecision():
@@ -70,3 +58,24 @@ class RandomAgent(Agent):
             case dec.TieDecision():
                 return act.OfferAgain(seat=seat, cards=self._subset(view.money))
         raise AssertionError(f"unknown decision {decision!r}")
+
+    def _bid(self, view: SeatView, decision: dec.BidDecision) -> AnyAction:
+        rng = self.rng
+        seat = self.seat
+        money = view.wealth
+        low = decision.min_bid
+        cap = decision.cap(seat) if decision.caps else None
+        top = money if cap is None else min(money, cap)
+        if decision.mode == "fast":
+            if top >= low and rng.random() < 0.6:
+                return act.PlaceBid(seat=seat, amount=low + 10 * rng.randint(0, (top - low) // 10))
+            return act.Pass(seat=seat)
+        if low <= top and rng.random() < self.BID_CHANCE:
+            steps = min(3, (top - low) // 10)
+            return act.PlaceBid(seat=seat, amount=low + 10 * rng.randint(0, steps))
+        if cap is None and low > money and rng.random() < self.OVERBID_CHANCE:
+            return act.PlaceBid(seat=seat, amount=low)
+        return act.Pass(seat=seat)
+
+
+_BID = dec.BidDecision

@@ -59,12 +59,60 @@ def payment(hand: Cards, amount: int) -> Cards:
     """
     if amount <= 0:
         return ()
+    counts: dict[int, int] = {}
+    for v in hand:
+        if v > 0:
+            counts[v] = counts.get(v, 0) + 1
+    if sum(hand) < amount:
+        raise ValueError(f"hand {hand} cannot pay {amount}")
+    denoms = sorted(counts, reverse=True)
+    # Every choice of how many cards of each denomination to use is a candidate, ranked by
+    # (sum, cards, counts highest denomination first, descending); the least one is paid.
+    # The search goes depth-first over the denominations, highest first, and drops a branch
+    # once it reaches the amount (a further card only raises the sum) or can no longer reach
+    # it. The smallest denomination is not enumerated: once the others are chosen, the
+    # fewest cards of it that reach the amount rank best (fewer of them is a smaller sum).
+    # `payment_by_search` is the plain enumeration; the tests compare the two.
+    last = len(denoms) - 1
+    small = denoms[last]
+    suffix = [0] * (last + 2)
+    for i in range(last, -1, -1):
+        suffix[i] = suffix[i + 1] + denoms[i] * counts[denoms[i]]
+    best: tuple[int, int, tuple[int, ...]] | None = None
+    stack: list[tuple[int, int, int, tuple[int, ...]]] = [(0, 0, 0, ())]
+    pop, push = stack.pop, stack.append
+    while stack:
+        i, total, n, used = pop()
+        if total >= amount:
+            key = (total, n, tuple([-c for c in used]))
+        elif total + suffix[i] < amount:
+            continue
+        elif i == last:
+            c = -((total - amount) // small)  # the fewest cards of `small` that reach it
+            key = (total + c * small, n + c, (*[-x for x in used], -c))
+        else:
+            d = denoms[i]
+            for c in range(counts[d] + 1):
+                push((i + 1, total + c * d, n + c, (*used, c)))
+            continue
+        if best is None or key < best:
+            best = key
+    assert best is not None
+    out: list[int] = []
+    for d, c in zip(denoms, best[2], strict=False):
+        out.extend([d] * -c)
+    return tuple(out)
+
+
+def payment_by_search(hand: Cards, amount: int) -> Cards:
+    """`payment` by its plain definition: every count of every denomination tried in turn
+    (a branch stops once it reaches the amount); the tests compare the two."""
+    if amount <= 0:
+        return ()
     counts = Counter(v for v in hand if v > 0)
     denoms = sorted(counts, reverse=True)
     if sum(hand) < amount:
         raise ValueError(f"hand {hand} cannot pay {amount}")
-    # Enumerate how many cards of each denomination to use (highest first). A branch stops
-    # adding cards once it reaches the amount: any further card only raises the sum.
     best: tuple[int, int, tuple[int, ...]] | None = None
     suffix = [0] * (len(denoms) + 1)
     for i in range(len(denoms) - 1, -1, -1):

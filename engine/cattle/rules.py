@@ -11,10 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
+from msgspec.structs import replace
+
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from engine.cattle.money import Cards, holds, intersect, normalize, payment
-from engine.cattle.state import VERSIONS, GameState, evolve
+from engine.cattle.state import GAME_STEPS, VERSIONS, GameState
 from engine.chance import chance
 from events.cattle import game as ev
 from events.cattle.domain import ANIMALS, BID_STEP, DENOMINATIONS, GameConfig
@@ -26,6 +28,8 @@ DECISIONS_PER_TURN = 50
 """Rules 1.1.0 on: a game may open at most `max_turns` x this many decision points; the game
 ends at the first decision past that allowance (docs/bounds.md says why 50)."""
 
+_REJECTED = ev.ActionRejected
+
 _DECISION_PHASES = frozenset({"bidding", "choose", "sale", "initiate", "respond", "tie"})
 
 
@@ -36,7 +40,7 @@ def max_decisions(config: GameConfig) -> int:
 
 def money_in_play(state: GameState) -> int:
     """The value of every money card the seats hold together."""
-    return sum(sum(hand) for hand in state.money)
+    return sum(map(sum, state.money))
 
 
 def bid_round_cap(state: GameState) -> int:
@@ -51,6 +55,16 @@ def bid_round_cap(state: GameState) -> int:
     if state.config.auction_mode == "legacy" and a is not None:
         rounds *= max(1, len(a.order))
     return rounds
+
+
+def least_round_cap(config: GameConfig) -> int:
+    """A lower bound of `bid_round_cap` over a whole game of this configuration.
+
+    Money only moves between seats or comes in with donkey payouts, so the seats always
+    hold at least what they were dealt together, and the cap is at least what that money
+    gives (a test checks the bound on random games of every preset and mode).
+    """
+    return config.players * sum(config.start_money) // BID_STEP + 2
 
 
 class IllegalAction(ValueError):
@@ -157,8 +171,14 @@ class _Run:
         self.events: list[Any] = []
 
     def emit(self, event: Any) -> None:
+        # `evolve` for a game event (the rules emit no other kind), without the call: a game
+        # event other than a rejection ends a retried attempt, then its type's step applies.
         self.events.append(event)
-        self.state = evolve(self.state, event)
+        s = self.state
+        cls = event.__class__
+        if s.attempts and cls is not _REJECTED:
+            s = replace(s, attempts=0)
+        self.state = GAME_STEPS[cls](s, event)
 
     # ---- commands --------------------------------------------------------------------------
 
@@ -514,7 +534,7 @@ class _Run:
                 self._next_turn()
             elif phase == "choose":
                 can_auction = s.deck_left > 0
-                has_targets = bool(s.targets(s.active))
+                has_targets = s.has_target(s.active)
                 if can_auction and has_targets:
                     return
                 if can_auction:
@@ -643,6 +663,8 @@ class _Run:
         assert a is not None
         if s.rules < 1 or a.leader is None:
             return False
+        if a.round + 1 < least_round_cap(s.config):
+            return False  # far below any cap this game can have: no need to count the money
         cap = bid_round_cap(s)
         if a.round + 1 < cap:
             return False

@@ -158,6 +158,19 @@ class GameState(msgspec.Struct, frozen=True, kw_only=True, gc=False):
                         out.append((other, names[i]))
         return tuple(out)
 
+    def has_target(self, seat: int) -> bool:
+        """True if the seat has a valid trade target (`targets(seat)` is not empty), found
+        without listing them."""
+        animals = self.animals
+        mine = animals[seat]
+        for other in range(len(animals)):
+            if other != seat:
+                theirs = animals[other]
+                for i in range(len(mine)):
+                    if mine[i] and theirs[i]:
+                        return True
+        return False
+
     def anyone_can_trade(self) -> bool:
         """True if some seat has a valid trade target."""
         holders = [0] * len(self.config.animals)
@@ -488,6 +501,8 @@ _EVOLVE: dict[type, Callable[[GameState, Any], GameState]] = {
     ev.BidRoundsCapped: _same,
 }
 _GAME_TYPES: frozenset[type] = frozenset(ev.GAME_EVENT_TYPES)
+GAME_STEPS = _EVOLVE
+"""`evolve`'s function for each game event type (what the rules' own fold calls directly)."""
 
 
 # Events after which the state is the one before (when no retry is being counted): bids and

@@ -16,7 +16,7 @@ import msgspec
 from engine.cattle.decisions import AnyDecision
 from engine.cattle.money import add, normalize, remove
 from events import agent as ae
-from events.base import visible
+from events.base import PUBLIC, visible
 from events.cattle import game as ev
 from events.cattle.domain import GameConfig
 from events.config import SeatSpec
@@ -73,6 +73,9 @@ class SeatView:
         self.config: GameConfig | None = None
         self.seats: tuple[SeatSpec, ...] = ()
         self.money: tuple[int, ...] = ()
+        self.wealth = 0
+        """Total value of this seat's money cards: `sum(money)`, kept with it (the handlers
+        that change `money` set both)."""
         self.animals: list[dict[str, int]] = []
         self.money_cards: list[int] = []
         self.sets: list[list[str]] = []
@@ -123,22 +126,27 @@ class SeatView:
             self._log, self._history_upto = log, self.seen
             self._mark = -1
         self._audiences = audiences
+        if marks is not None and audiences is not None:
+            j = self._mark
+            if j < 0:
+                j = bisect_left(marks, self.seen)
+            n = len(marks)
+            if j < n:  # at most decisions, no event this view folds came since the last
+                seat = self.seat
+                handlers = _HANDLERS
+                while j < n:
+                    i = marks[j]
+                    aud = audiences[i]
+                    if aud is None or seat in aud:
+                        e = log[i]
+                        handlers[e.__class__](self, e)
+                    j += 1
+            self._mark = n
+            self.seen = len(log)
+            return self
         seat = self.seat
         handlers = _HANDLERS
         start, end = self.seen, len(log)
-        if marks is not None and audiences is not None:
-            j = self._mark if self._mark >= 0 else bisect_left(marks, start)
-            n = len(marks)
-            while j < n:
-                i = marks[j]
-                aud = audiences[i]
-                if aud is None or seat in aud:
-                    e = log[i]
-                    handlers[e.__class__](self, e)
-                j += 1
-            self._mark = n
-            self.seen = end
-            return self
         # Most events (bids, passes, rounds opened) change nothing a view keeps: they are
         # passed over before their audience is looked at; `history` is filled from the log
         # when someone reads it.
@@ -172,12 +180,22 @@ class SeatView:
     def _catch_up(self) -> None:
         """Add the visible events synced since `history` was last built."""
         log, audiences, seat = self._log, self._audiences, self.seat
-        add = self._history.append
-        for i in range(self._history_upto, min(self.seen, len(log))):
-            e = log[i]
-            aud = audiences[i] if audiences is not None else e.audience()
-            if aud is None or seat in aud:
-                add(e)
+        lo, hi = self._history_upto, min(self.seen, len(log))
+        if lo < hi:
+            if audiences is None:
+                audiences = [e.audience() for e in log[lo:hi]]
+            else:
+                audiences = audiences[lo:hi]
+            if audiences.count(PUBLIC) == hi - lo:  # every event public: all of them, at once
+                self._history.extend(log[lo:hi])
+            else:
+                self._history.extend(
+                    [
+                        e
+                        for e, aud in zip(log[lo:hi], audiences, strict=True)
+                        if aud is PUBLIC or seat in aud
+                    ]
+                )
         self._history_upto = self.seen
 
     # ---- queries ---------------------------------------------------------------------------
@@ -187,11 +205,6 @@ class SeatView:
         """The last few events this seat saw (oldest first)."""
         n = self.keep_recent
         return self.history[-n:] if n > 0 else []
-
-    @property
-    def wealth(self) -> int:
-        """Total value of this seat's money cards."""
-        return sum(self.money)
 
     @property
     def players(self) -> int:
@@ -259,6 +272,7 @@ class SeatView:
 
     def _hands_dealt(self, e: ev.HandsDealt) -> None:
         self.money = normalize(e.money)
+        self.wealth = sum(self.money)
         self.money_cards = [len(e.money)] * len(self.animals)
         for seat, hand in enumerate(e.animals):
             for a in hand:
@@ -275,6 +289,7 @@ class SeatView:
 
     def _donkey_payout(self, e: ev.DonkeyPayout) -> None:
         self.money = add(self.money, (e.amount,))
+        self.wealth += e.amount
         self.money_cards = [n + 1 for n in self.money_cards]
 
     def _auction_opened(self, e: ev.AuctionOpened) -> None:
@@ -300,8 +315,10 @@ class SeatView:
     def _payment_cards(self, e: ev.PaymentCards) -> None:
         if e.payer == self.seat:
             self.money = remove(self.money, e.cards)
+            self.wealth = sum(self.money)
         if e.payee == self.seat:
             self.money = add(self.money, e.cards)
+            self.wealth = sum(self.money)
 
     def _animal_moved(self, e: ev.AnimalMoved) -> None:
         if e.giver is not None:
@@ -338,6 +355,7 @@ class SeatView:
         self.money_cards[t] += e.initiator_n - e.target_n
         if self.seat in (i, t) and self.their_offer is not None:
             self.money = add(remove(self.money, self.my_offer), self.their_offer)
+            self.wealth = sum(self.money)
 
     def _game_ended(self, e: ev.GameEnded) -> None:
         self.ended = True

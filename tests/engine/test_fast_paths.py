@@ -88,10 +88,19 @@ class Sloppy(RandomAgent):
         fresh = observe(log, self.seat, decision)
         assert view.snapshot(decision) == fresh
         assert encode(view.snapshot(decision)) == encode(fresh)
+        # The money total the view keeps beside its cards, and the history it builds when
+        # read, are those of the definition.
+        assert view.wealth == sum(view.money)
+        assert view.history == [e for e in log if _sees(e, self.seat)]
         # The rules' state equals the plain fold of the log, and so does the shortcut fold.
         plain = fold_plain(log)
         assert game.state == plain
         assert fold(log) == plain
+        # The bound the rules check before counting the money for the bid-round cap holds.
+        assert rules.least_round_cap(plain.config) <= rules.bid_round_cap(plain)
+        # Whether a seat has a trade target, asked without listing them, is the list's answer.
+        for seat in range(plain.players if plain.animals else 0):
+            assert plain.has_target(seat) == bool(plain.targets(seat))
         self.checked += 1
 
 

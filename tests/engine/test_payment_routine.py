@@ -9,7 +9,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from engine.cattle.money import add, holds, intersect, normalize, payment, remove
+from engine.cattle.money import (
+    add,
+    holds,
+    intersect,
+    normalize,
+    payment,
+    payment_by_search,
+    remove,
+)
 from events.cattle.domain import DENOMINATIONS
 
 
@@ -86,3 +94,14 @@ def test_card_arithmetic(hand, other) -> None:
     assert holds(both, other) and remove(both, other) == hand
     common = intersect(hand, other)
     assert holds(hand, common) and holds(other, common)
+
+
+def test_payment_equals_the_plain_search_on_every_small_hand() -> None:
+    # `payment` skips enumerating the smallest denomination; `payment_by_search` tries every
+    # count of every denomination. Every hand of up to six cards, every amount it can pay.
+    from itertools import combinations_with_replacement
+
+    for size in range(1, 7):
+        for hand in combinations_with_replacement(sorted(DENOMINATIONS, reverse=True), size):
+            for amount in range(-10, sum(hand) + 1, 5):
+                assert payment(hand, amount) == payment_by_search(hand, amount), (hand, amount)

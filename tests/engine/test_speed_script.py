@@ -42,3 +42,50 @@ def test_the_speed_script_refuses_an_unknown_figure() -> None:
     done = speed("--only", "engine,warp")
     assert done.returncode == 2
     assert "unknown figure(s): warp" in done.stderr
+
+
+def _fake_peer(root: Path) -> Path:
+    """A stand-in for the peer engine: the names the script imports, each game over at once."""
+    (root / "gameengine").mkdir()
+    (root / "gameengine" / "__init__.py").write_text(
+        "class _Phase:\n"
+        "    name = 'GAME_OVER'\n\n"
+        "class Game:\n"
+        "    def __init__(self, num_players, seed):\n"
+        "        self.phase = _Phase()\n\n"
+        "    def setup(self):\n"
+        "        pass\n\n"
+        "    def is_game_over(self):\n"
+        "        return True\n"
+    )
+    (root / "gameengine" / "controller.py").write_text(
+        "class GameController:\n"
+        "    def __init__(self, game, agents):\n"
+        "        self.game = game\n\n"
+        "    def run(self, max_turns):\n"
+        "        return sum(range(20_000))\n"
+    )
+    (root / "rl" / "agents").mkdir(parents=True)
+    (root / "rl" / "__init__.py").write_text("")
+    (root / "rl" / "agents" / "__init__.py").write_text("")
+    (root / "rl" / "agents" / "random_agent.py").write_text(
+        "class RandomAgent:\n    def __init__(self, name):\n        self.name = name\n"
+    )
+    return root
+
+
+def test_rounds_give_each_ratio_per_round_and_their_median(tmp_path: Path) -> None:
+    peer = _fake_peer(tmp_path)
+    done = speed(
+        "--peer", str(peer), "--rounds", "2", "--clock", "cpu", "--only", "engine",
+        "--games", "2", "--json",
+    )  # fmt: skip
+    assert done.returncode == 0, done.stderr
+    figures = json.loads(done.stdout)
+    assert figures["clock"] == "cpu"
+    rounds = figures["engine_vs_peer_rounds"]
+    assert len(rounds) == 2
+    assert figures["engine_vs_peer_min"] == min(rounds)
+    assert figures["engine_vs_peer_max"] == max(rounds)
+    assert min(rounds) <= figures["engine_vs_peer"] <= max(rounds)
+    assert figures["peer_finished"] == 1.0
