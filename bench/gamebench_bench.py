@@ -161,10 +161,10 @@ def main() -> None:
         )
         return
     print(f"{args.games} games per row, one worker")
-    print(f"{'game':<20} {'seats':<18} {'driver/s':>9} {'stored/s':>9} {'events':>7}")
+    print(f"{'game':<20} {'seats':<22} {'driver/s':>9} {'stored/s':>9} {'events':>7}")
     for r in rows:
         print(
-            f"{r['game']:<20} {r['seats']:<18} {r['driver_games_per_s']:>9.1f}"
+            f"{r['game'].removeprefix('gamebench:'):<20} {r['seats']:<22} {r['driver_games_per_s']:>9.1f}"
             f" {r['stored_games_per_s']:>9.1f} {r['events_per_game']:>7.1f}"
         )
     if hive:
