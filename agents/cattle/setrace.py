@@ -28,20 +28,23 @@ class SetRaceAgent(CalibratedAgent):
 
     spec = "setrace"
     CONVEXITY = 0.2
-    PRICE_BASE = 120.0
+    PRICE_BASE = 170.0
     RATE_POWER = 0.7
     SOLO_SHARE = 1.0
     NEAR_SOLO_SHARE = 1.0
+    STEP_AHEAD = 20
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0
     """Valuation multiplier when a card leaves the set at most one card short."""
     OFFER_SHARE = 0.3
     """Share of a trade's worth it puts down as an offer."""
-    TRADE_FROM = 2
+    TRADE_FROM = 3
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
+    COUNTER_SHARE = 1.0
+    """Share of the animals' worth it may put into a counter."""
     ACCEPT_FACTOR = 5.0
     """For a type it is not building, it takes the money when the animals are worth less than
     this many times the offer it infers."""
@@ -122,7 +125,7 @@ class SetRaceAgent(CalibratedAgent):
         building = view.animals[self.seat][d.animal] >= self.DEFEND_FROM
         if not building and worth < self.ACCEPT_FACTOR * guess:
             return act.AcceptTrade(seat=self.seat)  # the money is worth more than the animals
-        offer = round_down(min(max(guess, worth), view.wealth))
+        offer = round_down(min(max(guess, self.COUNTER_SHARE * worth), view.wealth))
         return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))
 
     def tie(self, view: SeatView, d: dec.TieDecision) -> act.AnyAction:

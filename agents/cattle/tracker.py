@@ -28,6 +28,7 @@ class TrackerAgent(CalibratedAgent):
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
     SOLO_SHARE = 0.7
+    STEP_AHEAD = 20
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
@@ -42,6 +43,8 @@ class TrackerAgent(CalibratedAgent):
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
+    CASH_SHARE = 1.0
+    """Share of the target's estimated money its offer must beat."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
@@ -70,7 +73,7 @@ class TrackerAgent(CalibratedAgent):
 
     def beat(self, seat: int) -> int:
         """An offer that beats anything `seat` can put down, by the ledger's estimate."""
-        return self.ledger.est(seat) + 10
+        return round_down(self.CASH_SHARE * self.ledger.est(seat)) + 10
 
     def _best_trade(self, view: SeatView, targets: tuple[tuple[int, str], ...]) -> tuple[int, str]:
         wealth = view.wealth
