@@ -28,9 +28,9 @@ class SetRaceAgent(CalibratedAgent):
 
     spec = "setrace"
     CONVEXITY = 0.2
-    PRICE_BASE = 170.0
+    PRICE_BASE = 120.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 1.0
+    SOLO_SHARE = 0.45
     NEAR_SOLO_SHARE = 1.0
     STEP_AHEAD = 20
     BONUS_CAP = 4.0
@@ -45,7 +45,7 @@ class SetRaceAgent(CalibratedAgent):
     """It counters challenges for types of which it holds at least this many."""
     COUNTER_SHARE = 1.0
     """Share of the animals' worth it may put into a counter."""
-    ACCEPT_FACTOR = 5.0
+    ACCEPT_FACTOR = 8.0
     """For a type it is not building, it takes the money when the animals are worth less than
     this many times the offer it infers."""
 

@@ -6,6 +6,7 @@ from agents.cattle.calibrated import CalibratedAgent
 from agents.cattle.code import round_down
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
+from events.cattle.domain import ANIMAL_VALUES
 from projections.cattle.observation import SeatView
 
 
@@ -27,7 +28,7 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 0.7
+    SOLO_SHARE = 0.8
     STEP_AHEAD = 20
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
@@ -45,6 +46,8 @@ class TrackerAgent(CalibratedAgent):
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
     CASH_SHARE = 1.0
     """Share of the target's estimated money its offer must beat."""
+    CARD_CAP = 50.0
+    """Most it bids for one card, in multiples of the value of the card's set."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
@@ -95,7 +98,8 @@ class TrackerAgent(CalibratedAgent):
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         ceiling = self.rival_budget(view, d, holders=self.HOLDERS) + 10
-        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling)
+        cap = self.CARD_CAP * ANIMAL_VALUES[d.animal]
+        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling, cap)
         return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:
