@@ -11,7 +11,10 @@ the bid ramps of §4). Three traits it reports for all of them are shared here:
 * **Raising while leading.** In canonical call rounds an auction ends only when every bidder
   passes in the same round, and the paper's code agents often raise their own standing bid
   ("self-bids", 58-67% of their bids). Here an agent that leads raises again while a rival
-  could still afford to outbid it, up to its own limit.
+  bid in the last round, up to its own limit, and alone up to a share of it. While a rival is
+  live it bids a step above the minimum raise (`STEP_AHEAD`): the rival is likely to raise
+  again in the same round, and only a bid above that raise keeps or takes the lead whatever
+  the tie order; the price it ends at moves by that one step at most.
 * **No overbids.** A bid never exceeds the agent's money (the base class's safety net).
 """
 

@@ -17,22 +17,24 @@ class SetRaceAgent(CalibratedAgent):
       the set). A card is worth its marginal gain towards that set's own value, shared
       convexly (the last cards of a set are dearest), with a premium once the card leaves the
       set at most one card short, at the money-supply rate.
-    * Auctions: it bids up to that value; it raises its own standing bid only on a
-      near-complete set.
+    * Auctions: it bids up to that value, a step above a live rival's expected raise; alone
+      it raises its own standing bid up to its whole value only on a near-complete set
+      ("bidding aggressively on near-complete sets"), elsewhere up to `SOLO_SHARE` of it.
     * Buy-right: whenever the card is worth the price to it.
-    * Trades: it challenges for the type it is closest to completing as soon as it holds two
-      of it, offering a share of what the progress is worth whatever the target may hold
+    * Trades: it challenges for the type it is closest to completing once it holds three of
+      it, where a won challenge completes or all but completes the set ("prioritizes TCs that
+      complete or advance sets"), offering a share of what the progress is worth whatever the target may hold
       (zero cards only when that share is worth less than the smallest coin). Challenged, it
       counters for a type it is building (two or more held) and accepts otherwise.
     """
 
     spec = "setrace"
     CONVEXITY = 0.2
-    PRICE_BASE = 120.0
+    PRICE_BASE = 110.0
     RATE_POWER = 0.7
     SOLO_SHARE = 0.45
     NEAR_SOLO_SHARE = 1.0
-    STEP_AHEAD = 20
+    STEP_AHEAD = 30
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0

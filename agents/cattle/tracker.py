@@ -15,8 +15,9 @@ class TrackerAgent(CalibratedAgent):
 
     * Auctions: a card is worth its progress towards one of its sets, or the progress it
       denies the rival who gains most, priced at the money-supply rate. It bids up to just above
-      the richest competing bidder's estimated money, never past that worth, and keeps raising
-      while it leads as long as such a rival could still outbid it.
+      the richest competing bidder's estimated money ("bids just above an opponent's estimated
+      budget"), never past that worth nor past `CARD_CAP` times the value of the card's set,
+      and a step above the rival's expected raise while one is live.
     * Buy-right: only for a card that completes a set, its own or the winning bidder's.
     * Trades: it picks the challenge worth most against what it costs; it offers just above
       the target's estimated money when it can, and bluffs (zero cards only) when it cannot,
@@ -29,7 +30,7 @@ class TrackerAgent(CalibratedAgent):
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
     SOLO_SHARE = 0.8
-    STEP_AHEAD = 20
+    STEP_AHEAD = 30
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
@@ -46,7 +47,7 @@ class TrackerAgent(CalibratedAgent):
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
     CASH_SHARE = 1.0
     """Share of the target's estimated money its offer must beat."""
-    CARD_CAP = 50.0
+    CARD_CAP = 40.0
     """Most it bids for one card, in multiples of the value of the card's set."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
