@@ -34,7 +34,7 @@ class SetRaceAgent(CalibratedAgent):
     RATE_POWER = 0.7
     SOLO_SHARE = 0.45
     NEAR_SOLO_SHARE = 1.0
-    STEP_AHEAD = 30
+    STEP_AHEAD = 20
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0

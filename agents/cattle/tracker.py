@@ -29,8 +29,8 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 0.8
-    STEP_AHEAD = 30
+    SOLO_SHARE = 0.85
+    STEP_AHEAD = 20
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
@@ -41,7 +41,7 @@ class TrackerAgent(CalibratedAgent):
     """It also keeps a card with the buy-right when it already holds this many of its type."""
     KEEP_VALUE = 1.5
     """It also keeps a card worth this many times the price to it."""
-    POOR = 30
+    POOR = 50
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
