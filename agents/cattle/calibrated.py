@@ -11,7 +11,10 @@ the bid ramps of §4). Three traits it reports for all of them are shared here:
 * **Raising while leading.** In canonical call rounds an auction ends only when every bidder
   passes in the same round, and the paper's code agents often raise their own standing bid
   ("self-bids", 58-67% of their bids). Here an agent that leads raises again while a rival
-  could still afford to outbid it, up to its own limit.
+  bid in the last round, up to its own limit, and alone up to a share of it. While a rival is
+  live it bids a step above the minimum raise (`STEP_AHEAD`): the rival is likely to raise
+  again in the same round, and only a bid above that raise keeps or takes the lead whatever
+  the tie order; the price it ends at moves by that one step at most.
 * **No overbids.** A bid never exceeds the agent's money (the base class's safety net).
 """
 
@@ -39,6 +42,10 @@ class CalibratedAgent(CodeAgent):
     limit."""
     NEAR_SOLO_SHARE = 0.5
     """The same, for a card that leaves one of its sets at most one card short."""
+    STEP_AHEAD = 0
+    """Coins above the minimum raise it bids while a rival bid in the last round: the rival
+    is likely to raise again in this round, and a bid one step above that raise keeps (or
+    takes) the lead whatever the tie order."""
 
     def __init__(self, seat: int, seed: int, config: GameConfig) -> None:
         super().__init__(seat, seed, config)
@@ -103,11 +110,15 @@ class CalibratedAgent(CodeAgent):
                 return act.PlaceBid(seat=seat, amount=amount)
             return act.Pass(seat=seat)
         top = limit
-        if d.leader == seat and not self.contested(view, d):
+        contested = self.contested(view, d)
+        if d.leader == seat and not contested:
             top = (self.NEAR_SOLO_SHARE if near else self.SOLO_SHARE) * limit
-        if d.min_bid <= top:
-            return act.PlaceBid(seat=seat, amount=d.min_bid)
-        return act.Pass(seat=seat)
+        if d.min_bid > top:
+            return act.Pass(seat=seat)
+        amount = d.min_bid
+        if contested and self.STEP_AHEAD and d.min_bid + self.STEP_AHEAD <= top:
+            amount += self.STEP_AHEAD
+        return act.PlaceBid(seat=seat, amount=amount)
 
     def offer(self, view: SeatView, amount: int, pad: int = 0) -> tuple[int, ...]:
         """Money cards reaching `amount` (least overshoot), plus up to `pad` zero cards that

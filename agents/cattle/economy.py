@@ -39,6 +39,7 @@ class EconomyAgent(CalibratedAgent):
     PRICE_BASE = 60.0
     RATE_POWER = 1.0
     SOLO_SHARE = 1.0
+    STEP_AHEAD = 10
     TURN_CAP = 0.4
     """Share of its wealth (money plus counted payouts) it may commit in one turn."""
     PAYOUT_SHARE = 0.25

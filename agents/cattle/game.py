@@ -10,14 +10,17 @@ from agents.base import Agent
 from agents.cattle.economy import EconomyAgent
 from agents.cattle.economy_v1 import EconomyAgentV1
 from agents.cattle.economy_v2 import EconomyAgentV2
+from agents.cattle.economy_v3 import EconomyAgentV3
 from agents.cattle.parse import default_action, parse_answer
 from agents.cattle.random_agent import RandomAgent
 from agents.cattle.setrace import SetRaceAgent
 from agents.cattle.setrace_v1 import SetRaceAgentV1
 from agents.cattle.setrace_v2 import SetRaceAgentV2
+from agents.cattle.setrace_v3 import SetRaceAgentV3
 from agents.cattle.tracker import TrackerAgent
 from agents.cattle.tracker_v1 import TrackerAgentV1
 from agents.cattle.tracker_v2 import TrackerAgentV2
+from agents.cattle.tracker_v3 import TrackerAgentV3
 from engine.cattle.actions import action_json
 from engine.cattle.decider import RULES
 from engine.cattle.presets import load_preset, preset_names
@@ -135,6 +138,9 @@ GAME = GameDef(
         TrackerAgentV2.spec: _maker(TrackerAgentV2),
         SetRaceAgentV2.spec: _maker(SetRaceAgentV2),
         EconomyAgentV2.spec: _maker(EconomyAgentV2),
+        TrackerAgentV3.spec: _maker(TrackerAgentV3),
+        SetRaceAgentV3.spec: _maker(SetRaceAgentV3),
+        EconomyAgentV3.spec: _maker(EconomyAgentV3),
     },
     prompter=CattlePrompter(),
     extras={

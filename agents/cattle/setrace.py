@@ -17,32 +17,37 @@ class SetRaceAgent(CalibratedAgent):
       the set). A card is worth its marginal gain towards that set's own value, shared
       convexly (the last cards of a set are dearest), with a premium once the card leaves the
       set at most one card short, at the money-supply rate.
-    * Auctions: it bids up to that value; it raises its own standing bid only on a
-      near-complete set.
+    * Auctions: it bids up to that value, a step above a live rival's expected raise; alone
+      it raises its own standing bid up to its whole value only on a near-complete set
+      ("bidding aggressively on near-complete sets"), elsewhere up to `SOLO_SHARE` of it.
     * Buy-right: whenever the card is worth the price to it.
-    * Trades: it challenges for the type it is closest to completing as soon as it holds two
-      of it, offering a share of what the progress is worth whatever the target may hold
+    * Trades: it challenges for the type it is closest to completing once it holds three of
+      it, where a won challenge completes or all but completes the set ("prioritizes TCs that
+      complete or advance sets"), offering a share of what the progress is worth whatever the target may hold
       (zero cards only when that share is worth less than the smallest coin). Challenged, it
       counters for a type it is building (two or more held) and accepts otherwise.
     """
 
     spec = "setrace"
     CONVEXITY = 0.2
-    PRICE_BASE = 120.0
+    PRICE_BASE = 110.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 1.0
+    SOLO_SHARE = 0.45
     NEAR_SOLO_SHARE = 1.0
+    STEP_AHEAD = 20
     BONUS_CAP = 4.0
     """Most that finishing a set adds through the other sets, in multiples of its value."""
     NEAR_PREMIUM = 2.0
     """Valuation multiplier when a card leaves the set at most one card short."""
     OFFER_SHARE = 0.3
     """Share of a trade's worth it puts down as an offer."""
-    TRADE_FROM = 2
+    TRADE_FROM = 3
     """It challenges for types of which it holds at least this many."""
     DEFEND_FROM = 2
     """It counters challenges for types of which it holds at least this many."""
-    ACCEPT_FACTOR = 5.0
+    COUNTER_SHARE = 1.0
+    """Share of the animals' worth it may put into a counter."""
+    ACCEPT_FACTOR = 8.0
     """For a type it is not building, it takes the money when the animals are worth less than
     this many times the offer it infers."""
 
@@ -122,7 +127,7 @@ class SetRaceAgent(CalibratedAgent):
         building = view.animals[self.seat][d.animal] >= self.DEFEND_FROM
         if not building and worth < self.ACCEPT_FACTOR * guess:
             return act.AcceptTrade(seat=self.seat)  # the money is worth more than the animals
-        offer = round_down(min(max(guess, worth), view.wealth))
+        offer = round_down(min(max(guess, self.COUNTER_SHARE * worth), view.wealth))
         return act.CounterTrade(seat=self.seat, cards=self.offer(view, offer))
 
     def tie(self, view: SeatView, d: dec.TieDecision) -> act.AnyAction:

@@ -6,6 +6,7 @@ from agents.cattle.calibrated import CalibratedAgent
 from agents.cattle.code import round_down
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
+from events.cattle.domain import ANIMAL_VALUES
 from projections.cattle.observation import SeatView
 
 
@@ -14,8 +15,9 @@ class TrackerAgent(CalibratedAgent):
 
     * Auctions: a card is worth its progress towards one of its sets, or the progress it
       denies the rival who gains most, priced at the money-supply rate. It bids up to just above
-      the richest competing bidder's estimated money, never past that worth, and keeps raising
-      while it leads as long as such a rival could still outbid it.
+      the richest competing bidder's estimated money ("bids just above an opponent's estimated
+      budget"), never past that worth nor past `CARD_CAP` times the value of the card's set,
+      and a step above the rival's expected raise while one is live.
     * Buy-right: only for a card that completes a set, its own or the winning bidder's.
     * Trades: it picks the challenge worth most against what it costs; it offers just above
       the target's estimated money when it can, and bluffs (zero cards only) when it cannot,
@@ -27,7 +29,8 @@ class TrackerAgent(CalibratedAgent):
     CONVEXITY = 0.0
     PRICE_BASE = 150.0
     RATE_POWER = 0.7
-    SOLO_SHARE = 0.7
+    SOLO_SHARE = 0.85
+    STEP_AHEAD = 20
     DENIAL = 0.6
     """Share of a rival's gain it will pay to keep a card away from that rival."""
     TRADE_EDGE = 1.0
@@ -38,10 +41,14 @@ class TrackerAgent(CalibratedAgent):
     """It also keeps a card with the buy-right when it already holds this many of its type."""
     KEEP_VALUE = 1.5
     """It also keeps a card worth this many times the price to it."""
-    POOR = 30
+    POOR = 50
     """It bluffs a target whose estimated money is below this."""
     DEFEND = 0.0
     """Share of the animals' worth it may put into a counter beyond the inferred offer."""
+    CASH_SHARE = 1.0
+    """Share of the target's estimated money its offer must beat."""
+    CARD_CAP = 40.0
+    """Most it bids for one card, in multiples of the value of the card's set."""
     HOLDERS = False
     """It prices a card against the rivals that hold its type only (they are the ones that
     compete for it)."""
@@ -70,7 +77,7 @@ class TrackerAgent(CalibratedAgent):
 
     def beat(self, seat: int) -> int:
         """An offer that beats anything `seat` can put down, by the ledger's estimate."""
-        return self.ledger.est(seat) + 10
+        return round_down(self.CASH_SHARE * self.ledger.est(seat)) + 10
 
     def _best_trade(self, view: SeatView, targets: tuple[tuple[int, str], ...]) -> tuple[int, str]:
         wealth = view.wealth
@@ -92,7 +99,8 @@ class TrackerAgent(CalibratedAgent):
 
     def bid(self, view: SeatView, d: dec.BidDecision) -> act.AnyAction:
         ceiling = self.rival_budget(view, d, holders=self.HOLDERS) + 10
-        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling)
+        cap = self.CARD_CAP * ANIMAL_VALUES[d.animal]
+        limit = min(self.auction_worth(d, lambda: self.card_value(view, d.animal)), ceiling, cap)
         return self.raise_to(view, d, limit)
 
     def sale(self, view: SeatView, d: dec.SaleDecision) -> act.AnyAction:

@@ -11,7 +11,8 @@ def pools() -> list[Pool]:
         Pool(
             name="ct-ref-code",
             summary="Cattle Trade's three heuristic agents on the two-player micro-duel",
-            agents={"cattle-trade@micro-duel": ("tracker", "setrace", "economy")},
+            # Frozen versions: the pool's ratings must not move when the live agents are retuned.
+            agents={"cattle-trade@micro-duel": ("tracker-v3", "setrace-v3", "economy-v3")},
             deals=3,
         )
     ]

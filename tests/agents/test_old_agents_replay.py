@@ -1,7 +1,7 @@
 """Games stored with earlier versions of the code agents replay exactly with those versions.
 
 Each fixture is a game played (and encoded) when `tracker`, `setrace` and `economy` were the
-first (`v1-*`) or second (`v2-*`) versions. Played again live with `tracker-vN`, `setrace-vN`
+first (`v1-*`), second (`v2-*`) or third (`v3-*`) versions. Played again live with `tracker-vN`, `setrace-vN`
 and `economy-vN` in those seats, from the stored seed and configuration, it gives the stored
 log byte for byte; played with today's `tracker`, `setrace` and `economy` it does not (so the
 check can fail).
@@ -22,7 +22,7 @@ from runner.driver import Game
 from runner.replay import verify
 
 DATA = Path(__file__).parent / "data"
-FIXTURES = sorted(DATA.glob("v[12]-*.jsonl.gz"))
+FIXTURES = sorted(DATA.glob("v[123]-*.jsonl.gz"))
 
 
 def _versions(path: Path) -> dict[str, str]:
@@ -48,7 +48,7 @@ def _replay_live(events: list[Any], names: dict[str, str]) -> list[bytes]:
 
 
 def test_fixtures_are_present() -> None:
-    assert len(FIXTURES) == 6
+    assert len(FIXTURES) == 9
 
 
 @pytest.mark.parametrize("path", FIXTURES, ids=lambda p: p.name)
