@@ -251,6 +251,9 @@ def describe(e: Any, viewer: int | None) -> str | None:
         case AlsWithdrew():
             return f"{_player(e.seat)} withdraws holding {e.cards_left} cards"
         case AlsRejected():
+            if e.explain:
+                # Usually asked again; once requests run out the fallback's play has a line.
+                return f"{_player(e.seat)}'s request for rules was refused ({e.reason})"
             return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal action was played"
         case AlsRuleExplained():
             if viewer is not None and viewer != e.seat:
