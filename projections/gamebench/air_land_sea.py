@@ -191,6 +191,10 @@ def _player(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _who(seat: int, viewer: int) -> str:
     return "you" if seat == viewer else _player(seat)
 
@@ -249,7 +253,7 @@ def describe(e: Any, viewer: int | None) -> str | None:
         case AlsSkipped():
             return f"{_player(e.seat)} does not use {e.ability}"
         case AlsWithdrew():
-            return f"{_player(e.seat)} withdraws holding {e.cards_left} cards"
+            return f"{_player(e.seat)} withdraws holding {_cards(e.cards_left)}"
         case AlsRejected():
             if e.explain:
                 # Usually asked again; once requests run out the fallback's play has a line.
@@ -395,7 +399,7 @@ class AlsPrompter(GameBenchPrompter):
             *view.board_lines(),
             "Your hand: "
             + ("; ".join(f"{card_name(c)}: {_ability(c, view.inert)}" for c in hand) or "empty"),
-            f"{_player(other)} holds {view.counts[other]} cards. If you withdrew now "
+            f"{_player(other)} holds {_cards(view.counts[other])}. If you withdrew now "
             f"{_player(other)} would score {lose}.",
             "Recent events:",
             *view.recent(),

@@ -236,6 +236,9 @@ def test_a_refused_request_is_not_told_as_a_random_play() -> None:
     _, log = run(["attack!"])  # no action: the fallback plays
     line = describe(next(e for e in log if isinstance(e, AlsRejected)), 0)
     assert line is not None and "a random legal action was played" in line
+    assert (
+        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 2 withdraws holding 1 card"
+    )
 
 
 def _places(state: AlsState) -> list[str]:
