@@ -24,6 +24,7 @@ from engine.gamebench.air_land_sea import (
     withdraw_points,
 )
 from engine.gamebench.common import fallback
+from events.agent import ActionDefaulted
 from events.gamebench.air_land_sea import (
     BATTLE_WIN,
     CARDS,
@@ -274,6 +275,9 @@ def describe(e: Any, viewer: int | None) -> str | None:
                 return f"Match drawn after {e.battles} battles at {e.vp[0]}-{e.vp[1]}"
             why = "reached the target" if e.reason == "target" else "led at the battle cap"
             return f"{_player(e.winner)} wins the match ({why}, {e.vp[0]}-{e.vp[1]})"
+        case ActionDefaulted():
+            # Worded here so that the seat has one name in the whole timeline.
+            return f"! {_player(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     return None
 
 

@@ -34,6 +34,7 @@ from engine.gamebench.air_land_sea import (
 )
 from engine.gamebench.common import Explain
 from events import catalog
+from events.agent import ActionDefaulted
 from events.base import visible
 from events.codec import encode
 from events.config import SeatSpec
@@ -239,6 +240,9 @@ def test_a_refused_request_is_not_told_as_a_random_play() -> None:
     assert (
         describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 2 withdraws holding 1 card"
     )
+    # Seat 1 is "Player 2" in every other line, the default line included.
+    defaulted = ActionDefaulted(seat=1, decision="turn", action="{}", reason="unreadable")
+    assert describe(defaulted, 1) == "! Player 2's turn defaulted to {} (unreadable)"
 
 
 def _places(state: AlsState) -> list[str]:
