@@ -24,6 +24,7 @@ from engine.gamebench.air_land_sea import (
     withdraw_points,
 )
 from engine.gamebench.common import fallback
+from events.agent import ActionDefaulted
 from events.gamebench.air_land_sea import (
     BATTLE_WIN,
     CARDS,
@@ -191,6 +192,10 @@ def _player(seat: int) -> str:
     return f"Player {seat + 1}"
 
 
+def _cards(n: int) -> str:
+    return f"{n} card" if n == 1 else f"{n} cards"
+
+
 def _who(seat: int, viewer: int) -> str:
     return "you" if seat == viewer else _player(seat)
 
@@ -249,8 +254,11 @@ def describe(e: Any, viewer: int | None) -> str | None:
         case AlsSkipped():
             return f"{_player(e.seat)} does not use {e.ability}"
         case AlsWithdrew():
-            return f"{_player(e.seat)} withdraws holding {e.cards_left} cards"
+            return f"{_player(e.seat)} withdraws holding {_cards(e.cards_left)}"
         case AlsRejected():
+            if e.explain:
+                # Usually asked again; once requests run out the fallback's play has a line.
+                return f"{_player(e.seat)}'s request for rules was refused ({e.reason})"
             return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal action was played"
         case AlsRuleExplained():
             if viewer is not None and viewer != e.seat:
@@ -267,6 +275,9 @@ def describe(e: Any, viewer: int | None) -> str | None:
                 return f"Match drawn after {e.battles} battles at {e.vp[0]}-{e.vp[1]}"
             why = "reached the target" if e.reason == "target" else "led at the battle cap"
             return f"{_player(e.winner)} wins the match ({why}, {e.vp[0]}-{e.vp[1]})"
+        case ActionDefaulted():
+            # Worded here so that the seat has one name in the whole timeline.
+            return f"! {_player(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     return None
 
 
@@ -392,7 +403,7 @@ class AlsPrompter(GameBenchPrompter):
             *view.board_lines(),
             "Your hand: "
             + ("; ".join(f"{card_name(c)}: {_ability(c, view.inert)}" for c in hand) or "empty"),
-            f"{_player(other)} holds {view.counts[other]} cards. If you withdrew now "
+            f"{_player(other)} holds {_cards(view.counts[other])}. If you withdrew now "
             f"{_player(other)} would score {lose}.",
             "Recent events:",
             *view.recent(),

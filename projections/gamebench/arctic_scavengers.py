@@ -30,6 +30,7 @@ from engine.gamebench.arctic_scavengers import (
     tribe,
 )
 from engine.gamebench.common import fallback
+from events.agent import ActionDefaulted
 from events.gamebench.arctic_scavengers import (
     CARDS,
     CONTESTED,
@@ -339,6 +340,9 @@ def describe(e: Any, viewer: int | None) -> str | None:
             if e.winner is None:
                 return f"Game over: tribes {sizes} people; the largest tribes tie"
             return f"Game over: tribes {sizes} people; {_player(e.winner)} wins"
+        case ActionDefaulted():
+            # Worded here so that the seat has one name in the whole timeline.
+            return f"! {_player(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     return None
 
 

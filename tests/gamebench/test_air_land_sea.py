@@ -34,6 +34,7 @@ from engine.gamebench.air_land_sea import (
 )
 from engine.gamebench.common import Explain
 from events import catalog
+from events.agent import ActionDefaulted
 from events.base import visible
 from events.codec import encode
 from events.config import SeatSpec
@@ -54,7 +55,7 @@ from events.gamebench.air_land_sea import (
     AlsWithdrew,
 )
 from events.store import DuckStore
-from projections.gamebench.air_land_sea import AlsPrompter, AlsView
+from projections.gamebench.air_land_sea import AlsPrompter, AlsView, describe
 from runner.replay import verify
 from runner.session import game_row, play_and_store, play_game
 
@@ -222,6 +223,26 @@ def test_explain_and_refusals() -> None:
     )
     assert any(isinstance(e, AlsPlayed | AlsWithdrew) and e.n == 0 for e in log)
     assert verify(log, prefix=True).ok
+
+
+def test_a_refused_request_is_not_told_as_a_random_play() -> None:
+    # A second request for a heading already shown is refused and the same decision is
+    # asked again: nothing is played, and the line a model reads must not say otherwise.
+    state, log = run([Explain(heading="Theaters"), Explain(heading="Theaters")])
+    refused = log[-1]
+    assert isinstance(refused, AlsRejected) and refused.explain
+    assert RULES.pending(state).n == 0  # type: ignore[union-attr]
+    line = describe(refused, 0)
+    assert line is not None and "already explained" in line and "random" not in line
+    _, log = run(["attack!"])  # no action: the fallback plays
+    line = describe(next(e for e in log if isinstance(e, AlsRejected)), 0)
+    assert line is not None and "a random legal action was played" in line
+    assert (
+        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 2 withdraws holding 1 card"
+    )
+    # Seat 1 is "Player 2" in every other line, the default line included.
+    defaulted = ActionDefaulted(seat=1, decision="turn", action="{}", reason="unreadable")
+    assert describe(defaulted, 1) == "! Player 2's turn defaulted to {} (unreadable)"
 
 
 def _places(state: AlsState) -> list[str]:

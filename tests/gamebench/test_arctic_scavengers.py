@@ -30,6 +30,7 @@ from engine.gamebench.arctic_scavengers import (
 )
 from engine.gamebench.common import Explain
 from events import catalog
+from events.agent import ActionDefaulted
 from events.base import visible
 from events.config import SeatSpec
 from events.gamebench.arctic_scavengers import (
@@ -57,7 +58,7 @@ from events.gamebench.arctic_scavengers import (
     ArcticConfig,
 )
 from events.store import DuckStore
-from projections.gamebench.arctic_scavengers import ArcPrompter, ArcView
+from projections.gamebench.arctic_scavengers import ArcPrompter, ArcView, describe
 from runner.replay import verify
 from runner.session import play_and_store, play_game
 
@@ -186,6 +187,12 @@ def test_a_tie_sends_the_resource_under_the_junkyard_and_tied_tribes_share() -> 
         reason="contested_gone", tribes=(6, 6), winner=None, scores=(0.5, 0.5), ranks=(1, 1)
     )
     assert RULES.pending(state) is None
+
+
+def test_a_defaulted_answer_names_the_seat_as_the_game_does() -> None:
+    # Seat 0 is "Player 1" in every other line; the default line must not call it Player 0.
+    e = ActionDefaulted(seat=0, decision="gather", action='{"type":"stop"}', reason="unreadable")
+    assert describe(e, 0) == '! Player 1\'s gather defaulted to {"type":"stop"} (unreadable)'
 
 
 def test_explain_and_refusals() -> None:
