@@ -253,6 +253,27 @@ def test_nine_games_split_into_tables_that_fit(width: int) -> None:
     assert sum(line.lstrip().startswith(long) for line in lines) >= 10 + 2 * len(table1)
 
 
+def test_agents_that_never_met_get_no_win_probability() -> None:
+    """Two pairs that never met, not even through a third agent: the regularisation alone
+    places one pair against the other, so no win probability is given across them and the
+    tables say that the agents form separate groups."""
+    records = [
+        {"game": "gamebench:pit", "a": 0.8, "b": 0.2},
+        {"game": "gamebench:pit", "a": 0.7, "b": 0.3},
+        {"game": "gamebench:hive", "c": 1.0, "d": 0.0},
+        {"game": "gamebench:hive", "c": 0.0, "d": 1.0},
+    ]
+    a = analyse(records, 20)
+    assert sorted(map(sorted, a.groups)) == [["a", "b"], ["c", "d"]]
+    assert a.win["a"]["b"] > 0.5 and a.win["a"]["c"] is None and a.win["d"]["b"] is None
+    lines = "\n".join(render_lines(a))
+    assert "never met" in lines and "{a, b}" in lines.replace("{b, a}", "{a, b}")
+    assert "never met" in section_html(a)
+    joined = analyse([*records, {"game": "gamebench:pit", "b": 1.0, "c": 0.0}], 20)
+    assert len(joined.groups) == 1 and joined.win["a"]["d"] is not None
+    assert "never met" not in "\n".join(render_lines(joined))
+
+
 def test_agent_names_are_data_in_the_page() -> None:
     hostile = '<b onmouseover="alert(1)">x</b>'
     records = [
