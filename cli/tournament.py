@@ -640,6 +640,8 @@ def _play_suite(
         tournament_exists,
     )
 
+    if o.only is not None and not _split(o.only):
+        raise UsageError(f"--only names no game: give some of {o.family}'s games, as pit,hive")
     try:
         games = suite_games(o.family, _split(o.only or ""))
     except TournamentError as exc:

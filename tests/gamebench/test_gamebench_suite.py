@@ -318,6 +318,7 @@ def one_error_line(got: subprocess.CompletedProcess[str], says: str, *more: str)
     [
         (("--agents", "random,cornerer"), "unknown agent 'cornerer' for gamebench:"),
         (("--agents", "random,heuristic", "--only", "chess"), "gamebench has no game 'chess'"),
+        (("--agents", "random,heuristic", "--only", " , "), "--only names no game"),
     ],
 )
 def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says: str) -> None:
