@@ -8,7 +8,10 @@ from __future__ import annotations
 import html
 import json
 import math
+import signal
 import subprocess
+import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +38,7 @@ from projections.gamebench.report import (
 from projections.metrics.aggregate import Selection
 from runner.tournament import create_suite, ensure_schema, suite_games
 from runner.verify import ScheduledGame, check_game
-from tests.cli.clikit import cattle
+from tests.cli.clikit import ROOT, cattle
 from tests.llm.helpers import seat
 
 SAMPLES = 40
@@ -326,6 +329,31 @@ def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says
     got = cattle("tournament", "--game", "gamebench", *args, "--games", "2", "--db", db)
     one_error_line(got, says)
     assert not db.exists()
+
+
+def test_an_interrupted_suite_says_how_to_finish_it(tmp_path: Path) -> None:
+    """Ctrl-C (a real SIGINT, as from a terminal) stops the suite with exit code 130 and one
+    line that tells how to finish it; the games played so far stay stored."""
+    db = tmp_path / "cut.duckdb"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "tournament", "--game", "gamebench", "--agents",
+         "random,heuristic", "--games", "3000", "--seed", "4", "--quiet", "--db", str(db)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    heard = ""
+    while "worker(s)." not in heard:  # the plan is printed just before the first game
+        line = proc.stdout.readline()
+        assert line, proc.communicate(timeout=60)
+        heard += line
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    text = " ".join(stderr.split())
+    assert "Traceback" not in text
+    assert f"cattle tournament --resume gamebench-4-3000 --db {db}" in text, text
 
 
 def test_bad_family_name_is_one_line(played: Path) -> None:
