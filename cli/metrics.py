@@ -30,6 +30,7 @@ from cli.selection import (
     MAX_RESAMPLES,
     GameIdOption,
     TournamentOption,
+    finished_games,
     narrowed,
     open_for_metrics,
     other_games_hint,
@@ -108,11 +109,23 @@ def _family_metrics(
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
         lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
+        finished = 0 if lines else finished_games(store, sel)
     if not lines:
-        out.print(plain(f"No finished {family} games in this selection."))
+        out.print(plain(_nothing_rated(family, finished, "")))
         return
     for text in lines:
         out.print(plain(text), highlight=False)
+
+
+def _nothing_rated(what: str, finished: int, hint: str) -> str:
+    """The line printed when a selection gives no table: it holds no finished game, or its
+    finished games hold no match (one agent in every seat)."""
+    if finished:
+        return (
+            f"No match between two different agents in the {finished} finished {what}"
+            " game(s) of this selection."
+        )
+    return f"No finished {what} games in this selection{hint}."
 
 
 def _other_metrics(
@@ -145,10 +158,15 @@ def _other_metrics(
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
         lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
-        hint = "" if lines else other_games_hint(store.con, g.name, tournament, game_id or ())
+        finished = 0 if lines else finished_games(store, sel)
+        hint = (
+            ""
+            if lines or finished
+            else other_games_hint(store.con, g.name, tournament, game_id or ())
+        )
     if not lines:
         what = g.name if carried is None else f"{g.name} ({carried.name})"
-        out.print(plain(f"No finished {what} games in this selection{hint}."))
+        out.print(plain(_nothing_rated(what, finished, hint)))
         return
     for text in lines:
         out.print(plain(text), highlight=False)

@@ -105,18 +105,32 @@ def _play_with_progress(
     total = total if total is not None else already + len(tasks)
     with Progress(*columns, console=err, disable=not show) as progress:
         bar = progress.add_task(shown(name), total=total, completed=already)
-        return play_tournament(
-            store,
-            name,
-            config,
-            tasks,
-            workers=workers,
-            already=already,
-            on_game=lambda: progress.advance(bar),
-            executor=executor,
-            concurrency=concurrency,
-            budget=budget,
-        )
+        try:
+            return play_tournament(
+                store,
+                name,
+                config,
+                tasks,
+                workers=workers,
+                already=already,
+                on_game=lambda: progress.advance(bar),
+                executor=executor,
+                concurrency=concurrency,
+                budget=budget,
+            )
+        except KeyboardInterrupt:
+            # Ctrl-C (or SIGTERM, SIGHUP): say how to finish (a game played but not yet
+            # written is played again then), and stop as every command does.
+            progress.stop()
+            err.print(
+                line(
+                    "interrupted; the games stored so far are kept. Finish the tournament"
+                    " with: [green]cattle tournament --resume {} --db {}[/]",
+                    name,
+                    store.path,
+                )
+            )
+            raise
 
 
 def _budget(
@@ -640,6 +654,8 @@ def _play_suite(
         tournament_exists,
     )
 
+    if o.only is not None and not _split(o.only):
+        raise UsageError(f"--only names no game: give some of {o.family}'s games, as pit,hive")
     try:
         games = suite_games(o.family, _split(o.only or ""))
     except TournamentError as exc:

@@ -14,8 +14,8 @@ wins if the Bomber is in the President's room, else blue.
 
 Bad input never raises: an action the rules cannot apply is a seat-private refusal event
 and the decision's fallback plays (silence at a turn to talk; a leader's hostages drawn
-from the seed, as GameBench draws a random one); a message that is too long is cut, and the
-cut recorded as a refusal. `Explain(heading)` shows a seat the rules under a heading and
+from the seed, as GameBench draws a random one); a message is kept to one line of printable
+characters, one that is too long is cut, and the cut recorded as a refusal. `Explain(heading)` shows a seat the rules under a heading and
 asks again (docs/gamebench.md).
 """
 
@@ -229,8 +229,9 @@ def talk_options(state: TrState, seat: int, room: int) -> tuple[KeepQuiet | Show
 
 
 def message(text: str) -> str:
-    """A message as the room hears it: one line, spaces collapsed."""
-    return " ".join(text.split())
+    """A message as the room hears it: one line of printable characters, spaces collapsed
+    (a control character, a terminal escape or a bidi override becomes a space)."""
+    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
 
 
 def _normalised(action: Any) -> Any:
@@ -387,6 +388,12 @@ class TwoRoomsRules:
     @staticmethod
     def _say(state: TrState, d: TalkTurn, seat: int, a: Say) -> list[Any]:
         events: list[Any] = []
+        if not isinstance(a.text, str):
+            events.append(
+                te.TrRequestRefused(
+                    seat=seat, turn=state.round, raw=raw_text(a), reason="a message is text"
+                )
+            )
         text = message(a.text) if isinstance(a.text, str) else ""
         if len(text) > d.max_message:
             events.append(

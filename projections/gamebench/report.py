@@ -15,6 +15,10 @@ Tables 1 and 2, Figure 1, Appendix L):
 * The win-probability matrix the overall ratings imply, P(a beats b) = e^βa / (e^βa + e^βb),
   and the matches per agent and game.
 
+Agents that never met, not even through other agents (two separate groups of a store, say),
+are placed against each other by the regularisation alone: no win probability is given
+between groups (None), and the tables and the page name the groups.
+
 A match is one pairwise record of `projections.ratings.match_records`: two agents and their
 shares of the match scores (a team game is one match between the agents filling its teams).
 Agent names and game labels are data: escaped in HTML, plain text in figures and tables.
@@ -92,8 +96,9 @@ DEFINITIONS: tuple[tuple[str, int, str], ...] = (
     ),
     (
         "win_probability",
-        1,
-        "P(row agent beats column agent) = e^βr / (e^βr + e^βc) from the overall ratings.",
+        2,
+        "P(row agent beats column agent) = e^βr / (e^βr + e^βc) from the overall ratings;"
+        " none between agents that never met, not even through other agents.",
     ),
     ("matches", 1, "Matches (pairwise records) an agent played, per game and in all."),
 )
@@ -130,8 +135,11 @@ class Analysis:
     """agent -> game -> matches."""
     resamples: int
     seed: int = SEED
-    win: dict[str, dict[str, float]] = field(default_factory=dict)
-    """P(row beats column) from the overall ratings."""
+    win: dict[str, dict[str, float | None]] = field(default_factory=dict)
+    """P(row beats column) from the overall ratings; None between agents that never met."""
+    groups: list[list[str]] = field(default_factory=list)
+    """The agents linked by matches, directly or through others (in rating order); more than
+    one group: ratings compare only within a group."""
 
     def overall_score(self, agent: str) -> float | None:
         """The mean of the agent's per-game average scores."""
@@ -161,6 +169,38 @@ def finished_per_game(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[st
         params,
     ).fetchall()
     return {str(g): int(n) for g, n in got}
+
+
+def met_groups(records: Sequence[Mapping[str, object]], agents: Sequence[str]) -> list[list[str]]:
+    """The connected groups of `agents` (in their order) under "played a match together"."""
+    parent = {a: a for a in agents}
+
+    def root(a: str) -> str:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for r in records:
+        seated = [k for k in r if k != BT.GAME and k in parent]
+        for other in seated[1:]:
+            parent[root(other)] = root(seated[0])
+    groups: dict[str, list[str]] = {}
+    for a in agents:
+        groups.setdefault(root(a), []).append(a)
+    return list(groups.values())
+
+
+def groups_note(a: Analysis) -> str | None:
+    """One sentence naming the groups of agents that never met, or None for one group."""
+    if len(a.groups) < 2:
+        return None
+    named = " | ".join("{" + ", ".join(g) + "}" for g in a.groups)
+    return (
+        f"These agents form {len(a.groups)} groups that never met, not even through other"
+        f" agents: {named}. Ratings compare only within a group; no win probability is given"
+        " across groups."
+    )
 
 
 def _rate(
@@ -200,9 +240,13 @@ def analyse(
         for g in games:
             per_game[g], _ = _rate([r for r in records if r["game"] == g], resamples, seed)
     agents = sorted(overall, key=lambda a: (-overall[a]["mean"], a))
-    win = {
+    groups = met_groups(records, agents)
+    group_of = {agent: k for k, g in enumerate(groups) for agent in g}
+    win: dict[str, dict[str, float | None]] = {
         a: {
             b: 1.0 / (1.0 + math.exp(overall[b]["mean"] - overall[a]["mean"]))
+            if group_of[a] == group_of[b]
+            else None
             for b in agents
             if b != a
         }
@@ -221,6 +265,7 @@ def analyse(
         resamples=resamples,
         seed=seed,
         win=win,
+        groups=groups,
     )
 
 
@@ -251,6 +296,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
             for agent in a.agents
         },
         "win_probability": a.win,
+        "groups": a.groups,
         "agent_matches": {
             agent: {OVERALL: sum(a.counts[agent].values()), **a.counts[agent]} for agent in a.agents
         },
@@ -340,8 +386,9 @@ def fig_winprob(a: Analysis) -> Figure:
     m = np.full((n, n), np.nan)
     for i, x in enumerate(a.agents):
         for j, y in enumerate(a.agents):
-            if i != j:
-                m[i, j] = a.win[x][y]
+            p = a.win[x][y] if i != j else None
+            if p is not None:
+                m[i, j] = p
     size = 2.4 + 0.6 * n
     return F.fig_heatmap(
         [label(x, 16) for x in a.agents],
@@ -437,7 +484,8 @@ def section_html(a: Analysis) -> str:
             cells.append(f"<b>{text}</b>" if v is not None and v == best[key] else text)
         score_rows.append([_e(agent), *cells])
     win_rows = [
-        [_e(x), *("–" if x == y else f"{a.win[x][y]:.2f}" for y in a.agents)] for x in a.agents
+        [_e(x), *("–" if x == y or (p := a.win[x][y]) is None else f"{p:.2f}" for y in a.agents)]
+        for x in a.agents
     ]
     match_rows = [
         [
@@ -457,11 +505,13 @@ def section_html(a: Analysis) -> str:
     legend = ", ".join(f"{_e(short_label(g))} = {_e(g)}" for g in a.games)
     defs = "".join(f"<li><b>{_e(n)}</b> v{v}: {_e(t)}</li>" for n, v, t in DEFINITIONS)
     h3 = '<h3 style="font-size:14px;margin:18px 0 6px">'
+    apart = groups_note(a)
+    note = f'<p class="lead" id="gb-groups">{_e(apart)}</p>\n' if apart else ""
     return f"""<section id="gamebench"><h2>GameBench</h2>
 <p class="lead">{a.matches:,} matches in {len(a.games)} game(s), {len(a.agents)} agents.
 Bradley-Terry ratings bootstrapped {a.resamples:,} times (seed {a.seed}), every game weighing
 the same; intervals are the 5th to 95th percentiles. {legend}.</p>
-<div class="stack">{figs[0]}</div>
+{note}<div class="stack">{figs[0]}</div>
 {h3}Table 1: rating (mean over bootstrap samples; 5th – 95th percentile below)</h3>
 {_html_table("gb-ratings", heads, ratings)}
 {h3}Table 2: average match score (best of each column in bold)</h3>
@@ -566,6 +616,7 @@ def render_lines(
             width,
         ),
         *textwrap.wrap(f"Games: {legend}.", width, break_on_hyphens=False),
+        *textwrap.wrap(groups_note(a) or "", width, break_on_hyphens=False),
         "",
     ]
     rows = [

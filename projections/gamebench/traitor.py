@@ -10,6 +10,7 @@ of the other seats leaves a seat's view and prompt byte-identical (tests/gameben
 
 from __future__ import annotations
 
+import json
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -164,7 +165,9 @@ class TraitorView(ViewBase):
 
 
 def _quote(text: str) -> str:
-    return f'"{text}"' if text else "(says nothing)"
+    """A message in double quotes, its own quotes and backslashes escaped (JSON's string
+    syntax), so that no message can close its quotes and read as another player's words."""
+    return json.dumps(text, ensure_ascii=False) if text else "(says nothing)"
 
 
 def describe(e: Any, viewer: int | None = None) -> str | None:

@@ -1,5 +1,5 @@
-"""The GameBench games through the command line: `random` in every seat by default, and the
-game's code agents listed."""
+"""The GameBench games through the command line: `random` in every seat by default, the
+game's code agents listed, and the tables of a store whose games rate nobody."""
 
 from __future__ import annotations
 
@@ -43,3 +43,18 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
         "openai",
         "random",
     ]
+    # A finished game with one agent in every seat is no match: the tables say so, without
+    # claiming that the store holds no finished game.
+    db = str(tmp_path / "g.duckdb")
+    family, one = cattle_many(
+        [
+            ["metrics", "--game", "gamebench", "--db", db],
+            ["metrics", "--game", "gamebench:pit", "--db", db],
+        ]
+    )
+    for got, what in ((family, "gamebench"), (one, "gamebench:pit")):
+        assert got.returncode == 0, got.stderr
+        assert got.stdout.strip() == (
+            f"No match between two different agents in the 1 finished {what} game(s) of"
+            " this selection."
+        ), got.stdout

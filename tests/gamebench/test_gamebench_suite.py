@@ -8,7 +8,10 @@ from __future__ import annotations
 import html
 import json
 import math
+import signal
 import subprocess
+import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -35,7 +38,7 @@ from projections.gamebench.report import (
 from projections.metrics.aggregate import Selection
 from runner.tournament import create_suite, ensure_schema, suite_games
 from runner.verify import ScheduledGame, check_game
-from tests.cli.clikit import cattle
+from tests.cli.clikit import ROOT, cattle
 from tests.llm.helpers import seat
 
 SAMPLES = 40
@@ -253,6 +256,27 @@ def test_nine_games_split_into_tables_that_fit(width: int) -> None:
     assert sum(line.lstrip().startswith(long) for line in lines) >= 10 + 2 * len(table1)
 
 
+def test_agents_that_never_met_get_no_win_probability() -> None:
+    """Two pairs that never met, not even through a third agent: the regularisation alone
+    places one pair against the other, so no win probability is given across them and the
+    tables say that the agents form separate groups."""
+    records = [
+        {"game": "gamebench:pit", "a": 0.8, "b": 0.2},
+        {"game": "gamebench:pit", "a": 0.7, "b": 0.3},
+        {"game": "gamebench:hive", "c": 1.0, "d": 0.0},
+        {"game": "gamebench:hive", "c": 0.0, "d": 1.0},
+    ]
+    a = analyse(records, 20)
+    assert sorted(map(sorted, a.groups)) == [["a", "b"], ["c", "d"]]
+    assert a.win["a"]["b"] > 0.5 and a.win["a"]["c"] is None and a.win["d"]["b"] is None
+    lines = "\n".join(render_lines(a))
+    assert "never met" in lines and "{a, b}" in lines.replace("{b, a}", "{a, b}")
+    assert "never met" in section_html(a)
+    joined = analyse([*records, {"game": "gamebench:pit", "b": 1.0, "c": 0.0}], 20)
+    assert len(joined.groups) == 1 and joined.win["a"]["d"] is not None
+    assert "never met" not in "\n".join(render_lines(joined))
+
+
 def test_agent_names_are_data_in_the_page() -> None:
     hostile = '<b onmouseover="alert(1)">x</b>'
     records = [
@@ -297,6 +321,7 @@ def one_error_line(got: subprocess.CompletedProcess[str], says: str, *more: str)
     [
         (("--agents", "random,cornerer"), "unknown agent 'cornerer' for gamebench:"),
         (("--agents", "random,heuristic", "--only", "chess"), "gamebench has no game 'chess'"),
+        (("--agents", "random,heuristic", "--only", " , "), "--only names no game"),
     ],
 )
 def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says: str) -> None:
@@ -304,6 +329,31 @@ def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says
     got = cattle("tournament", "--game", "gamebench", *args, "--games", "2", "--db", db)
     one_error_line(got, says)
     assert not db.exists()
+
+
+def test_an_interrupted_suite_says_how_to_finish_it(tmp_path: Path) -> None:
+    """Ctrl-C (a real SIGINT, as from a terminal) stops the suite with exit code 130 and one
+    line that tells how to finish it; the games played so far stay stored."""
+    db = tmp_path / "cut.duckdb"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "cli.main", "tournament", "--game", "gamebench", "--agents",
+         "random,heuristic", "--games", "3000", "--seed", "4", "--quiet", "--db", str(db)],
+        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # fmt: skip
+    assert proc.stdout is not None
+    heard = ""
+    while "worker(s)." not in heard:  # the plan is printed just before the first game
+        line = proc.stdout.readline()
+        assert line, proc.communicate(timeout=60)
+        heard += line
+    time.sleep(0.5)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, stderr
+    text = " ".join(stderr.split())
+    assert "Traceback" not in text
+    assert f"cattle tournament --resume gamebench-4-3000 --db {db}" in text, text
 
 
 def test_bad_family_name_is_one_line(played: Path) -> None:

@@ -194,6 +194,18 @@ def test_a_long_message_is_cut_and_bad_actions_fall_back() -> None:
     assert isinstance(log[-1], te.TrHostagesSwapped) and s.round == 2
 
 
+def test_a_message_is_one_printable_line_and_a_text_that_is_no_text_is_refused() -> None:
+    """Control characters (terminal escapes, bidi overrides, NUL) never reach the room; a
+    `text` that is not a string is refused in one line, not kept quiet in silence."""
+    s, log = table()
+    s = play(s, log, Say(seat=1, text="a\x1b[31mb\u202ec\x00d\u200be\r\nf"))
+    assert log[-1] == te.TrSaid(seat=1, round=1, room=0, text="a [31mb c d e f", hearers=(1, 0, 4))
+    s = play(s, log, Say(seat=0, text=12345))  # type: ignore[arg-type]
+    refused, quiet = log[-2:]
+    assert isinstance(refused, te.TrRequestRefused) and refused.reason == "a message is text"
+    assert isinstance(quiet, te.TrKeptQuiet) and quiet.seat == 0
+
+
 def test_explain_shows_a_heading_once_and_asks_again_within_an_allowance() -> None:
     s, log = table()
     s = play(s, log, Explain(heading="hostages"))
