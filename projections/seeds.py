@@ -22,17 +22,22 @@ _SEEDED = re.compile(r"\b(rng_seed\s*=\s*)-?\d+")
 """A seed-derived parameter in a game string (OpenSpiel games that draw inside the game)."""
 
 
-def seeds_in_play(con: duckdb.DuckDBPyConnection) -> set[int]:
-    """The seeds no view may show: those of the games running (or left running by a process
-    that stopped) and those a tournament's schedule has not finished yet.
+def seeds_in_play(con: duckdb.DuckDBPyConnection, seed: int | None = None) -> set[int]:
+    """The seeds no view may show (of them, `seed` alone when given): those of the games
+    running (or left running by a process that stopped) and those a tournament's schedule
+    has not finished yet.
 
     A finished game may share its seed with a game still to come (the other rotations of the
     same deal in a tournament, the next attempt of a game that failed), so a seed is shown
     only once no game dealt from it is still to be played.
     """
+    only = "" if seed is None else " AND seed = ?"
+    params = [] if seed is None else [seed]
     seeds = {
         int(r[0])
-        for r in con.execute("SELECT DISTINCT seed FROM games WHERE status = 'running'").fetchall()
+        for r in con.execute(
+            f"SELECT DISTINCT seed FROM games WHERE status = 'running'{only}", params
+        ).fetchall()
     }
     scheduled = con.execute(
         "SELECT count(*) FROM duckdb_tables() WHERE table_name = 'tournament_games'"
@@ -43,7 +48,8 @@ def seeds_in_play(con: duckdb.DuckDBPyConnection) -> set[int]:
             for r in con.execute(
                 "SELECT DISTINCT t.seed FROM tournament_games t"
                 " LEFT JOIN games g ON g.game_id = t.game_id"
-                " WHERE g.status IS DISTINCT FROM 'finished'"
+                f" WHERE g.status IS DISTINCT FROM 'finished'{only.replace('seed', 't.seed')}",
+                params,
             ).fetchall()
         )
     return seeds
@@ -55,7 +61,7 @@ def withheld_seed(con: duckdb.DuckDBPyConnection, game_id: str) -> int | None:
     if row is None:
         return None
     seed, status = int(row[0]), row[1]
-    return seed if status == "running" or seed in seeds_in_play(con) else None
+    return seed if status == "running" or seeds_in_play(con, seed) else None
 
 
 def seedless_fields(tag: str, fields: Any, seed: int | None) -> Any:

@@ -318,7 +318,7 @@ def game_head(con: duckdb.DuckDBPyConnection, game_id: str) -> GameHead:
     return GameHead(
         game_id=row[0],
         game=row[1],
-        seed=None if row[4] == "running" or row[2] in seeds_in_play(con) else row[2],
+        seed=None if row[4] == "running" or seeds_in_play(con, row[2]) else row[2],
         agents=agents,
         status=row[4],
         tournament=row[5],
