@@ -522,7 +522,11 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
         if typ == "llm_call" and isinstance(fields, dict):
             item["llm"] = _llm_extra(fields, notes, prices)
         events.append(item)
-    built = fr.build(gdef, decoded, viewer) if decoded is not None else fr.build(None, rows, viewer)
+    built = (
+        fr.build(gdef, decoded, viewer, secret)
+        if decoded is not None
+        else fr.build(None, rows, viewer)
+    )
     shown_head = msgspec.to_builtins(head)
     if reader.no_lineup:
         shown_head["agents"] = [""] * len(head.agents)

@@ -33,6 +33,8 @@ GAMES = {
     "kuhn": ("openspiel", "kuhn_poker", ["random", "random"]),
     "negotiation": ("openspiel", "negotiation", ["random", "random"]),
     "pit": ("gamebench:pit", "quick", ["random"] * 2),
+    # A game whose seats' pages come from its own lens and hide the lineup while it runs.
+    "rooms": ("gamebench:two_rooms_and_a_boom", "short", ["random"] * 6),
 }
 
 
