@@ -272,20 +272,32 @@ def show(
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Print a game's timeline, complete or as one seat saw it."""
+    from projections.seeds import seedless_text, withheld_seed
     from projections.timeline import timeline
 
     with _open(db) as store:
         row = store.get_game(game_id)
         events = store.load_events(row.game_id)
+        # A seat's view leaves out the seed of a game in play (it tells the chance to come).
+        secret = withheld_seed(store.con, row.game_id) if seat is not None else None
     _seat_arg(seat, row.config.players)
     who = "everything" if seat is None else f"as seen by seat {seat}"
     out.print(line("[bold]Game {}[/] ({})", row.game_id, who))
-    for entry in _timeline_lines(timeline(events, seat)):
+    lines = [
+        (seq, e, seedless_text(_tag(e), text, secret)) for seq, e, text in timeline(events, seat)
+    ]
+    for entry in _timeline_lines(lines):
         out.print(entry, highlight=False)
     render = catalog.get(row.game).extras.get("render")
     if render is not None:  # the game draws its position (the board of board games)
         for text in render(events, seat):
             out.print(plain(text), highlight=False)
+
+
+def _tag(event: Any) -> str:
+    """An event's type tag."""
+    config = getattr(type(event), "__struct_config__", None)
+    return str(config.tag) if config is not None else ""
 
 
 def _timeline_lines(lines: Any) -> list[Text]:

@@ -4,6 +4,10 @@ tournament's standings and ratings. Shared by the live server and the static exp
 A seat's view is filtered in SQL by each event's `visible_to` column: the events another seat
 may not see are never read for it, so nothing built from them (timeline text, tables, model
 exchanges) can reach that seat's page.
+
+A game's seed decides every chance outcome still to come, so no view shows the seed of a game
+in play (see `projections.seeds`): the list, the game's head, its first event and its timeline
+line leave it out until every game dealt from that seed is over.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from cli.web import frames as fr
 from events import catalog
 from events.store import decode_stored
 from projections.costs import PricesError, cost, load_prices, price_for
+from projections.seeds import seedless_fields, seedless_text, seeds_in_play, withheld_seed
 from projections.timeline import lineup_hidden, seat_lens, seat_numbered
 
 PUBLIC = "public"
@@ -164,7 +169,8 @@ class GameLine(msgspec.Struct, kw_only=True):
     game: str
     tournament: str | None
     agents: list[str]
-    seed: int
+    seed: int | None
+    """None while the seed is withheld (`projections.seeds`)."""
     created_at: str
     status: str
     winners: list[str]
@@ -179,12 +185,17 @@ def list_games(
     count = int(total[0]) if total else 0
     column = SORTS[query.sort]
     direction = "DESC" if query.desc else "ASC"
+    hidden = sorted(seeds_in_play(con))
+    # A withheld seed is NULL here, in the order too: its place among the others would tell it.
+    shown_seed = "CASE WHEN list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END"
+    order = shown_seed if column == "seed" else f"g.{column}"
+    order_params = [hidden] if column == "seed" else []
     rows = con.execute(
-        "SELECT g.game_id, g.game, g.tournament, g.seats, g.seed, g.created_at, g.status"
+        f"SELECT g.game_id, g.game, g.tournament, g.seats, {shown_seed}, g.created_at, g.status"
         f" FROM games g WHERE {where}"
-        f" ORDER BY g.{column} {direction} NULLS LAST, g.game_id {direction}"
+        f" ORDER BY {order} {direction} NULLS LAST, g.game_id {direction}"
         " LIMIT ? OFFSET ?",
-        [*params, PER_PAGE, (query.page - 1) * PER_PAGE],
+        [hidden, *params, *order_params, PER_PAGE, (query.page - 1) * PER_PAGE],
     ).fetchall()
     ids = [r[0] for r in rows]
     ranks = winners.of(con, ids) if winners is not None else _final_ranks(con, ids)
@@ -283,7 +294,8 @@ class GameHead(msgspec.Struct, kw_only=True):
 
     game_id: str
     game: str
-    seed: int
+    seed: int | None
+    """None while the seed is withheld (`projections.seeds`)."""
     agents: list[str]
     status: str
     tournament: str | None
@@ -306,7 +318,7 @@ def game_head(con: duckdb.DuckDBPyConnection, game_id: str) -> GameHead:
     return GameHead(
         game_id=row[0],
         game=row[1],
-        seed=row[2],
+        seed=None if row[4] == "running" or seeds_in_play(con, row[2]) else row[2],
         agents=agents,
         status=row[4],
         tournament=row[5],
@@ -378,9 +390,11 @@ def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) 
     hidden = _hidden(gdef)
     rows = event_rows(con, game_id, viewer)
     reader = _Reader(con, game_id, gdef, viewer, rows)
+    secret = withheld_seed(con, game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
+        fields = seedless_fields(typ, fields, secret)
         if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         if own:
@@ -473,9 +487,11 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     notes: dict[int, str] = {}
     hidden = _hidden(gdef)
     reader = _Reader(con, head.game_id, gdef, viewer, rows, decoded)
+    secret = withheld_seed(con, head.game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
+        fields = seedless_fields(typ, fields, secret)
         if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         text = None
@@ -489,6 +505,8 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
                 text = gdef.describe(decoded[i], seat)
             except Exception:  # a describe that fails on an odd event: fall back to the tag
                 text = None
+        if text is not None:
+            text = seedless_text(typ, text, secret)
         if gdef is not None and seat_numbered(gdef, seat):
             seq = turn = i  # the seat's own count (what it did not see is not counted)
         item: dict[str, Any] = {
@@ -504,7 +522,11 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
         if typ == "llm_call" and isinstance(fields, dict):
             item["llm"] = _llm_extra(fields, notes, prices)
         events.append(item)
-    built = fr.build(gdef, decoded, viewer) if decoded is not None else fr.build(None, rows, viewer)
+    built = (
+        fr.build(gdef, decoded, viewer, secret)
+        if decoded is not None
+        else fr.build(None, rows, viewer)
+    )
     shown_head = msgspec.to_builtins(head)
     if reader.no_lineup:
         shown_head["agents"] = [""] * len(head.agents)

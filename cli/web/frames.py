@@ -11,6 +11,7 @@ PACT's, in their projections); any other game gets a text dump of its view or st
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -35,11 +36,14 @@ class Frames(msgspec.Struct, kw_only=True):
     """Facts that hold for every frame (Cattle Trade: the value of each animal's set)."""
 
 
-def build(game: GameDef | None, events: Sequence[Any], viewer: Viewer) -> Frames:
-    """The frames after each of `events` (already filtered for `viewer`)."""
+def build(
+    game: GameDef | None, events: Sequence[Any], viewer: Viewer, secret: int | None = None
+) -> Frames:
+    """The frames after each of `events` (already filtered for `viewer`); `secret` is the
+    game's seed while it is withheld (`projections.seeds`): a state text leaves it out."""
     maker = game.extras.get("frames") if game is not None else None
     if maker is None:
-        step: Callable[[Any], dict[str, Any]] = _text_builder(game, viewer, len(events))
+        step: Callable[[Any], dict[str, Any]] = _text_builder(game, viewer, len(events), secret)
         logs: dict[str, list[Any]] = {}
     else:
         step, logs = maker(viewer)
@@ -64,7 +68,9 @@ MAX_FOLDS = 1000
 """Most states a generic game's omniscient view folds (the rules fold whole prefixes)."""
 
 
-def _text_builder(game: GameDef | None, viewer: Viewer, n: int) -> Callable[[Any], dict[str, Any]]:
+def _text_builder(
+    game: GameDef | None, viewer: Viewer, n: int, secret: int | None = None
+) -> Callable[[Any], dict[str, Any]]:
     """A text dump of the seat's view (a seat) or of the rules' state (everyone)."""
     if game is None:
         return lambda e: {"kind": "text", "text": "(this game's module is not loaded)"}
@@ -80,7 +86,7 @@ def _text_builder(game: GameDef | None, viewer: Viewer, n: int) -> Callable[[Any
             if last and len(log) % every and len(log) != n:
                 return last[0]
             try:
-                text = _dump(game.rules.fold(log))
+                text = _dump(game.rules.fold(log), secret)
             except Exception as exc:  # a game's fold may refuse a log it did not expect
                 text = f"(no state text: {type(exc).__name__})"
             last[:] = [{"kind": "text", "text": text}]
@@ -94,16 +100,23 @@ def _text_builder(game: GameDef | None, viewer: Viewer, n: int) -> Callable[[Any
         seen.append(e)
         view.sync(seen)
         try:
-            return {"kind": "text", "text": _dump(view.snapshot())}
+            return {"kind": "text", "text": _dump(view.snapshot(), secret)}
         except Exception as exc:  # a game's view may not support a public (-1) seat
             return {"kind": "text", "text": f"(no state text: {type(exc).__name__})"}
 
     return seat_step
 
 
-def _dump(value: Any) -> str:
+def _dump(value: Any, secret: int | None = None) -> str:
+    """A state or view as indented JSON (its repr if it has none), without its `seed` while
+    that is withheld (a state that keeps the seed would tell every draw to come)."""
     try:
-        text = msgspec.json.format(msgspec.json.encode(value), indent=2).decode()
+        data = msgspec.to_builtins(value)
+        if secret is not None and isinstance(data, dict) and data.get("seed") == secret:
+            data["seed"] = None
+        text = msgspec.json.format(msgspec.json.encode(data), indent=2).decode()
     except (TypeError, msgspec.EncodeError):
         text = repr(value)
+        if secret is not None:
+            text = re.sub(rf"\bseed=-?{secret}\b", "seed=None", text)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n..."

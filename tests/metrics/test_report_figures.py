@@ -101,7 +101,7 @@ def model_db(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, d
             "--seed",
             "11",
             "--workers",
-            "4",
+            "2",  # the cores CI has; more processes only add their start-up
             "--quiet",
             "--name",
             "mixed",

@@ -121,7 +121,7 @@ def test_offset_sign_convention(shade: int, values: list[tuple[int, int]]) -> No
         assert by["s"].metrics["trade_offset"].value == pytest.approx(shade)
 
 
-@SETTINGS
+@settings(SETTINGS, max_examples=20)  # two stores written and analysed per example
 @given(random_games(min_games=3), st.integers(1, 3))
 def test_obs_ignores_how_often_an_opponent_was_met(games: list[S.Game], times: int) -> None:
     # Repeat every game of one match-up `times` more times (new ids and seeds): the share

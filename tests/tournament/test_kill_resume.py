@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -26,7 +27,12 @@ ROOT = Path(__file__).resolve().parents[2]
 @pytest.fixture
 def env(tmp_path: Path) -> dict[str, str]:
     """Fake keys, no config file, fast backoff, a write after every decision."""
-    cfg = tmp_path / "llm.toml"
+    return make_env(tmp_path)
+
+
+def make_env(folder: Path) -> dict[str, str]:
+    """The environment of the commands under test, with an empty model config in `folder`."""
+    cfg = folder / "llm.toml"
     cfg.write_text("")
     base = {k: v for k, v in os.environ.items() if k != "CATTLE_DB"}
     base.update(
@@ -43,10 +49,15 @@ def env(tmp_path: Path) -> dict[str, str]:
     return base
 
 
+SLOW = 0.03
+"""Seconds the model waits before each answer while a command is to be stopped mid-game (so
+a game lasts a few seconds); the runs that only play on answer at once."""
+
+
 @pytest.fixture
 def server() -> Iterator[LoopbackServer]:
-    """A model that answers legal moves after 30 ms (so a game lasts a few seconds)."""
-    with LoopbackServer(LegalPolicy(), delay=0.03) as s:
+    """A model that answers legal moves after `SLOW` seconds."""
+    with LoopbackServer(LegalPolicy(), delay=SLOW) as s:
         yield s
 
 
@@ -148,6 +159,7 @@ def test_a_killed_model_tournament_resumes_without_asking_again(
 ) -> None:
     # The same tournament played without interruption: what it costs and what it stores.
     ref_db = tmp_path / "ref.duckdb"
+    server.delay = 0.0
     ref = run(tournament_args(server, ref_db), env)
     assert ref.returncode == 0, ref.stderr
     full = len(server.requests)
@@ -156,11 +168,13 @@ def test_a_killed_model_tournament_resumes_without_asking_again(
 
     db = tmp_path / "killed.duckdb"
     before = len(server.requests)
+    server.delay = SLOW
     proc = start(tournament_args(server, db), env)
     wait_for_requests(server, before + full // 3, proc)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     paid = len(server.requests) - before
+    server.delay = 0.0
 
     kept = games(db)
     unfinished = {g: evs for g, (s, evs) in kept.items() if s != "finished"}
@@ -227,6 +241,7 @@ def test_a_signal_stops_a_model_game_cleanly(
 
     # The game can be continued from where it stopped, without asking for those calls again.
     mid = len(server.requests)
+    server.delay = 0.0  # nothing stops the rest of the game
     cont = run(["resume", gid, "--db", str(db)], env)
     assert cont.returncode == 0, cont.stderr
     ((status, events2),) = games(db).values()
@@ -312,26 +327,41 @@ TAMPERS = {
 }
 
 
-def stopped_game(db: Path, srv: LoopbackServer, env: dict[str, str]) -> str:
-    """A game with a model seat, stopped by SIGTERM after a few calls (status abandoned)."""
-    agents = f"openai:loop@{srv.openai_url},random,random,random"
-    proc = start(
-        ["play", "--preset", "standard", "--seed", "8", "--agents", agents, "--db", str(db)], env
-    )
-    wait_for_requests(srv, 12, proc)
-    proc.send_signal(signal.SIGTERM)
-    proc.communicate(timeout=60)
-    ((gid, (status, _)),) = games(db).items()
-    assert status == "abandoned"
-    return gid
+@pytest.fixture(scope="module")
+def stopped(
+    tmp_path_factory: pytest.TempPathFactory,
+) -> Iterator[tuple[Path, str, LoopbackServer]]:
+    """A game with a model seat, stopped by SIGTERM after a few calls (status abandoned): its
+    store (each test tampers with a copy), its id, and the model's server (still up, so that a
+    resume that asked it anything would be seen)."""
+    folder = tmp_path_factory.mktemp("stopped")
+    db = folder / "stopped.duckdb"
+    with LoopbackServer(LegalPolicy(), delay=SLOW) as srv:
+        agents = f"openai:loop@{srv.openai_url},random,random,random"
+        proc = start(
+            ["play", "--preset", "standard", "--seed", "8", "--agents", agents, "--db", str(db)],
+            make_env(folder),
+        )
+        wait_for_requests(srv, 12, proc)
+        proc.send_signal(signal.SIGTERM)
+        proc.communicate(timeout=60)
+        ((gid, (status, _)),) = games(db).items()
+        assert status == "abandoned"
+        yield db, gid, srv
 
 
 @pytest.mark.parametrize("check", sorted(TAMPERS))
 def test_a_tampered_game_is_not_continued(
-    tmp_path: Path, env: dict[str, str], server: LoopbackServer, check: str
+    tmp_path: Path,
+    env: dict[str, str],
+    stopped: tuple[Path, str, LoopbackServer],
+    check: str,
 ) -> None:
     db = tmp_path / "tampered.duckdb"
-    gid = stopped_game(db, server, env)
+    for suffix in ("", ".wal"):  # the file, and its log should one be left
+        if Path(f"{stopped[0]}{suffix}").exists():
+            shutil.copy(f"{stopped[0]}{suffix}", f"{db}{suffix}")
+    gid, server = stopped[1], stopped[2]
     con = connect(str(db), read_only=False, wait=30)
     try:
         con.execute(TAMPERS[check])

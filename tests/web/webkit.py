@@ -19,6 +19,7 @@ from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
 from engine.cattle.presets import load_preset
 from events import catalog
 from events.store import DuckStore
+from runner import tournament
 from runner.session import play_and_store
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,12 +109,14 @@ def build_store(tmp: Path) -> Games:
         )
     finally:
         con.close()
-    subprocess.run(
-        [sys.executable, "-m", "cli.main", "tournament", "--agents", "random,economy",
-         "--games", "4", "--seed", "3", "--name", "cup", "--quiet", "--preset", "micro-duel",
-         "--db", str(db)],
-        cwd=ROOT, check=True, capture_output=True, timeout=180,
-    )  # fmt: skip
+    # The tournament `cattle tournament --agents random,economy --games 4 --seed 3 --name cup
+    # --preset micro-duel` plays (its default format for Cattle Trade is mixed), played here.
+    with DuckStore(db) as store:
+        duel = load_preset("micro-duel")
+        tournament.ensure_schema(store)
+        tournament.create(store, "cup", "mixed", ("random", "economy"), 4, 3, duel)
+        _, tasks, _ = tournament.pending_tasks(store, "cup")
+        assert tournament.play_tournament(store, "cup", duel, tasks) == 4
     return games
 
 
