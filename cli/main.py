@@ -157,7 +157,8 @@ def command_names() -> list[str]:
 
 
 def _fail(exc: BaseException | str, code: int) -> None:
-    err.print(line("[red]error:[/] {}", exc))
+    # One line whatever its length: the terminal wraps it, a log or a pipe keeps it whole.
+    err.print(line("[red]error:[/] {}", exc), soft_wrap=True)
     sys.exit(code)
 
 

@@ -128,7 +128,8 @@ def _play_with_progress(
                     " with: [green]cattle tournament --resume {} --db {}[/]",
                     name,
                     store.path,
-                )
+                ),
+                soft_wrap=True,  # the command stays whole, to be copied
             )
             raise
 
