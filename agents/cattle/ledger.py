@@ -165,7 +165,11 @@ class Ledger:
         for p in others:
             self.money[p] = max(0.0, self.money[p])
         rest = self.total - self.money[me]
-        got = sum(self.money[p] for p in others)
+        # Added left to right on every Python: from 3.12 `sum` of floats compensates for
+        # rounding, which moves the estimates (and so the agents' choices) by an ulp.
+        got = 0.0
+        for p in others:
+            got += self.money[p]
         if got > 0 and rest >= 0:
             f = rest / got
             for p in others:
