@@ -69,7 +69,40 @@ class Interrupted(KeyboardInterrupt):
 _received: list[int] = []
 
 
-def _on_signal(signum: int, _frame: object) -> None:
+_deferred: list[int] = []
+
+
+def _importing(frame: Any) -> bool:
+    """Whether the code that `frame` runs was called by an import in progress."""
+    while frame is not None:
+        if frame.f_code.co_filename.startswith("<frozen importlib._bootstrap"):
+            return True
+        frame = frame.f_back
+    return False
+
+
+def _redeliver(_signum: int, frame: Any) -> None:
+    """The timer after a deferred signal: handle it now, or wait while the import lasts."""
+    if not _deferred:
+        return
+    if _importing(frame):
+        signal.setitimer(signal.ITIMER_REAL, 0.02)
+        return
+    signum = _deferred[0]
+    _deferred.clear()
+    _on_signal(signum, frame)
+
+
+def _on_signal(signum: int, frame: Any) -> None:
+    # A native module being imported (DuckDB's) may call back into Python code, and an
+    # exception raised there aborts the whole process: the signal is handled again a moment
+    # after the import instead.
+    if hasattr(signal, "setitimer") and _importing(frame):
+        if not _deferred:
+            _deferred.append(signum)
+            signal.signal(signal.SIGALRM, _redeliver)
+            signal.setitimer(signal.ITIMER_REAL, 0.02)
+        return
     # Raising here unwinds the running command exactly as Ctrl-C does: games with model seats
     # write what they played and are marked abandoned, tournaments stop after their last batch.
     # asyncio may turn the exception into a cancellation, so the signal is also noted here.

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import signal
 import sys
+import time
 import types
+from pathlib import Path
 
 import pytest
 
@@ -26,3 +28,30 @@ def test_a_signal_with_no_event_loop_running_stops_the_command() -> None:
     with pytest.raises(main.Interrupted) as stopped:
         main._on_signal(signal.SIGTERM, None)
     assert stopped.value.signum == signal.SIGTERM
+
+
+def test_a_signal_during_an_import_stops_the_command_after_the_import(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # A native module being imported (DuckDB's, through nanobind) may call back into Python;
+    # an exception raised there aborted the process. The handler, called from code that an
+    # import runs, lets the import finish and stops the command just after it.
+    (tmp_path / "slow_import_probe.py").write_text(
+        "import sys\nfrom cli import main\nmain._on_signal(15, sys._getframe())\nFINISHED = True\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    before = signal.getsignal(signal.SIGALRM)
+    try:
+        import slow_import_probe  # type: ignore[import-not-found]
+
+        assert slow_import_probe.FINISHED
+        with pytest.raises(main.Interrupted) as stopped:
+            deadline = time.monotonic() + 5
+            while time.monotonic() < deadline:
+                time.sleep(0.01)
+        assert stopped.value.signum == signal.SIGTERM
+    finally:
+        signal.setitimer(signal.ITIMER_REAL, 0)
+        signal.signal(signal.SIGALRM, before)
+        main._deferred.clear()
+        sys.modules.pop("slow_import_probe", None)
