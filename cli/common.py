@@ -100,7 +100,8 @@ DbOption = Annotated[
     Path, typer.Option("--db", help="DuckDB file holding the games.", envvar="CATTLE_DB")
 ]
 DEMO_AGENTS = "tracker,setrace,economy,random"
-SEED_HELP = f"0 to {MAX_SEED} (2**63 - 1); default: random"
+SEED_RANGE = f"0 to {MAX_SEED} (2**63 - 1)"
+SEED_HELP = f"{SEED_RANGE}; default: random"
 PresetOption = Annotated[
     str | None,
     typer.Option(

@@ -15,7 +15,7 @@ from typing import Annotated, Any
 import typer
 from rich.table import Table
 
-from cli.common import SEED_HELP, UsageError, app, err, in_range, out, seed_or_random
+from cli.common import SEED_RANGE, UsageError, app, err, in_range, out, seed_or_random
 from cli.text import line, plain
 from runner.cattle import paper as P
 
@@ -257,7 +257,7 @@ def paper(
         int,
         typer.Option(help="Games to play (spread over the seven compositions C1..C7)."),
     ] = P.DEFAULT_GAMES,
-    seed: Annotated[int | None, typer.Option(help=f"Tournament seed, {SEED_HELP}.")] = (
+    seed: Annotated[int | None, typer.Option(help=f"Tournament seed, {SEED_RANGE}.")] = (
         P.DEFAULT_SEED
     ),
     seeds: Annotated[
