@@ -3,7 +3,9 @@
 It speaks the OpenAI chat-completions protocol (``POST {url}/v1/chat/completions``) and the
 Anthropic messages protocol (``POST {url}/v1/messages``) on 127.0.0.1 and answers from a
 scriptable *policy*: a function from the incoming request to an `Answer` (text, finish
-reason, HTTP status, headers, delay). `LegalPolicy` reads the prompt and plays legal moves;
+reason, HTTP status, headers, delay). `LegalPolicy` reads the prompt and plays legal moves
+in every built-in game (Cattle Trade and PACT here; OpenSpiel, TextArena and GameBench through
+their families' ``standin`` modules, `STANDINS`).
 `FaultPolicy` wraps a policy and injects scripted faults.
 
 Run it alone: ``python -m agents.llm.loopback --port 8765 --delay 0.2``.
@@ -12,6 +14,7 @@ Run it alone: ``python -m agents.llm.loopback --port 8765 --delay 0.2``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import re
@@ -108,8 +111,20 @@ _KINDS = (
 )
 
 
+STANDINS: dict[str, str] = {
+    "openspiel": "agents.openspiel.standin",
+    "textarena": "agents.textarena.standin",
+    "gamebench": "agents.gamebench.standin",
+}
+"""Prompt kind -> the family module whose ``answer(request, rng)`` plays that kind. A family's
+module is imported the first time one of its prompts arrives: this shared module names the
+families only as strings (as the catalogue does), never imports one."""
+
+
 def prompt_kind(prompt: str) -> str:
     """The decision kind a prompt asks for (scratchpad for note updates, unknown otherwise)."""
+    if prompt.startswith("GAME: "):
+        return "gamebench"  # GameBench prompts open with their title
     for marker, kind in _KINDS:
         if marker in prompt:
             return kind
@@ -137,44 +152,6 @@ def prompt_cards(prompt: str) -> list[int]:
 def prompt_targets(prompt: str) -> list[tuple[int, str]]:
     """Valid trade targets listed in the prompt."""
     return [(int(p), a) for p, a in re.findall(r"Player (\d+): (\w+) \(you have", prompt)]
-
-
-def prompt_legal_actions(prompt: str) -> list[str]:
-    """The legal actions an OpenSpiel prompt lists (its `- ACTION` lines after LEGAL ACTIONS)."""
-    tail = prompt.split("\nLEGAL ACTIONS\n", 1)[-1]
-    out = []
-    for ln in tail.splitlines():
-        if not ln.startswith("- "):
-            break
-        out.append(ln[2:])
-    return out
-
-
-def openspiel_answer(prompt: str, rng: random.Random) -> str:
-    """A legal move for an OpenSpiel prompt, with a thought first when the prompt asks for one."""
-    legal = prompt_legal_actions(prompt)
-    choice = rng.choice(legal) if legal else "nothing"
-    if "step by step" in prompt:
-        return f"Thought: {len(legal)} legal actions; I take one of them.\nAction: {choice}"
-    return f"Action: {choice}"
-
-
-def textarena_answer(prompt: str, rng: random.Random) -> str:
-    """A move for a TextArena prompt: one of the bracketed choices its last listing offers,
-    a Colonel Blotto split, prisoner's-dilemma decisions, or a line of chat."""
-    seen = prompt.split("\nWHAT THE GAME SHOWS YOU\n", 1)[-1]
-    for line in reversed(seen.splitlines()):
-        options = re.findall(r"\[[^\[\]\n]{1,40}\]", line)
-        if len(options) >= 2 and "cooperate" not in line:
-            return f"I choose {rng.choice(options)}."
-    if "Commander" in seen:
-        a = rng.randint(0, 20)
-        b = rng.randint(0, 20 - a)
-        return f"[A{a} B{b} C{20 - a - b}]"
-    if seen.rfind("Chat finished for round") > seen.rfind("Starting Round"):
-        me = _num(r"You are Player (\d+)", prompt)
-        return " ".join(f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me)
-    return "I have nothing to add yet."
 
 
 class LegalPolicy:
@@ -233,10 +210,8 @@ class LegalPolicy:
                 "reasoning": "open",
                 "message": f"I can move a little. Round {rng.randint(1, 9)}.",
             }
-        if kind == "openspiel":
-            return openspiel_answer(p, rng)
-        if kind == "textarena":
-            return textarena_answer(p, rng)
+        if kind in STANDINS:
+            return importlib.import_module(STANDINS[kind]).answer(req, rng)
         if kind == "quote":
             # Shade the private number by a few units: bids below the value, asks above the cost.
             if "Your value:" in p:
