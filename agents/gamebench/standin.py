@@ -17,7 +17,7 @@ import random
 import re
 from typing import Any
 
-from agents.llm.loopback import Incoming
+from agents.llm.loopback import Incoming, LegalPolicy
 from projections.gamebench.common import INSTRUCTIONS, key
 
 MARKER = "GAME: "
@@ -109,7 +109,7 @@ def choice(prompt: str, rng: random.Random) -> str:
     return picked
 
 
-def answer(req: Incoming, rng: random.Random) -> dict[str, Any] | str:
+def answer(req: Incoming, rng: random.Random, policy: LegalPolicy) -> dict[str, Any] | str:
     """The stand-in's reply: the action on an ``Action:`` line (after a thought when the
     prompt asks to think out loud), or a JSON object when the seat asks for structured
     output."""

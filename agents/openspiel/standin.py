@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import random
 
-from agents.llm.loopback import Incoming
+from agents.llm.loopback import Incoming, LegalPolicy
 
 MARKER = "\nLEGAL ACTIONS\n"
 """The heading an OpenSpiel decision prompt lists its legal actions under."""
@@ -31,6 +31,6 @@ def openspiel_answer(prompt: str, rng: random.Random) -> str:
     return f"Action: {choice}"
 
 
-def answer(req: Incoming, rng: random.Random) -> str:
+def answer(req: Incoming, rng: random.Random, policy: LegalPolicy) -> str:
     """The stand-in's reply to an OpenSpiel request."""
     return openspiel_answer(req.prompt, rng)

@@ -7,15 +7,10 @@ from __future__ import annotations
 import random
 import re
 
-from agents.llm.loopback import Incoming
+from agents.llm.loopback import Incoming, LegalPolicy, prompt_number
 
 MARKER = "\nWHAT THE GAME SHOWS YOU\n"
 """The heading a TextArena prompt shows the game's observation text under."""
-
-
-def _num(rx: str, text: str, default: int = 0) -> int:
-    m = re.search(rx, text)
-    return int(m.group(1)) if m else default
 
 
 def textarena_answer(prompt: str, rng: random.Random) -> str:
@@ -31,11 +26,11 @@ def textarena_answer(prompt: str, rng: random.Random) -> str:
         b = rng.randint(0, 20 - a)
         return f"[A{a} B{b} C{20 - a - b}]"
     if seen.rfind("Chat finished for round") > seen.rfind("Starting Round"):
-        me = _num(r"You are Player (\d+)", prompt)
+        me = prompt_number(r"You are Player (\d+)", prompt)
         return " ".join(f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me)
     return "I have nothing to add yet."
 
 
-def answer(req: Incoming, rng: random.Random) -> str:
+def answer(req: Incoming, rng: random.Random, policy: LegalPolicy) -> str:
     """The stand-in's reply to a TextArena request."""
     return textarena_answer(req.prompt, rng)
