@@ -4,12 +4,14 @@ refusal by the rules), the game ends and verifies offline."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
+from agents.gamebench.standin import MESSAGES, choice
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from events import catalog
 from events.agent import ActionDefaulted, ModelDecision
@@ -23,7 +25,7 @@ GAMES = {
     # game: (preset, the model seats)
     "air_land_sea": ("quick", (0,)),
     "arctic_scavengers": ("standard", (0,)),
-    "are_you_the_traitor": ("quick", (0, 1)),
+    "are_you_the_traitor": ("quick", (0, 1, 2, 3, 4)),  # a question, an answer and a stop poll
     "codenames": ("standard", (0, 1)),  # the red spymaster gives clues, its operative guesses
     "hive": ("short", (0,)),
     "pit": ("quick", (0,)),
@@ -66,3 +68,13 @@ def test_the_stand_in_answers_every_gamebench_decision_legally(
     with no_network(), DuckStore(db) as store:
         check = check_game(store.load_rows(gid))
     assert check.outcome == "verified", check.problem
+
+
+def test_the_stand_in_reads_a_listing_up_to_the_instruction_and_fills_in_a_message() -> None:
+    instruction = "Reply with exactly one line, nothing else:\nAction: <your action>"
+    talk = f"GAME: T\nx\n\nLegal actions:\nSay: <your message>\nKeep quiet\n\n{instruction}"
+    poll = f"GAME: T\nSTOP POLL: x\nLegal actions:\nPass\nStop Player B\n{instruction}"
+    said = {choice(talk, random.Random(s)) for s in range(40)}
+    assert "Keep quiet" in said and said - {"Keep quiet"} <= {f"Say: {m}" for m in MESSAGES}
+    assert len(said) > 2  # a message is said, not the label's placeholder
+    assert {choice(poll, random.Random(s)) for s in range(40)} == {"Pass", "Stop Player B"}
