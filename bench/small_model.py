@@ -48,8 +48,8 @@ from agents.llm.loopback import (  # noqa: E402
     Incoming,
     LegalPolicy,
     LoopbackServer,
-    prompt_legal_actions,
 )
+from agents.openspiel.standin import prompt_legal_actions  # noqa: E402
 from events import catalog  # noqa: E402
 from events.agent import ActionDefaulted, LLMCall, ModelDecision  # noqa: E402
 from runner.session import play_game  # noqa: E402

@@ -47,7 +47,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "loopback",
         "cli.llm",
-        "Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves.",
+        "Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves.\n\nIt plays every built-in game: Cattle Trade, PACT, OpenSpiel, TextArena and GameBench.",
     ),
     (
         "metrics",

@@ -300,7 +300,10 @@ def loopback(
     port: Annotated[int, typer.Option(help="Port on 127.0.0.1 (0: any free port).")] = 8765,
     delay: Annotated[float, typer.Option(help="Seconds before every answer (0 to 600).")] = 0.0,
 ) -> None:
-    """Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves."""
+    """Serve a local stand-in model (OpenAI and Anthropic protocols) that plays legal moves.
+
+    It plays every built-in game: Cattle Trade, PACT, OpenSpiel, TextArena and GameBench.
+    """
     from agents.llm.loopback import LegalPolicy, LoopbackServer
 
     if not 0 <= port <= 65535:

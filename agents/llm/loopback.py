@@ -3,7 +3,8 @@
 It speaks the OpenAI chat-completions protocol (``POST {url}/v1/chat/completions``) and the
 Anthropic messages protocol (``POST {url}/v1/messages``) on 127.0.0.1 and answers from a
 scriptable *policy*: a function from the incoming request to an `Answer` (text, finish
-reason, HTTP status, headers, delay). `LegalPolicy` reads the prompt and plays legal moves;
+reason, HTTP status, headers, delay). `LegalPolicy` reads the prompt and plays legal moves
+in every built-in game through each family's ``standin`` module (`STANDINS`).
 `FaultPolicy` wraps a policy and injects scripted faults.
 
 Run it alone: ``python -m agents.llm.loopback --port 8765 --delay 0.2``.
@@ -12,6 +13,7 @@ Run it alone: ``python -m agents.llm.loopback --port 8765 --delay 0.2``.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import random
 import re
@@ -94,6 +96,7 @@ _KINDS = (
     # TextArena games (first: their observation text may hold any other marker)
     ("\nWHAT THE GAME SHOWS YOU\n", "textarena"),
     ("Update your private game notes", "scratchpad"),
+    # Cattle Trade
     ("It's your turn. Choose ONE action", "turn"),
     ("BUY-RIGHT DECISION", "sale"),
     ("KUHHANDEL - choose a target", "initiate_trade"),
@@ -108,8 +111,27 @@ _KINDS = (
 )
 
 
+STANDINS: dict[str, str] = {
+    **dict.fromkeys(
+        ("turn", "sale", "initiate_trade", "respond_trade", "tie_offer", "bid"),
+        "agents.cattle.standin",
+    ),
+    "message": "agents.pact.standin",
+    "quote": "agents.pact.standin",
+    "openspiel": "agents.openspiel.standin",
+    "textarena": "agents.textarena.standin",
+    "gamebench": "agents.gamebench.standin",
+}
+"""Prompt kind -> the family module whose ``answer(request, rng, policy)`` plays that kind.
+A family's module is imported the first time one of its prompts arrives: this shared module
+names the families only as strings (as the catalogue does), never imports one. The markers
+above stay here, as plain strings, so that reading a prompt's kind imports no family."""
+
+
 def prompt_kind(prompt: str) -> str:
     """The decision kind a prompt asks for (scratchpad for note updates, unknown otherwise)."""
+    if prompt.startswith("GAME: "):
+        return "gamebench"  # GameBench prompts open with their title
     for marker, kind in _KINDS:
         if marker in prompt:
             return kind
@@ -119,62 +141,10 @@ def prompt_kind(prompt: str) -> str:
 # ---------------------------------------------------------------------------- reading prompts
 
 
-def _num(rx: str, text: str, default: int = 0) -> int:
+def prompt_number(rx: str, text: str, default: int = 0) -> int:
+    """The number the first group of `rx` matches in `text` (`default` when none does)."""
     m = re.search(rx, text)
     return int(m.group(1)) if m else default
-
-
-def prompt_cards(prompt: str) -> list[int]:
-    """The seat's money cards, read from the prompt."""
-    m = re.search(r"Your available card values: \[([^\]]*)\]", prompt)
-    if not m:
-        m = re.search(r"Money cards: ([^\n]*)", prompt)
-    if not m:
-        return []
-    return [int(x) for x in re.findall(r"\d+", m.group(1))]
-
-
-def prompt_targets(prompt: str) -> list[tuple[int, str]]:
-    """Valid trade targets listed in the prompt."""
-    return [(int(p), a) for p, a in re.findall(r"Player (\d+): (\w+) \(you have", prompt)]
-
-
-def prompt_legal_actions(prompt: str) -> list[str]:
-    """The legal actions an OpenSpiel prompt lists (its `- ACTION` lines after LEGAL ACTIONS)."""
-    tail = prompt.split("\nLEGAL ACTIONS\n", 1)[-1]
-    out = []
-    for ln in tail.splitlines():
-        if not ln.startswith("- "):
-            break
-        out.append(ln[2:])
-    return out
-
-
-def openspiel_answer(prompt: str, rng: random.Random) -> str:
-    """A legal move for an OpenSpiel prompt, with a thought first when the prompt asks for one."""
-    legal = prompt_legal_actions(prompt)
-    choice = rng.choice(legal) if legal else "nothing"
-    if "step by step" in prompt:
-        return f"Thought: {len(legal)} legal actions; I take one of them.\nAction: {choice}"
-    return f"Action: {choice}"
-
-
-def textarena_answer(prompt: str, rng: random.Random) -> str:
-    """A move for a TextArena prompt: one of the bracketed choices its last listing offers,
-    a Colonel Blotto split, prisoner's-dilemma decisions, or a line of chat."""
-    seen = prompt.split("\nWHAT THE GAME SHOWS YOU\n", 1)[-1]
-    for line in reversed(seen.splitlines()):
-        options = re.findall(r"\[[^\[\]\n]{1,40}\]", line)
-        if len(options) >= 2 and "cooperate" not in line:
-            return f"I choose {rng.choice(options)}."
-    if "Commander" in seen:
-        a = rng.randint(0, 20)
-        b = rng.randint(0, 20 - a)
-        return f"[A{a} B{b} C{20 - a - b}]"
-    if seen.rfind("Chat finished for round") > seen.rfind("Starting Round"):
-        me = _num(r"You are Player (\d+)", prompt)
-        return " ".join(f"[{p} {rng.choice(('cooperate', 'defect'))}]" for p in range(3) if p != me)
-    return "I have nothing to add yet."
 
 
 class LegalPolicy:
@@ -194,56 +164,15 @@ class LegalPolicy:
         return random.Random(zlib.crc32(digits.encode()) ^ self.seed)
 
     def decide(self, req: Incoming) -> dict[str, Any] | str:
-        """The answer's fields for the request (a string for note updates)."""
+        """The answer's fields for the request (a string for note updates and for the
+        families that answer in text)."""
         p = req.prompt
         rng = self.rng(req)
         kind = req.kind
-        cards = prompt_cards(p)
-
-        def subset() -> list[int]:
-            return [c for c in cards if rng.random() < 0.5]
-
         if kind == "scratchpad":
             return f"Seen {p.count(chr(10))} lines so far; keep bidding low."
-        if kind == "turn":
-            trade = prompt_targets(p) and rng.random() < self.trade_bias
-            return {"reasoning": "ok", "action": "kuhhandel" if trade else "auction"}
-        if kind == "bid":
-            low = _num(r"Minimum bid: (\d+)", p)
-            money = _num(r"Your money: (\d+)", p)
-            cap = _num(r"you may bid at most (\d+)", p, money)
-            if low <= min(cap, money * 0.6) and rng.random() < 0.5:
-                return {"reasoning": "cheap", "action": "bid", "amount": low}
-            return {"reasoning": "no", "action": "pass"}
-        if kind == "sale":
-            return {"reasoning": "ok", "decision": "buy_right" if rng.random() < 0.3 else "sell"}
-        if kind == "initiate_trade":
-            head = p.split("KUHHANDEL - choose a target", 1)[1]
-            targets = prompt_targets(head)
-            t, a = rng.choice(targets) if targets else (0, "cow")
-            return {"reasoning": "try", "target_player": t, "animal": a, "offer_cards": subset()}
-        if kind == "respond_trade":
-            if rng.random() < 0.4:
-                return {"reasoning": "fine", "action": "accept"}
-            return {"reasoning": "fight", "action": "counter", "counter_cards": subset()}
-        if kind == "tie_offer":
-            return {"reasoning": "again", "offer_cards": subset()}
-        if kind == "message":
-            return {
-                "reasoning": "open",
-                "message": f"I can move a little. Round {rng.randint(1, 9)}.",
-            }
-        if kind == "openspiel":
-            return openspiel_answer(p, rng)
-        if kind == "textarena":
-            return textarena_answer(p, rng)
-        if kind == "quote":
-            # Shade the private number by a few units: bids below the value, asks above the cost.
-            if "Your value:" in p:
-                value = _num(r"Your value: (\d+)", p)
-                return {"reasoning": "shade", "quote": max(0, value - rng.randint(0, 15))}
-            cost = _num(r"Your cost: (\d+)", p)
-            return {"reasoning": "shade", "quote": min(100, cost + rng.randint(0, 15))}
+        if kind in STANDINS:
+            return importlib.import_module(STANDINS[kind]).answer(req, rng, self)
         return {"reasoning": "unknown prompt", "action": "pass"}
 
     def __call__(self, req: Incoming) -> Answer:

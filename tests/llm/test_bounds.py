@@ -17,7 +17,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from agents.llm.loopback import Answer, Incoming, LoopbackServer, prompt_legal_actions
+from agents.llm.loopback import Answer, Incoming, LoopbackServer
+from agents.openspiel.standin import prompt_legal_actions
 from events import catalog
 from events.cattle import game as ev
 from events.cattle.domain import GameConfig

@@ -10,7 +10,8 @@ from typing import Any
 
 import pytest
 
-from agents.llm.loopback import Answer, Incoming, LoopbackServer, prompt_legal_actions
+from agents.llm.loopback import Answer, Incoming, LoopbackServer
+from agents.openspiel.standin import prompt_legal_actions
 from events import catalog
 from events.agent import ActionDefaulted, ModelDecision
 from events.store import DuckStore
