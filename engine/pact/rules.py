@@ -196,6 +196,16 @@ def _sample(kind: int, rng: random.Random, m: ValueMix) -> tuple[float, float]:
     raise AssertionError(f"no sampler for component {kind}")
 
 
+def _added(weights: tuple[float, ...]) -> float:
+    """The weights added left to right, as Python 3.11's `sum` does. From 3.12 `sum`
+    compensates float rounding, which can move the total by an ulp and so, rarely, the value
+    drawn: the same seed must deal the same game on every Python."""
+    total = 0.0
+    for w in weights:
+        total += w
+    return total
+
+
 def draw_values(config: PactConfig, seed: int) -> tuple[str, int, int]:
     """(mixture component, buyer value, seller cost), from the game seed alone.
 
@@ -204,12 +214,12 @@ def draw_values(config: PactConfig, seed: int) -> tuple[str, int, int]:
     """
     rng = random.Random(f"{seed}:pact:values")
     weights = config.values.weights()
-    if not math.isfinite(sum(weights)):
+    if not math.isfinite(_added(weights)):
         # Each weight is finite, but their sum overflows: the same mix, scaled down. (Sums
         # that do not overflow are used as they are, so stored games draw what they drew.)
         top = max(weights)
         weights = (weights[0] / top, weights[1] / top, weights[2] / top, weights[3] / top)
-    u = rng.random() * sum(weights)
+    u = rng.random() * _added(weights)
     kind = max(i for i, w in enumerate(weights) if w > 0)
     acc = 0.0
     for i, w in enumerate(weights):

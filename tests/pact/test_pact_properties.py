@@ -197,3 +197,23 @@ def test_value_mix_weights_are_relative_at_any_size(shares: tuple, scale: float)
     config = PactConfig(values=ValueMix(**dict(zip(names, weights, strict=True)))).validate()
     drawn = {draw_values(config, seed)[0] for seed in range(60)}
     assert drawn <= real, (weights, drawn)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.floats(0.0, 1e6), min_size=4, max_size=4))
+def test_the_value_mix_is_added_as_on_python_3_11(weights: list[float]) -> None:
+    """The mix's total is the left-to-right float sum (Python 3.11's `sum`) on every Python;
+    3.12's compensated `sum` could move it by an ulp and, rarely, the component drawn."""
+    import functools
+    import operator
+
+    from engine.pact.rules import _added
+
+    assert _added(tuple(weights)) == functools.reduce(operator.add, weights, 0.0)
+
+
+def test_a_mix_whose_compensated_sum_differs_totals_as_before() -> None:
+    # 0.1 + 0.2 + 0.3 is 0.6000000000000001 added left to right; `sum` gives 0.6 from 3.12.
+    from engine.pact.rules import _added
+
+    assert _added((0.1, 0.2, 0.3, 0.0)) == 0.6000000000000001
