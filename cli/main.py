@@ -95,6 +95,8 @@ def _redeliver(_signum: int, frame: Any) -> None:
 
 
 def _on_signal(signum: int, frame: Any) -> None:
+    if not _in_command[0]:
+        return  # the command is over: the process leaves with the command's own exit code
     # A native module being imported (DuckDB's) may call back into Python code, and an
     # exception raised there aborts the whole process: the signal is handled again a moment
     # after the import instead.
@@ -141,9 +143,12 @@ def _cancel_tasks(loop: asyncio.AbstractEventLoop) -> None:
         task.cancel()
 
 
+_STOPPING = ("SIGTERM", "SIGHUP")
+
+
 def install_signal_handlers() -> None:
     """Treat SIGTERM (sent by `timeout`, `kill`, container stops) and SIGHUP like SIGINT."""
-    for name in ("SIGTERM", "SIGHUP"):
+    for name in _STOPPING:
         sig = getattr(signal, name, None)
         if sig is not None:
             signal.signal(sig, _on_signal)
@@ -211,9 +216,40 @@ def _db_arg() -> str:
     return os.environ.get("CATTLE_DB") or str(DEFAULT_DB)
 
 
+_in_command = [False]
+"""Whether `run` is inside the command: a signal that arrives after it, while the process
+leaves, ends nothing and must not turn the exit into a traceback."""
+
+
 def run() -> None:
     """Entry point: run the app, turning user errors into one clear line and exit code 2."""
-    install_signal_handlers()
+    _in_command[0] = True
+    before = {n: signal.getsignal(getattr(signal, n)) for n in _STOPPING if hasattr(signal, n)}
+    try:
+        install_signal_handlers()
+        try:
+            _run_command()
+        except KeyboardInterrupt:
+            # A signal taken while the command was already leaving through a handler below.
+            _stopped()
+    finally:
+        # First statement of the block: no signal handler can run before it.
+        _in_command[0] = False
+        _leave_signals(before)
+
+
+def _leave_signals(before: dict[str, Any]) -> None:
+    """The command is over: cancel a deferred signal's timer, and give SIGTERM and SIGHUP back
+    their handling from before the command (in a process of its own, the default: a signal
+    that arrives while the interpreter shuts down ends the process as it normally would)."""
+    if hasattr(signal, "setitimer"):
+        signal.setitimer(signal.ITIMER_REAL, 0)
+    for name, handler in before.items():
+        if handler is not None:
+            signal.signal(getattr(signal, name), handler)
+
+
+def _run_command() -> None:
     try:
         try:
             # Inside the handlers: a signal that arrives while it imports stops the command

@@ -21,6 +21,7 @@ import os
 import signal
 import subprocess
 import sys
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -152,14 +153,27 @@ def sizes_of(game: Any) -> dict[str, Any]:
     return sizes
 
 
+def _restore(handlers: dict[signal.Signals, Any]) -> None:
+    for signum, handler in handlers.items():
+        if handler is not None:  # None: set outside Python, cannot be set back from here
+            signal.signal(signum, handler)
+
+
 def run_probe(game_string: str) -> dict[str, Any]:
     """Load `game_string` in a limited child process: its answer, or `{"died": SIGNAL}` /
     `{"timeout": True}`. A signal that stops the caller meanwhile kills the child first."""
     args = [sys.executable, str(PROBE), game_string, str(PROBE_STEPS)]
     args += [str(PROBE_MEMORY), str(PROBE_CPU)]
     # A signal that lands while the child is being started would leave it running unseen: the
-    # stopping signals wait until `proc` exists, and are taken inside the `try` below.
-    stopping = {signal.SIGINT, signal.SIGTERM, signal.SIGHUP}
+    # stopping signals wait until `proc` exists, and are taken inside the `try` below. Blocking
+    # them holds for this thread only, and the process's other threads (DuckDB's) may take
+    # one, whose handler then runs here in the middle of `Popen`: so the handlers only note
+    # a signal until `proc` exists, and it is raised again inside the `try`.
+    stopping = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+    noted: list[int] = []
+    handlers: dict[signal.Signals, Any] = {}
+    if threading.current_thread() is threading.main_thread():
+        handlers = {s: signal.signal(s, lambda signum, _f: noted.append(signum)) for s in stopping}
     held = signal.pthread_sigmask(signal.SIG_BLOCK, stopping)
     try:
         proc = subprocess.Popen(
@@ -170,10 +184,16 @@ def run_probe(game_string: str) -> dict[str, Any]:
             env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         )
     except BaseException:
+        _restore(handlers)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for signum in noted[:1]:
+            signal.raise_signal(signum)
         raise
     try:
+        _restore(handlers)
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        for signum in noted[:1]:
+            signal.raise_signal(signum)  # handled as it would have been; the child is killed below
         out, _ = proc.communicate(timeout=PROBE_WALL)
     except subprocess.TimeoutExpired:
         return {"timeout": True}

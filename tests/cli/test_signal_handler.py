@@ -3,14 +3,24 @@
 from __future__ import annotations
 
 import signal
+import subprocess
 import sys
 import time
 import types
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
 from cli import main
+
+
+@pytest.fixture(autouse=True)
+def _inside_a_command() -> Iterator[None]:
+    # The handler stops a command only while `run` is inside one.
+    main._in_command[0] = True
+    yield
+    main._in_command[0] = False
 
 
 def test_a_signal_during_the_import_of_asyncio_stops_the_command(
@@ -55,3 +65,34 @@ def test_a_signal_during_an_import_stops_the_command_after_the_import(
         signal.signal(signal.SIGALRM, before)
         main._deferred.clear()
         sys.modules.pop("slow_import_probe", None)
+
+
+def test_a_signal_after_the_command_leaves_the_exit_alone() -> None:
+    main._in_command[0] = False
+    assert main._on_signal(signal.SIGTERM, None) is None
+
+
+def test_a_sigterm_while_the_process_leaves_ends_it_without_a_traceback(tmp_path: Path) -> None:
+    # A SIGTERM that came after the command had finished, while the interpreter was leaving,
+    # was raised in the module runner's frame: a traceback and exit code 1. It now ends the
+    # process as SIGTERM ends any process (no handler of the command is left by then).
+    script = (
+        "import os, signal\n"
+        "from cli.main import run\n"
+        "try:\n"
+        "    run()\n"
+        "finally:\n"
+        "    os.kill(os.getpid(), signal.SIGTERM)\n"
+        "    for _ in range(100000):\n"
+        "        pass\n"
+    )
+    proc = subprocess.run(
+        [sys.executable, "-c", script, "agents"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=tmp_path,
+    )
+    assert "Traceback" not in proc.stderr, proc.stderr
+    assert proc.returncode == -signal.SIGTERM, (proc.returncode, proc.stderr)
+    assert "random" in proc.stdout  # the command itself ran to its end

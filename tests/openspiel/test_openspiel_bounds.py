@@ -239,3 +239,39 @@ def test_hostile_game_strings_stay_in_memory_stop_on_sigterm_and_fail_in_one_lin
     if code not in (0, -signal.SIGTERM):  # killed before its handler was set: no output
         line = _one_clear_line(stderr)
         assert code != 2 or line.startswith("error:"), line
+
+
+def test_a_signal_taken_by_another_thread_while_the_probe_starts_kills_the_probe(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    # The stopping signals are blocked in this thread while the probe starts, but another
+    # thread of the process (DuckDB's) may take one; its handler then runs here, in the middle
+    # of `Popen`, after the child exists. That left the probe running once.
+    from engine.openspiel import guard
+
+    started: list[subprocess.Popen[bytes]] = []
+    real = subprocess.Popen
+
+    def popen(*args: object, **kwargs: object) -> subprocess.Popen[bytes]:
+        proc = real(*args, **kwargs)  # type: ignore[call-overload]
+        started.append(proc)
+        handler = signal.getsignal(signal.SIGTERM)
+        assert callable(handler)
+        handler(signal.SIGTERM, None)  # what the interpreter runs when another thread took it
+        return proc
+
+    class Stop(Exception):
+        pass
+
+    def stop(_signum: int, _frame: object) -> None:
+        raise Stop
+
+    monkeypatch.setattr(guard.subprocess, "Popen", popen)
+    before = signal.signal(signal.SIGTERM, stop)
+    try:
+        with pytest.raises(Stop):
+            guard.run_probe("kuhn_poker(players=3)")
+    finally:
+        signal.signal(signal.SIGTERM, before)
+    assert started, "the probe never started"
+    assert started[0].poll() is not None, "the probe was left running"
