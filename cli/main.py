@@ -155,7 +155,17 @@ def install_signal_handlers() -> None:
 
 
 def configure_logging(verbose: bool, log_json: bool) -> None:
-    """structlog to stderr: warnings only by default, debug with -v, JSON lines with --log-json."""
+    """structlog to stderr: warnings only by default, debug with -v, JSON lines with --log-json.
+
+    Set up when a logger is first used (structlog takes a tenth of a second to import, and
+    most commands log nothing); debug and info messages without -v import nothing."""
+    from events.lazy import configure_later
+
+    quiet = () if verbose else ("debug", "info")
+    configure_later(lambda: _configure_structlog(verbose, log_json), quiet)
+
+
+def _configure_structlog(verbose: bool, log_json: bool) -> None:
     import logging
 
     import structlog  # here, not at the top: `cattle --help` never needs it

@@ -58,6 +58,25 @@ _BUILTIN: dict[str, str] = {
     "textarena": "agents.textarena.game",
 }
 
+#: The SQL view files of each built-in game (relative to this directory), the same files as
+#: its definition's `sql`: a store's views are set up from them without importing every game
+#: module (tests/games/test_contract.py checks that the two agree).
+_BUILTIN_SQL: dict[str, tuple[str, ...]] = {
+    "cattle-trade": ("cattle/views.sql",),
+    "pact": ("pact/views.sql",),
+    "openspiel": ("openspiel/views.sql",),
+    "gamebench:pit": ("gamebench/pit.sql",),
+    "gamebench:santorini": ("gamebench/santorini.sql",),
+    "gamebench:hive": ("gamebench/hive.sql",),
+    "gamebench:codenames": ("gamebench/codenames.sql",),
+    "gamebench:sea_battle": ("gamebench/sea_battle.sql",),
+    "gamebench:two_rooms_and_a_boom": ("gamebench/two_rooms.sql",),
+    "gamebench:arctic_scavengers": ("gamebench/arctic_scavengers.sql",),
+    "gamebench:air_land_sea": ("gamebench/air_land_sea.sql",),
+    "gamebench:are_you_the_traitor": ("gamebench/traitor.sql",),
+    "textarena": ("textarena/views.sql",),
+}
+
 #: Families of built-in games that some commands take as one (`cattle report --game gamebench`,
 #: `cattle tournament --game gamebench`): the family's name -> the module whose `HOOKS` analyse
 #: any selection of its games. A family's games are the games named `<family>:<game>`, so a
@@ -407,6 +426,30 @@ def loaded() -> list[GameDef]:
     with _LOCK:
         _load_all()
         return [_GAMES[n] for n in sorted(_GAMES)]
+
+
+def sql_files() -> list[Path]:
+    """The SQL view files of every game `loaded` lists, games in name order (each file once).
+
+    Built-in games are not imported for this: their files are known by name. Games from
+    elsewhere (entry points, `$CATTLE_GAMES`) are loaded, and the built-in ones with them,
+    as `loaded` does, so that they cannot take a built-in game's name or tags.
+    """
+    with _LOCK:
+        if _entry_points() or _env_modules():
+            games = {g.name: g.sql for g in loaded()}
+        else:
+            here = Path(__file__).resolve().parent
+            games = {
+                name: tuple(here / p for p in paths)
+                for name, paths in _BUILTIN_SQL.items()
+                if _BUILTIN[name] not in _FAILED
+            }
+            games.update((name, game.sql) for name, game in _GAMES.items())
+        files: list[Path] = []
+        for name in sorted(games):
+            files.extend(p for p in games[name] if p not in files)
+        return files
 
 
 def _tag(cls: type) -> str:

@@ -4,6 +4,8 @@ start without importing what they never touch (DuckDB, structlog)."""
 from __future__ import annotations
 
 import importlib
+import sys
+from collections.abc import Callable, Iterable
 from types import ModuleType
 from typing import Any
 
@@ -22,6 +24,25 @@ class LazyModule:
         return getattr(module, attr)
 
 
+_pending: list[tuple[Callable[[], None], frozenset[str]]] = []
+
+
+def configure_later(setup: Callable[[], None], quiet: Iterable[str] = ()) -> None:
+    """Configure structlog with `setup` when a logger is first used, not now: a command that
+    logs nothing never imports structlog. Until then the logger methods named in `quiet` (the
+    levels `setup` filters out) do nothing, without importing it either. Where structlog is
+    already imported, `setup` runs at once."""
+    if "structlog" in sys.modules:
+        _pending.clear()
+        setup()
+    else:
+        _pending[:] = [(setup, frozenset(quiet))]
+
+
+def _nothing(*args: Any, **kwargs: Any) -> None:
+    return None
+
+
 class LazyLogger:
     """A structlog logger of this name, looked up when it logs.
 
@@ -38,6 +59,11 @@ class LazyLogger:
         self._configured: bool | None = None
 
     def __getattr__(self, attr: str) -> Any:
+        if _pending:
+            if attr in _pending[0][1]:
+                return _nothing
+            setup, _ = _pending.pop()
+            setup()
         import structlog
 
         configured = structlog.is_configured()

@@ -65,8 +65,7 @@ def view_files() -> list[Path]:
 def all_view_files() -> list[Path]:
     """The core views, then each registered game's own views (games in name order)."""
     files = view_files()
-    for game in catalog.loaded():
-        files.extend(p for p in game.sql if p not in files)
+    files.extend(p for p in catalog.sql_files() if p not in files)
     return files
 
 

@@ -96,7 +96,40 @@ def test_running_a_command_still_loads_what_it_needs() -> None:
     )
     assert done.returncode == 0, done.stderr
     modules = json.loads(done.stderr.strip().splitlines()[-1])
-    assert "agents" in modules and "structlog" in modules
+    assert "agents" in modules and "pydantic" in modules
+
+
+def test_logging_is_set_up_when_a_message_is_first_shown() -> None:
+    # Without -v, debug and info messages import nothing; the first warning configures
+    # structlog as the command line asked (to stderr, the console layout), with -v debug too.
+    code = (
+        "import sys\n"
+        "from cli.main import configure_logging\n"
+        "from events.lazy import get_logger\n"
+        "configure_logging(sys.argv[1] == '-v', False)\n"
+        "log = get_logger('cattle.test')\n"
+        "log.debug('quiet.debug', n=1)\n"
+        "log.info('quiet.info', n=2)\n"
+        "print('structlog' in sys.modules)\n"
+        "log.warning('loud.warning', n=3)\n"
+        "log.debug('late.debug', n=4)\n"
+        "print('structlog' in sys.modules)\n"
+    )
+    for flag, first, shown in (("-q", "False", ["loud.warning"]), ("-v", "True", None)):
+        done = subprocess.run(
+            [sys.executable, "-c", code, flag],
+            cwd=ROOT,
+            env=ENV,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr
+        assert done.stdout.split() == [first, "True"]
+        events = [w for w in done.stderr.split() if "." in w and "=" not in w and ":" not in w]
+        expected = ["quiet.debug", "quiet.info", "loud.warning", "late.debug"]
+        assert events == (shown or expected), done.stderr
+        assert "[warning  ] loud.warning" in done.stderr and "n=3" in done.stderr
 
 
 def test_typer_formats_markdown_and_tracebacks_with_the_real_rich_classes() -> None:

@@ -61,6 +61,18 @@ def test_every_built_in_game_is_covered() -> None:
     assert {"cattle-trade", "pact", "toy-auction"} <= set(catalog.names())
 
 
+def test_the_store_knows_each_built_in_games_views_without_importing_it() -> None:
+    # A store sets up its views from the catalogue's list of files; it must name the same files
+    # as each game's definition, and together they are what every loaded game declares.
+    from events.store import all_view_files, view_files
+
+    here = Path(catalog.__file__).resolve().parent
+    for name, paths in catalog._BUILTIN_SQL.items():
+        assert catalog.get(name).sql == tuple(here / p for p in paths), name
+    declared = [p for g in catalog.loaded() for p in g.sql]
+    assert all_view_files() == list(dict.fromkeys([*view_files(), *declared]))
+
+
 @pytest.mark.parametrize("name", sorted(CASES))
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1))
