@@ -168,6 +168,8 @@ class ArcView(ViewBase):
             if e.seat == self.seat:
                 self.hand = list(e.hand)
         elif isinstance(e, ArcPlayed):
+            if e.action == "dig":
+                self.junkyard -= e.drawn  # turned up: out of the pile until the digger chooses
             if e.action == "trash":
                 self.junkyard += len(e.cards)
                 self.people[e.seat] -= tribe(e.cards)
@@ -195,8 +197,8 @@ class ArcView(ViewBase):
             if e.seat == self.seat:
                 self.dug = list(e.cards)
         elif isinstance(e, ArcKept):
+            self.junkyard += e.returned
             if e.card is not None:
-                self.junkyard -= 1
                 self.people[e.seat] += CARDS[e.card].people
                 self.cards[e.seat] += 1
                 if e.seat == self.seat:
