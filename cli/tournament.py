@@ -865,6 +865,7 @@ def ratings(
             as_json=as_json,
             empty=_nothing(name, tournament, db, hint),
             build=lambda t: _bt_table(t, n_games, len(records), tournament, bootstrap, seed),
+            records=records,
         )
         return
     if method == "glicko2":
@@ -875,6 +876,7 @@ def ratings(
             as_json=as_json,
             empty=_nothing(name, tournament, db, hint),
             build=lambda t: _glicko_table(t, n_games, len(records), tournament),
+            records=records,
         )
         return
     table = rate(results, shuffles=shuffles)
@@ -916,15 +918,26 @@ def _finished_count(tournament: str | None, name: str | None) -> tuple[str, list
 
 
 def _print_pairwise(
-    table: Sequence[Any], *, as_json: bool, empty: str, build: Callable[[Sequence[Any]], Table]
+    table: Sequence[Any],
+    *,
+    as_json: bool,
+    empty: str,
+    build: Callable[[Sequence[Any]], Table],
+    records: Sequence[dict[str, object]] = (),
 ) -> None:
-    """Print a Bradley-Terry or Glicko-2 table, as JSON or text."""
+    """Print a Bradley-Terry or Glicko-2 table, as JSON or text; under the text, a note when
+    the agents form groups that never met (their ratings are not comparable across groups)."""
     if as_json:
         print(json.dumps([msgspec.to_builtins(r) for r in table]))
     elif not table:
         out.print(plain(empty))
     else:
         out.print(build(table))
+        from projections.bradley_terry import groups_sentence, met_groups
+
+        groups = met_groups(records, [r.agent for r in table])
+        if len(groups) > 1:
+            out.print(plain(groups_sentence(groups) + "."))
 
 
 def _bt_table(

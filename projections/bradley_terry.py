@@ -211,3 +211,33 @@ def rate(
     point = strengths(pairs.wins(), alpha)
     rows = bootstrap(pairs, random.Random(seed), samples, alpha)
     return summarise(pairs.agents, point, rows)
+
+
+def met_groups(records: Sequence[Mapping[str, object]], agents: Sequence[str]) -> list[list[str]]:
+    """The connected groups of `agents` (in their order) under "played a match together"."""
+    parent = {a: a for a in agents}
+
+    def root(a: str) -> str:
+        while parent[a] != a:
+            parent[a] = parent[parent[a]]
+            a = parent[a]
+        return a
+
+    for r in records:
+        seated = [k for k in r if k != GAME and k in parent]
+        for other in seated[1:]:
+            parent[root(other)] = root(seated[0])
+    groups: dict[str, list[str]] = {}
+    for a in agents:
+        groups.setdefault(root(a), []).append(a)
+    return list(groups.values())
+
+
+def groups_sentence(groups: Sequence[Sequence[str]]) -> str:
+    """The sentence naming groups of agents that never met (for two groups or more), without
+    its full stop (a caller may add a clause)."""
+    named = " | ".join("{" + ", ".join(g) + "}" for g in groups)
+    return (
+        f"These agents form {len(groups)} groups that never met, not even through other"
+        f" agents: {named}. Ratings compare only within a group"
+    )

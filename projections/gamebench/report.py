@@ -171,36 +171,11 @@ def finished_per_game(con: duckdb.DuckDBPyConnection, sel: Selection) -> dict[st
     return {str(g): int(n) for g, n in got}
 
 
-def met_groups(records: Sequence[Mapping[str, object]], agents: Sequence[str]) -> list[list[str]]:
-    """The connected groups of `agents` (in their order) under "played a match together"."""
-    parent = {a: a for a in agents}
-
-    def root(a: str) -> str:
-        while parent[a] != a:
-            parent[a] = parent[parent[a]]
-            a = parent[a]
-        return a
-
-    for r in records:
-        seated = [k for k in r if k != BT.GAME and k in parent]
-        for other in seated[1:]:
-            parent[root(other)] = root(seated[0])
-    groups: dict[str, list[str]] = {}
-    for a in agents:
-        groups.setdefault(root(a), []).append(a)
-    return list(groups.values())
-
-
 def groups_note(a: Analysis) -> str | None:
     """One sentence naming the groups of agents that never met, or None for one group."""
     if len(a.groups) < 2:
         return None
-    named = " | ".join("{" + ", ".join(g) + "}" for g in a.groups)
-    return (
-        f"These agents form {len(a.groups)} groups that never met, not even through other"
-        f" agents: {named}. Ratings compare only within a group; no win probability is given"
-        " across groups."
-    )
+    return f"{BT.groups_sentence(a.groups)}; no win probability is given across groups."
 
 
 def _rate(
@@ -240,7 +215,7 @@ def analyse(
         for g in games:
             per_game[g], _ = _rate([r for r in records if r["game"] == g], resamples, seed)
     agents = sorted(overall, key=lambda a: (-overall[a]["mean"], a))
-    groups = met_groups(records, agents)
+    groups = BT.met_groups(records, agents)
     group_of = {agent: k for k, g in enumerate(groups) for agent in g}
     win: dict[str, dict[str, float | None]] = {
         a: {

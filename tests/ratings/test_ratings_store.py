@@ -184,3 +184,24 @@ def test_an_empty_selection_says_so(tmp_path: Path, mixed: Path) -> None:
     assert got.startswith("No finished pact games to rate")
     assert json.loads(cattle("ratings", "--method", "glicko2", "--game", "pact", "--tournament",
                              "herd", "--json", "--db", mixed).stdout) == []  # fmt: skip
+
+
+def test_agents_that_never_met_are_named_under_the_pairwise_tables(tmp_path: Path) -> None:
+    # Two PACT tournaments with no agent in common: their ratings cannot be compared, and the
+    # tables say so (names printed as text, markup included).
+    db = tmp_path / "apart.duckdb"
+    for agents, name in ((f"{MARKUP},mirror", "one"), ("truthful,random", "two")):
+        got = cattle("tournament", "--game", "pact", "--preset", "quick", "--format",
+                     "round-robin", "--agents", agents, "--games", "2", "--name", name,
+                     "--seed", "1", "--quiet", "--db", db)  # fmt: skip
+        assert got.returncode == 0, got.stderr
+    for method in ("bt", "glicko2"):
+        text = " ".join(ok(cattle("ratings", "--method", method, "--db", db, env=NARROW)).split())
+        assert "These agents form 2 groups that never met" in text, text
+        assert "{mirror, " + MARKUP + "}" in text or "{" + MARKUP + ", mirror}" in text, text
+        assert "{truthful, random}" in text or "{random, truthful}" in text, text
+        # One tournament alone is one group: no note.
+        one = ok(cattle("ratings", "--method", method, "--tournament", "one", "--db", db))
+        assert "never met" not in one
+    got = json.loads(cattle("ratings", "--method", "bt", "--json", "--db", db).stdout)
+    assert {r["agent"] for r in got} == {MARKUP, "mirror", "truthful", "random"}
