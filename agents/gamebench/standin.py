@@ -18,10 +18,8 @@ import re
 from typing import Any
 
 from agents.llm.loopback import Incoming, LegalPolicy
+from engine.gamebench.sea_battle import CANNON_COST, MOVES, STEPS
 from projections.gamebench.common import INSTRUCTIONS, key
-
-MARKER = "GAME: "
-"""How a GameBench decision prompt opens."""
 
 _ENDS = frozenset(text.splitlines()[0] for text in INSTRUCTIONS.values())
 """The first line of each closing instruction: where a listing of legal actions stops."""
@@ -74,11 +72,10 @@ def _plan(prompt: str, rng: random.Random) -> str:
     m = re.search(r"\((\d+) cannonballs this turn", prompt)
     balls = int(m.group(1)) if m else 0
     plan = ""
-    for _ in range(4):
-        cannons = [c for c, cost in (("n", 0), ("l", 1), ("r", 1), ("b", 2)) if cost <= balls]
-        cannon = rng.choice(cannons)
-        balls -= {"n": 0, "l": 1, "r": 1, "b": 2}[cannon]
-        plan += rng.choice("FLRW") + cannon
+    for _ in range(STEPS):
+        cannon = rng.choice([c for c, cost in CANNON_COST.items() if cost <= balls])
+        balls -= CANNON_COST[cannon]
+        plan += rng.choice(MOVES) + cannon
     return plan
 
 

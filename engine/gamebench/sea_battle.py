@@ -55,6 +55,8 @@ DIRS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 """Steps of headings north, east, south, west (rows grow southwards)."""
 MOVES = "FLRW"
 CANNONS = "nlrb"
+CANNON_COST = {"n": 0, "l": 1, "r": 1, "b": 2}
+"""Cannonballs each cannon token fires."""
 STEPS = 4
 """Moves (and volleys) per turn."""
 IDLE_PLAN = "WnWnWnWn"
@@ -156,7 +158,7 @@ def read_plan(plan: Any, cannonballs: int) -> tuple[str, str | None]:
             if len(token) != 1 or token not in CANNONS:
                 notes.append(f"cannon {i // 2 + 1}: {c or 'missing'} -> n")
                 token = "n"
-            cost = {"n": 0, "l": 1, "r": 1, "b": 2}[token]
+            cost = CANNON_COST[token]
             if cost > balls:
                 notes.append(f"cannon {i // 2 + 1}: no cannonball left for {token} -> n")
                 token, cost = "n", 0
