@@ -153,10 +153,17 @@ def sizes_of(game: Any) -> dict[str, Any]:
     return sizes
 
 
-def _restore(handlers: dict[signal.Signals, Any]) -> None:
+def _release(
+    handlers: dict[signal.Signals, Any], held: set[int | signal.Signals], noted: list[int]
+) -> None:
+    """Give the stopping signals back their handlers and mask, then raise the first one noted
+    meanwhile, to be handled as it would have been."""
     for signum, handler in handlers.items():
         if handler is not None:  # None: set outside Python, cannot be set back from here
             signal.signal(signum, handler)
+    signal.pthread_sigmask(signal.SIG_SETMASK, held)
+    for first in noted[:1]:
+        signal.raise_signal(first)
 
 
 def run_probe(game_string: str) -> dict[str, Any]:
@@ -184,16 +191,10 @@ def run_probe(game_string: str) -> dict[str, Any]:
             env={**os.environ, "OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1"},
         )
     except BaseException:
-        _restore(handlers)
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        for signum in noted[:1]:
-            signal.raise_signal(signum)
+        _release(handlers, held, noted)
         raise
     try:
-        _restore(handlers)
-        signal.pthread_sigmask(signal.SIG_SETMASK, held)
-        for signum in noted[:1]:
-            signal.raise_signal(signum)  # handled as it would have been; the child is killed below
+        _release(handlers, held, noted)  # a signal raised here: the child is killed below
         out, _ = proc.communicate(timeout=PROBE_WALL)
     except subprocess.TimeoutExpired:
         return {"timeout": True}
