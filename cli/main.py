@@ -6,7 +6,6 @@ this module imports them all and runs the app, turning user errors into one clea
 
 from __future__ import annotations
 
-import atexit
 import os
 import signal
 import sys
@@ -104,9 +103,8 @@ def _on_signal(signum: int, frame: Any) -> None:
         if not _deferred:
             _deferred.append(signum)
             signal.signal(signal.SIGALRM, _redeliver)
+            # A command that ends before the timer does cancels it (`_leave_signals`).
             signal.setitimer(signal.ITIMER_REAL, 0.02)
-            # A command that ends before the timer does must not be killed by it at exit.
-            atexit.register(signal.setitimer, signal.ITIMER_REAL, 0)
         return
     # Raising here unwinds the running command exactly as Ctrl-C does: games with model seats
     # write what they played and are marked abandoned, tournaments stop after their last batch.

@@ -923,7 +923,7 @@ def _print_pairwise(
     as_json: bool,
     empty: str,
     build: Callable[[Sequence[Any]], Table],
-    records: Sequence[dict[str, object]] = (),
+    records: Sequence[dict[str, object]],
 ) -> None:
     """Print a Bradley-Terry or Glicko-2 table, as JSON or text; under the text, a note when
     the agents form groups that never met (their ratings are not comparable across groups)."""

@@ -214,12 +214,14 @@ def draw_values(config: PactConfig, seed: int) -> tuple[str, int, int]:
     """
     rng = random.Random(f"{seed}:pact:values")
     weights = config.values.weights()
-    if not math.isfinite(_added(weights)):
+    total = _added(weights)
+    if not math.isfinite(total):
         # Each weight is finite, but their sum overflows: the same mix, scaled down. (Sums
         # that do not overflow are used as they are, so stored games draw what they drew.)
         top = max(weights)
         weights = (weights[0] / top, weights[1] / top, weights[2] / top, weights[3] / top)
-    u = rng.random() * _added(weights)
+        total = _added(weights)
+    u = rng.random() * total
     kind = max(i for i, w in enumerate(weights) if w > 0)
     acc = 0.0
     for i, w in enumerate(weights):
