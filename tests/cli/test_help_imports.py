@@ -51,10 +51,10 @@ TOP_LEVEL = (*SLOW, "msgspec", "events", "engine", "projections", "runner", "cli
 layers, no command module."""
 
 
-def imported(*args: str) -> list[str]:
-    """The modules a `cattle ARGS` process had imported when it ended."""
+def python(code: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """`python -c CODE ARGS` in a process of its own, from the project's root; it must succeed."""
     done = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST, *args],
+        [sys.executable, "-c", code, *args],
         cwd=ROOT,
         env={**ENV, "COLUMNS": "80"},
         capture_output=True,
@@ -62,6 +62,12 @@ def imported(*args: str) -> list[str]:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
+    return done
+
+
+def imported(*args: str) -> list[str]:
+    """The modules a `cattle ARGS` process had imported when it ended."""
+    done = python(RUN_AND_LIST, *args)
     assert "Usage:" in done.stdout
     modules: list[str] = json.loads(done.stderr.strip().splitlines()[-1])
     return modules
@@ -86,15 +92,7 @@ def test_no_command_help_imports_anything_slow() -> None:
 
 def test_running_a_command_still_loads_what_it_needs() -> None:
     # The same check on a command that runs: the list is not empty by construction.
-    done = subprocess.run(
-        [sys.executable, "-c", RUN_AND_LIST, "agents"],
-        cwd=ROOT,
-        env=ENV,
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert done.returncode == 0, done.stderr
+    done = python(RUN_AND_LIST, "agents")
     modules = json.loads(done.stderr.strip().splitlines()[-1])
     assert "agents" in modules and "pydantic" in modules
 
@@ -116,15 +114,7 @@ def test_logging_is_set_up_when_a_message_is_first_shown() -> None:
         "print('structlog' in sys.modules)\n"
     )
     for flag, first, shown in (("-q", "False", ["loud.warning"]), ("-v", "True", None)):
-        done = subprocess.run(
-            [sys.executable, "-c", code, flag],
-            cwd=ROOT,
-            env=ENV,
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert done.returncode == 0, done.stderr
+        done = python(code, flag)
         assert done.stdout.split() == [first, "True"]
         events = [w for w in done.stderr.split() if "." in w and "=" not in w and ":" not in w]
         expected = ["quiet.debug", "quiet.info", "loud.warning", "late.debug"]
