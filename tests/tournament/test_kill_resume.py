@@ -427,8 +427,10 @@ def test_sigterm_while_a_game_is_continued_stops_it_cleanly(
         assert cont.returncode == 128 + signal.SIGTERM, stderr
         assert "Traceback" not in stderr and "Task" not in stderr, (delay, stderr)
         ((status, events),) = games(db).values()
-        assert status == "abandoned", delay
         assert events[: len(stored)] == stored
+        if status == "finished":
+            break  # the game ended and was stored just before the signal, which cut the output
+        assert status == "abandoned", delay
         stored = events
 
 
