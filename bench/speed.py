@@ -260,6 +260,29 @@ def workers(config: Any, games: int, folder: Path) -> dict[str, float]:
     return {"one": games / one, "two": games / two, "ratio": one / two}
 
 
+def _check_peer(parser: argparse.ArgumentParser, folder: Path, quiet: bool) -> str:
+    """Refuse a peer directory whose games are not the canonical peer's (another rebuild
+    plays other games at another speed, so its ratios say nothing); say which one was checked."""
+    from bench.peer import CANONICAL, PeerError, fingerprint
+
+    try:
+        got = fingerprint(folder)
+    except PeerError as exc:
+        parser.error(f"--peer: {exc}")
+    if got["digest"] != CANONICAL:
+        parser.error(
+            f"--peer {folder}: digest {got['digest']} ({got['decisions_per_game']:.1f}"
+            f" decisions/game) is not the canonical peer's {CANONICAL}; rebuild it as the"
+            " peer recipe says"
+        )
+    if not quiet:
+        print(
+            f"peer {folder}: digest {got['digest']}, {got['decisions_per_game']:.1f}"
+            " decisions/game (the canonical peer)"
+        )
+    return str(got["digest"])
+
+
 def _games_figures(
     args: argparse.Namespace, config: Any, n: int, only: set[str], folder: Path
 ) -> dict[str, float]:
@@ -334,8 +357,8 @@ def main() -> None:
         parser.error(f"unknown figure(s): {', '.join(sorted(unknown))}")
     if only & {"replay", "verify"}:
         only.add("tournament")
-    if args.peer is not None and not (args.peer / "gameengine").is_dir():
-        parser.error(f"--peer {args.peer}: no gameengine package there")
+    if args.peer is not None:
+        figures["peer_digest"] = _check_peer(parser, args.peer, args.json)
     if args.rounds < 1:
         parser.error("--rounds must be at least 1")
     global _clock
