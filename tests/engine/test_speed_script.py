@@ -52,7 +52,8 @@ def _fake_peer(root: Path) -> Path:
         "    name = 'GAME_OVER'\n\n"
         "class Game:\n"
         "    def __init__(self, num_players, seed):\n"
-        "        self.phase = _Phase()\n\n"
+        "        self.phase = _Phase()\n"
+        "        self.players = []\n\n"
         "    def setup(self):\n"
         "        pass\n\n"
         "    def is_game_over(self):\n"
@@ -69,14 +70,67 @@ def _fake_peer(root: Path) -> Path:
     (root / "rl" / "__init__.py").write_text("")
     (root / "rl" / "agents" / "__init__.py").write_text("")
     (root / "rl" / "agents" / "random_agent.py").write_text(
-        "class RandomAgent:\n    def __init__(self, name):\n        self.name = name\n"
+        "class RandomAgent:\n"
+        "    def __init__(self, name):\n"
+        "        self.name = name\n\n"
+        "    def get_action(self, game, valid):\n"
+        "        return valid[0]\n"
     )
     return root
 
 
+def _fingerprint(peer: Path) -> str:
+    done = subprocess.run(
+        [sys.executable, "bench/peer.py", str(peer), "--json"],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=True,
+    )
+    digest: str = json.loads(done.stdout)["digest"]
+    return digest
+
+
+def test_the_speed_script_refuses_a_peer_that_is_not_the_canonical_one(tmp_path: Path) -> None:
+    peer = _fake_peer(tmp_path)
+    done = speed("--peer", str(peer), "--only", "engine", "--games", "2")
+    assert done.returncode == 2
+    # the fingerprint it checked is named, beside the one it wanted
+    assert f"digest {_fingerprint(peer)}" in done.stderr
+    assert "not the canonical peer's 82e0e307b10a29c2" in done.stderr
+    assert "Speed:" not in done.stdout  # nothing was timed
+
+
+def test_a_peer_that_cannot_be_played_is_refused_with_its_error(tmp_path: Path) -> None:
+    peer = _fake_peer(tmp_path)
+    (peer / "gameengine" / "controller.py").write_text("raise ImportError('no controller here')\n")
+    done = speed("--peer", str(peer), "--only", "engine", "--games", "2")
+    assert done.returncode == 2
+    assert "the peer did not play its games" in done.stderr
+    assert "no controller here" in done.stderr
+
+
+def speed_accepting(fingerprint: str, *args: str) -> subprocess.CompletedProcess[str]:
+    """bench/speed.py with `fingerprint` taken for the canonical one (to time a stand-in)."""
+    code = (
+        "import sys, runpy; import bench.peer as p;"
+        f" p.CANONICAL = {fingerprint!r}; sys.argv = ['bench/speed.py', *sys.argv[1:]];"
+        " runpy.run_path('bench/speed.py', run_name='__main__')"
+    )
+    return subprocess.run(
+        [sys.executable, "-c", code, *args],
+        cwd=ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+
+
 def test_rounds_give_each_ratio_per_round_and_their_median(tmp_path: Path) -> None:
     peer = _fake_peer(tmp_path)
-    done = speed(
+    done = speed_accepting(
+        _fingerprint(peer),
         "--peer", str(peer), "--rounds", "2", "--clock", "cpu", "--only", "engine",
         "--games", "2", "--json",
     )  # fmt: skip
@@ -89,3 +143,4 @@ def test_rounds_give_each_ratio_per_round_and_their_median(tmp_path: Path) -> No
     assert figures["engine_vs_peer_max"] == max(rounds)
     assert min(rounds) <= figures["engine_vs_peer"] <= max(rounds)
     assert figures["peer_finished"] == 1.0
+    assert figures["peer_digest"] == _fingerprint(peer)
