@@ -512,7 +512,7 @@ class OpenAITransport(_SDKTransport):
         if message.get("refusal"):
             # Structured output's refusal: no content, the reason in `refusal`.
             finish = "refusal"
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        usage: dict[str, Any] = u if isinstance(u := data.get("usage"), dict) else {}
         details = usage.get("completion_tokens_details")
         reasoning = _count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0
         return _reply(
@@ -604,7 +604,7 @@ class AnthropicTransport(_SDKTransport):
         for b in blocks:
             if b.get("type") == "tool_use" and b.get("name") == ANSWER_TOOL:
                 text = json.dumps(b.get("input"))  # the structured answer
-        usage = data.get("usage") if isinstance(data.get("usage"), dict) else {}
+        usage: dict[str, Any] = u if isinstance(u := data.get("usage"), dict) else {}
         return _reply(
             request,
             text,
