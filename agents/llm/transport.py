@@ -603,7 +603,10 @@ class AnthropicTransport(_SDKTransport):
                 text += b["text"]
         for b in blocks:
             if b.get("type") == "tool_use" and b.get("name") == ANSWER_TOOL:
-                text = json.dumps(b.get("input"))  # the structured answer
+                try:
+                    text = json.dumps(b.get("input"))  # the structured answer
+                except (ValueError, RecursionError):
+                    raise BadBody("a tool call's input nests too deep") from None
         usage: dict[str, Any] = u if isinstance(u := data.get("usage"), dict) else {}
         return _reply(
             request,
@@ -625,21 +628,30 @@ def _json_body(raw: bytes) -> Any:
 
 def _show(value: Any) -> str:
     """The start of a value from a body, for an error message."""
-    text = value if isinstance(value, str) else json.dumps(value)[:200]
-    return repr(text[:60] + ("..." if len(text) > 60 else ""))
+    try:
+        text = value if isinstance(value, str) else json.dumps(value)[:200]
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__} nested too deep to show"
+    return ascii(text[:60] + ("..." if len(text) > 60 else ""))
 
 
 def _text_or_none(value: Any) -> str | None:
     """A finish reason as text (anything else a body puts there reads as none)."""
-    return value[:40] if isinstance(value, str) else None
+    if not isinstance(value, str):
+        return None
+    return value[:40].encode("utf-8", "replace").decode("utf-8")
+
+
+MAX_REPORTED_TOKENS = 100_000_000
+"""Largest token count of one call taken as reported (far beyond any context window); a
+larger one is no count."""
 
 
 def _count(value: Any) -> int | None:
     """A token count a body reports, or None when it is not one (missing, negative, not a
-    whole number): then it is estimated."""
-    if isinstance(value, int) and not isinstance(value, bool) and value >= 0:
-        return value
-    return None
+    whole number, beyond `MAX_REPORTED_TOKENS`): then it is estimated."""
+    counted = isinstance(value, int) and not isinstance(value, bool)
+    return value if counted and 0 <= value <= MAX_REPORTED_TOKENS else None
 
 
 def _reply(
@@ -659,6 +671,8 @@ def _reply(
         inp, estimated = estimate_tokens(request), True
     if out is None or (out == 0 and text):
         out, estimated = (max(1, len(text) // CHARS_PER_TOKEN) if text else 0), True
+    # (a lone surrogate, which JSON can spell, cannot be stored as UTF-8: it becomes "?")
+    text = text.encode("utf-8", "replace").decode("utf-8")
     return Reply(
         text=bound_answer(text),
         finish_reason=finish,

@@ -45,7 +45,18 @@ def _games() -> list[tuple[str, Any]]:
 
 
 LEGAL = LegalPolicy()
-BODIES = ("{not json", "<html>proxy error</html>", "[]", "null", "{}", '{"choices":"x"}', "5")
+BODIES = (
+    "{not json",
+    "<html>proxy error</html>",
+    "[]",
+    "null",
+    "{}",
+    '{"choices":"x"}',
+    "5",
+    "[" * 5_000 + "]" * 5_000,
+    '{"choices":[{"message":{"content":"\\ud800"},"finish_reason":"\\udfff"}],'
+    ' "content":[{"type":"text","text":"\\ud800"}], "stop_reason":"\\udfff"}',
+)
 KINDS = (
     "legal",
     "legal",
@@ -54,7 +65,7 @@ KINDS = (
     "status",
     "truncated",
     "refusal",
-    "negative usage",
+    "negative usage",  # (and other counts that cannot be true)
     "no usage",
     "too long",
     "effort refused",
@@ -85,9 +96,9 @@ class Provider:
             case "refusal":
                 return Answer(text="I cannot help with that.", finish="refusal")
             case "negative usage":
-                usage_ = {"prompt_tokens": -n - 1, "completion_tokens": -7}
+                usage_ = {"prompt_tokens": -n - 1, "completion_tokens": 10**30}
                 if req.protocol == "anthropic":
-                    usage_ = {"input_tokens": -n - 1, "output_tokens": -7}
+                    usage_ = {"input_tokens": -n - 1, "output_tokens": 1.5}
                 return Answer(text=LEGAL(req).text, usage=usage_)
             case "no usage":
                 return Answer(text=LEGAL(req).text, usage={})
@@ -111,7 +122,7 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Loopbac
 
 
 @settings(
-    max_examples=5,
+    max_examples=4,
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )

@@ -278,3 +278,21 @@ def test_an_option_given_twice_is_refused(text: str) -> None:
     own = parse_human_spec if text.startswith("human") else parse_model_spec
     with pytest.raises((SpecError, ValueError), match="given twice"):
         own(text)
+
+
+def test_text_and_counts_no_store_can_hold_are_made_safe(tmp_path: Path) -> None:
+    """A lone surrogate (which JSON can spell, UTF-8 cannot) and a count beyond any integer
+    column: the answer is stored with "?" and the counts are estimated."""
+    body = (
+        '{"choices":[{"message":{"content":"\\ud800 pass"},"finish_reason":"\\udfff"}],'
+        ' "usage":{"prompt_tokens":1000000000000000000000000000000,"completion_tokens":3}}'
+    )
+    spoiler = Spoiler(_raw(body), 1)
+    with LoopbackServer(spoiler) as srv, DuckStore(tmp_path / "s.duckdb") as store:
+        _, events = _stored(store, [seat(srv, "openai"), "random"])
+        _, sums = store.query("SELECT sum(input_tokens) FROM llm_calls")
+    odd = _calls(events)[0]
+    assert odd.response == "? pass" and odd.finish_reason == "?"
+    assert odd.usage_estimated is True and 0 < odd.input_tokens < 10**6
+    assert odd.output_tokens == 3
+    assert sums[0][0] < 10**7
