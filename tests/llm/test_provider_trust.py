@@ -296,3 +296,23 @@ def test_text_and_counts_no_store_can_hold_are_made_safe(tmp_path: Path) -> None
     assert odd.usage_estimated is True and 0 < odd.input_tokens < 10**6
     assert odd.output_tokens == 3
     assert sums[0][0] < 10**7
+
+
+@pytest.mark.parametrize(("own", "total", "most"), [(1, 50, 1), (50, 3, None)])
+def test_a_tournament_budget_and_a_seat_budget_both_hold(
+    tmp_path: Path, own: int, total: int, most: int | None
+) -> None:
+    with LoopbackServer(LegalPolicy()) as srv, DuckStore(tmp_path / "t.duckdb") as store:
+        tournament.ensure_schema(store)
+        config = load_preset(DUEL)
+        spec = seat(srv, "openai", opts=f"max_calls={own}&memory=none")
+        tournament.create(store, "cup", "round-robin", (spec, "random"), 2, 5, config)
+        _, tasks, _ = tournament.pending_tasks(store, "cup")
+        budget = TournamentBudget("cup", calls=total)
+        tournament.play_tournament(store, "cup", config, tasks, concurrency=1, budget=budget)
+        _, per_game = store.query("SELECT count(*) FROM llm_calls GROUP BY game_id")
+    assert len(tasks) >= 2
+    if most is not None:  # the seat's own budget, in every game
+        assert per_game == [(most,)] * len(tasks)
+    else:  # the tournament's, over all its games
+        assert sum(n for (n,) in per_game) == total
