@@ -252,11 +252,10 @@ class LLMAgent(Agent):
         cut for its size, which is not read."""
         length = cut_length(text)
         if length is not None:
-            return (
-                None,
-                "failed",
-                (f"answer too long: {length:,} characters (at most {MAX_ANSWER_CHARS:,} are read)"),
+            error = (
+                f"answer too long: {length:,} characters (at most {MAX_ANSWER_CHARS:,} are read)"
             )
+            return None, "failed", error
         action, stage, error = self.prompter.parse(text, decision, self.seat)
         return action, stage, error
 
