@@ -252,10 +252,8 @@ class LLMAgent(Agent):
         cut for its size, which is not read."""
         length = cut_length(text)
         if length is not None:
-            error = (
-                f"answer too long: {length:,} characters (at most {MAX_ANSWER_CHARS:,} are read)"
-            )
-            return None, "failed", error
+            too_long = f"answer too long: {length:,} characters"
+            return None, "failed", f"{too_long} (at most {MAX_ANSWER_CHARS:,} are read)"
         action, stage, error = self.prompter.parse(text, decision, self.seat)
         return action, stage, error
 
