@@ -136,6 +136,7 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
     if not text:
         raise UnknownAgent("empty agent spec")
     g = _game(game)
+    _refuse_repeats(text)
     kind = text.split(":", 1)[0]
     if kind.split("?", 1)[0] in g.code_agents:
         if "?" in kind:  # options of a code agent, checked by its game
@@ -157,6 +158,20 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
     spec = parser(text) if parser is not None else SeatSpec(agent=text)
     _check_model_seat(spec, g)
     return spec
+
+
+def _refuse_repeats(text: str) -> None:
+    """Refuse a spec that gives one option twice (which would otherwise be last-wins, so a
+    seat's limit could be loosened by an option added after it)."""
+    _, sep, query = text.partition("?")
+    seen: set[str] = set()
+    for item in query.split("&") if sep else ():
+        key = item.partition("=")[0].strip()
+        if not key:
+            continue
+        if key in seen:
+            raise UnknownAgent(f"agent {text!r}: option {key!r} is given twice")
+        seen.add(key)
 
 
 _CHARACTERS_CHECKED: set[tuple[str, str]] = set()

@@ -91,7 +91,22 @@ def costs(
         sections.setdefault("" if merge_games else r["game"], []).append(r)
     for kind, part in sections.items():
         _print_costs(part, by, kind)
+        _print_estimated(part)
         _print_outcomes(part, by, kind)
+
+
+def _print_estimated(rows: list[dict[str, Any]]) -> None:
+    """Say when token counts (and so costs) rest on estimates: calls whose provider
+    reported no usable usage (docs/llm.md)."""
+    estimated = sum(r["estimated_calls"] for r in rows)
+    if estimated:
+        calls = sum(r["calls"] for r in rows)
+        out.print(
+            plain(
+                f"Estimated: the tokens of {estimated:,} of {calls:,} calls (the provider"
+                " reported no usable counts; 4 characters a token), and the costs from them."
+            )
+        )
 
 
 def _print_costs(rows: list[dict[str, Any]], by: str, kind: str) -> None:

@@ -7,6 +7,7 @@ agent had, and so that a replay never has to call a model again.
 from __future__ import annotations
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, Seat, SeatPrivate
 
@@ -72,6 +73,10 @@ class LLMCall(Event, frozen=True, kw_only=True, tag="llm_call"):
     """Transport error (timeout, connection, rate_limited, server_error, ...), if any."""
     parse_stage: str | None = None
     parse_error: str | None = None
+    usage_estimated: bool | UnsetType = UNSET
+    """True when the provider reported no usable token counts (missing, negative) and
+    `input_tokens` and `output_tokens` are estimates from the text; left out otherwise (so
+    exchanges with reported counts keep their stored form)."""
 
     def audience(self) -> tuple[int, ...] | None:
         return ENGINE

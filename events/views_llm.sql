@@ -15,9 +15,10 @@ SELECT e.game_id, e.seq, e.turn,
        CAST(e.payload->>'temperature' AS DOUBLE) AS temperature,
        CAST(e.payload->>'max_tokens' AS INTEGER) AS max_tokens,
        e.payload->>'reasoning_effort' AS reasoning_effort,
-       CAST(e.payload->>'input_tokens' AS BIGINT) AS input_tokens,
-       CAST(e.payload->>'output_tokens' AS BIGINT) AS output_tokens,
-       CAST(e.payload->>'reasoning_tokens' AS BIGINT) AS reasoning_tokens,
+       -- (a negative count, which only a broken provider reports, counts as none)
+       greatest(CAST(e.payload->>'input_tokens' AS BIGINT), 0) AS input_tokens,
+       greatest(CAST(e.payload->>'output_tokens' AS BIGINT), 0) AS output_tokens,
+       greatest(CAST(e.payload->>'reasoning_tokens' AS BIGINT), 0) AS reasoning_tokens,
        CAST(e.payload->>'latency_ms' AS DOUBLE) AS latency_ms,
        e.payload->>'finish_reason' AS finish_reason,
        CAST(e.payload->>'status' AS INTEGER) AS status,
@@ -25,7 +26,8 @@ SELECT e.game_id, e.seq, e.turn,
        e.payload->>'error' AS error,
        e.payload->>'parse_stage' AS parse_stage,
        e.payload->>'parse_error' AS parse_error,
-       e.payload->>'response' AS response
+       e.payload->>'response' AS response,
+       coalesce(CAST(e.payload->>'usage_estimated' AS BOOLEAN), false) AS usage_estimated
 FROM events e
 LEFT JOIN seats s ON s.game_id = e.game_id AND s.seat = CAST(e.payload->>'seat' AS SMALLINT)
 WHERE e.type = 'llm_call';
@@ -45,7 +47,8 @@ SELECT game_id, seat, any_value(agent) AS agent, any_value(tournament) AS tourna
        count(*) FILTER (WHERE parse_stage = 'truncated') AS truncated,
        count(*) FILTER (WHERE parse_error IS NOT NULL) AS format_errors,
        count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value', 'lenient')) AS repaired,
-       count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed
+       count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed,
+       count(*) FILTER (WHERE usage_estimated) AS estimated_calls
 FROM llm_calls
 GROUP BY game_id, seat;
 

@@ -122,6 +122,7 @@ _SUMS = (
     "defaults",
     "budget_defaults",
     "decided",
+    "estimated_calls",
     *CLASSES,
 )
 
@@ -156,6 +157,7 @@ def usage(
                coalesce(u.model_seconds, 0) AS model_seconds,
                u.transport_errors, u.truncated AS truncated_calls, u.format_errors,
                u.repaired AS repaired_calls, u.parsed,
+               coalesce(u.estimated_calls, 0) AS estimated_calls,
                f.rejections, f.engine_fallbacks, f.defaults, f.budget_defaults,
                o.decisions AS decided, {", ".join(f"o.{c}" for c in CLASSES)}
         FROM llm_outcomes o

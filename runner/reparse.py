@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agents.llm.spec import PROVIDERS, resolve
+from agents.llm.transport import cut_length
 from events import catalog
 from events.agent import ActionDefaulted, LLMCall
 from runner.driver import Game
@@ -50,6 +51,8 @@ class Tally:
 
 def _read(prompter: Any, call: LLMCall, decision: Any, seat: int) -> tuple[bool, str, str | None]:
     """(a move, stage, error) of one answer read by today's parser."""
+    if cut_length(call.response) is not None:
+        return False, "failed", call.parse_error  # stored cut for its size: never read
     try:
         action, stage, error = prompter.parse(call.response, decision, seat)
     except Exception as exc:  # a parser that raises reads nothing; say why

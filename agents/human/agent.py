@@ -83,9 +83,13 @@ def parse_human_spec(text: str) -> SeatSpec:
         )
     timeout = DEFAULT_TIMEOUT
     options: dict[str, str | int | float | bool] = {}
+    seen: set[str] = set()
     for part in filter(None, query.split("&")):
         key, _, value = part.partition("=")
         key = key.strip()
+        if key in seen:
+            raise HumanSpecError(f"option {key!r} is given twice in {text.strip()!r}")
+        seen.add(key)
         if key == "via":
             if value not in VIAS:
                 raise HumanSpecError(f"via must be one of {', '.join(VIAS)}, got {value!r}")

@@ -22,11 +22,20 @@ import asyncio
 from collections.abc import Sequence
 from typing import Any
 
+from msgspec import UNSET
+
 from agents.base import Agent
 from agents.llm.budget import CURRENT, SharedBudget, recorded_cut
 from agents.llm.outcome import classify
 from agents.llm.spec import SeatOptions, SpecError
-from agents.llm.transport import Reply, Request, ResumingTransport, Transport
+from agents.llm.transport import (
+    MAX_ANSWER_CHARS,
+    Reply,
+    Request,
+    ResumingTransport,
+    Transport,
+    cut_length,
+)
 from events import catalog
 from events.agent import (
     ActionDefaulted,
@@ -156,6 +165,7 @@ class LLMAgent(Agent):
             error=reply.error,
             parse_stage=parse_stage,
             parse_error=parse_error,
+            usage_estimated=True if reply.usage_estimated else UNSET,
         )
 
     def _request(
@@ -203,7 +213,8 @@ class LLMAgent(Agent):
         """Send with retries; failed attempts are recorded here, the answer by the caller.
         None when every attempt failed or the seat's budget is spent (`over_budget`)."""
         attempts = self.options.attempts
-        for attempt in range(1, attempts + 1):
+        attempt = 0
+        while attempt < attempts:
             if self.over_budget() is not None:
                 return None
             shared = self.shared
@@ -217,6 +228,12 @@ class LLMAgent(Agent):
             self._tokens += (reply.input_tokens or 0) + (reply.output_tokens or 0)
             if shared is not None:
                 shared.settle(self, reply.input_tokens or 0, reply.output_tokens or 0)
+            if reply.adapted:
+                # Refused for a setting the seat does without from now on: stored as attempt
+                # 0 of the stage (no attempt spent), and sent again at once.
+                self.record(self._event(decision, stage, 0, request, reply))
+                continue
+            attempt += 1
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
@@ -229,6 +246,16 @@ class LLMAgent(Agent):
                     wait = max(wait, reply.retry_after)
                 await asyncio.sleep(min(wait, MAX_WAIT))
         return None
+
+    def _parse(self, text: str, decision: Any) -> tuple[Any, str, str | None]:
+        """The action an answer names (the prompter's parser), except for an answer stored
+        cut for its size, which is not read."""
+        length = cut_length(text)
+        if length is not None:
+            too_long = f"answer too long: {length:,} characters"
+            return None, "failed", f"{too_long} (at most {MAX_ANSWER_CHARS:,} are read)"
+        action, stage, error = self.prompter.parse(text, decision, self.seat)
+        return action, stage, error
 
     def _default(self, decision: Any, reason: str) -> Any:
         spent = self.over_budget()
@@ -325,7 +352,7 @@ class LLMAgent(Agent):
                 return self._default(decision, "model unavailable after a truncated answer")
             reply, attempt = sent
         self._decisions += 1
-        action, parse_stage, error = prompter.parse(reply.text, decision, self.seat)
+        action, parse_stage, error = self._parse(reply.text, decision)
         self.record(self._event(kind, stage, attempt, request, reply, parse_stage, error))
         if action is not None:
             return action
@@ -351,7 +378,7 @@ class LLMAgent(Agent):
             if sent is None:
                 continue
             reply, attempt = sent
-            action, parse_stage, error = self.prompter.parse(reply.text, decision, self.seat)
+            action, parse_stage, error = self._parse(reply.text, decision)
             self.record(self._event(kind, "sample", attempt, request, reply, parse_stage, error))
             if action is not None:
                 votes[action] = votes.get(action, 0) + 1
@@ -378,7 +405,7 @@ class LLMAgent(Agent):
         retry = (
             system,
             user,
-            ChatMessage(role="assistant", content=text or "(empty answer)"),
+            ChatMessage(role="assistant", content=_echo(text)),
             ChatMessage(role="user", content=prompter.format_retry_prompt(kind, error)),
         )
         request = self._request(retry, short=True, schema=schema)
@@ -386,7 +413,7 @@ class LLMAgent(Agent):
         if sent is None:
             return self._default(decision, f"unreadable answer ({error}); retry failed")
         reply, attempt = sent
-        action, parse_stage, error2 = prompter.parse(reply.text, decision, self.seat)
+        action, parse_stage, error2 = self._parse(reply.text, decision)
         self.record(self._event(kind, "format_retry", attempt, request, reply, parse_stage, error2))
         if action is not None:
             return action
@@ -454,6 +481,21 @@ def records_outcomes(log: Sequence[Any], seat: int) -> bool:
         if isinstance(e, LLMCall | ActionDefaulted) and e.seat == seat:
             acted = True
     return not acted
+
+
+ECHO_CHARS = 2_000
+"""Characters of an answer stored cut for its size that the format retry shows the model."""
+
+
+def _echo(text: str) -> str:
+    """The previous answer as the format retry shows it: whole, or the start of one stored
+    cut for its size (the retry prompt stays small whatever the model sent)."""
+    if not text:
+        return "(empty answer)"
+    length = cut_length(text)
+    if length is None:
+        return text
+    return text[:ECHO_CHARS] + f"\n[... {length - ECHO_CHARS:,} more characters not shown]"
 
 
 def _snippet(text: str, limit: int = 80) -> str:

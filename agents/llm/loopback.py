@@ -88,6 +88,13 @@ class Answer:
     headers: dict[str, str] = field(default_factory=dict)
     delay: float = 0.0
     """Seconds to wait before answering (a hang when longer than the client's timeout)."""
+    raw: str | None = None
+    """A body sent as it is, with `status` and `content_type`, instead of the protocol's
+    answer (a broken provider or proxy)."""
+    content_type: str = "application/json"
+    usage: dict[str, Any] | None = None
+    """Token counts to report instead of the counted ones (keys of the protocol's `usage`;
+    an empty dict reports no `usage` at all)."""
 
 
 Policy = Callable[[Incoming], Answer]
@@ -446,19 +453,31 @@ class LoopbackServer:
                         server.inflight -= 1
 
             def _answer(self, req: Incoming, ans: Answer, protocol: str) -> None:
+                if ans.raw is not None:
+                    self._write(ans.status, ans.raw.encode(), ans.content_type, ans.headers)
+                    return
                 if ans.status != 200:
                     self._send(ans.status, json.loads(ans.text or "{}"), ans.headers)
                     return
                 payload = (
                     openai_body(req, ans) if protocol == "openai" else anthropic_body(req, ans)
                 )
+                if ans.usage is not None:
+                    if ans.usage:
+                        payload["usage"] = ans.usage
+                    else:
+                        del payload["usage"]
                 self._send(200, payload, ans.headers)
 
             def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:
-                data = json.dumps(payload).encode()
+                self._write(status, json.dumps(payload).encode(), "application/json", headers)
+
+            def _write(
+                self, status: int, data: bytes, content_type: str, headers: dict[str, str]
+            ) -> None:
                 try:
                     self.send_response(status)
-                    self.send_header("content-type", "application/json")
+                    self.send_header("content-type", content_type)
                     self.send_header("content-length", str(len(data)))
                     for k, v in headers.items():
                         self.send_header(k, v)

@@ -166,9 +166,15 @@ def parse_model_spec(text: str) -> SeatSpec:
         raise SpecError(f"model name missing in {text!r}")
     options: dict[str, Any] = dict(DEFAULTS)
     if sep:
+        seen: dict[str, str] = {}
         for item in filter(None, query.split("&")):
             key, eq, value = item.partition("=")
-            key = _ALIASES.get(key.strip(), key.strip())
+            given = key.strip()
+            key = _ALIASES.get(given, given)
+            if key in seen:
+                same = "" if seen[key] == given else f" (as {seen[key]!r} and {given!r})"
+                raise SpecError(f"option {key!r} is given twice{same} in {text!r}")
+            seen[key] = given
             if not eq:
                 raise SpecError(f"option {item!r} needs a value (key=value)")
             try:
@@ -291,19 +297,40 @@ def with_budgets(
     price: tuple[float, float] | None = None,
 ) -> str:
     """A model seat spec with per-game budgets added (a code agent's spec as it is); a cost
-    budget goes with the `price` it counts at."""
+    budget goes with the `price` it counts at. A budget the spec sets already keeps the
+    tighter of the two (a wider one given for every seat never loosens a seat's own)."""
     provider = spec.partition(":")[0]
     if provider not in PROVIDERS:
         return spec
+    head, sep, query = spec.partition("?")
+    items = [item for item in query.split("&") if item] if sep else []
+    given = {item.partition("=")[0].strip(): i for i, item in enumerate(items)}
     pairs: list[tuple[str, Any]] = [("max_calls", calls), ("max_game_tokens", tokens)]
     if cost:
-        if price is None:
+        if price is None and "price" not in given:
             raise SpecError(f"a cost budget needs the price of {spec.partition('?')[0]}")
-        pairs += [("max_game_cost", f"{cost:g}"), ("price", f"{price[0]:g}/{price[1]:g}")]
-    extra = [f"{k}={v}" for k, v in pairs if v]
-    if not extra:
-        return spec
-    return spec + ("&" if "?" in spec else "?") + "&".join(extra)
+        pairs.append(("max_game_cost", cost))
+        if price is not None and "price" not in given:
+            # (a seat's own price stays: its cost budget counts at it)
+            pairs.append(("price", f"{price[0]:g}/{price[1]:g}"))
+    changed = False
+    for key, value in pairs:
+        if not value:
+            continue
+        if key in given and key != "price":
+            i = given[key]
+            try:
+                own = _coerce(key, items[i].partition("=")[2])
+            except ValueError:
+                continue  # refused with its own message when the spec is read
+            if own <= value:
+                continue
+            items[i] = f"{key}={value:g}" if isinstance(value, float) else f"{key}={value}"
+        else:
+            shown = f"{value:g}" if isinstance(value, float) else f"{value}"
+            items.append(f"{key}={shown}")
+        changed = True
+    return head + "?" + "&".join(items) if changed else spec
 
 
 # ---------------------------------------------------------------------------- provider settings

@@ -38,6 +38,42 @@ ANSWER_TOOL = "answer"
 class ModelRefused(ConfigError):
     """The provider refused the request itself (key, model, parameters): retrying cannot help."""
 
+    def __init__(self, message: str, status: int | None = None) -> None:
+        super().__init__(message)
+        self.status = status
+
+
+class BadBody(ValueError):
+    """An answer with a success status whose body is not a model answer of the protocol."""
+
+
+ADAPTED = "unsupported setting"
+"""How the error of a request begins that the provider refused for a setting the seat then
+left out (recorded, then sent again without it; a replay reads the same from the log)."""
+BAD_BODY = "bad_response"
+"""How the error of an answer begins whose body could not be read as a model answer."""
+MAX_ANSWER_CHARS = 65_536
+"""Longest answer kept and read: a longer one is stored cut to this many characters, with a
+marker giving its true length, and is not parsed (an honest answer within `max_tokens` is far
+shorter: 4,096 tokens are about 16,000 characters)."""
+_CUT = "\n[answer cut here: it held {n:,} characters; the first {kept:,} are kept]"
+_CUT_RX = re.compile(
+    r"\n\[answer cut here: it held ([0-9,]+) characters; the first [0-9,]+ are kept\]\Z"
+)
+
+
+def bound_answer(text: str) -> str:
+    """`text` as stored: whole up to `MAX_ANSWER_CHARS`, else its start and a marker."""
+    if len(text) <= MAX_ANSWER_CHARS:
+        return text
+    return text[:MAX_ANSWER_CHARS] + _CUT.format(n=len(text), kept=MAX_ANSWER_CHARS)
+
+
+def cut_length(text: str) -> int | None:
+    """The true length of an answer stored cut by `bound_answer` (None: stored whole)."""
+    m = _CUT_RX.search(text)
+    return None if m is None else int(m.group(1).replace(",", ""))
+
 
 @dataclass(frozen=True)
 class Request:
@@ -67,6 +103,11 @@ class Reply:
     error: str | None = None
     effort_dropped: bool = False
     """True when the request went out without its reasoning effort (the model refused it)."""
+    usage_estimated: bool = False
+    """True when the provider reported no usable token counts and these are estimates."""
+    adapted: bool = False
+    """True when the provider refused a setting the seat can do without: the same request
+    goes out again at once without it (not a failed attempt)."""
 
     @property
     def truncated(self) -> bool:
@@ -283,21 +324,24 @@ class _SDKTransport:
         raise NotImplementedError
 
     async def send(self, request: Request) -> Reply:
-        while True:
-            sent = _without_effort(request) if self.no_effort else request
-            try:
-                reply = await self._send(sent)
-            except ModelRefused as exc:
-                if not self._adapt(request, str(exc)):
-                    raise
-                continue
-            if sent is not request and request.reasoning_effort is not None:
-                reply = Reply(**{**reply.__dict__, "effort_dropped": True})
-            return reply
+        sent = _without_effort(request) if self.no_effort else request
+        try:
+            reply = await self._send(sent)
+        except ModelRefused as exc:
+            dropped = self._adapt(request, str(exc))
+            if dropped is None:
+                raise
+            # Recorded like any exchange; the agent sends the request again at once, which
+            # goes out without what was refused.
+            error = f"{ADAPTED} {dropped}: {exc}"
+            return Reply(status=exc.status, error=error[:400], adapted=True)
+        if sent is not request and request.reasoning_effort is not None:
+            reply = Reply(**{**reply.__dict__, "effort_dropped": True})
+        return reply
 
-    def _adapt(self, request: Request, refusal: str) -> bool:
-        """Whether a refusal names a setting this seat can do without (then it is left out
-        of this and every later request, said once): the reasoning effort, which the paper
+    def _adapt(self, request: Request, refusal: str) -> str | None:
+        """The setting a refusal names that this seat can do without (then it is left out
+        of every later request, said once), or None: the reasoning effort, which the paper
         sets "where supported", or the form of the structured-output request."""
         if (
             request.reasoning_effort is not None
@@ -311,8 +355,8 @@ class _SDKTransport:
                 model=request.model,
                 effort=request.reasoning_effort,
             )
-            return True
-        return False
+            return "reasoning_effort"
+        return None
 
     async def _send(self, request: Request) -> Reply:
         sdk = self._sdk()
@@ -332,6 +376,9 @@ class _SDKTransport:
             return Reply(latency_ms=_ms(t0), error="timeout")
         except sdk.APIConnectionError as exc:
             return Reply(latency_ms=_ms(t0), error=f"connection: {type(exc).__name__}")
+        except BadBody as exc:
+            error = f"{BAD_BODY}: {redact(str(exc), self.api_key)}"
+            return Reply(latency_ms=_ms(t0), status=200, error=error[:300])
         except sdk.APIStatusError as exc:
             status = exc.status_code
             said = str(exc)
@@ -346,7 +393,11 @@ class _SDKTransport:
             settles = request.schema is not None and _FORMAT_REFUSED.search(refusal)
             if (status in (408, 409, 429) or status >= 500) and not settles:
                 return _status_reply(status, exc.response.headers, _ms(t0), str(exc))
-            raise ModelRefused(refusal) from None
+            raise ModelRefused(refusal, status) from None
+        except sdk.APIError as exc:
+            # Any other failure the SDK names (a body it could not read, for one).
+            error = f"{BAD_BODY}: {type(exc).__name__}: {redact(str(exc), self.api_key)}"
+            return Reply(latency_ms=_ms(t0), error=error[:300])
 
     def _sdk(self) -> Any:
         raise NotImplementedError
@@ -424,9 +475,10 @@ class OpenAITransport(_SDKTransport):
                 body["response_format"] = {"type": "json_object", "schema": request.schema}
         return body
 
-    def _adapt(self, request: Request, refusal: str) -> bool:
-        if super()._adapt(request, refusal):
-            return True
+    def _adapt(self, request: Request, refusal: str) -> str | None:
+        dropped = super()._adapt(request, refusal)
+        if dropped is not None:
+            return dropped
         if (
             request.schema is not None
             and self.schema_form == "json_schema"
@@ -436,27 +488,40 @@ class OpenAITransport(_SDKTransport):
             log.info(
                 "llm.schema_form", provider=self.provider, model=request.model, form="json_object"
             )
-            return True
-        return False
+            return "response_format json_schema"
+        return None
 
     async def _call(self, request: Request) -> Reply:
         t0 = time.perf_counter()
-        resp = await self.client().chat.completions.create(**self.payload(request))
+        # The raw body, read here: the SDK builds its objects without checking their shape.
+        raw = await self.client().chat.completions.with_raw_response.create(**self.payload(request))
         latency = _ms(t0)
-        choice = resp.choices[0] if resp.choices else None
-        usage = resp.usage
-        details = getattr(usage, "completion_tokens_details", None) if usage else None
-        finish = choice.finish_reason if choice else None
-        if choice and choice.message and getattr(choice.message, "refusal", None):
+        data = _json_body(raw.http_response.content)
+        if not isinstance(data, dict) or not isinstance(data.get("choices"), list):
+            raise BadBody(f"no list of choices in {_show(data)}")
+        choice = data["choices"][0] if data["choices"] else {}
+        if not isinstance(choice, dict):
+            raise BadBody(f"a choice is not an object: {_show(choice)}")
+        message = choice.get("message") or {}
+        if not isinstance(message, dict):
+            raise BadBody(f"a message is not an object: {_show(message)}")
+        text = message.get("content") or ""
+        if not isinstance(text, str):
+            raise BadBody(f"the message's content is not text: {_show(text)}")
+        finish = _text_or_none(choice.get("finish_reason"))
+        if message.get("refusal"):
             # Structured output's refusal: no content, the reason in `refusal`.
             finish = "refusal"
-        return Reply(
-            text=(choice.message.content or "") if choice and choice.message else "",
-            finish_reason=finish,
-            input_tokens=(usage.prompt_tokens or 0) if usage else 0,
-            output_tokens=(usage.completion_tokens or 0) if usage else 0,
-            reasoning_tokens=(getattr(details, "reasoning_tokens", 0) or 0) if details else 0,
-            latency_ms=latency,
+        usage: dict[str, Any] = u if isinstance(u := data.get("usage"), dict) else {}
+        details = usage.get("completion_tokens_details")
+        reasoning = _count(details.get("reasoning_tokens")) if isinstance(details, dict) else 0
+        return _reply(
+            request,
+            text,
+            finish,
+            (_count(usage.get("prompt_tokens")), _count(usage.get("completion_tokens"))),
+            reasoning or 0,
+            latency,
         )
 
 
@@ -522,22 +587,101 @@ class AnthropicTransport(_SDKTransport):
         # This SDK release has no `temperature` argument; the API still takes the field.
         if "temperature" in body:
             body["extra_body"] = {"temperature": body.pop("temperature")}
-        resp = await self.client().messages.create(**body)
+        raw = await self.client().messages.with_raw_response.create(**body)
         latency = _ms(t0)
-        text = "".join(
-            getattr(b, "text", "") for b in resp.content if getattr(b, "type", "") == "text"
+        data = _json_body(raw.http_response.content)
+        if not isinstance(data, dict) or not isinstance(data.get("content"), list):
+            raise BadBody(f"no list of content blocks in {_show(data)}")
+        blocks = [b for b in data["content"] if isinstance(b, dict)]
+        if len(blocks) != len(data["content"]):
+            raise BadBody(f"a content block is not an object: {_show(data['content'])}")
+        text = ""
+        for b in blocks:
+            if b.get("type") == "text":
+                if not isinstance(b.get("text"), str):
+                    raise BadBody(f"a text block holds no text: {_show(b)}")
+                text += b["text"]
+        for b in blocks:
+            if b.get("type") == "tool_use" and b.get("name") == ANSWER_TOOL:
+                try:
+                    text = json.dumps(b.get("input"))  # the structured answer
+                except (ValueError, RecursionError):
+                    raise BadBody("a tool call's input nests too deep") from None
+        usage: dict[str, Any] = u if isinstance(u := data.get("usage"), dict) else {}
+        return _reply(
+            request,
+            text,
+            _text_or_none(data.get("stop_reason")),
+            (_count(usage.get("input_tokens")), _count(usage.get("output_tokens"))),
+            0,
+            latency,
         )
-        for b in resp.content:
-            if getattr(b, "type", "") == "tool_use" and getattr(b, "name", "") == ANSWER_TOOL:
-                text = json.dumps(getattr(b, "input", None))  # the structured answer
-        usage = resp.usage
-        return Reply(
-            text=text,
-            finish_reason=resp.stop_reason,
-            input_tokens=(usage.input_tokens or 0) if usage else 0,
-            output_tokens=(usage.output_tokens or 0) if usage else 0,
-            latency_ms=latency,
-        )
+
+
+def _json_body(raw: bytes) -> Any:
+    """The JSON value of an answer's body, or `BadBody`."""
+    try:
+        return json.loads(raw)
+    except (ValueError, RecursionError):
+        raise BadBody(f"the body is not JSON: {_show(raw.decode('utf-8', 'replace'))}") from None
+
+
+def _show(value: Any) -> str:
+    """The start of a value from a body, for an error message."""
+    try:
+        text = value if isinstance(value, str) else json.dumps(value)[:200]
+    except (ValueError, RecursionError):
+        text = f"a {type(value).__name__} nested too deep to show"
+    return ascii(text[:60] + ("..." if len(text) > 60 else ""))
+
+
+def _text_or_none(value: Any) -> str | None:
+    """A finish reason as text (anything else a body puts there reads as none)."""
+    if not isinstance(value, str):
+        return None
+    return value[:40].encode("utf-8", "replace").decode("utf-8")
+
+
+MAX_REPORTED_TOKENS = 100_000_000
+"""Largest token count of one call taken as reported (far beyond any context window); a
+larger one is no count."""
+
+
+def _count(value: Any) -> int | None:
+    """A token count a body reports, or None when it is not one (missing, negative, not a
+    whole number, beyond `MAX_REPORTED_TOKENS`): then it is estimated."""
+    counted = isinstance(value, int) and not isinstance(value, bool)
+    return value if counted and 0 <= value <= MAX_REPORTED_TOKENS else None
+
+
+def _reply(
+    request: Request,
+    text: str,
+    finish: str | None,
+    reported: tuple[int | None, int | None],
+    reasoning: int,
+    latency: float,
+) -> Reply:
+    """A reply from what a body held: the answer bounded (`bound_answer`), and the token counts
+    as reported, or estimated from the text where a count cannot be true (missing, negative,
+    none for a prompt, none for a written answer), as the rate limit estimates a prompt."""
+    inp, out = reported
+    estimated = False
+    if not inp:
+        inp, estimated = estimate_tokens(request), True
+    if out is None or (out == 0 and text):
+        out, estimated = (max(1, len(text) // CHARS_PER_TOKEN) if text else 0), True
+    # (a lone surrogate, which JSON can spell, cannot be stored as UTF-8: it becomes "?")
+    text = text.encode("utf-8", "replace").decode("utf-8")
+    return Reply(
+        text=bound_answer(text),
+        finish_reason=finish,
+        input_tokens=inp,
+        output_tokens=out,
+        reasoning_tokens=reasoning,
+        latency_ms=latency,
+        usage_estimated=estimated,
+    )
 
 
 def live_transport(options: SeatOptions, settings: ProviderSettings) -> Transport:
@@ -576,6 +720,8 @@ class RecordedTransport:
             retry_after=c.retry_after,
             error=c.error,
             effort_dropped=c.reasoning_effort is None and request.reasoning_effort is not None,
+            usage_estimated=c.usage_estimated is True,
+            adapted=(c.error or "").startswith(ADAPTED),
         )
 
     async def close(self) -> None:

@@ -159,11 +159,19 @@ def test_a_model_refusing_reasoning_effort_plays_on_without_it() -> None:
         requests = list(srv.requests)
     events = _checked(record)
     calls = [e for e in events if isinstance(e, LLMCall)]
-    assert calls and all(c.reasoning_effort is None and c.error is None for c in calls)
     # one refused request per seat, then none: the seat remembers
     refused = [r for r in requests if "reasoning_effort" in r.body or "thinking" in r.body]
     assert len(refused) == 2
-    assert len(requests) == len(calls) + 2
+    # every request is an exchange, the refused ones too: status, error, no tokens
+    assert len(requests) == len(calls)
+    stored = [c for c in calls if c.error is not None]
+    assert sorted(c.seat for c in stored) == [0, 1]
+    for c in stored:
+        assert c.status == 400 and c.attempt == 0 and c.reasoning_effort == "low"
+        assert c.error.startswith("unsupported setting") and "reasoning" in c.error
+        assert c.input_tokens == c.output_tokens == 0
+    rest = [c for c in calls if c.error is None]
+    assert rest and all(c.reasoning_effort is None for c in rest)
 
 
 # ---------------------------------------------------------------------------- quiet fallbacks
@@ -230,4 +238,11 @@ def test_a_server_with_json_mode_only_gets_the_schema_there(status: int) -> None
     assert later and all(set(r.body["response_format"]["schema"]["properties"]) ==
                          ANSWER_KEYS[r.kind] for r in later)  # fmt: skip
     calls = [e for e in events if isinstance(e, LLMCall) and e.decision != "scratchpad"]
-    assert all(c.parse_stage == "json" and c.error is None for c in calls)
+    # the refused request is stored too (status, error, no cost), before its answered twin
+    assert len(calls) == len([r for r in requests if r.kind != "scratchpad"])
+    refused, *answered = calls
+    assert refused.status == status and refused.attempt == 0 and refused.parse_stage is None
+    assert "json_schema" in (refused.error or "") and refused.input_tokens == 0
+    assert refused.output_tokens == 0 and refused.response == ""
+    assert answered[0].attempt == 1 and answered[0].stage == refused.stage
+    assert all(c.parse_stage == "json" and c.error is None for c in answered)
