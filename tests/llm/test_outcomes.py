@@ -39,15 +39,17 @@ FAULTS = [
 ]
 """Per seat, in order: refused, unparsable, truncated, timeout, error, repaired, and a trade
 offer of cards the seat does not hold (the rules reject it: illegal)."""
-OPTS = "attempts=1&timeout=0.5&memory=none"
+# The timeout is far above what an ordinary loopback answer takes on a loaded machine, and the
+# hang longer still, so only the scripted hang times out.
+OPTS = "attempts=1&timeout=2&memory=none"
 
 
 @pytest.fixture(scope="module")
 def duel(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Path, str, Any, list[Any]]]:
     """A micro-duel whose seats (OpenAI, Anthropic) each meet every fault once, stored."""
     tmp = tmp_path_factory.mktemp("outcomes")
-    policies = [FaultPolicy(LegalPolicy(trade_bias=1.0), list(FAULTS), hang_for=1.0)]
-    policies.append(FaultPolicy(LegalPolicy(trade_bias=1.0), list(FAULTS), hang_for=1.0))
+    policies = [FaultPolicy(LegalPolicy(trade_bias=1.0), list(FAULTS), hang_for=3.0)]
+    policies.append(FaultPolicy(LegalPolicy(trade_bias=1.0), list(FAULTS), hang_for=3.0))
     with pytest.MonkeyPatch.context() as mp:
         set_env(mp, tmp)
         db = tmp / "o.duckdb"
