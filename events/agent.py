@@ -115,6 +115,24 @@ OUTCOMES = (
 """
 
 
+VERDICT_SUFFIXES = ("_rejected", "_refused", "_invalid")
+"""How the tags of a game's verdicts on a seat's action end (a rules' rejection, a refused
+request, an environment's invalid-move verdict): each such event names the seat as its actor
+and says why in `reason` (docs/architecture.md). The views (`verdicts`, `llm_decisions`)
+match the same suffixes."""
+
+
+def verdict_of(event: Event) -> tuple[int, str] | None:
+    """(the seat, the reason) when `event` is a game's verdict on a seat's action, else None."""
+    tag = type(event).__struct_config__.tag
+    if not isinstance(tag, str) or not tag.endswith(VERDICT_SUFFIXES):
+        return None
+    seat = event.actor()
+    if seat is None:
+        return None
+    return seat, str(getattr(event, "reason", ""))
+
+
 class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
     """How one decision of a model seat went, engine-only: its outcome class (`OUTCOMES`),
     the model calls and tokens it took, and the action played instead of the model's

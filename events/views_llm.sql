@@ -77,13 +77,14 @@ LEFT JOIN events e
 GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
 
 -- The rules' and environments' verdicts on a seat's action: every event whose tag ends in
--- `_rejected` or `_refused`, and TextArena's `textarena_invalid` (each game tags its refusals
--- so, with the seat as the event's actor and the reason in `reason`; docs/architecture.md).
+-- `_rejected`, `_refused` or `_invalid` (a rules' rejection, a refused request, TextArena's
+-- invalid-move verdict). Each game tags its verdicts so, with the seat as the event's actor
+-- and the reason in `reason` (events.agent.VERDICT_SUFFIXES; docs/architecture.md).
 CREATE OR REPLACE VIEW verdicts AS
 SELECT game_id, seq, actor AS seat, type, payload->>'reason' AS reason
 FROM events
 WHERE actor IS NOT NULL
-  AND (type = 'textarena_invalid' OR suffix(type, '_rejected') OR suffix(type, '_refused'));
+  AND (suffix(type, '_rejected') OR suffix(type, '_refused') OR suffix(type, '_invalid'));
 
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
 -- outcome class. A move the game refused or judged invalid (a verdict of the seat before its
