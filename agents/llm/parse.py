@@ -15,7 +15,6 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
-
 _PLACEHOLDER = re.compile(r"<[^<>]{0,80}>|\.\.\.|\u2026")
 
 
