@@ -22,7 +22,7 @@ from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
 from engine.textarena.mindgames import PRESETS
 from events import catalog
-from events.agent import LLMCall
+from events.agent import VERDICT_SUFFIXES, LLMCall
 from events.store import DuckStore, GameRow
 from projections.costs import usage
 from runner.driver import Game
@@ -188,3 +188,22 @@ def test_every_lenient_stage_is_repaired(stage: str) -> None:
         response="x", parse_stage=stage,
     )  # fmt: skip
     assert classify([call], None) == "repaired"
+
+
+def test_every_games_verdict_events_name_their_seat_and_reason() -> None:
+    """The views find a game's verdicts by their tag alone (events.agent.VERDICT_SUFFIXES):
+    each such event type names the judged seat as its actor and says why."""
+    found = set()
+    for name in catalog.names():
+        for cls in catalog.get(name).event_types:
+            tag = cls.__struct_config__.tag
+            if isinstance(tag, str) and tag.endswith(VERDICT_SUFFIXES):
+                found.add(tag)
+                assert cls.ACTOR in cls.__struct_fields__, tag
+                assert "reason" in cls.__struct_fields__, tag
+    assert {
+        "action_rejected",
+        "textarena_invalid",
+        "pit_rejected",
+        "gb_cn_request_refused",
+    } <= found
