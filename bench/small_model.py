@@ -49,10 +49,9 @@ from agents.llm.loopback import (  # noqa: E402
     LegalPolicy,
     LoopbackServer,
 )
-from agents.llm.outcome import judged  # noqa: E402
 from agents.openspiel.standin import prompt_legal_actions  # noqa: E402
 from events import catalog  # noqa: E402
-from events.agent import ActionDefaulted, LLMCall, ModelDecision  # noqa: E402
+from events.agent import ActionDefaulted, LLMCall, ModelDecision, judged  # noqa: E402
 from runner.session import play_game  # noqa: E402
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"

@@ -6,6 +6,8 @@ agent had, and so that a replay never has to call a model again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 import msgspec
 
 from events.base import ENGINE, Event, Seat, SeatPrivate
@@ -153,6 +155,30 @@ class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
 
     def audience(self) -> tuple[int, ...] | None:
         return ENGINE
+
+
+def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | None]]:
+    """Every `ModelDecision` of a log with the class the game's verdicts give it, as the
+    `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
+    refused or judged invalid before the seat's next decision is `illegal`; the reason is the
+    first such verdict's (None when the game took the move as given)."""
+    out: list[tuple[ModelDecision, str, str | None]] = []
+    open_: dict[int, int] = {}
+    """The index in `out` of each seat's latest decision."""
+    for e in events:
+        if isinstance(e, ModelDecision):
+            open_[e.seat] = len(out)
+            out.append((e, e.outcome, None))
+            continue
+        verdict = verdict_of(e) if isinstance(e, Event) else None
+        if verdict is None or verdict[0] not in open_:
+            continue
+        i = open_[verdict[0]]
+        decision, outcome, reason = out[i]
+        if reason is None:
+            played = decision.outcome in ("ok", "repaired")
+            out[i] = (decision, "illegal" if played else outcome, verdict[1])
+    return out
 
 
 class HumanAnswer(Event, frozen=True, kw_only=True, tag="human_answer"):

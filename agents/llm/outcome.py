@@ -10,8 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from agents.llm.transport import TRUNCATED
-from events.agent import ActionDefaulted, LLMCall, ModelDecision, verdict_of
-from events.base import Event
+from events.agent import ActionDefaulted, LLMCall
 
 REFUSED = ("content_filter", "refusal")
 """Finish reasons that mean the provider refused to answer (OpenAI's content filter and
@@ -66,27 +65,3 @@ def classify(
     if first.parse_error is not None and illegal(first.response, first.parse_error):
         return "illegal"
     return "unparsable"
-
-
-def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | None]]:
-    """Every `ModelDecision` of a log with the class the game's verdicts give it, as the
-    `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
-    refused or judged invalid before the seat's next decision is `illegal`; the reason is the
-    first such verdict's (None when the game took the move as given)."""
-    out: list[tuple[ModelDecision, str, str | None]] = []
-    open_: dict[int, int] = {}
-    """The index in `out` of each seat's latest decision."""
-    for e in events:
-        if isinstance(e, ModelDecision):
-            open_[e.seat] = len(out)
-            out.append((e, e.outcome, None))
-            continue
-        verdict = verdict_of(e) if isinstance(e, Event) else None
-        if verdict is None or verdict[0] not in open_:
-            continue
-        i = open_[verdict[0]]
-        decision, outcome, reason = out[i]
-        if reason is None:
-            played = decision.outcome in ("ok", "repaired")
-            out[i] = (decision, "illegal" if played else outcome, verdict[1])
-    return out

@@ -14,10 +14,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
-from agents.llm.outcome import judged
 from engine.cattle.presets import load_preset
 from engine.textarena.mindgames import PRESETS as MINDGAMES
 from events import catalog
+from events.agent import judged
 from events.store import DuckStore
 from projections.costs import CLASSES, usage
 from runner.session import play_and_store

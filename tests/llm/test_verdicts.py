@@ -16,15 +16,16 @@ import pytest
 
 from agents import make_agents
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
-from agents.llm.outcome import classify, judged
+from agents.llm.outcome import classify
 from agents.pact.bots import parse_answer
 from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
 from engine.textarena.mindgames import PRESETS
 from events import catalog
-from events.agent import VERDICT_SUFFIXES, LLMCall
+from events.agent import VERDICT_SUFFIXES, LLMCall, judged
 from events.store import DuckStore, GameRow
 from projections.costs import usage
+from projections.timeline import timeline
 from runner.driver import Game
 from runner.session import play_and_store, seat_specs
 from runner.verify import check_game
@@ -63,7 +64,10 @@ def test_a_blotto_allocation_textarena_refuses_is_illegal_with_its_reason(tmp_pa
     assert outcomes == (len(rows), 0, 0, len(rows))
     with DuckStore(db, read_only=True) as store:
         (row,) = usage(store.con, by="seat")
+        events = store.load_events(gid)
     assert row["fallback_rate"] == 1.0 and row["outcome_rates"]["illegal"] == 1.0
+    shown = [t for _, _, t in timeline(events) if "call(s)" in t]
+    assert len(shown) == len(rows) and all(": illegal (the game refused" in t for t in shown)
 
 
 def test_a_codenames_clue_textarena_cannot_read_is_an_invalid_move(tmp_path: Path) -> None:
