@@ -15,9 +15,11 @@ from typing import Any
 import pytest
 
 from agents import make_agents
+from agents.cattle.parse import parse_answer as parse_cattle
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.outcome import classify
 from agents.pact.bots import parse_answer
+from engine.cattle.decisions import BidDecision
 from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
 from engine.textarena.mindgames import PRESETS
@@ -211,3 +213,20 @@ def test_every_games_verdict_events_name_their_seat_and_reason() -> None:
         "pit_rejected",
         "gb_cn_request_refused",
     } <= found
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        '{"action": "bid", "amount": "1e2"}',
+        "action: bid, amount: 1e2",
+        '{"action": "bid", "amount": 1e400}',
+    ],
+)
+def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
+    bid = BidDecision(
+        seats=(1,), auction=1, animal="cow", auctioneer=0, mode="canonical", round=0,
+        price=20, leader=None,
+    )  # fmt: skip
+    action, _, error = parse_cattle(text, bid, 1)
+    assert action is None and error
