@@ -81,8 +81,11 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, 
     classes = {id(d): c for d, c, _ in ae.judged(events)} if seat is None else {}
     for i, e in enumerate(events):
         if visible(e, seat):
-            line = lens.line(e) if lens is not None else game.describe(e, seat)
-            text = line or describe_agent_event(e, seat, classes.get(id(e))) or fallback(e)
+            if isinstance(e, ae.ModelDecision):  # worded alike in every game, with its class
+                line = describe_agent_event(e, seat, classes.get(id(e)))
+            else:
+                line = lens.line(e) if lens is not None else game.describe(e, seat)
+            text = line or describe_agent_event(e, seat) or fallback(e)
             out.append((len(out) if own else i, e, text))
     return out
 
