@@ -80,11 +80,22 @@ GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
 -- `_rejected`, `_refused` or `_invalid` (a rules' rejection, a refused request, TextArena's
 -- invalid-move verdict). Each game tags its verdicts so, with the seat as the event's actor
 -- and the reason in `reason` (events.agent.VERDICT_SUFFIXES; docs/architecture.md).
+-- A TextArena game stored by rules 1.0.0 holds no verdict event for a move Codenames refused
+-- only in a message to everyone; the message is in the seat's next observation, and is read
+-- from there.
 CREATE OR REPLACE VIEW verdicts AS
 SELECT game_id, seq, actor AS seat, type, payload->>'reason' AS reason
 FROM events
 WHERE actor IS NOT NULL
-  AND (suffix(type, '_rejected') OR suffix(type, '_refused') OR suffix(type, '_invalid'));
+  AND (suffix(type, '_rejected') OR suffix(type, '_refused') OR suffix(type, '_invalid'))
+UNION ALL
+SELECT e.game_id, e.seq, e.actor AS seat, e.type,
+       regexp_extract(e.payload->>'text',
+                      '[^\n\[\]]*Player ' || e.actor || ', did not provide a valid [^\n]*')
+           AS reason
+FROM events e JOIN games g USING (game_id)
+WHERE e.type = 'textarena_observed' AND g.game = 'textarena' AND g.engine_version = '1.0.0'
+  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ');
 
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
 -- outcome class. A move the game refused or judged invalid (a verdict of the seat before its

@@ -86,7 +86,8 @@ def test_a_codenames_clue_textarena_cannot_read_is_an_invalid_move(tmp_path: Pat
 
 
 def test_a_codenames_game_of_the_first_rules_still_verifies(tmp_path: Path) -> None:
-    """A game stored by rules 1.0.0 (no verdict from Codenames' messages) replays as it was."""
+    """A game stored by rules 1.0.0 (no verdict event from Codenames' messages) replays as it
+    was, and its model decisions are classed from the messages its seat was shown."""
     config = PRESETS["codenames"]
     db = tmp_path / "old.duckdb"
     with LoopbackServer(_say("no clue")) as srv, DuckStore(db) as store:
@@ -110,6 +111,13 @@ def test_a_codenames_game_of_the_first_rules_still_verifies(tmp_path: Path) -> N
         assert record.events[0].engine_version == "1.0.0"
         assert not [e for e in record.events if type(e).__name__ == "InvalidMove"]
         assert check_game(store.load_rows("old")).outcome == "verified"
+        decided = store.con.execute(
+            "SELECT outcome, reason FROM llm_decisions WHERE game_id = 'old'"
+        ).fetchall()
+    # The views read the verdicts of such a game from the messages its seat was shown.
+    assert decided and all(
+        o == "illegal" and "did not provide a valid clue" in r for o, r in decided
+    )
 
 
 def test_explain_requests_gamebench_refuses_are_never_ok(tmp_path: Path) -> None:
