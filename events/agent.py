@@ -6,6 +6,7 @@ agent had, and so that a replay never has to call a model again.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 import msgspec
@@ -165,12 +166,18 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
     out: list[tuple[ModelDecision, str, str | None]] = []
     open_: dict[int, int] = {}
     """The index in `out` of each seat's latest decision."""
+    start = events[0] if events else None
+    told = getattr(start, "game", None) == "textarena" and (
+        getattr(start, "engine_version", None) == "1.0.0"
+    )
     for e in events:
         if isinstance(e, ModelDecision):
             open_[e.seat] = len(out)
             out.append((e, e.outcome, None))
             continue
         verdict = verdict_of(e) if isinstance(e, Event) else None
+        if verdict is None and told and isinstance(e, Event):
+            verdict = _told_verdict(e)
         if verdict is None or verdict[0] not in open_:
             continue
         i = open_[verdict[0]]
@@ -179,6 +186,16 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
             played = decision.outcome in ("ok", "repaired")
             out[i] = (decision, "illegal" if played else outcome, verdict[1])
     return out
+
+
+def _told_verdict(event: Event) -> tuple[int, str] | None:
+    """The refusal a TextArena observation of rules 1.0.0 tells its own seat in a message
+    (Codenames' unreadable clue or guess), as the `verdicts` view reads it."""
+    if type(event).__struct_config__.tag != "textarena_observed":
+        return None
+    seat, text = getattr(event, "seat", None), str(getattr(event, "text", ""))
+    found = re.search(rf"[^\n\[\]]*Player {seat}, did not provide a valid [^\n]*", text)
+    return None if seat is None or found is None else (int(seat), found.group())
 
 
 class HumanAnswer(Event, frozen=True, kw_only=True, tag="human_answer"):

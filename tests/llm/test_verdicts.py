@@ -112,12 +112,13 @@ def test_a_codenames_game_of_the_first_rules_still_verifies(tmp_path: Path) -> N
         assert not [e for e in record.events if type(e).__name__ == "InvalidMove"]
         assert check_game(store.load_rows("old")).outcome == "verified"
         decided = store.con.execute(
-            "SELECT outcome, reason FROM llm_decisions WHERE game_id = 'old'"
+            "SELECT outcome, reason FROM llm_decisions WHERE game_id = 'old' ORDER BY seq"
         ).fetchall()
     # The views read the verdicts of such a game from the messages its seat was shown.
     assert decided and all(
         o == "illegal" and "did not provide a valid clue" in r for o, r in decided
     )
+    assert [(o, r) for _, o, r in judged(record.events)] == decided
 
 
 def test_explain_requests_gamebench_refuses_are_never_ok(tmp_path: Path) -> None:
