@@ -240,7 +240,7 @@ _ECHOES = re.compile(
     r"|\bplayer\s*\d+"  # a seat's name, as the prompt writes it
     r"|\bround\s*(?:of\s*)?\d+(?:\s*of\s*\d+)?|\bR\d+\b"  # a round's number
     r"|\(\s*bid\s*\+\s*ask\s*\)\s*/\s*2"  # the price rule
-    r"|\bfrom\s+-?\d+\s+to\s+-?\d+",  # the quote's range
+    r"|\bwhole\s+number\s+from\s+-?\d+\s+to\s+-?\d+",  # the quote's range
     re.IGNORECASE,
 )
 """Prompt text an answer may repeat whose numbers are not a quote: a number is read from
