@@ -856,13 +856,19 @@ class DuckStore(Store):
             # truncated one); look at it read-only first and leave it untouched if it is bad.
             _probe(self.path, wait)
         _ = self.con  # open now: a missing, damaged or foreign file is reported at once
-        if read_only:
-            if self.path != ":memory:":
-                _check_size(self.con, self.path)
-            self._check_version()
-            current_views(self.con)
-        else:
-            self._migrate(init)
+        try:
+            if read_only:
+                if self.path != ":memory:":
+                    _check_size(self.con, self.path)
+                self._check_version()
+                current_views(self.con)
+            else:
+                self._migrate(init)
+        except BaseException:
+            # Nobody can close a store its constructor refused: close it here, not when
+            # the interpreter shuts down (which reports the connection leaked).
+            self.close()
+            raise
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:

@@ -23,8 +23,12 @@ def _p(seat: int | None, viewer: int | None = None) -> str:
     return "nobody" if seat is None else seat_name(seat, viewer)
 
 
-def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
-    """One line for an event an agent recorded (the same in every game), else None."""
+def describe_agent_event(
+    e: Any, viewer: int | None = None, outcome: str | None = None
+) -> str | None:
+    """One line for an event an agent recorded (the same in every game), else None;
+    `outcome`: a model decision's class once the game's verdicts are counted, when it is not
+    the class the agent recorded (events.agent.judged)."""
 
     def p(seat: int | None) -> str:
         return _p(seat, viewer)
@@ -45,7 +49,10 @@ def describe_agent_event(e: Any, viewer: int | None = None) -> str | None:
             return f"! {p(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
         case ae.ModelDecision():
             played = f", played {e.fallback}" if e.fallback is not None else ""
-            return f"  {p(e.seat)}'s {e.decision}: {e.outcome} ({e.calls} call(s){played})"
+            shown = e.outcome
+            if outcome is not None and outcome != e.outcome:
+                shown = f"{outcome} (the game refused the move; read as {e.outcome})"
+            return f"  {p(e.seat)}'s {e.decision}: {shown} ({e.calls} call(s){played})"
         case ae.HumanAnswer():
             what = "played" if e.error is None else f"refused: {e.error}"
             return f"  [human] {p(e.seat)} {e.decision}/{e.stage}: {e.text!r} {what} ({e.elapsed_ms:.0f} ms)"
@@ -70,9 +77,14 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, 
     lens = seat_lens(game, seat)
     own = seat_numbered(game, seat)
     out: list[tuple[int, Any, str]] = []
+    # Model decisions are engine-only: only the whole timeline shows them, with their class.
+    classes = {id(d): c for d, c, _ in ae.judged(events)} if seat is None else {}
     for i, e in enumerate(events):
         if visible(e, seat):
-            line = lens.line(e) if lens is not None else game.describe(e, seat)
+            if isinstance(e, ae.ModelDecision):  # worded alike in every game, with its class
+                line = describe_agent_event(e, seat, classes.get(id(e)))
+            else:
+                line = lens.line(e) if lens is not None else game.describe(e, seat)
             text = line or describe_agent_event(e, seat) or fallback(e)
             out.append((len(out) if own else i, e, text))
     return out

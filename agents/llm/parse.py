@@ -15,6 +15,15 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+_PLACEHOLDER = re.compile(r"<[^<>]{0,80}>|\.\.\.|\u2026")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether `value` only repeats a template's placeholders (`<your message>`, `...`):
+    nothing but those, spaces and punctuation."""
+    rest = _PLACEHOLDER.sub("", value)
+    return bool(value.strip()) and not any(ch.isalnum() for ch in rest)
+
 
 class AnswerError(ValueError):
     """An answer that does not yield an action; the message explains why."""
@@ -49,7 +58,7 @@ def _objects(text: str) -> list[str]:
     return spans
 
 
-_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:\.\d+)?|[A-Za-z_][\w\- ]*)"""
+_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[A-Za-z_][\w\- ]*)"""
 
 
 @functools.cache

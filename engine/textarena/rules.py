@@ -28,6 +28,7 @@ import contextlib
 import functools
 import importlib
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -47,7 +48,15 @@ from events.textarena.game import (
     TextArenaStarted,
 )
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+VERSIONS = ("1.0.0",)
+"""Older rules versions still replayed: 1.0.0 recorded only the verdicts TextArena gives
+through `set_invalid_move`, not those it only tells in a game message (`MESSAGE_VERDICTS`)."""
+
+MESSAGE_VERDICTS = (re.compile(r"\bdid not provide a valid (?:clue|guess)\b"),)
+"""Game messages by which an environment refuses a move without calling `set_invalid_move`
+(Codenames skips the team's turn after a clue or guess it cannot read); since rules 1.1.0
+each is recorded as an invalid-move verdict on the player whose move it was."""
 
 INSTALL_HINT = (
     "TextArena is not installed; install the extra: uv sync --extra textarena "
@@ -285,7 +294,7 @@ class TextArenaState:
         "verdicts",
     )
 
-    def __init__(self, config: TextArenaConfig, seed: int) -> None:
+    def __init__(self, config: TextArenaConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
         self.players = config.players
@@ -307,6 +316,18 @@ class TextArenaState:
             return original(*args, **kwargs)
 
         inner.set_invalid_move = judged
+        if version in VERSIONS:
+            return
+        told = inner.add_observation
+
+        def announced(*args: Any, **kwargs: Any) -> Any:
+            message = kwargs.get("message", args[0] if args else "")
+            sender = kwargs.get("from_id", args[2] if len(args) > 2 else -1)
+            if sender == -1 and any(rx.search(str(message)) for rx in MESSAGE_VERDICTS):
+                self.verdicts.append((int(inner.current_player_id), str(message)))
+            return told(*args, **kwargs)
+
+        inner.add_observation = announced
 
     @property
     def current(self) -> int:
@@ -417,6 +438,8 @@ class TextArenaRules:
     """Any TextArena environment as a decider (see the module docstring)."""
 
     version = VERSION
+    versions = VERSIONS
+    """Every older rules version these rules replay (a log names the one it was played by)."""
 
     @staticmethod
     def max_decisions(config: TextArenaConfig) -> int:
@@ -424,17 +447,22 @@ class TextArenaRules:
         return config.max_steps
 
     def start(
-        self, config: TextArenaConfig, seed: int, seats: Sequence[SeatSpec]
+        self,
+        config: TextArenaConfig,
+        seed: int,
+        seats: Sequence[SeatSpec],
+        version: str | None = None,
     ) -> tuple[TextArenaState, list[Any]]:
         """Make and reset the environment; record the start, secret roles and the first
-        player's observation."""
-        st = TextArenaState(config, seed)
+        player's observation (by the rules of `version`, default the current ones)."""
+        version = version or self.version
+        st = TextArenaState(config, seed, version)
         events: list[Any] = [
             TextArenaStarted(
                 seed=seed,
                 config=config,
                 seats=tuple(seats),
-                engine_version=self.version,
+                engine_version=version,
                 env_id=config.env_id,
                 textarena_version=textarena_version(),
             ),
@@ -500,7 +528,7 @@ class TextArenaRules:
     def fold(self, events: Sequence[Any]) -> TextArenaState:
         """The state after a log (or a prefix): a fresh environment, the stored actions."""
         start = events[0]
-        st = TextArenaState(start.config, start.seed)
+        st = TextArenaState(start.config, start.seed, start.engine_version or VERSION)
         for e in events:
             if isinstance(e, ActionTaken):
                 with st.rng.active():
