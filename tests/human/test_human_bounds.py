@@ -5,15 +5,18 @@ reason, kept only in part, and the game goes on and verifies."""
 from __future__ import annotations
 
 import asyncio
+import io
 from pathlib import Path
 from typing import Any
 
 import pytest
+from rich.console import Console
 
 from agents import make_agents
-from agents.human.agent import MAX_LINE, HumanAgent
+from agents.human.agent import MAX_LINE, HumanAgent, Terminal
 from agents.human.mailbox import Mailbox, answer_line, post_answer, waiting
 from events import catalog
+from projections.timeline import timeline
 from runner.driver import Game
 from tests.human.test_human_cli import play, replays, stored, tags, verified
 
@@ -100,3 +103,20 @@ def test_browser_forms_nested_deep_or_48_kb_long_are_refused(tmp_path: Path) -> 
     assert answers[1].error is not None and "48,000 characters long" in answers[1].error
     assert len(answers[1].text) == MAX_LINE
     assert answers[2].error is None
+
+
+def test_the_timeline_names_a_person_as_the_game_does() -> None:
+    """Pit counts its players from 1; the lines of a person's answers and defaults do too."""
+    game = catalog.get("gamebench:pit")
+    config = game.preset("quick")
+    agents = make_agents(["random"] * config.players, 2, config)
+    lines = io.StringIO("1\n" * 3)  # three answers, then the person leaves (end of input)
+    desk = Terminal(lines, Console(file=io.StringIO()))
+    agents[0] = HumanAgent(0, 2, config, spec="human", timeout=60, terminal=desk)
+    run = Game(config, 2, agents)
+    asyncio.run(run.run_async())
+    text = [line for _, _, line in timeline(run.log)]
+    person = [t for t in text if "[human]" in t or "left the game" in t or "defaulted" in t]
+    assert person and all("Player 1" in t for t in person), person
+    assert any(t.startswith("Round 1: Player 1 is dealt") for t in text)
+    assert not [t for t in text if "Player 0" in t]
