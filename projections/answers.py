@@ -14,9 +14,9 @@ import json
 import re
 from typing import Any
 
-MAX_JSON_CHARS = 262_144
-"""The longest JSON text read from an answer (256 Ki characters: far above any answer a
-game's schema asks for, reasoning included)."""
+MAX_JSON_CHARS = 8 * 1024 * 1024
+"""The longest JSON text read from an answer (8 Mi characters: above any answer a model
+sends, a long message or reasoning included, yet a bound on the time one answer costs)."""
 MAX_JSON_DEPTH = 64
 """The deepest nesting of arrays and objects read (a game's answer nests three or four)."""
 
