@@ -145,6 +145,8 @@ def _entry_class(env_id: str) -> Any:
         except (ImportError, SyntaxError) as exc:
             text = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
             raise ConfigError(f"TextArena's {env_id} cannot be loaded here: {text}") from None
+        except (LookupError, OSError) as exc:  # data its module reads as it is imported
+            raise unusable(env_id, exc) from None
         entry = getattr(module, class_name)
     return entry
 
@@ -169,6 +171,19 @@ def _offline_codenames() -> Any:
     return OfflineCodenames
 
 
+def unusable(env_id: str, exc: BaseException) -> ConfigError:
+    """The one-line refusal of an environment that cannot be set up here, from what it raised
+    while being built or reset."""
+    first = " ".join(str(exc).split()).strip("* ")[:160] or type(exc).__name__
+    if isinstance(exc, LookupError) and not isinstance(exc, KeyError):
+        why = "needs data it downloads at run time, which the harness does not do"
+    elif isinstance(exc, OSError):
+        why = "reads a data file that the installed textarena package does not hold"
+    else:
+        why = "cannot be set up here"
+    return ConfigError(f"TextArena's {env_id} {why}: {first}")
+
+
 def make_env(env_id: str) -> Any:
     """A fresh environment for `env_id`, wrapped as TextArena's registration says;
     `ConfigError` in one line when TextArena has no such id or cannot build it."""
@@ -179,12 +194,8 @@ def make_env(env_id: str) -> Any:
         cls = _offline_codenames()
     try:
         env = cls(**spec.kwargs)
-    except LookupError as exc:  # an NLTK corpus TextArena would have downloaded
-        first = " ".join(str(exc).split())[:120]
-        raise ConfigError(
-            f"TextArena's {env_id} needs data it downloads at run time, which the harness "
-            f"does not do: {first}"
-        ) from None
+    except Exception as exc:  # any failure to build refuses the id
+        raise unusable(env_id, exc) from None
     env.env_id = env_id
     env.entry_point = spec.entry_point
     for wrapper in spec.default_wrappers or ():
@@ -197,12 +208,14 @@ def players_of(env_id: str, players: int | None = None) -> int:
     3, 4, 5, 6 its `reset` takes (`ConfigError` when none does)."""
     for n in (players,) if players is not None else (2, 1, 3, 4, 5, 6):
         assert n is not None
+        env = make_env(env_id)
         try:
-            env = make_env(env_id)
             with GameRandom(0).active():
                 env.reset(num_players=n, seed=0)
         except AssertionError:  # TextArena refuses a player count with an assertion
             continue
+        except Exception as exc:  # a reset that fails for any other reason
+            raise unusable(env_id, exc) from None
         return n
     which = f"{players} players" if players is not None else "2, 1, 3, 4, 5 or 6 players"
     raise ConfigError(f"TextArena's {env_id} does not play with {which}")
