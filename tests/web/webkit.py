@@ -4,10 +4,9 @@ from __future__ import annotations
 
 import json
 import os
-import socket
+import re
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -120,18 +119,22 @@ def build_store(tmp: Path) -> Games:
     return games
 
 
-def free_port() -> int:
-    """A port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class Served(str):
+    """The base URL of a running viewer, with the operator's key of its seats page."""
+
+    key: str
+
+    @property
+    def seats(self) -> str:
+        """The operator's page of the seats waiting on people."""
+        return f"{self}/seats?key={self.key}"
 
 
 @contextmanager
-def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Iterator[str]:
-    """`cattle serve` on `db` in a subprocess (listening on `host`, taking seats from the
-    question folder `seats` when given); yields its base URL and stops it after."""
-    port = free_port()
+def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Iterator[Served]:
+    """`cattle serve` on `db` in a subprocess (listening on `host`, on a port the system
+    picks, taking seats from the question folder `seats` when given); yields its base URL
+    (read from what it prints once it listens) and stops it after."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -143,7 +146,7 @@ def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Ite
             "--host",
             host,
             "--port",
-            str(port),
+            "0",
             *(["--seats", str(seats)] if seats is not None else []),
         ],
         cwd=ROOT,
@@ -152,18 +155,14 @@ def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Ite
         text=True,
         env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
     )
-    url = f"http://{host}:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.communicate()
-            try:
-                with socket.create_connection((host, port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("the server did not start") from None
-                time.sleep(0.1)
+        assert proc.stdout is not None
+        said = [proc.stdout.readline(), proc.stdout.readline()]
+        found = re.search(r"(http://\S+?)/ ", said[0])
+        key = re.search(r"/seats\?key=(\S+)", said[1])
+        assert found and key, (said, proc.poll() is None or proc.communicate())
+        url = Served(found.group(1))
+        url.key = key.group(1)
         yield url
     finally:
         proc.terminate()
