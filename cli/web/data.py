@@ -246,7 +246,9 @@ def list_games(
     direction = "DESC" if query.desc else "ASC"
     hidden = sorted(seeds_in_play(con))
     # A withheld seed is NULL here, in the order too: its place among the others would tell it.
-    shown_seed = "CASE WHEN list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END"
+    shown_seed = (
+        "CASE WHEN g.in_play OR list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END"
+    )
     order = shown_seed if column == "seed" else f"g.{column}"
     order_params = [hidden] if column == "seed" else []
     rows = con.execute(
@@ -266,7 +268,7 @@ def lines_of(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> list[GameLin
     hidden = sorted(seeds_in_play(con))
     rows = con.execute(
         f"{shown_games(con)} SELECT g.game_id, g.game, g.shown_tournament, g.seats,"
-        " CASE WHEN list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END,"
+        " CASE WHEN g.in_play OR list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END,"
         " g.created_at, g.status, g.in_play, g.shown_id FROM g"
         " WHERE g.game_id IN (SELECT unnest(?))",
         [hidden, list(ids)],

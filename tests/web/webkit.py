@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
+import socket
 import subprocess
 import sys
 from collections.abc import Iterator
@@ -182,3 +183,27 @@ def chromium_missing() -> str | None:
     except ImportError:
         return "playwright is not installed (uv sync)"
     return None
+
+
+@contextmanager
+def served_here(app: Any) -> Iterator[str]:
+    """`app` served over real HTTP by uvicorn in a thread of this process, on a port the
+    system picks; yields its base URL and stops it after."""
+    import threading
+
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        # The socket listens already: a request made before the server has started waits in
+        # its queue, and is answered once the app is up.
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
