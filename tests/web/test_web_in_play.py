@@ -16,9 +16,8 @@ from typing import Any
 
 import duckdb
 import pytest
-from starlette.routing import Route
 from starlette.testclient import TestClient
-from webkit import Games
+from webkit import Games, addresses
 
 from agents.human.mailbox import write_json
 from cli.web.app import Delay, create_app
@@ -58,25 +57,6 @@ def agents_of(db: Path, game_id: str) -> list[str]:
     finally:
         con.close()
     return [s["agent"] for s in json.loads(seats)]
-
-
-def addresses(app: Any, values: dict[str, list[str]]) -> list[str]:
-    """Every address the app's routes answer (GET), each path parameter filled with every
-    value given for it, each with every `seat` a request may name."""
-    out = []
-    for route in app.routes:
-        assert isinstance(route, Route), route
-        if "GET" not in (route.methods or set()):
-            continue
-        paths = [route.path]
-        for name in re.findall(r"{(\w+)(?::\w+)?}", route.path):
-            assert name in values, f"no value to try for {{{name}}} of {route.path}"
-            paths = [
-                re.sub(rf"{{{name}(?::\w+)?}}", v, p, count=1) for p in paths for v in values[name]
-            ]
-        for path in paths:
-            out += [path, *(f"{path}?seat={s}" for s in ("public", "all", "0", "1", "2", "3"))]
-    return out
 
 
 @pytest.fixture()

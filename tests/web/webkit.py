@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import duckdb
+from starlette.routing import Route
 
 from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
 from engine.cattle.presets import load_preset
@@ -207,3 +208,22 @@ def served_here(app: Any) -> Iterator[str]:
         server.should_exit = True
         thread.join(timeout=30)
         sock.close()
+
+
+def addresses(app: Any, values: dict[str, list[str]]) -> list[str]:
+    """Every address the app's routes answer (GET), each path parameter filled with every
+    value given for it, each with every `seat` a request may name."""
+    out = []
+    for route in app.routes:
+        assert isinstance(route, Route), route
+        if "GET" not in (route.methods or set()):
+            continue
+        paths = [route.path]
+        for name in re.findall(r"{(\w+)(?::\w+)?}", route.path):
+            assert name in values, f"no value to try for {{{name}}} of {route.path}"
+            paths = [
+                re.sub(rf"{{{name}(?::\w+)?}}", v, p, count=1) for p in paths for v in values[name]
+            ]
+        for path in paths:
+            out += [path, *(f"{path}?seat={s}" for s in ("public", "all", "0", "1", "2", "3"))]
+    return out
