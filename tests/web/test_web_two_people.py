@@ -140,7 +140,7 @@ def test_neither_person_reaches_the_other_or_the_game_while_it_runs(
                     "token": [token, game_id],
                     "desk": [desk, game_id],
                 }
-                return [*addresses(app, values), "/seats", f"/?q={game_id}"]
+                return [*addresses(app, values, ("public", "0", "1")), "/seats", f"/?q={game_id}"]
 
             def check(seen: dict[str, tuple[int, str]], secrets: set[str], who: str) -> None:
                 for path, (status, text) in seen.items():

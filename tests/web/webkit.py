@@ -210,9 +210,13 @@ def served_here(app: Any) -> Iterator[str]:
         sock.close()
 
 
-def addresses(app: Any, values: dict[str, list[str]]) -> list[str]:
+def addresses(
+    app: Any,
+    values: dict[str, list[str]],
+    seats: tuple[str, ...] = ("public", "all", "0", "1", "2", "3"),
+) -> list[str]:
     """Every address the app's routes answer (GET), each path parameter filled with every
-    value given for it, each with every `seat` a request may name."""
+    value given for it, each without and with every `seat` of `seats`."""
     out = []
     for route in app.routes:
         assert isinstance(route, Route), route
@@ -225,5 +229,5 @@ def addresses(app: Any, values: dict[str, list[str]]) -> list[str]:
                 re.sub(rf"{{{name}(?::\w+)?}}", v, p, count=1) for p in paths for v in values[name]
             ]
         for path in paths:
-            out += [path, *(f"{path}?seat={s}" for s in ("public", "all", "0", "1", "2", "3"))]
+            out += [path, *(f"{path}?seat={s}" for s in seats)]
     return out
