@@ -245,8 +245,9 @@ def create_app(
     def games_page(request: Request) -> Response:
         query = data.ListQuery.from_params(request.query_params)
         with reader.con() as con:
-            lines, total = data.list_games(con, query, winners)
-            offered = data.choices(con)
+            play = data.in_play_now(con)
+            lines, total = data.list_games(con, query, winners, play)
+            offered = data.choices(con, play)
         last = max(1, -(-total // data.PER_PAGE))
         return page(
             pages.render(

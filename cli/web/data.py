@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -201,30 +202,43 @@ def live_tournaments(con: duckdb.DuckDBPyConnection) -> str:
         return "SELECT NULL::VARCHAR AS name WHERE FALSE"
     return (
         "SELECT DISTINCT t.tournament AS name FROM tournament_games t"
-        " LEFT JOIN games x ON x.game_id = t.game_id WHERE x.status IS DISTINCT FROM 'finished'"
+        " WHERE t.game_id NOT IN (SELECT game_id FROM games WHERE status = 'finished')"
     )
 
 
-def shown_games(con: duckdb.DuckDBPyConnection) -> str:
-    """SQL of the games table as the list may show it: each row with `in_play`, and
-    `shown_tournament` and `shown_id` (NULL while they would tell a tournament's seed: old
-    default names were made from it, and game ids from the name)."""
-    if _has_table(con, "tournaments"):
-        seeded = (
-            "regexp_matches(g0.tournament, '(^|[^0-9])' || CAST(ts.seed AS VARCHAR)"
-            " || '([^0-9]|$)')"
-        )
-        join = "LEFT JOIN tournaments ts ON ts.name = g0.tournament"
-    else:
-        seeded, join = "FALSE", ""
-    return (
-        f"WITH live AS ({live_tournaments(con)}),"
-        " p AS (SELECT g0.*, (g0.status = 'running' OR g0.tournament IN (SELECT name FROM live))"
-        f" AS in_play, coalesce({seeded}, FALSE) AS named FROM games g0 {join}),"
-        " g AS (SELECT *, CASE WHEN in_play AND named THEN NULL ELSE tournament END"
-        " AS shown_tournament, CASE WHEN in_play AND named THEN NULL ELSE game_id END"
-        " AS shown_id FROM p)"
+class InPlay(msgspec.Struct, frozen=True):
+    """The tournaments in play now, and those of them whose name holds their seed."""
+
+    live: list[str]
+    named: list[str]
+
+
+def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
+    """Which tournaments are in play (read once per page: the list's queries share it)."""
+    live = [str(r[0]) for r in con.execute(live_tournaments(con)).fetchall()]
+    named: list[str] = []
+    if live and _has_table(con, "tournaments"):
+        seeds = con.execute(
+            "SELECT name, seed FROM tournaments WHERE name IN (SELECT unnest(?))", [live]
+        ).fetchall()
+        named = [n for n, seed in seeds if re.search(rf"(?<!\d){int(seed)}(?!\d)", str(n))]
+    return InPlay(live=live, named=named)
+
+
+def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> tuple[str, list]:
+    """SQL of the games table as the list may show it, and its parameters: each row with
+    `in_play`, and `shown_tournament` and `shown_id` (NULL while they would tell a
+    tournament's seed: old default names were made from it, and game ids from the name)."""
+    play = play or in_play_now(con)
+    sql = (
+        "WITH p AS (SELECT g0.game_id, g0.game, g0.tournament, g0.seats, g0.seed,"
+        " g0.created_at, g0.status, (g0.status = 'running'"
+        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)) AS in_play,"
+        " coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE) AS named FROM games g0),"
+        " g AS (SELECT *, CASE WHEN named THEN NULL ELSE tournament END AS shown_tournament,"
+        " CASE WHEN named THEN NULL ELSE game_id END AS shown_id FROM p)"
     )
+    return sql, [play.live, play.named]
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -235,12 +249,17 @@ def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
 
 
 def list_games(
-    con: duckdb.DuckDBPyConnection, query: ListQuery, winners: Winners | None = None
+    con: duckdb.DuckDBPyConnection,
+    query: ListQuery,
+    winners: Winners | None = None,
+    play: InPlay | None = None,
 ) -> tuple[list[GameLine], int]:
     """One page of games matching `query`, and how many match in all."""
     where, params = query.where()
-    shown = shown_games(con)
-    total = con.execute(f"{shown} SELECT count(*) FROM g WHERE {where}", params).fetchone()
+    shown, first = shown_games(con, play)
+    total = con.execute(
+        f"{shown} SELECT count(*) FROM g WHERE {where}", [*first, *params]
+    ).fetchone()
     count = int(total[0]) if total else 0
     column = SORTS[query.sort]
     direction = "DESC" if query.desc else "ASC"
@@ -258,7 +277,7 @@ def list_games(
         f" ORDER BY {order} {direction} NULLS LAST, g.shown_id {direction} NULLS LAST,"
         f" g.game_id {direction}"
         " LIMIT ? OFFSET ?",
-        [hidden, *params, *order_params, PER_PAGE, (query.page - 1) * PER_PAGE],
+        [*first, hidden, *params, *order_params, PER_PAGE, (query.page - 1) * PER_PAGE],
     ).fetchall()
     return _lines(con, rows, winners), count
 
@@ -266,12 +285,13 @@ def list_games(
 def lines_of(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> list[GameLine]:
     """The list lines of the games `ids`, in that order (what a published index shows)."""
     hidden = sorted(seeds_in_play(con))
+    shown, first = shown_games(con)
     rows = con.execute(
-        f"{shown_games(con)} SELECT g.game_id, g.game, g.shown_tournament, g.seats,"
+        f"{shown} SELECT g.game_id, g.game, g.shown_tournament, g.seats,"
         " CASE WHEN g.in_play OR list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END,"
         " g.created_at, g.status, g.in_play, g.shown_id FROM g"
         " WHERE g.game_id IN (SELECT unnest(?))",
-        [hidden, list(ids)],
+        [*first, hidden, list(ids)],
     ).fetchall()
     place = {gid: i for i, gid in enumerate(ids)}
     return _lines(con, sorted(rows, key=lambda r: place[r[0]]), None)
@@ -358,16 +378,17 @@ def _date(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
+def choices(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> dict[str, list[str]]:
     """The values the list's filters offer: games and tournaments stored (not a name that
     is withheld)."""
     games = [r[0] for r in con.execute("SELECT DISTINCT game FROM games ORDER BY 1").fetchall()]
+    withheld = set((play or in_play_now(con)).named)
     tours = [
         r[0]
         for r in con.execute(
-            f"{shown_games(con)} SELECT DISTINCT shown_tournament FROM g"
-            " WHERE shown_tournament IS NOT NULL ORDER BY 1"
+            "SELECT DISTINCT tournament FROM games WHERE tournament IS NOT NULL ORDER BY 1"
         ).fetchall()
+        if r[0] not in withheld
     ]
     return {"games": games, "tournaments": tours, "statuses": list(STATUSES)}
 
@@ -430,9 +451,15 @@ def in_play(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
 
 def tournament_in_play(con: duckdb.DuckDBPyConnection, name: str) -> bool:
     """Whether tournament `name` has a game running or still to be played."""
-    got = con.execute(
-        f"SELECT count(*) FROM ({live_tournaments(con)}) WHERE name = ?", [name]
-    ).fetchone()
+    got = (
+        con.execute(
+            "SELECT count(*) FROM tournament_games t LEFT JOIN games x ON x.game_id = t.game_id"
+            " WHERE t.tournament = ? AND x.status IS DISTINCT FROM 'finished'",
+            [name],
+        ).fetchone()
+        if _has_table(con, "tournament_games")
+        else None
+    )
     running = con.execute(
         "SELECT count(*) FROM games WHERE tournament = ? AND status = 'running'", [name]
     ).fetchone()
