@@ -565,12 +565,13 @@ def api_events(
     hidden = _hidden(gdef)
     rows = event_rows(con, game_id, viewer, upto)
     reader = _Reader(con, game_id, gdef, viewer, rows)
+    bare = reader.no_lineup or upto is not None  # a spectator's delayed view: no lineup
     secret = withheld_seed(con, game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
         fields = seedless_fields(typ, fields, secret)
-        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+        if bare and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         if own:
             seq = turn = i
@@ -665,12 +666,13 @@ def game_data(
     notes: dict[int, str] = {}
     hidden = _hidden(gdef)
     reader = _Reader(con, head.game_id, gdef, viewer, rows, decoded)
+    bare = reader.no_lineup or upto is not None  # a spectator's delayed view: no lineup
     secret = withheld_seed(con, head.game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
         fields = seedless_fields(typ, fields, secret)
-        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+        if bare and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         text = None
         if reader.lens is not None:
@@ -706,7 +708,7 @@ def game_data(
         else fr.build(None, rows, viewer)
     )
     shown_head = msgspec.to_builtins(head)
-    if reader.no_lineup:
+    if bare:
         shown_head["agents"] = [""] * len(head.agents)
     return {
         "game": shown_head,

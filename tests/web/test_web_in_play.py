@@ -258,6 +258,10 @@ def test_with_a_delay_only_the_public_view_of_a_game_in_play_is_shown(
         assert [e["seq"] for e in events] == public
     page = delayed.get(f"/games/{gid}").text
     assert "s behind" in page and "?seat=0" not in page
+    # Nor who plays where: a person at a seat would learn which agent each opponent is.
+    shown = delayed.get(f"/api/games/{gid}").json()
+    assert shown["game"]["agents"] == [""] * 4 and "seats" not in shown["events"][0]["fields"]
+    assert "seats" not in delayed.get(f"/api/games/{gid}/events").json()[0]["fields"]
     for seat in range(4):
         got = delayed.get(f"/api/games/{gid}?seat={seat}")
         assert got.status_code == 403 and "?seat=public" in got.json()["error"]
