@@ -193,11 +193,13 @@ def create_app(
     def page(html: str, status: int = 200, headers: dict[str, str] = HEADERS) -> HTMLResponse:
         return HTMLResponse(html, status_code=status, headers=headers)
 
-    def error(status: int, message: str, *, api: bool = False, seat: bool = False) -> Response:
+    def error(
+        status: int, message: str, *, api: bool = False, seat: bool = False, back: str = ""
+    ) -> Response:
         headers = SEAT_HEADERS if seat else HEADERS
         if api:
             return JSONResponse({"error": message}, status_code=status, headers=headers)
-        html = pages.render("error.html", status=status, message=message, base="")
+        html = pages.render("error.html", status=status, message=message, base="", back=back)
         return page(html, status, headers)
 
     def gate(con: duckdb.DuckDBPyConnection, game_id: str, viewer: Any) -> tuple[Any, int | None]:
@@ -369,11 +371,9 @@ def create_app(
             form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
             if not post_answer(seats, token, answer_line(q.get("schema"), form)):
                 # Two posts before the seat read the first (a double click): the first stands.
-                return error(
-                    409,
-                    "an answer to this decision is already in and is played; this one was not used",
-                    seat=True,
-                )
+                back = f"/seats/desk/{q['desk']}" if q.get("desk") else f"/seats/{token}"
+                said = "an answer to this decision is already in and is played; this one was not"
+                return error(409, f"{said} used", seat=True, back=back)
             await read_by_seat(seats, token, len(q.get("notes", [])))
             where = f"/seats/desk/{q['desk']}" if q.get("desk") else f"/seats/{token}"
             return Response(status_code=303, headers={**SEAT_HEADERS, "Location": where})

@@ -209,6 +209,7 @@ def test_a_second_answer_to_one_decision_is_refused(games: Games, tmp_path: Path
         assert posted(client, token, "first").status_code == 303
         second = posted(client, token, "second")
         assert second.status_code == 409 and "already in" in second.text
+        assert f'href="/seats/{token}" id="back-to-seat"' in second.text
         assert json.loads((seats / f"{token}.answer").read_text()) == {"line": "first"}
         (seats / f"{token}.json").unlink()  # the decision is over
         late = posted(client, token, "late")
