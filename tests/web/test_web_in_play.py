@@ -70,7 +70,7 @@ def in_play(games: Games, tmp_path: Path) -> Path:
 
 def test_every_address_keeps_a_running_game_closed(in_play: Path, games: Games) -> None:
     """Whatever route and view is asked for, nothing of the running game's events, table or
-    lineup comes back; once it has ended, the same addresses show it (the test reaches)."""
+    lineup comes back; once it has ended, the same addresses show it (they are real ones)."""
     app = create_app(in_play)
     values = {
         "game_id": [games.cattle],
