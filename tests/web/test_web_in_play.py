@@ -273,3 +273,25 @@ def test_a_long_delay_keeps_a_game_first_seen_now_closed(in_play: Path, games: G
     with TestClient(app, base_url="http://127.0.0.1") as client:
         got = client.get(f"/api/games/{games.cattle}/events?seat=public")
         assert got.status_code == 403 and "come back in" in got.json()["error"]
+
+
+def test_a_delay_does_not_open_a_game_whose_deal_is_still_to_be_played(
+    in_play: Path, games: Games
+) -> None:
+    """Another game dealt from the same seed runs too (another rotation of the deal): the
+    public events of one would show the other's cards, so neither opens to spectators."""
+    edit(
+        in_play,
+        ("INSERT INTO games SELECT 'again' AS game_id, * EXCLUDE (game_id) FROM games"
+         " WHERE game_id = ?", [games.cattle]),
+    )  # fmt: skip
+    with TestClient(
+        create_app(in_play, spectator_delay=0.0), base_url="http://127.0.0.1"
+    ) as client:
+        got = client.get(f"/api/games/{games.cattle}/events?seat=public")
+        assert got.status_code == 403 and "same seed" in got.json()["error"]
+    edit(in_play, ("DELETE FROM games WHERE game_id = 'again'", []))
+    with TestClient(
+        create_app(in_play, spectator_delay=0.0), base_url="http://127.0.0.1"
+    ) as client:
+        assert client.get(f"/api/games/{games.cattle}/events?seat=public").status_code == 200
