@@ -7,6 +7,9 @@ module parses options, shows progress and prints.
 from __future__ import annotations
 
 import json
+import re
+import secrets
+import string
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -316,7 +319,11 @@ def tournament(
         ),
     ] = 1,
     name: Annotated[
-        str | None, typer.Option(help="Tournament name (default: FORMAT-SEED-GAMES).")
+        str | None,
+        typer.Option(
+            help="Tournament name (default: GAME-FORMAT-GAMES and a random word; the seed is"
+            " shown once every game is played)."
+        ),
     ] = None,
     executor: Annotated[
         str,
@@ -564,8 +571,7 @@ def tournament(
         )
     seed = seed_or_random(seed)
     config = _config(preset, mode, preset_file=preset_file, game=game)
-    name = name or f"{fmt}-{seed}-{games}"
-    if not NAME_RE.match(name):
+    if name is not None and not NAME_RE.match(name):
         raise UsageError(
             "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
         )
@@ -585,6 +591,7 @@ def tournament(
     on_interrupt(plain(NOT_STORED))
     with DuckStore(db, init=init) as store:
         ensure_schema(store)
+        name = name or default_name(store, g.name, fmt, games)
         if tournament_exists(store, name):
             raise UsageError(
                 f"a tournament named {name!r} already exists in {db}; pick another --name"
@@ -598,8 +605,7 @@ def tournament(
             store.claim(f"tournament:{name}")
             if cattle:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
-                    f" seed {seed}, {{}}.",
+                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}), {{}}.",
                     name,
                     config.name,
                     config.auction_mode,
@@ -607,8 +613,7 @@ def tournament(
                 )
             else:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s),"
-                    f" seed {seed}, {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s), {{}}.",
                     name,
                     g.name,
                     config.name,
@@ -695,8 +700,8 @@ def _play_suite(
             f" {MAX_GAMES:,} games in all, got {matches:,} ({total:,} games)"
         )
     seed = seed_or_random(o.seed)
-    name = o.name or f"{o.family}-{seed}-{matches}"
-    if not NAME_RE.match(name):
+    name = o.name
+    if name is not None and not NAME_RE.match(name):
         raise UsageError(
             "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
         )
@@ -714,6 +719,7 @@ def _play_suite(
     on_interrupt(plain(NOT_STORED))
     with DuckStore(o.db, init=o.init) as store:
         ensure_schema(store)
+        name = name or default_name(store, o.family, None, matches)
         if tournament_exists(store, name):
             raise UsageError(
                 f"a tournament named {name!r} already exists in {o.db}; pick another --name"
@@ -726,8 +732,7 @@ def _play_suite(
             out.print(
                 line(
                     f"Tournament [bold]{{}}[/]: {{}} over {len(games)} game(s) ({{}}),"
-                    f" {matches} match(es) per game and pairing, {n_planned} game(s), seed"
-                    f" {seed}, {{}}.",
+                    f" {matches} match(es) per game and pairing, {n_planned} game(s), {{}}.",
                     name,
                     o.family,
                     ", ".join(n.partition(":")[2] for n, _, _ in games),
@@ -773,6 +778,21 @@ def _pairings(pool: int, games: int) -> str:
     return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
 
 
+def default_name(store: DuckStore, game: str, fmt: str | None, games: int) -> str:
+    """A new tournament's name: its game, format and size and a random word, never one
+    stored already. Not made from the seed, which every deal follows from: a person playing
+    in the tournament must not learn it from the name before the games are over."""
+    from runner.tournament import tournament_exists
+
+    short = re.sub(r"[^A-Za-z0-9_.-]+", "-", game.rpartition(":")[2]).strip("-.") or "games"
+    stem = "-".join(p for p in (short[:32], fmt, str(games)) if p)
+    while True:
+        word = "".join(secrets.choice(string.ascii_lowercase) for _ in range(6))
+        name = f"{stem}-{word}"
+        if not tournament_exists(store, name):
+            return name
+
+
 def _summary(store: DuckStore, name: str) -> None:
     _, rows = store.query(
         "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*) FROM tournament_games t"
@@ -786,6 +806,14 @@ def _summary(store: DuckStore, name: str) -> None:
             name,
         )
     )
+    # The seed tells every deal to come, so it is told only once no game is left to play.
+    _, seeds = store.query("SELECT seed FROM tournaments WHERE name = ?", [name])
+    if done == total and seeds:
+        out.print(
+            plain(f"Seed {seeds[0][0]}: the same options with --seed play these games again.")
+        )
+    elif seeds:
+        out.print(plain("The seed is shown once every game has been played (it is stored)."))
 
 
 METHODS = ("trueskill", "bt", "glicko2")
