@@ -20,6 +20,7 @@ from typing import Any, Self
 
 from engine.gamebench.common import Explain, raw_text
 from events.gamebench.common import RuleExplainedBase
+from projections import editions
 
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes a seat may take (`mode=` in its spec): answer at once, reason first, or
@@ -250,10 +251,12 @@ class PrompterBase:
     title: str = ""
     playing: str = "a game against other players"
     """What the standing instructions call the game (its kind and opponents)."""
+    edition: int = editions.CURRENT
+    """The edition of the prompts (projections.editions)."""
 
     def for_seat(self, options: Any) -> Self:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=mode_of(options))
+        """The prompter of a seat with these options (its reasoning mode and edition)."""
+        return replace(self, mode=mode_of(options), edition=editions.of(options))
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions (one character only: the default, `optimal`)."""
