@@ -223,8 +223,8 @@ SYSTEM = (
 CORRECTIONS: dict[str, tuple[str, str]] = {
     "blotto": (
         "Format: '[A4 B2 C2]'",
-        "Note: the game's format example [A4 B2 C2] shows only how to write a split; its"
-        " units add up to 8, while your split must use all 20 of your units (e.g. [A7 B7 C6]).",
+        "Note: the game's format example above shows only how to write a split: its units add"
+        " up to 8, while your split must use all 20 of your units, as [A7 B7 C6] does.",
     ),
 }
 """Per preset: a text of TextArena's own prompt whose example contradicts the game's rules,

@@ -154,7 +154,7 @@ def test_blotto_corrects_textarenas_own_example(tmp_path: Path, server: Loopback
     for p in prompts:
         note = p.split("Format: '[A4 B2 C2]'", 1)[1]
         assert "its units add up to 8, while your split must use all 20" in note
-        example = re.search(r"\(e\.g\. \[A(\d+) B(\d+) C(\d+)\]\)", note)
+        example = re.search(r"as \[A(\d+) B(\d+) C(\d+)\] does", note)
         assert example and sum(map(int, example.groups())) == 20
 
 
