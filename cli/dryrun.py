@@ -58,7 +58,8 @@ def _basis(got: dict[str, Any]) -> str:
             " and configuration."
         )
     return (
-        "Basis: no stored game of this game and configuration; each seat's share of the"
+        "Basis: no stored game of this game and configuration with model seats; each seat's"
+        " share of the"
         f" decision bound, one call per decision, {DEFAULT_INPUT:,} + {DEFAULT_OUTPUT}"
         " tokens per call (an upper estimate)."
     )

@@ -135,6 +135,14 @@ def estimate_games(
     seats: Counter[str] = Counter(s for g in planned for s in g)
     decisions = decision_limit(game, config)
     stored = same_config(con, game.name, config)
+    if stored:  # only games with model seats tell what a model seat uses
+        stored = [
+            gid
+            for (gid,) in con.execute(
+                "SELECT DISTINCT game_id FROM llm_usage WHERE list_contains(?, game_id) ORDER BY 1",
+                [stored],
+            ).fetchall()
+        ]
     rows: list[dict[str, Any]] = []
     for spec in sorted(seats, key=lambda s: -seats[s]):
         if spec.partition(":")[0] not in PROVIDERS:

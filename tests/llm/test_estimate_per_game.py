@@ -53,23 +53,31 @@ def test_the_estimate_from_a_stored_game_meets_the_real_use(
 
 
 OTHERS = [
-    # Another game of the same family, another preset of the same game.
-    (Case("OpenSpiel", "openspiel:tic_tac_toe", None, ("M", "M")), "openspiel:kuhn_poker", None),
-    (Case("TextArena", "textarena", "blotto", ("M", "M")), "textarena", "ipd3"),
-    (Case("Cattle Trade", "cattle-trade", "micro-duel", ("M", "M")), "cattle-trade", "standard"),
+    # Another game of the same family, another preset of the same game, and the same game
+    # and preset played by code agents only.
+    (
+        Case("OpenSpiel", "openspiel:tic_tac_toe", None, ("M", "M")),
+        Case("OpenSpiel", "openspiel:kuhn_poker", None, ("M", "M")),
+    ),
+    (
+        Case("TextArena", "textarena", "blotto", ("M", "M")),
+        Case("TextArena", "textarena", "ipd3", ("M", "M", "M")),
+    ),
+    (
+        Case("Cattle Trade", "cattle-trade", "micro-duel", ("M", "M")),
+        Case("Cattle Trade", "cattle-trade", "standard", ("M", "M", "M", "M")),
+    ),
+    (
+        Case("GameBench", "gamebench:pit", "quick", ("random", "random")),
+        Case("GameBench", "gamebench:pit", "quick", ("M", "random")),
+    ),
 ]
 
 
-@pytest.mark.parametrize(("played", "game", "preset"), OTHERS)
+@pytest.mark.parametrize(("played", "other"), OTHERS, ids=lambda c: f"{c.game}-{c.preset}")
 def test_the_estimate_never_reads_another_games_stored_games(
-    played: Case,
-    game: str,
-    preset: str | None,
-    tmp_path: Path,
-    server: LoopbackServer,
-    env: dict[str, str],
+    played: Case, other: Case, tmp_path: Path, server: LoopbackServer, env: dict[str, str]
 ) -> None:
-    other = Case("x", game, preset, played.seats)
     config = config_of(other)
     specs = [tuple(specs_of(other, server))]
     with DuckStore(tmp_path / "d.duckdb") as store:
