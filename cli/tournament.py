@@ -191,68 +191,10 @@ def _dry_run(
     as_json: bool,
 ) -> None:
     """Print what the tournament would play and cost; nothing is called or stored."""
-    from rich.table import Table
+    from cli.dryrun import dry_run
 
-    from projections.costs import load_prices
-    from runner.estimate import DEFAULT_CALLS, DEFAULT_INPUT, DEFAULT_OUTPUT, estimate
-
-    table = load_prices(prices)
-    budgets: dict[str, float | None] = {"max_tokens": max_tokens, "max_cost": max_cost}
-    args = (fmt, pool, games, seed, config, table)
-    kw: dict[str, Any] = {"max_calls": max_calls, **budgets}
-    if Path(db).exists():
-        with DuckStore(db, read_only=True) as store:
-            got = estimate(store.con, *args, **kw)
-    else:
-        got = estimate(None, *args, **kw)
-    if as_json:
-        print(json.dumps(got))
-        return
-    out.print(
-        line(
-            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
-            f" seats; at most {got['decision_bound']:,} decisions per game.",
-            got["game"],
-            str(got["preset"]),
-        )
-    )
-    if not got["seats"]:
-        out.print(plain("No model seats: nothing to estimate."))
-        return
-    t = Table(title=plain("Expected model use (no model called)"))
-    for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
-        t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
-    for r in got["seats"]:
-        money = "n/a" if r["cost"] is None else f"{r['cost']:.4f}"
-        t.add_row(
-            plain(r["agent"]),
-            f"{r['seats']:,}",
-            f"{r['calls']:,.0f}",
-            f"{r['input_tokens'] + r['output_tokens']:,.0f}",
-            money,
-            r["basis"],
-            f"{r['calls_bound_per_seat'] * r['seats']:,}",
-        )
-    t.caption = (
-        f"default: {DEFAULT_CALLS} calls per seat, {DEFAULT_INPUT:,} + {DEFAULT_OUTPUT}"
-        " tokens per call; calls bound: decisions x 3 calls x attempts, or max_calls"
-    )
-    out.print(t)
-    total = "n/a" if got["cost"] is None else f"{got['cost']:.4f}"
-    out.print(
-        plain(
-            f"In all: {got['calls']:,.0f} calls, {got['tokens']:,.0f} tokens, cost {total};"
-            f" at most {got['calls_bound']:,} calls."
-        )
-    )
-    for flag, key in (("--max-tokens", "max_tokens"), ("--max-cost", "max_cost")):
-        if budgets[key] is not None:
-            out.print(
-                plain(
-                    f"{flag} {budgets[key]:g}: no call starts once the tournament has used"
-                    " it (calls in flight may pass it by their own tokens)."
-                )
-            )
+    budgets = {"max_calls": max_calls, "max_tokens": max_tokens, "max_cost": max_cost}
+    dry_run(db, config, None, prices, budgets, as_json, schedule=(fmt, pool, games, seed))
 
 
 def _columns() -> tuple[Any, Any]:

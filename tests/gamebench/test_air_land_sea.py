@@ -238,11 +238,12 @@ def test_a_refused_request_is_not_told_as_a_random_play() -> None:
     line = describe(next(e for e in log if isinstance(e, AlsRejected)), 0)
     assert line is not None and "a random legal action was played" in line
     assert (
-        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 2 withdraws holding 1 card"
+        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 1 withdraws holding 1 card"
     )
-    # Seat 1 is "Player 2" in every other line, the default line included.
+    # Seat 1 is "Player 1" in every line, the default line included ("(you)" for itself).
     defaulted = ActionDefaulted(seat=1, decision="turn", action="{}", reason="unreadable")
-    assert describe(defaulted, 1) == "! Player 2's turn defaulted to {} (unreadable)"
+    assert describe(defaulted, 0) == "! Player 1's turn defaulted to {} (unreadable)"
+    assert describe(defaulted, 1) == "! Player 1 (you)'s turn defaulted to {} (unreadable)"
 
 
 def _places(state: AlsState) -> list[str]:
@@ -350,7 +351,7 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
     d = RULES.pending(state)
     assert d is not None and d.kind == "maneuver" and d.seats == (1,)
     for text, want in (
-        ("Action: Flip Player 1's face-down card in Air face up", Flip(owner=0, theatre="Air")),
+        ("Action: Flip Player 0's face-down card in Air face up", Flip(owner=0, theatre="Air")),
         (
             "hmm\nAction: flip your heavy bombers (air 6) in air face down",
             Flip(owner=1, theatre="Air"),
@@ -358,7 +359,7 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
         ("**Action:** Explain(Theaters)", Explain(heading="Theaters")),
     ):
         assert PROMPTER.parse(text, d, 1)[0] == want
-    assert PROMPTER.parse("Action: Flip Player 1's Escalation in Land", d, 1)[0] is None
+    assert PROMPTER.parse("Action: Flip Player 0's Escalation in Land", d, 1)[0] is None
     assert PROMPTER.default_action(d, 1) in d.legal
     view = AlsView(1).sync(log)
     prompt = PROMPTER.decision_prompt(view, d, "", None)
@@ -398,9 +399,9 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     record = play_game(GAME.preset("quick"), 2, ["commander", "random"])
     mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
     every = build(GAME, record.events, None)
-    assert all("Player 2 hand" not in f["text"] for f in mine.frames)
-    assert any("Player 1 hand" in f["text"] for f in mine.frames)
-    assert any("Player 2 hand" in f["text"] for f in every.frames)
+    assert all("Player 1 hand" not in f["text"] for f in mine.frames)
+    assert any("Player 0 hand" in f["text"] for f in mine.frames)
+    assert any("Player 1 hand" in f["text"] for f in every.frames)
 
 
 def test_commander_beats_random() -> None:

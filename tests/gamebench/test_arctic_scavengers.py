@@ -190,9 +190,10 @@ def test_a_tie_sends_the_resource_under_the_junkyard_and_tied_tribes_share() -> 
 
 
 def test_a_defaulted_answer_names_the_seat_as_the_game_does() -> None:
-    # Seat 0 is "Player 1" in every other line; the default line must not call it Player 0.
+    # Seat 0 is "Player 0" in every line, the default line included ("(you)" for itself).
     e = ActionDefaulted(seat=0, decision="gather", action='{"type":"stop"}', reason="unreadable")
-    assert describe(e, 0) == '! Player 1\'s gather defaulted to {"type":"stop"} (unreadable)'
+    assert describe(e, 1) == '! Player 0\'s gather defaulted to {"type":"stop"} (unreadable)'
+    assert describe(e, 0) == '! Player 0 (you)\'s gather defaulted to {"type":"stop"} (unreadable)'
 
 
 def test_explain_and_refusals() -> None:
@@ -377,9 +378,9 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     record = play_game(CONFIG, 4, ["warlord", "random"])
     mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
     every = build(GAME, record.events, None)
-    assert all("Player 2 hand:" not in f["text"] for f in mine.frames)
-    assert any("Player 1 hand:" in f["text"] for f in mine.frames)
-    assert any("Player 2 hand:" in f["text"] for f in every.frames)
+    assert all("Player 1 hand:" not in f["text"] for f in mine.frames)
+    assert any("Player 0 hand:" in f["text"] for f in mine.frames)
+    assert any("Player 1 hand:" in f["text"] for f in every.frames)
 
 
 def test_the_warlord_beats_random() -> None:

@@ -142,9 +142,9 @@ def test_golden_playthrough() -> None:
     assert moved[0] == ("G1", -3, 0, 5, 0) and moved[-1] == ("G2", 6, -1, 4, 1)
     view = HiveView(1).sync(log)
     assert view.board == state.board
-    assert "(4, 0): Player 2 queen Q (0 free neighbours)" in view.text()
-    assert GAME.describe(log[-2], None) == "Player 1 moved grasshopper G2 from (6, -1) to (4, 1)"
-    assert GAME.describe(log[-1], None) == "Player 1 wins: the other queen is surrounded"
+    assert "(4, 0): Player 1 queen Q (0 free neighbours)" in view.text()
+    assert GAME.describe(log[-2], None) == "Player 0 moved grasshopper G2 from (6, -1) to (4, 1)"
+    assert GAME.describe(log[-1], None) == "Player 0 wins: the other queen is surrounded"
     assert verify(log).ok
     folded = RULES.fold(log)
     assert (folded.board, folded.winner) == (state.board, 0)

@@ -107,7 +107,7 @@ def test_golden_playthrough() -> None:
     data = json.loads(json.dumps(GAME.extras["state_data"](RULES.fold(log))))
     assert data["points"] == [90, 0] and data["round"] == 1 and data["offer"] is None
     assert GAME.describe(corner, 1) == (
-        "Player 1 corners Soybeans with the Bull holding the Bear: +90 points (points: 90, 0)"
+        "Player 0 corners Soybeans with the Bull holding the Bear: +90 points (points: 90, 0)"
     )
 
 
@@ -295,9 +295,9 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     record = play_game(CONFIG, 4, ["cornerer", "random"])
     mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
     every = build(GAME, record.events, None)
-    assert all("Player 2:" not in f["text"] for f in mine.frames)
-    assert any("Player 1:" in f["text"] for f in mine.frames)
-    assert any("Player 2:" in f["text"] for f in every.frames)
+    assert all("Player 1:" not in f["text"] for f in mine.frames)
+    assert any("Player 0:" in f["text"] for f in mine.frames)
+    assert any("Player 1:" in f["text"] for f in every.frames)
 
 
 def test_two_cornerers_end_their_games_by_corners() -> None:

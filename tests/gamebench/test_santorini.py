@@ -99,7 +99,7 @@ def test_golden_playthrough() -> None:
         "0. 0. 0. 0. 0.\n0. 0. 0. 2A 0.\n0. 0X 2. 1. 1.\n0. 3B 0. 0. 0.\n1. 0Y 0. 0. 0."
     )
     assert GAME.describe(played[-1], None) == (
-        "Player 1 moved pawn B from (2, 2) to (3, 1) at level 3"
+        "Player 0 moved pawn B from (2, 2) to (3, 1) at level 3"
     )
     assert verify(log).ok
     folded = RULES.fold(log)
