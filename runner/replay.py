@@ -2,10 +2,15 @@
 
 `verify` rebuilds a game from its seed and the actions recorded in its own log (plus any
 events its agents recorded) and checks that the rules produce the same events, byte for
-byte. Code-agent seats are answered from the log (the game reads actions back with its
-`recorded_action`). Seat kinds that registered a *replayer* (model seats) run their real
-agent code again, prompts and answer parsing included, fed with the model answers the log
-recorded: no network is involved either way.
+byte. Code agents are deterministic given their spec and the seed, so their seats are played
+again by the agent itself: every decision, chat line and action string it stored must be what
+it makes now (a seat relabelled with another agent, or an edited move, shows as a difference).
+Seat kinds that registered a *replayer* (model seats, people) run their agent code again,
+prompts and answer parsing included, fed with the answers the log recorded: what the model
+or the person said cannot be produced again, so those seats are checked for legality and for
+following from their recorded answers. Any other seat is answered from the log (the game
+reads actions back with its `recorded_action`) and checked for legality only. No network is
+involved either way.
 """
 
 from __future__ import annotations
@@ -13,11 +18,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Literal
 
 import msgspec
 
-from agents import replayer_for
+from agents import make_agent, replayer_for
 from agents.base import Agent
 from events import catalog
 from events.agent import AgentEvent
@@ -37,12 +42,55 @@ def is_game_event(e: Any) -> bool:
     return type(e) not in _AGENT_TYPES
 
 
+SeatCheck = Literal["rerun", "answers", "legality"]
+"""How a replay checks a seat: ``rerun``, a code agent played again from its spec and the
+seed (every decision must be the one it makes); ``answers``, a seat whose recorded answers
+(a model's replies, a person's lines) are read again by its agent code, which must reach the
+moves stored, each legal; ``legality``, a seat answered from the log, each move checked by the
+rules only."""
+
+
+class SeatReplay(msgspec.Struct, frozen=True, kw_only=True):
+    """How a replay checked one seat, and why that way."""
+
+    seat: int
+    agent: str
+    check: SeatCheck
+    why: str
+
+
+def is_code_agent(game: catalog.GameDef, agent: str) -> bool:
+    """True when `agent` names one of `game`'s code agents (with or without options)."""
+    return agent.split(":", 1)[0].split("?", 1)[0] in game.code_agents
+
+
+def seat_checks(events: Sequence[Any], *, rerun: bool = True) -> list[SeatReplay]:
+    """How re-simulating `events` checks each seat (see `SeatCheck`)."""
+    start = events[0]
+    game = catalog.get(start.game)
+    out = []
+    for i, spec in enumerate(start.seats):
+        check: SeatCheck
+        if rerun and is_code_agent(game, spec.agent):
+            check, why = "rerun", "code agent: played again from its spec and the seed"
+        elif rerun and replayer_for(spec.agent) is not None:
+            check, why = "answers", "its recorded answers read again; each move checked for legality"
+        else:
+            check, why = "legality", "moves read from the log, each checked for legality"
+        out.append(SeatReplay(seat=i, agent=spec.agent, check=check, why=why))
+    return out
+
+
 def replay_agents(events: Sequence[Any], *, rerun: bool = True) -> list[Agent]:
-    """One agent per seat for re-simulating `events` (`rerun`: use registered replayers)."""
+    """One agent per seat for re-simulating `events` (`rerun`: play code agents again and
+    use registered replayers; else every seat answers from the log)."""
     start = events[0]
     game = catalog.get(start.game)
     agents: list[Agent] = []
     for i, spec in enumerate(start.seats):
+        if rerun and is_code_agent(game, spec.agent):
+            agents.append(make_agent(spec, i, start.seed, start.config))
+            continue
         replayer = replayer_for(spec.agent) if rerun else None
         if replayer is not None:
             agents.append(replayer(spec, i, start.seed, start.config, events))
@@ -98,7 +146,8 @@ class Verification(msgspec.Struct, kw_only=True):
 def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
     """Play the stored game again from its seed and recorded actions; return the new log.
 
-    With `rerun`, seats whose kind registered a replayer run their own code again.
+    With `rerun`, code agents play again and seats whose kind registered a replayer run their
+    own code again; without it every seat answers from the log.
     """
     if not events or events[0].__struct_config__.tag != START_TAG:
         raise ReplayError("the log does not start with game_started")
@@ -115,9 +164,11 @@ def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
     )
     # A replay that runs out of recorded actions stops; the comparison reports where.
     with contextlib.suppress(LookupError):
-        if all(type(a) is RecordedAgent for a in agents) and all(map(is_game_event, events)):
-            # Only recorded actions and no agent events: the synchronous loop (the one code
-            # agents play with) gives the same log without the event loop's overhead.
+        if all(type(a) is RecordedAgent or not a.is_async for a in agents) and all(
+            map(is_game_event, events)
+        ):
+            # Recorded actions and code agents, and no agent events: the synchronous loop (the
+            # one code agents play with) gives the same log without the event loop's overhead.
             game.run()
         else:
             asyncio.run(_run(game))
