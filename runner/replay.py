@@ -72,11 +72,11 @@ def seat_checks(events: Sequence[Any], *, rerun: bool = True) -> list[SeatReplay
     for i, spec in enumerate(start.seats):
         check: SeatCheck
         if rerun and is_code_agent(game, spec.agent):
-            check, why = "rerun", "code agent: played again from its spec and the seed"
+            check, why = "rerun", "a code agent, from its spec and the seed"
         elif rerun and replayer_for(spec.agent) is not None:
-            check, why = "answers", "its recorded answers read again; each move checked for legality"
+            check, why = "answers", "its recorded answers read again, each move checked"
         else:
-            check, why = "legality", "moves read from the log, each checked for legality"
+            check, why = "legality", "its moves read from the log, each checked"
         out.append(SeatReplay(seat=i, agent=spec.agent, check=check, why=why))
     return out
 

@@ -9,7 +9,10 @@ A game passes when, in this order:
 3. the `games` row agrees with the log's `game_started` event (seed, config, seats, game,
    engine version), and with the tournament schedule that lists the game, if any;
 4. a `finished` game ends with `game_ended` and its `end_reason` is that event's reason;
-5. re-simulating the log from its seed and recorded actions gives the same bytes.
+5. re-simulating the log from its seed gives the same bytes: code agents play again from
+   their spec and the seed, model seats and people have their recorded answers read again
+   by their agent code, and every move is checked by the rules (`runner.replay`); the
+   verdict says per seat which of these it got (`GameCheck.seats`).
 
 A game that is `running` or `abandoned` is never verified: when every check above holds
 for the events it has, it is reported as unfinished, a consistent prefix of a game.
@@ -32,6 +35,7 @@ from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.store import DuckStore, GameNotFound, StoredGame, StoreError, decode_log
 from runner.driver import rules_for
+from runner.replay import SeatReplay, seat_checks
 from runner.replay import verify as resimulate_and_compare
 
 Outcome = Literal["verified", "failed", "unfinished"]
@@ -65,6 +69,8 @@ class GameCheck(msgspec.Struct, frozen=True, kw_only=True):
     """Event rows stored."""
     problem: Problem | None = None
     """Set unless the outcome is verified."""
+    seats: tuple[SeatReplay, ...] = ()
+    """How the re-simulation checked each seat (empty when a check before it failed)."""
 
     @property
     def ok(self) -> bool:
@@ -116,12 +122,15 @@ def check_game(
     a game records. `rerun` re-runs the seats that registered a replayer (model seats).
     """
     status = stored.status
+    seats: tuple[SeatReplay, ...] = ()
     try:
         game = _game_of(stored)
         events = _events(stored, game)
         _game_row(stored, events, game)
         _tournament(stored, events, schedule, parse_seat or _game_seat(game.name))
         finished = _completeness(stored, events)
+        if events:
+            seats = tuple(seat_checks(events, rerun=rerun))
         _replay(events, prefix=not finished, rerun=rerun)
     except Failed as f:
         return GameCheck(
@@ -130,10 +139,15 @@ def check_game(
             status=status,
             events=len(stored.events),
             problem=f.problem,
+            seats=seats,
         )
     if finished:
         return GameCheck(
-            game_id=stored.game_id, outcome="verified", status=status, events=len(events)
+            game_id=stored.game_id,
+            outcome="verified",
+            status=status,
+            events=len(events),
+            seats=seats,
         )
     if not events:
         detail = f"status {status}, no events stored"
@@ -149,6 +163,7 @@ def check_game(
         status=status,
         events=len(events),
         problem=Problem(check="unfinished", seq=None, detail=detail),
+        seats=seats,
     )
 
 
