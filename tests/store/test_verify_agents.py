@@ -12,6 +12,8 @@ there, so it is the re-run that catches it.
 from __future__ import annotations
 
 import shutil
+import subprocess
+import sys
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -21,11 +23,13 @@ import duckdb
 import msgspec
 import pytest
 
+from agents.llm.loopback import LegalPolicy, LoopbackServer
 from events import catalog
 from events.codec import encode
 from events.store import DuckStore
 from runner.session import play_and_store
 from runner.verify import GameCheck, check_game, verify_stored
+from tests.cli.clikit import ENV, ROOT
 
 GAMES: dict[str, tuple[str, str, list[str]]] = {
     "pit": ("gamebench:pit", "standard", ["random", "cornerer"]),
@@ -109,7 +113,9 @@ def edit_text(kind: str, field: str, change: Callable[[str], str]) -> Callable[[
     def go(con: Con, gid: str) -> int:
         seq = _seqs(con, gid, kind)[0]
         event = _event(con, gid, seq)
-        _put(con, gid, seq, msgspec.structs.replace(event, **{field: change(getattr(event, field))}))
+        _put(
+            con, gid, seq, msgspec.structs.replace(event, **{field: change(getattr(event, field))})
+        )
         return seq
 
     return go
@@ -177,3 +183,244 @@ def test_the_verdict_says_every_code_agent_seat_was_played_again(base: Base, gid
     assert [(s.seat, s.agent, s.check) for s in got.seats] == [
         (i, agent, "rerun") for i, agent in enumerate(GAMES[gid][2])
     ]
+
+
+# ---------------------------------------------------------------------------- records
+
+
+@dataclass
+class Records:
+    """A model game and a person's game, each in its own file."""
+
+    model: Path
+    human: Path
+
+
+@pytest.fixture(scope="module")
+def records(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Records]:
+    """A Cattle Trade duel of a loopback model against random, and a Pit game in which a
+    person (stdin of a real `cattle play`) first types a refused line, then a choice."""
+    tmp = tmp_path_factory.mktemp("verify-records")
+    model = tmp / "model.duckdb"
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("OPENAI_API_KEY", "sk-test-verify")
+        mp.delenv("OPENAI_BASE_URL", raising=False)
+        (tmp / "llm.toml").write_text("")
+        mp.setenv("CATTLE_LLM_CONFIG", str(tmp / "llm.toml"))
+        with DuckStore(model) as store, LoopbackServer(LegalPolicy()) as srv:
+            play_and_store(
+                store,
+                catalog.get("cattle-trade").preset("micro-duel"),
+                5,
+                [f"openai:loop@{srv.openai_url}", "random"],
+                game_id="model",
+            )
+    human = tmp / "human.duckdb"
+    args = ["play", "--game", "gamebench:pit", "--preset", "quick", "--agents", "human,random"]
+    args += ["--seed", "5", "--db", str(human), "--init"]
+    done = subprocess.run(
+        [sys.executable, "-m", "cli.main", *args],
+        cwd=ROOT,
+        env=ENV,
+        input="nonsense\n1\n" * 400,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert done.returncode == 0, done.stderr[-2000:]
+    # Named as the cases name it (the id is the store's own choice).
+    con = duckdb.connect(str(human))
+    (gid,) = con.execute("SELECT game_id FROM games").fetchall()[0]
+    con.execute("UPDATE events SET game_id = 'human' WHERE game_id = ?", [gid])
+    con.execute("UPDATE games SET game_id = 'human' WHERE game_id = ?", [gid])
+    con.close()
+    yield Records(model=model, human=human)
+
+
+def _nth(con: Con, gid: str, kind: str, where: Callable[[Any], bool]) -> tuple[int, Any]:
+    for seq in _seqs(con, gid, kind):
+        text = con.execute(
+            "SELECT payload FROM events WHERE game_id = ? AND seq = ?", [gid, seq]
+        ).fetchall()[0][0]
+        game = con.execute("SELECT game FROM games WHERE game_id = ?", [gid]).fetchall()[0][0]
+        event = catalog.get(game).decoder.decode(text)
+        if where(event):
+            return seq, event
+    raise AssertionError(f"no {kind} event as wanted in {gid}")
+
+
+def set_field(
+    kind: str, where: Callable[[Any], bool], **change: Callable[[Any], Any]
+) -> Callable[[Con, str], int]:
+    """Change fields of the first `kind` event `where` accepts, keeping it canonical."""
+
+    def go(con: Con, gid: str) -> int:
+        seq, event = _nth(con, gid, kind, where)
+        new = msgspec.structs.replace(event, **{k: f(event) for k, f in change.items()})
+        con.execute(
+            "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+            [encode(new).decode(), gid, seq],
+        )
+        return seq
+
+    return go
+
+
+def _answered(e: Any) -> bool:
+    return e.error is None
+
+
+def _refused(e: Any) -> bool:
+    return e.error is not None
+
+
+def _other_seat(con: Con, gid: str) -> int:
+    """Move the person's first answer to the other seat, its actor column too."""
+    seq = set_field("human_answer", _answered, seat=lambda e: 1)(con, gid)
+    con.execute("UPDATE events SET actor = 1 WHERE game_id = ? AND seq = ?", [gid, seq])
+    return seq
+
+
+RECORD_CASES: list[tuple[str, str, Callable[[Con, str], int | None], str]] = [
+    (
+        "llm_call reasoning_tokens raised",
+        "model",
+        set_field("llm_call", _answered, reasoning_tokens=lambda e: e.output_tokens + 5000),
+        "llm_call",
+    ),
+    (
+        "llm_call input_tokens below 0",
+        "model",
+        set_field("llm_call", _answered, input_tokens=lambda e: -300_000),
+        "llm_call",
+    ),
+    (
+        "llm_call status on an answered call",
+        "model",
+        set_field("llm_call", _answered, status=lambda e: 503),
+        "llm_call",
+    ),
+    (
+        "llm_call latency_ms past the seat's timeout",
+        "model",
+        set_field("llm_call", _answered, latency_ms=lambda e: 1e9),
+        "llm_call",
+    ),
+    (
+        "llm_call latency_ms below 0",
+        "model",
+        set_field("llm_call", _answered, latency_ms=lambda e: -1.0),
+        "llm_call",
+    ),
+    (
+        "llm_call finish_reason of the other protocol",
+        "model",
+        set_field("llm_call", _answered, finish_reason=lambda e: "end_turn"),
+        "llm_call",
+    ),
+    (
+        "human_answer seat moved",
+        "human",
+        _other_seat,
+        "human_answer",
+    ),
+    (
+        "human_answer decision renamed",
+        "human",
+        set_field("human_answer", _answered, decision=lambda e: e.decision + "x"),
+        "replay",
+    ),
+    (
+        "human_answer stage changed",
+        "human",
+        set_field(
+            "human_answer", _answered, stage=lambda e: "ask" if e.stage != "ask" else "retry"
+        ),
+        "replay",
+    ),
+    (
+        "human_answer text of a played line changed",
+        "human",
+        set_field("human_answer", _answered, text=lambda e: "nonsense"),
+        "replay",
+    ),
+    (
+        "human_answer parse_stage changed",
+        "human",
+        set_field("human_answer", _answered, parse_stage=lambda e: "key_value"),
+        "replay",
+    ),
+    (
+        "human_answer error of a refused line changed",
+        "human",
+        set_field("human_answer", _refused, error=lambda e: "too slow"),
+        "replay",
+    ),
+    (
+        "human_answer error cleared on a refused line",
+        "human",
+        set_field("human_answer", _refused, error=lambda e: None),
+        "replay",
+    ),
+    (
+        "human_answer elapsed_ms past the seat's time limit",
+        "human",
+        set_field("human_answer", _answered, elapsed_ms=lambda e: 1e9),
+        "human_answer",
+    ),
+    (
+        "human_answer elapsed_ms below 0",
+        "human",
+        set_field("human_answer", _answered, elapsed_ms=lambda e: -5.0),
+        "human_answer",
+    ),
+]
+
+
+def _tournament_named(con: Con, gid: str) -> None:
+    con.execute("UPDATE games SET tournament = 'cup' WHERE game_id = ?", [gid])
+
+
+@pytest.mark.parametrize(
+    ("case", "which", "tamper", "check_name"), RECORD_CASES, ids=[c[0] for c in RECORD_CASES]
+)
+def test_an_edited_record_fails_verification(
+    records: Records,
+    tmp_path: Path,
+    case: str,
+    which: str,
+    tamper: Callable[[Con, str], int | None],
+    check_name: str,
+) -> None:
+    src = records.model if which == "model" else records.human
+    assert check(src, which).ok
+    path = tmp_path / "tampered.duckdb"
+    shutil.copyfile(src, path)
+    con = duckdb.connect(str(path))
+    seq = tamper(con, which)
+    con.close()
+    got = check(path, which)
+    assert got.outcome == "failed", (case, got)
+    assert got.problem is not None and got.problem.check == check_name, (case, got.problem)
+    if check_name != "replay":
+        assert got.problem.seq == seq, (case, got.problem)
+
+
+def test_a_tournament_named_in_a_store_without_tournaments_fails(
+    base: Base, tmp_path: Path
+) -> None:
+    path = tmp_path / "tampered.duckdb"
+    shutil.copyfile(base.path, path)
+    con = duckdb.connect(str(path))
+    _tournament_named(con, "cattle")
+    con.close()
+    got = check(path, "cattle")
+    assert got.outcome == "failed" and got.problem is not None
+    assert got.problem.check == "tournament" and "'cup'" in got.problem.detail
+
+
+def test_the_verdict_says_which_seats_were_checked_by_their_answers(records: Records) -> None:
+    model, human = check(records.model, "model"), check(records.human, "human")
+    assert model.ok and human.ok, (model.problem, human.problem)
+    assert [s.check for s in model.seats] == ["answers", "rerun"]
+    assert [s.check for s in human.seats] == ["answers", "rerun"]
