@@ -22,13 +22,13 @@ from engine.textarena.privacy import LEAKS_FILE, leak
 from engine.textarena.rules import players_of, registry, textarena_version
 from events.config import ConfigError
 
-
 LIMIT = 30
 """Seconds one environment may take before it is listed as not checked."""
 
 
-class TooSlow(Exception):
-    """An environment took longer than `LIMIT` to check."""
+class TooSlow(BaseException):
+    """An environment took longer than `LIMIT` to check (a BaseException: some environments
+    retry their set-up on any Exception)."""
 
 
 def _alarm(signum: int, frame: Any) -> None:
@@ -44,7 +44,7 @@ def scan(ids: list[str]) -> tuple[dict[str, str], dict[str, str]]:
         signal.alarm(LIMIT)
         try:
             found = leak(env_id, players_of(env_id))
-        except (ConfigError, Exception) as exc:  # an environment that cannot be played
+        except (ConfigError, TooSlow, Exception) as exc:  # one that cannot be played here
             # Paths name this machine's files: the list keeps the file's name only.
             said = re.sub(r"(/[^\s/]+)+/", "", " ".join(str(exc).split()))
             skipped[env_id] = f"{type(exc).__name__}: {said[:100]}"

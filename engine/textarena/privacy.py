@@ -89,25 +89,33 @@ def _perspectives(env: Any, state: Any, players: int) -> str | None:
     drawn: dict[int, list[str]] = {}
     keep = state.current_player_id
     saved = {p: list(q) for p, q in state.observations.items()}
-    for p in range(players):
-        got: list[str] = []
+    try:
+        for p in range(players):
+            got: list[str] = []
 
-        def add(message: str, observation_type: Any, from_id: int = -1, to_id: int = -1) -> None:
-            if to_id == -1:
-                got.extend(str(message).splitlines())
+            def add(
+                message: str,
+                observation_type: Any,
+                from_id: int = -1,
+                to_id: int = -1,
+                got: list[str] = got,
+            ) -> None:
+                if to_id == -1:
+                    got.extend(str(message).splitlines())
 
-        state.add_observation = add
-        state.current_player_id = p
-        try:
-            observe()
-        except Exception:
-            return None
-        finally:
-            vars(state).pop("add_observation", None)
-        drawn[p] = got
-    state.current_player_id = keep
-    for p, q in saved.items():
-        state.observations[p] = q
+            state.add_observation = add
+            state.current_player_id = p
+            try:
+                observe()
+            except Exception:  # drawing for a player not to move is not always possible:
+                return None  # this look then tells nothing, and the message check goes on
+            finally:
+                vars(state).pop("add_observation", None)
+            drawn[p] = got
+    finally:
+        state.current_player_id = keep
+        for p, q in saved.items():
+            state.observations[p] = q
     first = drawn[0]
     for p in range(1, players):
         other = drawn[p]

@@ -11,6 +11,7 @@ there, so it is the re-run that catches it.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import sys
@@ -23,13 +24,16 @@ import duckdb
 import msgspec
 import pytest
 
+from agents import register
+from agents.base import Agent
+from agents.cattle.random_agent import RandomAgent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from events import catalog
 from events.codec import encode
 from events.store import DuckStore
 from runner.session import play_and_store
 from runner.verify import GameCheck, check_game, verify_stored
-from tests.cli.clikit import ENV, ROOT
+from tests.cli.clikit import ENV, ROOT, cattle
 
 GAMES: dict[str, tuple[str, str, list[str]]] = {
     "pit": ("gamebench:pit", "standard", ["random", "cornerer"]),
@@ -424,3 +428,41 @@ def test_the_verdict_says_which_seats_were_checked_by_their_answers(records: Rec
     assert model.ok and human.ok, (model.problem, human.problem)
     assert [s.check for s in model.seats] == ["answers", "rerun"]
     assert [s.check for s in human.seats] == ["answers", "rerun"]
+
+
+class OutsideBot(Agent):
+    """An agent kind added from outside the game: plays like the random agent."""
+
+    spec = "outside-bot"
+
+    def __init__(self, seat: int, seed: int, config: Any) -> None:
+        super().__init__(seat, seed, config)
+        self.inner = RandomAgent(seat, seed, config)
+
+    def act(self, view: Any, decision: Any) -> Any:
+        return self.inner.act(view, decision)
+
+
+register("outside-bot", lambda spec, seat, seed, config: OutsideBot(seat, seed, config))
+
+
+def test_the_command_says_which_seats_it_could_check_for_legality_only(
+    records: Records, tmp_path: Path
+) -> None:
+    db = tmp_path / "outside.duckdb"
+    with DuckStore(db) as store:
+        gid, _ = play_and_store(
+            store, catalog.get("cattle-trade").preset("micro-duel"), 3, ["outside-bot", "random"]
+        )
+    table = cattle("verify", gid, "--db", db)
+    assert table.returncode == 0, table.stderr
+    assert "legality only" in table.stdout and "played again" in table.stdout
+    assert "outside-bot" in table.stdout
+    one = cattle("replay", gid, "--verify", "--db", db)
+    assert one.returncode == 0, one.stderr
+    assert "seat 0 outside-bot: legality only" in one.stdout
+    assert "seat 1 random: played again" in one.stdout
+    model = cattle("verify", "model", "--db", records.model, "--json")
+    assert model.returncode == 0, model.stderr
+    (verdict,) = json.loads(model.stdout)["games"]
+    assert [s["check"] for s in verdict["seats"]] == ["answers", "rerun"]
