@@ -81,15 +81,31 @@ def seat_checks(events: Sequence[Any], *, rerun: bool = True) -> list[SeatReplay
     return out
 
 
-def replay_agents(events: Sequence[Any], *, rerun: bool = True) -> list[Agent]:
+def earlier_versions(game: catalog.GameDef, agent: str) -> list[str]:
+    """The frozen earlier versions of a code agent the game still offers, newest first
+    (`tracker` -> `tracker-v3`, `tracker-v2`, `tracker-v1`)."""
+    found = []
+    for name in game.code_agents:
+        head, _, number = name.rpartition("-v")
+        if head == agent and number.isdigit():
+            found.append((int(number), name))
+    return [name for _, name in sorted(found, reverse=True)]
+
+
+def replay_agents(
+    events: Sequence[Any], *, rerun: bool = True, played_as: Sequence[str] | None = None
+) -> list[Agent]:
     """One agent per seat for re-simulating `events` (`rerun`: play code agents again and
-    use registered replayers; else every seat answers from the log)."""
+    use registered replayers; else every seat answers from the log). `played_as` names, per
+    seat, the code agent to play it with when not the one its spec names (an earlier
+    version of it)."""
     start = events[0]
     game = catalog.get(start.game)
     agents: list[Agent] = []
     for i, spec in enumerate(start.seats):
         if rerun and is_code_agent(game, spec.agent):
-            agents.append(make_agent(spec, i, start.seed, start.config))
+            name = played_as[i] if played_as is not None else spec.agent
+            agents.append(make_agent(name, i, start.seed, start.config))
             continue
         replayer = replayer_for(spec.agent) if rerun else None
         if replayer is not None:
@@ -141,9 +157,14 @@ class Verification(msgspec.Struct, kw_only=True):
     expected: str | None = None
     got: str | None = None
     error: str | None = None
+    played_as: tuple[str, ...] | None = None
+    """Per seat, the code agent that reproduced the game when it was an earlier version of
+    the one the seat names (None: every seat played as named)."""
 
 
-def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
+def resimulate(
+    events: Sequence[Any], *, rerun: bool = True, played_as: Sequence[str] | None = None
+) -> list[Any]:
     """Play the stored game again from its seed and recorded actions; return the new log.
 
     With `rerun`, code agents play again and seats whose kind registered a replayer run their
@@ -153,7 +174,7 @@ def resimulate(events: Sequence[Any], *, rerun: bool = True) -> list[Any]:
         raise ReplayError("the log does not start with game_started")
     start = events[0]
     game_def = catalog.get(start.game)
-    agents = replay_agents(events, rerun=rerun)
+    agents = replay_agents(events, rerun=rerun, played_as=played_as)
     game = Game(
         start.config,
         start.seed,
@@ -189,9 +210,44 @@ def verify(events: Sequence[Any], *, rerun: bool = True, prefix: bool = False) -
     With `prefix`, `events` are the part of a game that was written before its writer
     stopped: the re-simulation may go on past them, and may stop short of them only by
     agent events (model exchanges recorded for a decision whose step never applied).
+
+    A game stored before a code agent's code changed was played by what is now a frozen
+    earlier version (`tracker-v2`): when the seats as named do not reproduce it, each
+    earlier generation is tried in turn, every code seat that has one played by it (the
+    agents of one game are of one time); the first that reproduces the game verifies it, and
+    the result names it. A seat relabelled with another agent reproduces under none.
     """
+    first = _compare(events, rerun=rerun, prefix=prefix)
+    if first.ok or not rerun or not events or first.error is not None:
+        return first
+    start = events[0]
+    if start.__struct_config__.tag != START_TAG:
+        return first
+    game = catalog.get(start.game)
+    names = [s.agent for s in start.seats]
+    older = {n: earlier_versions(game, n) for n in set(names) if is_code_agent(game, n)}
+    generations = sorted(
+        {v.rpartition("-v")[2] for vs in older.values() for v in vs}, key=int, reverse=True
+    )
+    for number in generations:
+        played_as = tuple(
+            f"{n}-v{number}" if f"{n}-v{number}" in older.get(n, ()) else n for n in names
+        )
+        again = _compare(events, rerun=rerun, prefix=prefix, played_as=played_as)
+        if again.ok:
+            return msgspec.structs.replace(again, played_as=played_as)
+    return first
+
+
+def _compare(
+    events: Sequence[Any],
+    *,
+    rerun: bool,
+    prefix: bool,
+    played_as: Sequence[str] | None = None,
+) -> Verification:
     try:
-        replayed = resimulate(events, rerun=rerun)
+        replayed = resimulate(events, rerun=rerun, played_as=played_as)
     except Exception as exc:  # a corrupt log must produce a report, not a crash
         return Verification(
             ok=False, stored=len(events), replayed=0, error=f"{type(exc).__name__}: {exc}"

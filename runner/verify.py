@@ -141,7 +141,17 @@ def check_game(
         _records(events)
         if events:
             seats = tuple(seat_checks(events, rerun=rerun))
-        _replay(events, prefix=not finished, rerun=rerun)
+        played_as = _replay(events, prefix=not finished, rerun=rerun)
+        if played_as is not None:
+            seats = tuple(
+                msgspec.structs.replace(
+                    s,
+                    why=f"{s.why}, as {played_as[s.seat]} (the version it was played with)",
+                )
+                if s.check == "rerun" and played_as[s.seat] != s.agent
+                else s
+                for s in seats
+            )
     except Failed as f:
         return GameCheck(
             game_id=stored.game_id,
@@ -588,13 +598,14 @@ def _llm_call(seq: int, e: LLMCall, spec: SeatSpec | None) -> None:
             raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
 
 
-def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
-    """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped)."""
+def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> tuple[str, ...] | None:
+    """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped);
+    return the agents the seats were played as when an earlier version reproduced them."""
     if not events:
-        return
+        return None
     result = resimulate_and_compare(events, rerun=rerun, prefix=prefix)
     if result.ok:
-        return
+        return result.played_as
     if result.error:
         raise Failed("replay", result.mismatch, f"re-simulation failed: {result.error}")
     seq = result.mismatch

@@ -11,6 +11,7 @@ there, so it is the re-run that catches it.
 
 from __future__ import annotations
 
+import gzip
 import json
 import shutil
 import subprocess
@@ -29,8 +30,10 @@ from agents.base import Agent
 from agents.cattle.random_agent import RandomAgent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from events import catalog
+from events.cattle.codec import decode
 from events.codec import encode
 from events.store import DuckStore
+from runner.replay import verify
 from runner.session import play_and_store
 from runner.verify import GameCheck, check_game, verify_stored
 from tests.cli.clikit import ENV, ROOT, cattle
@@ -466,3 +469,23 @@ def test_the_command_says_which_seats_it_could_check_for_legality_only(
     assert model.returncode == 0, model.stderr
     (verdict,) = json.loads(model.stdout)["games"]
     assert [s["check"] for s in verdict["seats"]] == ["answers", "rerun"]
+
+
+OLD = Path(__file__).parents[1] / "agents" / "data" / "v2-standard-canonical-21.jsonl.gz"
+"""A game stored when `tracker`, `setrace` and `economy` were their second versions."""
+
+
+def test_a_game_of_an_earlier_agent_version_verifies_as_that_version() -> None:
+    events = [decode(line) for line in gzip.decompress(OLD.read_bytes()).splitlines() if line]
+    labels = [s.agent for s in events[0].seats]
+    got = verify(events)
+    assert got.ok and got.played_as is not None
+    assert [a for a in got.played_as if a not in labels] == [
+        f"{a}-v2" for a in labels if a in ("tracker", "setrace", "economy")
+    ]
+    # Relabelled, a seat reproduces under no version of the agent it names.
+    seat = labels.index("random")
+    seats = list(events[0].seats)
+    seats[seat] = msgspec.structs.replace(seats[seat], agent="tracker")
+    relabelled = [msgspec.structs.replace(events[0], seats=tuple(seats)), *events[1:]]
+    assert not verify(relabelled).ok
