@@ -54,7 +54,8 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
 
     check: str
     """seq, payload, encoding, type, actor, visible_to, turn, start, game, seed, config,
-    seats, engine_version, status, end, end_reason, tournament, replay or unfinished."""
+    seats, engine_version, status, end, end_reason, tournament, llm_call, human_answer,
+    seat_abandoned, replay or unfinished."""
     seq: int | None
     """The event row concerned, if the problem is about one."""
     detail: str
