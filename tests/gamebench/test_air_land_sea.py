@@ -61,6 +61,8 @@ from runner.session import game_row, play_and_store, play_game
 
 GAME = catalog.get("gamebench:air_land_sea")
 CONFIG = AlsConfig()
+# Scripted logs: the seats are named random, but the moves are the script's, so replays
+# answer them from the log (`rerun=False`) instead of playing the random agent again.
 SEATS = [SeatSpec(agent="random")] * 2
 PROMPTER = AlsPrompter()
 
@@ -159,7 +161,7 @@ def test_golden_playthrough() -> None:
     assert began == [("Air", "Land", "Sea"), ("Sea", "Air", "Land"), ("Land", "Sea", "Air"), ("Air", "Land", "Sea")]  # fmt: skip
     d = RULES.pending(state)
     assert d is not None and d.seats == (1,) and d.kind == "turn" and d.battle == 3
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
     data = json.loads(json.dumps(GAME.extras["state_data"](RULES.fold(log))))
     assert data["vp"] == [8, 2] and data["battle"] == 3
 
@@ -175,7 +177,7 @@ def test_the_gamebench_code_preset_leaves_four_abilities_out() -> None:
     text = PROMPTER.situation(view, d)
     assert "Cover Fire (Land 4): no ability in this match" in text
     assert "these cards have no ability: Air Drop (Air 2), Maneuver (Air 3)" in text
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_withdrawal_points_follow_the_supreme_commander_cards() -> None:
@@ -192,7 +194,7 @@ def test_the_battle_cap_stops_a_level_match_as_a_draw() -> None:
     assert isinstance(end, AlsEnded) and end.reason == "battle_cap"
     assert end.vp == (2, 2) and end.winner is None and end.scores == (0.5, 0.5)
     assert RULES.pending(state) is None
-    assert verify(log).ok
+    assert verify(log, rerun=False).ok
 
 
 def test_explain_and_refusals() -> None:
@@ -222,7 +224,7 @@ def test_explain_and_refusals() -> None:
         e.reason for e in log if isinstance(e, AlsRejected)
     )
     assert any(isinstance(e, AlsPlayed | AlsWithdrew) and e.n == 0 for e in log)
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_a_refused_request_is_not_told_as_a_random_play() -> None:
@@ -299,7 +301,7 @@ def test_any_legal_play_keeps_the_invariants(seed: int, preset: str, picks: list
         end = log[-1]
         assert isinstance(end, AlsEnded) and sum(end.scores) == 1.0
         assert end.reason == "target" and max(end.vp) >= config.target
-    assert verify(log, prefix=not state.over).ok
+    assert verify(log, rerun=False, prefix=not state.over).ok
 
 
 def _hide_from(log: list[Any], seat: int) -> list[Any]:
@@ -438,7 +440,7 @@ def test_transport_and_redeploy() -> None:
     assert [e.via for e in log if isinstance(e, AlsPlayed)] == ["turn"] * 4 + ["redeploy"]
     assert state.lanes["Land"] == [[("S1", True)], [("L6", True)]]
     assert [len(h) for h in state.hands] == [4, 4] and state.to_move == 0
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_the_seat_page_is_the_same_whatever_it_cannot_see(tmp_path: Path) -> None:
