@@ -393,14 +393,40 @@ def shown_name(name: Any) -> str:
 
 
 def _agents(text: str | None, players: int) -> list[str]:
+    """The seat list of `--agents`: one name fills every seat, `NAME*N` stands for N seats."""
     if not text:
         return ["random"] * players
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs: list[str] = []
+    for part in (s.strip() for s in text.split(",")):
+        if not part:
+            continue
+        name, star, count = part.rpartition("*")
+        if not star or not count.isdigit():
+            specs.append(part)
+        elif not name or not 1 <= int(count) <= players:
+            raise UsageError(
+                f"--agents: {shown_name(part)} should be NAME*N with N from 1 to {players}"
+            )
+        else:
+            specs.extend([name] * int(count))
+    if len(specs) == 1 and players > 1 and "*" not in text:
+        return specs * players
     if len(specs) != players:
         raise UsageError(
-            f"--agents needs {players} comma-separated agents for this preset, got {len(specs)}"
+            f"--agents needs {players} agents for this game (got {len(specs)}): one name for"
+            " every seat, a comma-separated list, or counts such as"
+            f" {_counts_example(specs, players)}"
         )
     return specs
+
+
+def _counts_example(specs: list[str], players: int) -> str:
+    """`A*k,B*m` over the names given, adding up to `players`."""
+    names = list(dict.fromkeys(specs)) or ["random"]
+    if len(names) == 1 or players < 2:
+        return f"{names[0]}*{players}"
+    first = players - players // 2
+    return f"{names[0]}*{first},{names[1]}*{players - first}"
 
 
 def _score_table(game_id: str, record: Any) -> Table:
