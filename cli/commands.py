@@ -37,7 +37,7 @@ from cli.common import (
     score_text,
     setup_text,
 )
-from cli.text import csv_text, line, plain
+from cli.text import csv_text, hint, line, plain
 from events import catalog
 from events.config import MAX_TURNS
 from events.sandbox import (
@@ -65,10 +65,11 @@ def demo(
     out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
     out.print(
         line(
-            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
-            game_id,
-            game_id,
-        )
+            "Next: [green]{}[/] or [green]{}[/]",
+            hint("show", game_id, db=db),
+            hint("replay", game_id, "--verify", db=db),
+        ),
+        soft_wrap=True,  # each command stays whole, to be copied
     )
 
 

@@ -37,7 +37,7 @@ from cli.common import (
     seed_or_random,
 )
 from cli.selection import other_games_hint
-from cli.text import line, plain, shown
+from cli.text import hint, line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check, check_suite
 from events import catalog
 from events.catalog import DEFAULT_GAME
@@ -125,9 +125,8 @@ def _play_with_progress(
             err.print(
                 line(
                     "interrupted; the games stored so far are kept. Finish the tournament"
-                    " with: [green]cattle tournament --resume {} --db {}[/]",
-                    name,
-                    store.path,
+                    " with: [green]{}[/]",
+                    hint("tournament", "--resume", name, db=store.path),
                 ),
                 soft_wrap=True,  # the command stays whole, to be copied
             )
@@ -732,7 +731,22 @@ def _play_suite(
             )
             _retried(ex)
         _summary(store, name)
-        out.print(line("Report: [green]cattle report --game {} --tournament {}[/]", o.family, name))
+        out.print(
+            line(
+                "Report: [green]{}[/]",
+                hint(
+                    "report",
+                    "--game",
+                    o.family,
+                    "--tournament",
+                    name,
+                    "--out",
+                    "report.html",
+                    db=o.db,
+                ),
+            ),
+            soft_wrap=True,
+        )
 
 
 def _where(executor: str, workers: int, address: str | None) -> str:
@@ -759,16 +773,21 @@ def _pairings(pool: int, games: int) -> str:
 
 def _summary(store: DuckStore, name: str) -> None:
     _, rows = store.query(
-        "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*) FROM tournament_games t"
+        "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*),"
+        " count(DISTINCT g.game) FROM tournament_games t"
         " LEFT JOIN games g ON g.game_id = t.game_id WHERE t.tournament = ?",
         [name],
     )
-    done, total = rows[0]
+    done, total, kinds = rows[0]
+    # TrueSkill rates one game at a time; a tournament over several (GameBench's protocol)
+    # is rated as GameBench rates it, every game weighing the same.
+    method = ("--method", "bt") if kinds > 1 else ()
     out.print(
         line(
-            f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {{}}[/]",
-            name,
-        )
+            f"{done}/{total} game(s) finished. Ratings: [green]{{}}[/]",
+            hint("ratings", "--tournament", name, *method, db=store.path),
+        ),
+        soft_wrap=True,
     )
 
 
