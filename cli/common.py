@@ -429,6 +429,25 @@ def _counts_example(specs: list[str], players: int) -> str:
     return f"{names[0]}*{first},{names[1]}*{players - first}"
 
 
+BOUND_REASONS = {
+    "max_turns": "the turn limit was reached",
+    "max_decisions": "the decision limit was reached",
+}
+"""End reasons every game may have: the bounds the driver holds each game to."""
+
+
+def end_words(game: Any, reason: str) -> str:
+    """How a game ended, in words: the game's own wording of its stored end reason, the
+    bounds' wording, or the reason as stored (TextArena's are sentences already)."""
+    own = game.extras.get("end_reasons", {})
+    return own.get(reason) or BOUND_REASONS.get(reason) or reason
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """`1 card`, `2 cards` (`many` for a plural other than noun + s)."""
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
+
+
 def _score_table(game_id: str, record: Any) -> Table:
     result = record.result
     table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
@@ -452,9 +471,10 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(*row)
     turns = getattr(result, "turns", None)
     rounds = getattr(result, "rounds", None)
-    length = f"{turns} turns, " if turns is not None else ""
-    length = f"{rounds} rounds, " if turns is None and rounds is not None else length
-    table.caption = plain(f"{length}{len(record.events)} events, ended: {result.reason}")
+    length = f"{plural(turns, 'turn')}, " if turns is not None else ""
+    length = f"{plural(rounds, 'round')}, " if turns is None and rounds is not None else length
+    words = end_words(catalog.for_config(record.config), result.reason)
+    table.caption = plain(f"{length}{plural(len(record.events), 'event')}, ended: {words}")
     return table
 
 
