@@ -561,8 +561,7 @@ def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
     """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
     table = Table()
     numeric = [
-        any(v is not None for v in col)
-        and all(v is None or _is_number(v) for v in col)
+        any(v is not None for v in col) and all(v is None or _is_number(v) for v in col)
         for col in zip(*rows, strict=True)
     ] or [False] * len(cols)
     for c, right in zip(cols, numeric, strict=True):
@@ -585,8 +584,10 @@ def _shown_number(value: Any) -> Any:
 
     if isinstance(value, float | decimal.Decimal) and not isinstance(value, bool):
         f = float(value)
-        if not math.isfinite(f) or f == int(f) and abs(f) < 1e15:
-            return value if not math.isfinite(f) else f"{int(f)}"
+        if not math.isfinite(f):
+            return value
+        if f == int(f) and abs(f) < 1e15:
+            return f"{int(f)}"
         if abs(f) >= 1e15:
             return f"{f:.6g}"
         return f"{f:.2f}" if abs(f) >= 1 else f"{f:.4g}"
