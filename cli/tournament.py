@@ -861,6 +861,11 @@ def ratings(
                     f"the selection holds games of {', '.join(g for (g,) in found)}:"
                     " pick one with --game (or rate them together with --method bt)"
                 )
+        if name is None and members is None and method == "bt":
+            # Bradley-Terry weighs the games of one kind the same (GameBench's games as
+            # GameBench rates them); kinds of game as unlike as an auction and a bargaining
+            # game are never one pool: the person picks the kind.
+            _one_kind(store, tournament)
         if method == "trueskill":
             results = load_results(store, tournament, name)
             n_games = len({r.game_id for r in results})
@@ -914,6 +919,23 @@ def ratings(
         ),
         [(_TRUESKILL, _SCORES)],
     )
+
+
+def _one_kind(store: DuckStore, tournament: str | None) -> None:
+    """Refuse a selection holding finished games of several kinds (a family such as
+    `gamebench` is one kind, any other game is its own), naming the --game that picks each."""
+    sql = "SELECT DISTINCT game FROM games WHERE status = 'finished'"
+    params: list[Any] = []
+    if tournament is not None:
+        sql += " AND tournament = ?"
+        params.append(tournament)
+    _, found = store.query(sql, params)
+    kinds = sorted({catalog.family_of(g) or g for (g,) in found})
+    if len(kinds) > 1:
+        raise UsageError(
+            f"the selection holds games of {len(kinds)} kinds, rated one kind at a time:"
+            f" pick one with --game ({', '.join(kinds)})"
+        )
 
 
 def _nothing(name: str | None, tournament: str | None, db: Path, hint: str) -> str:
