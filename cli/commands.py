@@ -35,6 +35,7 @@ from cli.common import (
     human_exit,
     out,
     score_text,
+    seat_list,
     setup_text,
 )
 from cli.text import csv_text, hint, line, plain
@@ -255,7 +256,7 @@ def _games_table(
             plain(r.game),
             plain(setup_text(r.config)),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
-            plain(", ".join(s.agent for s in r.seats)),
+            plain(seat_list([s.agent for s in r.seats])),
             " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),
         )
     return table

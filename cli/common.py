@@ -516,7 +516,20 @@ def score_text(score: float) -> str:
     """A score with thousands separators; whole numbers without a decimal point."""
     if isinstance(score, float) and score.is_integer():
         score = int(score)
+    if isinstance(score, float):  # a share such as Pit's 0.5252525...: what a reader uses
+        return f"{score:,.2f}" if abs(score) < 100 else f"{score:,.1f}"
     return f"{score:,}"
+
+
+def seat_list(agents: Sequence[str]) -> str:
+    """Seats as `--agents` takes them: runs of one agent as NAME*N (`heuristic*3, random*3`)."""
+    runs: list[list[Any]] = []
+    for a in agents:
+        if runs and runs[-1][0] == a:
+            runs[-1][1] += 1
+        else:
+            runs.append([a, 1])
+    return ", ".join(a if n == 1 else f"{a}*{n}" for a, n in runs)
 
 
 HUMAN_TIMEOUT_HELP = (

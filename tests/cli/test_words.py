@@ -50,3 +50,12 @@ def test_agents_fill_every_seat_and_counts_add_up(players: int, data: st.DataObj
         _agents(f"a*{first}", players)  # counts that do not fill the table
     with pytest.raises(UsageError):
         _agents(f"a*{players + 1}", players)
+
+
+def test_the_games_list_writes_seats_as_agents_takes_them_and_rounds_shares() -> None:
+    from cli.common import score_text, seat_list
+
+    assert seat_list(["heuristic"] * 3 + ["random"] * 3) == "heuristic*3, random*3"
+    assert seat_list(["a", "b", "a"]) == "a, b, a"
+    assert score_text(0.5252525252525253) == "0.53"
+    assert score_text(4770.0) == "4,770" and score_text(-1) == "-1"
