@@ -35,9 +35,10 @@ from cli.common import (
     human_exit,
     out,
     score_text,
+    seat_list,
     setup_text,
 )
-from cli.text import csv_text, line, plain
+from cli.text import csv_text, hint, line, plain
 from events import catalog
 from events.config import MAX_TURNS
 from events.sandbox import (
@@ -65,10 +66,11 @@ def demo(
     out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
     out.print(
         line(
-            "Next: [green]cattle show {}[/] or [green]cattle replay {} --verify[/]",
-            game_id,
-            game_id,
-        )
+            "Next: [green]{}[/] or [green]{}[/]",
+            hint("show", game_id, db=db),
+            hint("replay", game_id, "--verify", db=db),
+        ),
+        soft_wrap=True,  # each command stays whole, to be copied
     )
 
 
@@ -272,7 +274,7 @@ def _games_table(
             plain(r.game),
             plain(setup_text(r.config)),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
-            plain(", ".join(s.agent for s in r.seats)),
+            plain(seat_list([s.agent for s in r.seats])),
             " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),
         )
     return table
@@ -577,11 +579,38 @@ def _json_value(value: Any) -> str:
 def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
     """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
     table = Table()
-    for c in cols:
-        table.add_column(plain(c))
+    numeric = [
+        any(v is not None for v in col) and all(v is None or _is_number(v) for v in col)
+        for col in zip(*rows, strict=True)
+    ] or [False] * len(cols)
+    for c, right in zip(cols, numeric, strict=True):
+        table.add_column(plain(c), justify="right" if right else "left")
     for r in rows:
-        table.add_row(*(plain("NULL" if v is None else v) for v in r))
+        table.add_row(*(plain("NULL" if v is None else _shown_number(v)) for v in r))
     return table
+
+
+def _is_number(value: Any) -> bool:
+    import decimal
+
+    return isinstance(value, int | float | decimal.Decimal) and not isinstance(value, bool)
+
+
+def _shown_number(value: Any) -> Any:
+    """A number as a table shows it: a fraction rounded to what a reader can use (2 decimals,
+    or 4 significant digits below 1); csv and json keep every digit."""
+    import decimal
+
+    if isinstance(value, float | decimal.Decimal) and not isinstance(value, bool):
+        f = float(value)
+        if not math.isfinite(f):
+            return value
+        if f == int(f) and abs(f) < 1e15:
+            return f"{int(f)}"
+        if abs(f) >= 1e15:
+            return f"{f:.6g}"
+        return f"{f:.2f}" if abs(f) >= 1 else f"{f:.4g}"
+    return value
 
 
 @app.command()

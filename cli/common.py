@@ -393,14 +393,59 @@ def shown_name(name: Any) -> str:
 
 
 def _agents(text: str | None, players: int) -> list[str]:
+    """The seat list of `--agents`: one name fills every seat, `NAME*N` stands for N seats."""
     if not text:
         return ["random"] * players
-    specs = [s.strip() for s in text.split(",") if s.strip()]
+    specs: list[str] = []
+    for part in (s.strip() for s in text.split(",")):
+        if not part:
+            continue
+        name, star, count = part.rpartition("*")
+        if not star or not count.isdigit():
+            specs.append(part)
+        elif not name or not 1 <= int(count) <= players:
+            raise UsageError(
+                f"--agents: {shown_name(part)} should be NAME*N with N from 1 to {players}"
+            )
+        else:
+            specs.extend([name] * int(count))
+    if len(specs) == 1 and players > 1 and "*" not in text:
+        return specs * players
     if len(specs) != players:
         raise UsageError(
-            f"--agents needs {players} comma-separated agents for this preset, got {len(specs)}"
+            f"--agents needs {players} agents for this game (got {len(specs)}): one name for"
+            " every seat, a comma-separated list, or counts such as"
+            f" {_counts_example(specs, players)}"
         )
     return specs
+
+
+def _counts_example(specs: list[str], players: int) -> str:
+    """`A*k,B*m` over the names given, adding up to `players`."""
+    names = list(dict.fromkeys(specs)) or ["random"]
+    if len(names) == 1 or players < 2:
+        return f"{names[0]}*{players}"
+    first = players - players // 2
+    return f"{names[0]}*{first},{names[1]}*{players - first}"
+
+
+BOUND_REASONS = {
+    "max_turns": "the turn limit was reached",
+    "max_decisions": "the decision limit was reached",
+}
+"""End reasons every game may have: the bounds the driver holds each game to."""
+
+
+def end_words(game: Any, reason: str) -> str:
+    """How a game ended, in words: the game's own wording of its stored end reason, the
+    bounds' wording, or the reason as stored (TextArena's are sentences already)."""
+    own = game.extras.get("end_reasons", {})
+    return own.get(reason) or BOUND_REASONS.get(reason) or reason
+
+
+def plural(n: int, noun: str, many: str | None = None) -> str:
+    """`1 card`, `2 cards` (`many` for a plural other than noun + s)."""
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
 
 
 def _score_table(game_id: str, record: Any) -> Table:
@@ -426,9 +471,10 @@ def _score_table(game_id: str, record: Any) -> Table:
         table.add_row(*row)
     turns = getattr(result, "turns", None)
     rounds = getattr(result, "rounds", None)
-    length = f"{turns} turns, " if turns is not None else ""
-    length = f"{rounds} rounds, " if turns is None and rounds is not None else length
-    table.caption = plain(f"{length}{len(record.events)} events, ended: {result.reason}")
+    length = f"{plural(turns, 'turn')}, " if turns is not None else ""
+    length = f"{plural(rounds, 'round')}, " if turns is None and rounds is not None else length
+    words = end_words(catalog.for_config(record.config), result.reason)
+    table.caption = plain(f"{length}{plural(len(record.events), 'event')}, ended: {words}")
     return table
 
 
@@ -470,7 +516,20 @@ def score_text(score: float) -> str:
     """A score with thousands separators; whole numbers without a decimal point."""
     if isinstance(score, float) and score.is_integer():
         score = int(score)
+    if isinstance(score, float):  # a share such as Pit's 0.5252525...: what a reader uses
+        return f"{score:,.2f}" if abs(score) < 100 else f"{score:,.1f}"
     return f"{score:,}"
+
+
+def seat_list(agents: Sequence[str]) -> str:
+    """Seats as `--agents` takes them: runs of one agent as NAME*N (`heuristic*3, random*3`)."""
+    runs: list[list[Any]] = []
+    for a in agents:
+        if runs and runs[-1][0] == a:
+            runs[-1][1] += 1
+        else:
+            runs.append([a, 1])
+    return ", ".join(a if n == 1 else f"{a}*{n}" for a, n in runs)
 
 
 HUMAN_TIMEOUT_HELP = (

@@ -22,7 +22,7 @@ from cli.common import (
     print_fitted,
     table_width,
 )
-from cli.text import line, plain
+from cli.text import hint, line, plain
 from events import catalog
 from events.store import GameNotFound
 
@@ -329,11 +329,11 @@ def loopback(
         server = LoopbackServer(LegalPolicy(), port=port, delay=delay)
     except OSError as exc:
         raise UsageError(f"cannot listen on 127.0.0.1:{port}: {exc.strerror or exc}") from None
-    out.print(
-        f"Serving on 127.0.0.1:{server.port}. Try:\n"
-        f"  cattle play --preset micro-duel --agents "
-        f"openai:loop@{server.openai_url},anthropic:loop@{server.url}"
-    )
+    seats = f"openai:loop@{server.openai_url},anthropic:loop@{server.url}"
+    try_it = hint("play", "--preset", "micro-duel", "--agents", seats)
+    out.print(plain(f"Serving on 127.0.0.1:{server.port}. Try:"))
+    out.print(plain(f"  {try_it}"), soft_wrap=True)
+    out.file.flush()  # a caller reading the address through a pipe gets it now
     try:
         server._server.serve_forever()
     except KeyboardInterrupt:

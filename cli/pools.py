@@ -9,7 +9,7 @@ from pathlib import Path
 from rich.table import Table
 
 from cli.common import UsageError, _open, out
-from cli.text import plain
+from cli.text import hint, plain
 
 
 def score_against_pool(db: Path, pool: str, agent: str | None, as_json: bool) -> None:
@@ -79,4 +79,7 @@ def score_against_pool(db: Path, pool: str, agent: str | None, as_json: bool) ->
         )
         t.add_row(plain(s.group), f"{s.mu:.2f}", f"{s.sigma:.2f}", str(s.games), spread)
     out.print(t)
-    out.print(plain(f"{len(ids)} games stored; check them: cattle verify --all --db {db}"))
+    out.print(
+        plain(f"{len(ids)} games stored; check them: {hint('verify', '--all', db=db)}"),
+        soft_wrap=True,
+    )

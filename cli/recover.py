@@ -15,7 +15,7 @@ import typer
 from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
-from cli.text import line, plain
+from cli.text import hint, line, plain
 
 
 @app.command()
@@ -82,10 +82,18 @@ def recover(
         out.print("Marked abandoned; their events are kept.")
     tours = sorted({r.tournament for r in orphans if r.tournament})
     for name in tours:
-        out.print(line("Continue tournament games: [green]cattle tournament --resume {}[/]", name))
+        out.print(
+            line(
+                "Continue tournament games: [green]{}[/]",
+                hint("tournament", "--resume", name, db=db),
+            ),
+            soft_wrap=True,
+        )
     singles = [r.game_id for r in orphans if not r.tournament]
     if singles:
-        out.print(line("Continue a game: [green]cattle resume {}[/]", singles[0]))
+        out.print(
+            line("Continue a game: [green]{}[/]", hint("resume", singles[0], db=db)), soft_wrap=True
+        )
 
 
 @app.command()

@@ -69,3 +69,32 @@ def line(markup: str, *values: object) -> Text:
             result = result[:at] + text + result[at + len(text) :]
     out.plain = result
     return out
+
+
+def command_prefix() -> str:
+    """How the person started this process: `uv run cattle` under `uv run`, else `cattle`.
+
+    `uv run` marks the processes it starts (UV_RUN_RECURSION_DEPTH, and UV with its own path);
+    a `cattle` installed with `uv tool install` or pip runs without them.
+    """
+    import os
+
+    return "uv run cattle" if os.environ.get("UV_RUN_RECURSION_DEPTH") else "cattle"
+
+
+def hint(*words: object, db: object = None) -> str:
+    """A command to print as a next step, written so that it runs as printed: the prefix this
+    process was started with, each word quoted for a POSIX shell where it needs it, and `--db`
+    when `db` is not the store the command would open anyway."""
+    import os
+    import shlex
+    from pathlib import Path
+
+    parts = [shlex.quote(shown(w)) for w in words]
+    if db is not None:
+        from events.store import DEFAULT_DB
+
+        default = Path(os.environ.get("CATTLE_DB") or DEFAULT_DB)
+        if Path(str(db)).resolve() != default.resolve():
+            parts += ["--db", shlex.quote(str(db))]
+    return " ".join([command_prefix(), *parts])

@@ -41,7 +41,7 @@ from cli.common import (
     seed_or_random,
 )
 from cli.selection import other_games_hint
-from cli.text import line, plain, shown
+from cli.text import hint, line, plain, shown
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check, check_suite
 from events import catalog
 from events.catalog import DEFAULT_GAME
@@ -141,9 +141,8 @@ def finish_later(store: DuckStore, name: str) -> None:
     on_interrupt(
         line(
             "interrupted; the games stored so far are kept. Finish the tournament"
-            " with: [green]cattle tournament --resume {} --db {}[/]",
-            name,
-            store.path,
+            " with: [green]{}[/]",
+            hint("tournament", "--resume", name, db=store.path),
         )
     )
 
@@ -695,7 +694,22 @@ def _play_suite(
             )
             _retried(ex)
         _summary(store, name)
-        out.print(line("Report: [green]cattle report --game {} --tournament {}[/]", o.family, name))
+        out.print(
+            line(
+                "Report: [green]{}[/]",
+                hint(
+                    "report",
+                    "--game",
+                    o.family,
+                    "--tournament",
+                    name,
+                    "--out",
+                    "report.html",
+                    db=o.db,
+                ),
+            ),
+            soft_wrap=True,
+        )
 
 
 def _where(executor: str, workers: int, address: str | None) -> str:
@@ -737,16 +751,21 @@ def default_name(store: DuckStore, game: str, fmt: str | None, games: int) -> st
 
 def _summary(store: DuckStore, name: str) -> None:
     _, rows = store.query(
-        "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*) FROM tournament_games t"
+        "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*),"
+        " count(DISTINCT g.game) FROM tournament_games t"
         " LEFT JOIN games g ON g.game_id = t.game_id WHERE t.tournament = ?",
         [name],
     )
-    done, total = rows[0]
+    done, total, kinds = rows[0]
+    # TrueSkill rates one game at a time; a tournament over several (GameBench's protocol)
+    # is rated as GameBench rates it, every game weighing the same.
+    method = ("--method", "bt") if kinds > 1 else ()
     out.print(
         line(
-            f"{done}/{total} game(s) finished. Ratings: [green]cattle ratings --tournament {{}}[/]",
-            name,
-        )
+            f"{done}/{total} game(s) finished. Ratings: [green]{{}}[/]",
+            hint("ratings", "--tournament", name, *method, db=store.path),
+        ),
+        soft_wrap=True,
     )
     # The seed tells every deal to come, so it is told only once no game is left to play.
     _, seeds = store.query("SELECT seed FROM tournaments WHERE name = ?", [name])
@@ -828,6 +847,11 @@ def ratings(
                     f"the selection holds games of {', '.join(g for (g,) in found)}:"
                     " pick one with --game (or rate them together with --method bt)"
                 )
+        if name is None and members is None and method == "bt":
+            # Bradley-Terry weighs the games of one kind the same (GameBench's games as
+            # GameBench rates them); kinds of game as unlike as an auction and a bargaining
+            # game are never one pool: the person picks the kind.
+            _one_kind(store, tournament)
         if method == "trueskill":
             results = load_results(store, tournament, name)
             n_games = len({r.game_id for r in results})
@@ -881,6 +905,23 @@ def ratings(
         ),
         [(_TRUESKILL, _SCORES)],
     )
+
+
+def _one_kind(store: DuckStore, tournament: str | None) -> None:
+    """Refuse a selection holding finished games of several kinds (a family such as
+    `gamebench` is one kind, any other game is its own), naming the --game that picks each."""
+    sql = "SELECT DISTINCT game FROM games WHERE status = 'finished'"
+    params: list[Any] = []
+    if tournament is not None:
+        sql += " AND tournament = ?"
+        params.append(tournament)
+    _, found = store.query(sql, params)
+    kinds = sorted({catalog.family_of(g) or g for (g,) in found})
+    if len(kinds) > 1:
+        raise UsageError(
+            f"the selection holds games of {len(kinds)} kinds, rated one kind at a time:"
+            f" pick one with --game ({', '.join(kinds)})"
+        )
 
 
 def _nothing(name: str | None, tournament: str | None, db: Path, hint: str) -> str:

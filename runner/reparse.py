@@ -25,7 +25,7 @@ from agents.llm.transport import cut_length
 from events import catalog
 from events.agent import ActionDefaulted, LLMCall
 from runner.driver import Game
-from runner.replay import RecordedAgent
+from runner.replay import RecordedAgent, is_game_event
 
 EXAMPLES = 3
 """Examples kept per agent and game."""
@@ -73,6 +73,8 @@ class _Rereader(RecordedAgent):
         self.spec: Any = None
         prompter = game.prompter
         self.prompter = prompter
+        self.read: set[int] = set()
+        """Positions in the log whose records a decision of this seat has taken."""
 
     def bind(self, spec: Any) -> None:
         """The seat's stored spec: its options choose the prompter (reasoning mode)."""
@@ -83,7 +85,19 @@ class _Rereader(RecordedAgent):
     def act(self, view: Any, decision: Any) -> Any:
         start = view.seen
         pos = self._take_records(start)
-        mine = [e for e in self.log[start:pos] if getattr(e, "seat", None) == self.seat]
+        # The answers to this decision are the seat's records in the run of agent events
+        # before the next game event. Where seats answer at once, the driver may hand this
+        # seat a position inside that run (after records another seat's turn added), so
+        # the run is read from its beginning; an answer is counted once.
+        lo = start
+        while lo > 0 and not is_game_event(self.log[lo - 1]):
+            lo -= 1
+        mine = [
+            e
+            for i, e in enumerate(self.log[lo:pos], lo)
+            if getattr(e, "seat", None) == self.seat and i not in self.read
+        ]
+        self.read.update(range(lo, pos))
         self._reread(mine, decision)
         return self.rules.recorded_action(self.log, pos, self.seat, decision)
 

@@ -163,6 +163,7 @@ GAME = GameDef(
     },
     prompter=CattlePrompter(),
     extras={
+        "end_reasons": {"complete": "every animal type is a complete set in one hand"},
         # The command line's parts for this game, named by module path (the CLI is a layer
         # above this one): configuration options, the behaviour table, the report.
         "cli": "cli.cattle.hooks",

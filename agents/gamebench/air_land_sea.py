@@ -43,6 +43,7 @@ from events.gamebench.air_land_sea import (
     AlsConfig,
 )
 from projections.gamebench.air_land_sea import SQL, AlsPrompter, AlsView, describe, frames
+from projections.gamebench.common import END_REASONS
 
 Lanes = dict[str, list[list[tuple[str, bool]]]]
 
@@ -168,6 +169,7 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=AlsPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

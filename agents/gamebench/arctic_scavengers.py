@@ -39,6 +39,7 @@ from events.gamebench.arctic_scavengers import (
     ArcticConfig,
 )
 from projections.gamebench.arctic_scavengers import SQL, ArcPrompter, ArcView, describe, frames
+from projections.gamebench.common import END_REASONS
 
 CHEAP = 1
 """The most fight a card may have for the warlord to spend it on gathering."""
@@ -151,6 +152,7 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=ArcPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

@@ -20,6 +20,7 @@ from agents.gamebench.common import RandomAgent
 from engine.gamebench.hive import RULES, HiveTurn, Move, Place, neighbours, state_data
 from events.catalog import GameDef
 from events.gamebench.hive import HIVE_EVENT_TYPES, NAME, HiveConfig
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.hive import SQL, HivePrompter, HiveView, describe, frames
 
 Cell = tuple[int, int]
@@ -111,6 +112,7 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=HivePrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

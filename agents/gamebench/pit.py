@@ -31,6 +31,7 @@ from events.gamebench.pit import (
     PIT_EVENT_TYPES,
     PitConfig,
 )
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.pit import SQL, PitPrompter, PitView, describe, frames
 
 _BEAR = KINDS.index(BEAR)
@@ -130,6 +131,7 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=PitPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

@@ -25,6 +25,7 @@ from events.gamebench.santorini import (
     WIN_LEVEL,
     SantoriniConfig,
 )
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.santorini import SQL, SantoriniPrompter, SantoriniView, describe, frames
 
 
@@ -110,6 +111,7 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=SantoriniPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

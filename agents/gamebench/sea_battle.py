@@ -20,6 +20,7 @@ from agents.gamebench import common
 from engine.gamebench.sea_battle import CANNONS, DIRS, MOVES, RULES, STEPS, SetPlan, is_rock
 from events.catalog import GameDef
 from events.gamebench.sea_battle import EVENT_TYPES, NAME, SeaBattleConfig, team_of
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.sea_battle import SeaBattlePrompter, SeaBattleView, describe
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "sea_battle.sql"
@@ -211,6 +212,6 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=SeaBattlePrompter(),
-    extras={"teams": (0, 0, 0, 1, 1, 1), "match_scores": True},
+    extras={"end_reasons": END_REASONS[NAME], "teams": (0, 0, 0, 1, 1, 1), "match_scores": True},
 )
 """GameBench's Sea Battle, as the catalogue knows it."""

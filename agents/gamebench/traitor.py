@@ -47,6 +47,7 @@ from events.gamebench.traitor import (
     TRAITOR,
     TraitorConfig,
 )
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.traitor import TraitorPrompter, TraitorView, describe
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "traitor.sql"
@@ -205,6 +206,7 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=TraitorPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "teams": TEAM_OF_SEAT,
         "match_scores": True,
         # A seat's pages number its own events: the count of events it did not see (who was

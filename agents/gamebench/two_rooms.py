@@ -42,6 +42,7 @@ from events.gamebench.two_rooms import (
     TwoRoomsConfig,
     team_seats,
 )
+from projections.gamebench.common import END_REASONS
 from projections.gamebench.two_rooms import TwoRoomsPrompter, TwoRoomsView, describe, seat_lens
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "two_rooms.sql"
@@ -196,6 +197,7 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=TwoRoomsPrompter(),
     extras={
+        "end_reasons": END_REASONS[NAME],
         "teams": team_seats(TwoRoomsConfig().players),
         "match_scores": True,
         "seat_numbering": True,

@@ -109,6 +109,7 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=OpenSpielPrompter(),
     extras={
+        "end_reasons": {"terminal": "the game reached its end"},
         "pools": "runner.openspiel.pools",
         "prefixes": PREFIXES,
         "configure": configure,

@@ -55,6 +55,11 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=PactPrompter(parse=parse_answer, default=default_action),
-    extras={"analysis": _Analysis(), "frames": frames, "pools": "runner.pact.pools"},
+    extras={
+        "end_reasons": {"complete": "every round was played"},
+        "analysis": _Analysis(),
+        "frames": frames,
+        "pools": "runner.pact.pools",
+    },
 )
 """PACT, as the catalogue knows it."""

@@ -13,7 +13,7 @@ from rich.table import Table
 
 from cli.common import UsageError, err, in_range, out
 from cli.selection import finished_games, open_for_metrics, other_games_hint
-from cli.text import line, plain
+from cli.text import hint, line, plain
 from engine.cattle.presets import MAX_TURNS, load_preset, load_preset_file
 from events.cattle.domain import AUCTION_MODES
 
@@ -134,7 +134,7 @@ def _metrics_table(profs: list[Any], tournament: str | None) -> Table:
             str(p.games),
             *(_cell(p.metrics.get(n), get(n).percent) for n in profiles.TABLE_METRICS),
         )
-    table.caption = "games = seat-games; definitions: cattle metrics --definitions"
+    table.caption = f"games = seat-games; definitions: {hint('metrics', '--definitions')}"
     return table
 
 

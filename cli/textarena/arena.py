@@ -23,6 +23,15 @@ def _pct(x: float) -> str:
     return f"{100 * x:.1f}%"
 
 
+def _column(table: Table, name: str, *, text: bool) -> None:
+    """A name column wraps a long name whole onto more lines (two model specs that share a
+    long prefix must not both end in the same "…"); a number column is right-aligned."""
+    if text:
+        table.add_column(name, overflow="fold")
+    else:
+        table.add_column(name, justify="right", no_wrap=True)
+
+
 def _tables(seats: list[Any]) -> list[Table]:
     from projections.textarena import arena as A
 
@@ -30,13 +39,13 @@ def _tables(seats: list[Any]) -> list[Table]:
     for by in ("game", "track"):
         t = Table(title=plain(f"TrueSkill per {by}"))
         for col in (by, "agent", "μ", "σ", "seats"):
-            t.add_column(col, justify="left" if col in (by, "agent") else "right")
+            _column(t, col, text=col in (by, "agent"))
         for r in A.trueskill_by(seats, by):
             t.add_row(plain(r.group), plain(r.agent), f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.seats))
         tables.append(t)
     t = Table(title="Errors (TextArena's verdicts)")
     for col in ("game", "agent", "invalid", "ended", "before 1st", "won", "won opp. err"):
-        t.add_column(col, justify="left" if col in ("game", "agent") else "right")
+        _column(t, col, text=col in ("game", "agent"))
     for e in A.error_lens(seats):
         before = (
             "-" if e.actions_before_first_error is None else f"{e.actions_before_first_error:.1f}"
@@ -55,7 +64,7 @@ def _tables(seats: list[Any]) -> list[Table]:
     if lines:
         t = Table(title="Roles")
         for col in ("game", "role", "agent", "seats", "reward", "won"):
-            t.add_column(col, justify="left" if col in ("game", "role", "agent") else "right")
+            _column(t, col, text=col in ("game", "role", "agent"))
         for line in lines:
             t.add_row(
                 plain(line.game),

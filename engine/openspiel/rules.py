@@ -110,6 +110,16 @@ _LOADED: dict[str, str] = {}
 """Game strings that loaded once (checked again only when they failed)."""
 
 
+def _near(name: str, known: Sequence[str]) -> str:
+    """The end of the unknown-game message: the names closest to `name`, else a few of all."""
+    import difflib
+
+    close = difflib.get_close_matches(name, sorted(known), n=5, cutoff=0.6)
+    if close:
+        return f"; did you mean {', '.join(close)}?"
+    return f"; it has {len(known)}, such as {', '.join(sorted(known)[:8])}"
+
+
 def load(game_string: str) -> Any:
     """A fresh pyspiel game for `game_string`; `ConfigError` in one line if OpenSpiel refuses it
     or it is beyond the bounds of `engine.openspiel.guard`."""
@@ -119,8 +129,7 @@ def load(game_string: str) -> Any:
     short = game_string.split("(", 1)[0].strip()
     if short not in ps.registered_names():
         raise ConfigError(
-            f"OpenSpiel has no game {short[:60]!r} (its names: python -c "
-            "'import pyspiel; print(pyspiel.registered_names())')"
+            f"OpenSpiel has no game {short[:60]!r}{_near(short, ps.registered_names())}"
         )
     with _quiet_stderr():  # OpenSpiel's parser prints what it then raises
         key = guard.key_of(ps, game_string)

@@ -91,7 +91,7 @@ def describe(e: Any, viewer: int | None = None) -> str:
                 return f"{p(e.seat)} uses the buy-right"
             return f"{p(e.seat)} sells" + ("" if e.offered else " (cannot afford the buy-right)")
         case ev.PaymentMade():
-            return f"{p(e.payer)} pays {e.amount} to {p(e.payee)} with {e.n_cards} card(s)"
+            return f"{p(e.payer)} pays {e.amount} to {p(e.payee)} with {_count(e.n_cards)}"
         case ev.PaymentCards():
             return f"  cards paid: {_cards(e.cards)} (total {sum(e.cards)})"
         case ev.AnimalMoved():
@@ -102,16 +102,16 @@ def describe(e: Any, viewer: int | None = None) -> str:
         case ev.TradeInitiated():
             return (
                 f"Trade #{e.trade}: {p(e.initiator)} challenges {p(e.target)} for {e.animal} "
-                f"with {e.n_cards} face-down card(s)"
+                f"with {_count(e.n_cards, 'face-down ')}"
             )
         case ev.OfferCards():
             return f"  {p(e.seat)} placed {_cards(e.cards)} (total {sum(e.cards)})"
         case ev.TradeAccepted():
             return f"{p(e.target)} accepts the offer unseen"
         case ev.TradeCountered():
-            return f"{p(e.target)} counters with {e.n_cards} face-down card(s)"
+            return f"{p(e.target)} counters with {_count(e.n_cards, 'face-down ')}"
         case ev.TieOfferMade():
-            return f"{p(e.seat)} places a new offer of {e.n_cards} card(s)"
+            return f"{p(e.seat)} places a new offer of {_count(e.n_cards)}"
         case ev.OffersRevealed():
             mine = f"{p(e.initiator)} offered {sum(e.initiator_cards)} {_cards(e.initiator_cards)}"
             if not e.target_cards and viewer is not None:
@@ -121,10 +121,13 @@ def describe(e: Any, viewer: int | None = None) -> str:
         case ev.TradeTied():
             return f"  tie #{e.ties}: both take their cards back and offer again"
         case ev.OffersExchanged():
-            return f"  offers exchanged ({e.initiator_n} and {e.target_n} card(s))"
+            return f"  offers exchanged ({e.initiator_n} and {_count(e.target_n)})"
         case ev.TradeWon():
             how = {"accepted": "accepted", "higher_offer": "higher offer", "third_tie": "third tie"}
-            return f"Trade #{e.trade}: {p(e.winner)} wins ({how[e.reason]}); {e.count} {e.animal} change hands"
+            return (
+                f"Trade #{e.trade}: {p(e.winner)} wins ({how[e.reason]});"
+                f" {_animals(e.count, e.animal)} {'changes' if e.count == 1 else 'change'} hands"
+            )
         case ev.ActionRejected():
             again = "asked again" if e.retry else "fallback follows"
             return (
@@ -144,3 +147,16 @@ def describe(e: Any, viewer: int | None = None) -> str:
             }.get(e.reason, e.reason)
             return f"Game over after {e.turns} turns ({why}): {parts}"
     return describe_agent_event(e, viewer) or fallback(e)
+
+
+_PLURALS = {"goose": "geese", "sheep": "sheep"}
+
+
+def _count(n: int, kind: str = "") -> str:
+    """`1 card`, `3 face-down cards`."""
+    return f"{n} {kind}card{'' if n == 1 else 's'}"
+
+
+def _animals(n: int, animal: str) -> str:
+    """`1 donkey`, `2 donkeys`, `2 geese`."""
+    return f"{n} {animal if n == 1 else _PLURALS.get(animal, animal + 's')}"

@@ -356,3 +356,41 @@ class GameBenchPrompter(PrompterBase):
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """The legal action (or the `Explain`) an answer names."""
         return read_answer(text, self.options(decision))
+
+
+END_REASONS: dict[str, dict[str, str]] = {
+    "gamebench:air_land_sea": {
+        "target": "a player reached the victory points that win",
+        "battle_cap": "the most battles were fought",
+    },
+    "gamebench:arctic_scavengers": {"contested_gone": "every contested resource was fought for"},
+    "gamebench:are_you_the_traitor": {
+        "target": "a team reached the treasure that wins",
+        "round_limit": "the last round was played",
+    },
+    "gamebench:codenames": {
+        "all_found": "a team found all its words",
+        "assassin": "an operative picked the assassin",
+        "turn_limit": "the turn limit was reached",
+    },
+    "gamebench:hive": {
+        "surrounded": "a queen was surrounded",
+        "both_surrounded": "both queens were surrounded at once",
+        "turn_cap": "the turn limit was reached (a draw)",
+    },
+    "gamebench:pit": {
+        "target": "a player reached the points that win",
+        "turn_limit": "the turn limit was reached",
+    },
+    "gamebench:santorini": {
+        "level3": "a pawn moved up onto level 3",
+        "no_move": "a player was left without a move",
+    },
+    "gamebench:sea_battle": {
+        "sunk": "one side's ships were all sunk",
+        "both_sunk": "both sides' last ships sank together",
+        "turn_limit": "the turn limit was reached",
+    },
+    "gamebench:two_rooms_and_a_boom": {"rounds_over": "the three rounds were played"},
+}
+"""Each game's end reasons (the identifiers stored in `games.end_reason`) in words."""

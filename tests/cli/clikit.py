@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import os
+import re
+import shlex
 import subprocess
 import sys
 from collections.abc import Iterator, Sequence
@@ -58,3 +60,33 @@ def held_open(path: Path) -> Iterator[None]:
     finally:
         proc.kill()
         proc.wait()
+
+
+COMMANDS = (
+    "demo|play|games|show|replay|verify|sql|agents|tournament|ratings|metrics|report|export"
+    "|costs|reparse|rerun|recover|resume|serve|publish|loopback|arena|paper"
+)
+_HINT = re.compile(rf"((?:uv run )?cattle (?:{COMMANDS})\b.*?)(?= or (?:uv run )?cattle |$)", re.M)
+
+
+def hints(text: str) -> list[str]:
+    """Every command line a command's output suggests (`Next: cattle show ID`, ...)."""
+    return [m.group(1).strip() for m in _HINT.finditer(text)]
+
+
+def run_hint(
+    hint: str, cwd: Path, env: dict[str, str] | None = None, timeout: float = 180
+) -> subprocess.CompletedProcess[str]:
+    """Run a printed hint as a shell would, with this interpreter standing in for the
+    `cattle` (or `uv run cattle`) it starts with."""
+    words = shlex.split(hint)
+    words = words[2:] if words[:2] == ["uv", "run"] else words
+    assert words[0] == "cattle", hint
+    return subprocess.run(
+        [sys.executable, "-m", "cli.main", *words[1:]],
+        cwd=cwd,
+        env={**ENV, **(env or {})},
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+    )

@@ -24,7 +24,7 @@ def test_errors_are_reported_cleanly_and_a_locked_database_too(tmp_path: Path) -
     missing = tmp_path / "missing.duckdb"
     cases = [
         (("play", "--mode", "sideways", "--db", db), 2, "--mode must be one of"),
-        (("play", "--agents", "random", "--db", db), 2, "--agents needs 4"),
+        (("play", "--agents", "random,tracker", "--db", db), 2, "--agents needs 4"),
         (("play", "--agents", "random,nobody,random,random", "--db", db), 2, "unknown agent"),
         (("play", "--preset", "giant", "--db", db), 2, "unknown preset"),
         (("play", "--seed", "many", "--db", db), 2, "invalid value"),

@@ -180,3 +180,20 @@ def test_nested_json_keeps_every_value_and_names_nonfinite_numbers(value: object
         raise AssertionError(word)
 
     assert json.loads(_finite_json(text), parse_constant=refuse) == _as_text(value)
+
+
+def test_the_table_rounds_fractions_and_right_aligns_numbers(db: Path) -> None:
+    query = (
+        "SELECT 114.4776119402985::DOUBLE AS ratio, 12345 AS n, 'ab' AS word"
+        " UNION ALL SELECT 0.000123456::DOUBLE, 7, 'longer words'"
+    )
+    got = cattle("sql", query, "--db", db)
+    assert got.returncode == 0, got.stderr
+    rows = [r for r in got.stdout.splitlines() if r.startswith("│")]
+    cells = [[c for c in r.strip("│").split("│")] for r in rows]
+    assert [c[0].strip() for c in cells] == ["114.48", "0.0001235"]
+    for ratio, n, word in cells:  # numbers end at the right edge, text starts at the left
+        assert ratio.endswith(" ") and ratio.rstrip().endswith(ratio.strip())
+        assert ratio[-2] != " " and n[-2] != " " and word[1] != " "
+    as_csv = cattle("sql", query, "--format", "csv", "--db", db)
+    assert "114.4776119402985" in as_csv.stdout  # csv keeps every digit

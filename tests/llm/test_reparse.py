@@ -89,3 +89,25 @@ def test_the_command_reports_and_leaves_the_store_as_it_was(tmp_path: Path) -> N
     text = " ".join(shown.stdout.split())
     assert "now a move" in text and "then failed (no action line); now lenient" in text
     assert all(len(line) <= 80 for line in shown.stdout.splitlines())
+
+
+@pytest.mark.parametrize("seed", [4, 11])
+def test_every_stored_answer_is_read_again(tmp_path: Path, seed: int) -> None:
+    """Both seats of a micro-duel are models; their bids are asked at once, so one seat's
+    answers sit in the log after the other's. Every answer `llm_calls` holds (scratchpad
+    rewrites aside) is read again, one decision per answered decision."""
+    from agents.llm.loopback import LegalPolicy
+
+    db = tmp_path / "duel.duckdb"
+    config = catalog.get("cattle-trade").preset("micro-duel")
+    with LoopbackServer(LegalPolicy(seed)) as srv, DuckStore(db) as store:
+        game_id, record = play_and_store(store, config, seed, [seat(srv, "openai")] * 2)
+        (stored,) = store.con.execute(
+            "SELECT count(*) FROM llm_calls WHERE game_id = ? AND stage <> 'scratchpad'",
+            [game_id],
+        ).fetchone()
+    decisions = sum(1 for e in record.events if isinstance(e, ModelDecision))
+    with no_network():
+        (t,) = reparse([(game_id, list(record.events))])
+    assert stored > 0 and t.calls == stored
+    assert t.decisions == decisions

@@ -29,7 +29,7 @@ BAD = [
     (["--game", "openspiel:kuhn_poker)"], "closes a bracket it never opened"),
     (["--game", "gtbench:nim", "--agents", "tft,random"], "prisoner's dilemma only"),
     (["--game", "gtbench:prisoners_dilemma", "--agents", "mcts,tft"], "turns only"),
-    (["--game", "gtbench:nim", "--agents", "random"], "needs 2"),
+    (["--game", "gtbench:nim", "--agents", "random,random,random"], "needs 2"),
     (["--game", "gtbench:nim", "--mode", "open"], "Cattle Trade option"),
 ]
 

@@ -39,7 +39,7 @@ def test_play_json_names_buyer_and_seller(tmp_path: Path) -> None:
         (["--mode", "fast"], "--mode is a Cattle Trade option"),
         (["--preset", "marathon"], "unknown preset 'marathon' for pact"),
         (["--agents", "tracker,anchor"], "unknown agent 'tracker' for pact"),
-        (["--agents", "anchor"], "--agents needs 2"),
+        (["--agents", "anchor,mirror,truthful"], "--agents needs 2"),
         (["--game", "chess"], "unknown game 'chess'"),
     ],
 )

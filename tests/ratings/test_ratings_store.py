@@ -111,16 +111,20 @@ def _by_hand(db: Path, game: str | None = None) -> list[dict[str, object]]:
     return out
 
 
-def test_bt_over_a_mixed_store(mixed: Path) -> None:
-    text = ok(cattle("ratings", "--method", "bt", "--bootstrap", "200", "--db", mixed, env=NARROW))
-    assert "Bradley-Terry ratings over 18 game(s)" in text
+def test_bt_over_a_mixed_store_asks_which_kind(mixed: Path) -> None:
+    pooled = cattle("ratings", "--method", "bt", "--bootstrap", "200", "--db", mixed)
+    assert pooled.returncode == 2 and "Traceback" not in pooled.stderr
+    assert "pick one with --game (cattle-trade, pact)" in " ".join(pooled.stderr.split())
+    text = ok(cattle("ratings", "--method", "bt", "--bootstrap", "200", "--game", "pact",
+                     "--db", mixed, env=NARROW))  # fmt: skip
+    assert "Bradley-Terry ratings over 12 game(s)" in text
     cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
     assert "".join(MARKUP.split()) in "".join(cells.split())
     got = json.loads(
         cattle("ratings", "--method", "bt", "--bootstrap", "200", "--seed", "5", "--json",
-               "--db", mixed).stdout
+               "--game", "pact", "--db", mixed).stdout
     )  # fmt: skip
-    want = bradley_terry.rate(_by_hand(mixed), samples=200, seed=5)
+    want = bradley_terry.rate(_by_hand(mixed, "pact"), samples=200, seed=5)
     assert {r["agent"] for r in got} == set(want)
     for r in got:
         for key in ("point", "mean", "p5", "p95"):

@@ -98,3 +98,28 @@ def test_the_command_refuses_an_unknown_pool_in_one_line(tmp_path: Path) -> None
     got = cattle("arena", "--pool", "nope", "--agent", "random", "--db", tmp_path / "x.duckdb")
     assert got.returncode != 0
     assert "unknown pool" in got.stderr and len(got.stderr.strip().splitlines()) == 1
+
+
+def test_long_agent_names_are_never_cut_to_the_same_text(tmp_path: Path) -> None:
+    """At 80 columns two specs that share a long beginning stay whole (wrapped, not cut)."""
+    from agents.llm.loopback import LegalPolicy, LoopbackServer
+
+    db = tmp_path / "long.duckdb"
+    with LoopbackServer(LegalPolicy()) as srv, DuckStore(db) as store:
+        stem = "openai:a-model-name-long-enough-that-an-eighty-column-table-must-wrap-it"
+        names = [f"{stem}-{end}@{srv.openai_url}" for end in "xy"]
+        play_and_store(store, PRESETS["blotto"], 1, names)
+    got = cattle("arena", "--db", db, env={"COLUMNS": "80"})
+    assert got.returncode == 0, got.stderr
+    assert all(len(r) <= 80 for r in got.stdout.splitlines())
+    first = got.stdout.split("└", 1)[0]  # the first table: TrueSkill per game
+    rows = [r for r in first.splitlines() if r.startswith("│")]
+    # Read the agent column back whole: a row's cell, then the lines it wrapped onto.
+    agents: list[str] = []
+    for r in rows:
+        cell = r.split("│")[2].strip()
+        if r.split("│")[1].strip():
+            agents.append(cell)
+        else:
+            agents[-1] += cell
+    assert sorted(agents) == sorted(n.split("@")[0] for n in names)

@@ -20,6 +20,7 @@ import pytest
 
 from agents.llm.loopback import LegalPolicy, LoopbackServer
 from events.store import connect
+from tests.cli.clikit import hints, run_hint
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -274,6 +275,12 @@ def test_a_game_whose_process_was_killed_is_recovered(
     assert fixed.returncode == 0, fixed.stderr
     assert gid in fixed.stdout and "abandoned" in fixed.stdout
     assert games(db)[gid] == ("abandoned", events)
+    # The step it suggests runs as printed, from another folder: the game is finished.
+    (step,) = hints(fixed.stdout)
+    assert step.endswith(f"resume {gid} --db {db}"), step
+    resumed = run_hint(step, tmp_path, env)
+    assert resumed.returncode == 0, resumed.stderr
+    assert games(db)[gid][0] == "finished"
     again = run(["recover", "--db", str(db)], env)
     assert "No game was left behind" in again.stdout
 
