@@ -1,4 +1,5 @@
-"""A game with an I/O agent that fails keeps every event played so far, marked abandoned."""
+"""A game with an I/O agent that fails keeps every event played so far, marked abandoned with
+its error."""
 
 from __future__ import annotations
 
@@ -55,7 +56,7 @@ def test_a_failed_game_keeps_its_events_and_is_marked_abandoned(tmp_path: Path) 
         row = store.get_game("g1")
         events = store.load_events("g1")
     assert row.status == "abandoned"
-    assert row.end_reason is None
+    assert row.end_reason == "error: Boom: the model went away"
     assert len(events) > 20
     assert not any(isinstance(e, ev.GameEnded) for e in events)
     # The stored events are a consistent prefix: they fold without error and replay the turns.
