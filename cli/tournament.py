@@ -775,6 +775,29 @@ def _summary(store: DuckStore, name: str) -> None:
         )
     elif seeds:
         out.print(plain("The seed is shown once every game has been played (it is stored)."))
+    _, failed = store.query(
+        "SELECT g.game_id, g.end_reason FROM tournament_games t JOIN games g"
+        " ON g.game_id = t.game_id WHERE t.tournament = ? AND g.status = 'abandoned'"
+        " AND g.end_reason LIKE 'error: %' ORDER BY t.idx",
+        [name],
+    )
+    if failed:
+        out.print(
+            line(
+                f"{len(failed)} game(s) stopped by an error (kept; [green]{{}}[/]"
+                " plays them again):",
+                hint("tournament", "--resume", name, db=store.path),
+            ),
+            soft_wrap=True,
+        )
+        for gid, reason in failed[:FAILED_SHOWN]:
+            out.print(line("  {}: {}", gid, reason.removeprefix("error: ")[:200]))
+        if len(failed) > FAILED_SHOWN:
+            out.print(plain(f"  ... and {len(failed) - FAILED_SHOWN} more"))
+
+
+FAILED_SHOWN = 10
+"""Failed games a tournament's summary names (the count covers them all)."""
 
 
 METHODS = ("trueskill", "bt", "glicko2")

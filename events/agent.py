@@ -163,11 +163,24 @@ class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
         return ENGINE
 
 
+CUT_REASON = "the rules cut it to their length limit"
+"""The reason given for a decision whose action the rules took cut (`cut_of`)."""
+
+
+def cut_of(event: Event) -> int | None:
+    """The seat whose action the rules took only cut (an event with a field `cut` that is
+    true, as PACT's message cut to the word limit), else None."""
+    if getattr(event, "cut", None) is not True:
+        return None
+    return event.actor()
+
+
 def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | None]]:
     """Every `ModelDecision` of a log with the class the game's verdicts give it, as the
     `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
     refused or judged invalid before the seat's next decision is `illegal`; the reason is the
-    first such verdict's (None when the game took the move as given)."""
+    first such verdict's (None when the game took the move as given). A decision recorded
+    `ok` whose action the rules took only cut (`cut_of`) is `repaired`, for `CUT_REASON`."""
     out: list[tuple[ModelDecision, str, str | None]] = []
     open_: dict[int, int] = {}
     """The index in `out` of each seat's latest decision."""
@@ -180,6 +193,13 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
             open_[e.seat] = len(out)
             out.append((e, e.outcome, None))
             continue
+        cut = cut_of(e) if isinstance(e, Event) else None
+        if cut is not None and cut in open_:
+            i = open_[cut]
+            decision, outcome, reason = out[i]
+            if reason is None and outcome == "ok":
+                out[i] = (decision, "repaired", CUT_REASON)
+            continue
         verdict = verdict_of(e) if isinstance(e, Event) else None
         if verdict is None and told and isinstance(e, Event):
             verdict = _told_verdict(e)
@@ -187,7 +207,7 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
             continue
         i = open_[verdict[0]]
         decision, outcome, reason = out[i]
-        if reason is None:
+        if reason is None or reason == CUT_REASON:
             played = decision.outcome in ("ok", "repaired")
             out[i] = (decision, "illegal" if played else outcome, verdict[1])
     return out

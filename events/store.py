@@ -527,7 +527,7 @@ def _finished(row: GameRow, events: Sequence[Any]) -> GameRow:
     return msgspec.structs.replace(
         row,
         status="finished" if reason else row.status,
-        end_reason=reason,
+        end_reason=reason or row.end_reason,  # (a failed game's error)
         ended_at=_now() if reason else None,
         created_at=row.created_at or _now(),
     )

@@ -127,6 +127,16 @@ WITH d AS (
       ON v.game_id = d.game_id AND v.seat = d.seat AND v.seq > d.seq
      AND (d.next_seq IS NULL OR v.seq < d.next_seq)
     GROUP BY d.game_id, d.seq
+), trimmed AS (
+    -- an action the rules took only cut (an event whose `cut` field is true: PACT's message
+    -- cut to the word or character limit): a decision recorded `ok` is `repaired`
+    SELECT d.game_id, d.seq
+    FROM d
+    JOIN events x
+      ON x.game_id = d.game_id AND x.actor = d.seat AND x.seq > d.seq
+     AND (d.next_seq IS NULL OR x.seq < d.next_seq)
+     AND x.payload->>'cut' = 'true'
+    GROUP BY d.game_id, d.seq
 ), rules AS (
     SELECT d.game_id, d.seq,
            arg_min(x.payload->>'action', x.seq) AS rules_fallback
@@ -140,12 +150,16 @@ WITH d AS (
 SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, s.tournament, g.game,
        d.decision,
        CASE WHEN j.seq IS NOT NULL AND d.recorded IN ('ok', 'repaired')
-            THEN 'illegal' ELSE d.recorded END AS outcome,
+            THEN 'illegal'
+            WHEN c.seq IS NOT NULL AND d.recorded = 'ok' THEN 'repaired'
+            ELSE d.recorded END AS outcome,
        d.recorded, d.calls, d.tokens,
        coalesce(d.fallback, r.rules_fallback) AS fallback,
-       j.reason
+       coalesce(j.reason, CASE WHEN c.seq IS NOT NULL AND d.recorded = 'ok'
+                               THEN 'the rules cut it to their length limit' END) AS reason
 FROM d
 LEFT JOIN judged j ON j.game_id = d.game_id AND j.seq = d.seq
+LEFT JOIN trimmed c ON c.game_id = d.game_id AND c.seq = d.seq
 LEFT JOIN rules r ON r.game_id = d.game_id AND r.seq = d.seq
 LEFT JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat
 LEFT JOIN games g ON g.game_id = d.game_id;

@@ -225,7 +225,7 @@ async def _play_stored(
             if not isinstance(exc, ContinueError):
                 game.flush()
         finally:
-            store.end_game(game_id, "abandoned", None)
+            store.end_game(game_id, "abandoned", failure_reason(exc))
             log.warning("game.abandoned", game_id=game_id, events=len(game.log), error=repr(exc))
         raise
     if not sink.caught_up:
@@ -238,6 +238,19 @@ async def _play_stored(
         game_id, "finished" if result else "abandoned", result.reason if result else None
     )
     return record
+
+
+FAILED = "error: "
+"""How the end reason of a game stopped by an error begins (an interrupted game has none)."""
+
+
+def failure_reason(exc: BaseException) -> str | None:
+    """The end reason stored for a game stopped by `exc`: its error, or None for an
+    interruption (Ctrl-C, a cancelled task), which is no failure of the game."""
+    if not isinstance(exc, Exception) or isinstance(exc, ContinueError):
+        return None
+    text = f"{type(exc).__name__}: {exc}".encode("utf-8", "replace").decode("utf-8")
+    return FAILED + text[:500]
 
 
 def play_and_store(

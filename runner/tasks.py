@@ -27,11 +27,27 @@ class GameTask(msgspec.Struct, frozen=True, kw_only=True):
 
 
 def simulate(task: GameTask) -> tuple[int, PreparedGame]:
-    """Play one game (in a worker process) and return it as rows ready for the writer."""
-    from runner.session import play_game
+    """Play one game (in a worker process) and return it as rows ready for the writer. A
+    game that raises comes back abandoned, with the events played before its error and the
+    error as its end reason (`session.FAILED`), so that the rest of the tournament goes on."""
+    from agents import make_agents
+    from events import catalog
+    from runner.driver import Game
+    from runner.session import failure_reason, play_game, seat_specs
 
-    record = play_game(task.config, task.seed, list(task.seats))
-    row = game_row(task.game_id, task.config, task.seed, record.seats, task.tournament)
+    seats = seat_specs(list(task.seats), catalog.for_config(task.config))
+    agents = make_agents(seats, task.seed, task.config)
+    row = game_row(task.game_id, task.config, task.seed, seats, task.tournament)
+    if any(a.is_async for a in agents):
+        played = play_game(task.config, task.seed, seats)
+        return task.index, prepare_game(row, played.events, played.turns)
+    game = Game(task.config, task.seed, agents, seats)
+    try:
+        record = game.run()
+    except Exception as exc:
+        failed = msgspec.structs.replace(row, status="abandoned", end_reason=failure_reason(exc))
+        n = len(game.turns)
+        return task.index, prepare_game(failed, game.log[:n], game.turns)
     return task.index, prepare_game(row, record.events, record.turns)
 
 

@@ -507,10 +507,13 @@ async def _play_io(
 ) -> int:
     """Play games with model seats here, `concurrency` at a time, each written as it runs
     (every model seat drawing on `budget`, if given); return how many were played."""
+    from agents.llm.agent import AUTH_STREAKS
     from agents.llm.budget import CURRENT
+    from events.config import ConfigError
     from runner.session import play_stored, watch_readers
 
     CURRENT.set(budget)  # the games' tasks below start in this context
+    AUTH_STREAKS.set({})  # a key refused again and again stops the tournament, not one game
 
     # A person plays one game at a time: their games run one after the other, and once they
     # left (end of input, Ctrl-C) their games not begun stay unplayed, for `--resume`.
@@ -522,16 +525,24 @@ async def _play_io(
         async with gate:
             if people and has_human(t.seats) and _person_left():
                 return
-            await play_stored(
-                store,
-                t.config,
-                t.seed,
-                t.seats,
-                game_id=t.game_id,
-                tournament=t.tournament,
-                resume=t.resume,
-                watch=False,
-            )
+            try:
+                await play_stored(
+                    store,
+                    t.config,
+                    t.seed,
+                    t.seats,
+                    game_id=t.game_id,
+                    tournament=t.tournament,
+                    resume=t.resume,
+                    watch=False,
+                )
+            except ConfigError:
+                raise  # the same for every game (a refused key): the tournament stops
+            except Exception as exc:
+                # Stored as abandoned with its error (play_stored kept its events); the
+                # other games go on, and a resume plays it again.
+                log.warning("tournament.game_failed", game=t.game_id, error=repr(exc))
+                return
             played.append(t.index)
             done()
 

@@ -459,7 +459,9 @@ def _completeness(stored: StoredGame, events: Sequence[Any]) -> bool:
             )
     end = events[-1] if events and _is_end(events[-1]) else None
     if status != "finished":
-        if stored.end_reason is not None:
+        # A game stopped by an error keeps the error as its end reason (`session.FAILED`).
+        failed = status == "abandoned" and (stored.end_reason or "").startswith("error: ")
+        if stored.end_reason is not None and not failed:
             raise Failed(
                 "end_reason",
                 None,

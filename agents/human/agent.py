@@ -1,11 +1,15 @@
-"""The human seat: show the seat's prompt text, read a line, parse it like a model's answer.
+"""The human seat: show the seat's view, read a line, parse it like a model's answer.
 
 Per decision:
 
-* the text a model seat would be sent for the decision (the prompter's `decision_prompt`,
-  from this seat's view only) is drawn in a panel, the game's rules (its system prompt) once
-  at the first decision;
+* the seat's view is drawn in a panel as wide as the terminal (`agents.human.board`: Cattle
+  Trade's hand, deal and other players; another game's question without the lines on a
+  model's answer format), the game's rules (its system prompt) once at the first decision;
+  `?` shows the whole text a model seat would be sent (the prompter's `decision_prompt`, from
+  this seat's view only), and is no answer;
 * when the decision's answer schema lists the choices (an ``enum``), they are numbered;
+* a line that picks a choice but leaves out a field the answer needs (``1`` for a bid) is
+  followed by a question for that field (``amount?``), whose answer completes the line;
 * a line is read: a number picks that choice, anything else is read by the prompter's own
   parser, first as typed, then as the answer object the schema describes, filled from the
   words of the line in the order of the schema's fields (``bid 30``, ``1 cow 10 10``);
@@ -23,6 +27,7 @@ from __future__ import annotations
 import asyncio
 import json
 import queue
+import re
 import sys
 import threading
 import time
@@ -35,6 +40,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents.base import Agent
+from agents.human.board import board
 from events import catalog
 from events.agent import ActionDefaulted, HumanAnswer, SeatAbandoned
 from events.config import ConfigError, SeatSpec
@@ -160,6 +166,8 @@ class Question:
     choices: list[Any]
     fields: list[str]
     timeout: float
+    board: Any = None
+    """The seat's view drawn for a person (a rich renderable), or None: the prompt."""
 
 
 class Terminal:
@@ -178,12 +186,13 @@ class Terminal:
         """A seat is asking (panel shown, waiting for its line)."""
 
     def show(self, q: Question) -> None:
-        """Draw the question: the rules once, the prompt in a panel, the numbered choices."""
+        """Draw the question: the rules once, the seat's view in a panel as wide as the
+        terminal, the numbered choices."""
         out = self.console
         if q.rules is not None:
-            out.print(Panel(Text(q.rules), title=Text(f"{q.game}: the rules"), width=80))
+            out.print(Panel(Text(q.rules), title=Text(f"{q.game}: the rules")))
         title = Text(f"Seat {q.seat} ({q.agent}): {q.decision}")
-        out.print(Panel(Text(q.prompt), title=title, width=80))
+        out.print(Panel(q.board if q.board is not None else Text(q.prompt), title=title))
         if q.choices:
             table = Table(show_header=False, box=None, padding=(0, 1))
             for i, o in enumerate(q.choices, 1):
@@ -191,7 +200,10 @@ class Terminal:
             out.print(table)
         hint = "a number or " if q.choices else ""
         out.print(
-            Text(f"Answer with {hint}the action in the game's words (time limit {q.timeout:g} s).")
+            Text(
+                f"Answer with {hint}the action in the game's words (time limit {q.timeout:g} s);"
+                " ? shows the question as a model seat gets it."
+            )
         )
         if len(q.fields) > 1:
             out.print(Text(f"Several fields: type them in this order: {' '.join(q.fields)}."))
@@ -394,6 +406,39 @@ def too_long(head: str, length: int) -> str:
     )
 
 
+def read_typed(
+    prompter: Any,
+    typed: str,
+    length: int,
+    begun: str,
+    decision: Any,
+    seat: int,
+    schema: dict[str, Any] | None,
+) -> tuple[str, str, Any, str, str | None]:
+    """How a seat reads one typed line (`length`: its whole length when only its head was
+    kept, else -1), after `begun`, the start of an answer whose missing field was asked for:
+    (the text stored, the whole answer read, the action or None, how it was read, the
+    refusal). A live seat and its replay read alike through this."""
+    if length > MAX_LINE or len(typed) > MAX_LINE:
+        text = typed[:MAX_LINE]
+        return text, "", None, "failed", too_long(text, max(length, len(typed)))
+    whole = f"{begun} {typed.strip()}" if begun else typed
+    action, how, error = read_line(prompter, whole, decision, seat, schema)
+    return typed, whole, action, how, None if error is None else excerpt(error, MAX_ERROR)
+
+
+def stored_length(answer: Any) -> int:
+    """The whole length of a stored line that was refused unread for its length (its error
+    says it), else -1."""
+    if answer.parse_stage != "failed" or len(answer.text) != MAX_LINE or not answer.error:
+        return -1
+    found = _CUT.match(answer.error)
+    return int(found.group(1).replace(",", "")) if found else -1
+
+
+_CUT = re.compile(r"the line is ([\d,]+) characters long")
+
+
 def _first(
     prompter: Any, tries: list[str | None], decision: Any, seat: int
 ) -> tuple[Any, str, str | None]:
@@ -411,6 +456,23 @@ def _first(
         return None, "failed", "no answer"
     stage, error = next((f for f in failures if f[0] != "failed"), failures[0])
     return None, stage, error
+
+
+def missing_field(schema: dict[str, Any] | None, line: str) -> str | None:
+    """The answer field a line leaves out after picking a listed choice (by its number or
+    its word), to ask for next; None when the line picks no choice or fills every field."""
+    key, options = choices(schema)
+    words = line.split()
+    if schema is None or key is None or not words:
+        return None
+    head = words[0]
+    picked = head in [str(o) for o in options] or (
+        head.isdigit() and 1 <= int(head) <= len(options)
+    )
+    items = fields(schema)
+    if not picked or items[0][0] != key or len(words) >= len(items):
+        return None
+    return items[len(words)][0]
 
 
 def label(prompter: Any, action: Any, decision: Any, seat: int, schema: Any) -> str:
@@ -458,6 +520,8 @@ class HumanAgent(Agent):
         self.timeout = timeout
         self.terminal = terminal
         self.abandoned = False
+        self.prompt = ""
+        """The question of the decision being asked, as a model seat gets it (`?`)."""
 
     def act(self, view: Any, decision: Any) -> Any:
         raise RuntimeError("human seats are asynchronous: use aact")
@@ -478,18 +542,21 @@ class HumanAgent(Agent):
             rules = self.prompter.system_prompt(self.config, None, self.seat)
         rejection = self.prompter.rejection(view, self.seat, decision.kind)
         names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
+        prompt = self.prompter.decision_prompt(view, decision, "full", rejection)
+        self.prompt = prompt
         self.terminal.show(
             Question(
                 game=self.game.title,
                 seat=self.seat,
                 agent=self.spec,
                 decision=decision.kind,
-                prompt=self.prompter.decision_prompt(view, decision, "full", rejection),
+                prompt=prompt,
                 rules=rules,
                 schema=schema,
                 choices=choices(schema)[1],
                 fields=names,
                 timeout=self.timeout,
+                board=board(self.game.name, self.prompter, view, decision, prompt),
             )
         )
 
@@ -516,6 +583,7 @@ class HumanAgent(Agent):
         self._show(view, decision, schema)
         started = time.monotonic()
         stage = "ask"
+        begun = ""  # the start of an answer whose missing field was asked for
         while True:
             asked = time.monotonic()
             left = self.timeout - (asked - started)
@@ -531,16 +599,14 @@ class HumanAgent(Agent):
             if line is None:
                 out.say(f"No answer within {self.timeout:g} s: the default is played.")
                 return self._default(decision, f"no answer within {self.timeout:g} s")
+            if isinstance(line, str) and line.strip() == "?":
+                out.say(self.prompt)  # what a model seat is sent: no answer, nothing stored
+                continue
             elapsed = (time.monotonic() - asked) * 1000.0
-            text, length = (line.head, line.length) if isinstance(line, CutLine) else (line, -1)
-            error: str | None
-            if length > MAX_LINE or len(text) > MAX_LINE:
-                length = max(length, len(text))
-                text = text[:MAX_LINE]
-                action, how, error = None, "failed", too_long(text, length)
-            else:
-                action, how, error = read_line(self.prompter, text, decision, self.seat, schema)
-                error = None if error is None else excerpt(error, MAX_ERROR)
+            typed, length = (line.head, line.length) if isinstance(line, CutLine) else (line, -1)
+            text, whole, action, how, error = read_typed(
+                self.prompter, typed, length, begun, decision, self.seat, schema
+            )
             self.record(
                 HumanAnswer(
                     seat=self.seat,
@@ -556,6 +622,14 @@ class HumanAgent(Agent):
                 played = label(self.prompter, action, decision, self.seat, schema)
                 out.say(f"Played: {excerpt(played)}")
                 return action
+            wanted = missing_field(schema, whole)
+            if wanted is not None:
+                # A choice picked without the field it needs: ask for that field.
+                begun = whole.strip()
+                out.say(f"{wanted}?")
+                stage = "follow_up"
+                continue
+            begun = ""
             out.say(f"Refused: {error}. Try again.")
             stage = "retry"
 

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from agents.base import Agent
-from agents.human.agent import DEFAULT_TIMEOUT, read_line
+from agents.human.agent import DEFAULT_TIMEOUT, missing_field, read_typed, stored_length
 from events import catalog
 from events.agent import ActionDefaulted, HumanAnswer, SeatAbandoned
 from events.config import SeatSpec
@@ -76,6 +76,7 @@ class ReplayedHuman(Agent):
         make_schema = getattr(self.prompter, "answer_schema", None)
         schema = make_schema(view, decision) if make_schema is not None else None
         stage = "ask"
+        begun = ""  # the start of an answer whose missing field the seat asked for
         while True:
             got = self._next()
             if isinstance(got, SeatAbandoned):
@@ -93,13 +94,15 @@ class ReplayedHuman(Agent):
             if isinstance(got, ActionDefaulted):
                 # The only other default of a person's seat: the time limit ran out.
                 return self._default(decision, f"no answer within {self.timeout:g} s")
-            action, how, error = read_line(self.prompter, got.text, decision, self.seat, schema)
+            text, whole, action, how, error = read_typed(
+                self.prompter, got.text, stored_length(got), begun, decision, self.seat, schema
+            )
             self.record(
                 HumanAnswer(
                     seat=self.seat,
                     decision=decision.kind,
                     stage=stage,
-                    text=got.text,
+                    text=text,
                     parse_stage=how,
                     error=error,
                     elapsed_ms=got.elapsed_ms,
@@ -107,7 +110,10 @@ class ReplayedHuman(Agent):
             )
             if action is not None:
                 return action
-            stage = "retry"
+            if missing_field(schema, whole) is not None:
+                begun, stage = whole.strip(), "follow_up"
+                continue
+            begun, stage = "", "retry"
 
 
 def replay_human_agent(

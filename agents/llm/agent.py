@@ -5,7 +5,10 @@ Per decision (see docs/llm.md for the table):
 * one call (``ask``; ``card_retry`` when the engine rejected cards and asks again, with the
   error in the prompt);
 * transport failures (timeout, connection, 429, 5xx) are retried with exponential backoff,
-  honouring Retry-After, up to ``attempts`` tries; every try is an `LLMCall` event;
+  honouring Retry-After, up to ``attempts`` tries; every try is an `LLMCall` event; a request
+  the provider refuses (another 4xx) is not tried again: the decision plays its default, and
+  after ``AUTH_LIMIT`` refusals of the seat's key in a row (401, 403) the game stops before
+  its next call (`AuthRefused`);
 * a truncated answer gets one short JSON-only call (``truncation_retry``, 512 tokens, no
   reasoning);
 * an answer that yields no action (after the json / last_object / key_value stages) gets one
@@ -19,6 +22,7 @@ Per decision (see docs/llm.md for the table):
 from __future__ import annotations
 
 import asyncio
+import contextvars
 from collections.abc import Sequence
 from typing import Any
 
@@ -30,6 +34,7 @@ from agents.llm.outcome import classify
 from agents.llm.spec import SeatOptions, SpecError
 from agents.llm.transport import (
     MAX_ANSWER_CHARS,
+    ModelRefused,
     Reply,
     Request,
     ResumingTransport,
@@ -52,6 +57,20 @@ SHORT_RETRY_TOKENS = 512
 """Token limit of the JSON-only call after a truncated answer."""
 MAX_WAIT = 120.0
 """Longest single wait between attempts, in seconds."""
+AUTH_LIMIT = 3
+"""Live refusals of a seat's key or permissions (401, 403) in a row, counted over every game
+of a tournament played in this process, after which its game stops (`AuthRefused`)."""
+
+
+class AuthRefused(ModelRefused):
+    """A provider refused a seat's key or permissions `AUTH_LIMIT` times in a row."""
+
+
+AUTH_STREAKS: contextvars.ContextVar[dict[str, tuple[int, int | None]] | None] = (
+    contextvars.ContextVar("auth_streaks", default=None)
+)
+"""Live 401/403 refusals in a row per seat agent, shared by the games of a tournament (the
+runner sets a fresh dictionary; without one each game counts for itself)."""
 
 
 class LLMAgent(Agent):
@@ -114,6 +133,11 @@ class LLMAgent(Agent):
         self._defaults = 0
         self.outcomes: dict[str, int] = {}
         """Decisions of this game per outcome class."""
+        streaks = AUTH_STREAKS.get()
+        self.auth_streaks: dict[str, tuple[int, int | None]] = {} if streaks is None else streaks
+        """Live 401/403 refusals in a row and the last status, per seat agent."""
+        self.refusal: str | None = None
+        """The error of the last request the provider refused outright (4xx), if any."""
         self.record_outcomes = True
         """False while re-creating a game stored before decisions recorded their outcome
         (`ModelDecision`), so that its replay gives back its log byte for byte."""
@@ -220,6 +244,9 @@ class LLMAgent(Agent):
             shared = self.shared
             if shared is not None:
                 shared.begin(self)
+            live = not self.transport.replaying
+            if live:
+                self._check_key()
             reply = await self.transport.send(request)
             # Counted from the reply as recorded, so a replay spends the budget identically.
             self._calls += 1
@@ -234,9 +261,16 @@ class LLMAgent(Agent):
                 self.record(self._event(decision, stage, 0, request, reply))
                 continue
             attempt += 1
+            if live:
+                count = self.auth_streaks.get(self.spec, (0, None))[0] + 1
+                streak = (count, reply.status) if reply.auth_refused else (0, None)
+                self.auth_streaks[self.spec] = streak
             if reply.error is None:
                 return reply, attempt
             self.record(self._event(decision, stage, attempt, request, reply))
+            if reply.final:
+                self._refused(reply)
+                return None
             self._note(
                 "llm.retry", decision=decision, stage=stage, attempt=attempt, error=reply.error
             )
@@ -246,6 +280,25 @@ class LLMAgent(Agent):
                     wait = max(wait, reply.retry_after)
                 await asyncio.sleep(min(wait, MAX_WAIT))
         return None
+
+    def _refused(self, reply: Reply) -> None:
+        """Note a request the provider refused outright (the decision plays its default)."""
+        self.refusal = f"model refused the request ({reply.status})"
+        self._note("llm.refused", warn=True, status=reply.status, error=reply.error)
+
+    def _check_key(self) -> None:
+        """Stop the game before a live call once the seat's key was refused `AUTH_LIMIT`
+        times in a row (only live calls count: a replay or a continued game reads the same
+        refusals from its log without stopping; every refused call is stored before)."""
+        count, status = self.auth_streaks.get(self.spec, (0, None))
+        if count >= AUTH_LIMIT:
+            raise AuthRefused(
+                f"seat {self.seat} ({self.spec}): {self.options.provider} refused its key"
+                f" or permissions {count} times in a row (status {status}); the game stops"
+                " here, everything played so far is kept: fix the key or the model's"
+                " access, then continue (cattle tournament --resume NAME for a tournament)",
+                status,
+            )
 
     def _parse(self, text: str, decision: Any) -> tuple[Any, str, str | None]:
         """The action an answer names (the prompter's parser), except for an answer stored
@@ -336,9 +389,12 @@ class LLMAgent(Agent):
         request = self._request((system, user), schema=schema)
         if self.options.samples > 1 and rejection is None:
             return await self._vote(decision, system, user, request, schema)
+        self.refusal = None
         sent = await self._send(kind, stage, request)
         if sent is None:
-            return self._default(decision, "model unavailable: every attempt failed")
+            return self._default(
+                decision, self.refusal or "model unavailable: every attempt failed"
+            )
         reply, attempt = sent
         if reply.truncated:
             self.record(self._event(kind, stage, attempt, request, reply, "truncated"))

@@ -1,10 +1,11 @@
 """Talking to models: the official async SDKs live, or recorded answers during a replay.
 
-A transport sends one request and returns one `Reply`, never raising for a failure the
-agent can retry (timeouts, connection errors, 429, 5xx): those come back as a reply with
-`error` set. Requests the provider refuses outright (bad key, unknown model, malformed
-request) raise `ModelRefused`, since retrying cannot help. The SDKs' own retries are off so
-that every attempt is the agent's, and is recorded.
+A transport sends one request and returns one `Reply`, never raising for an answer of the
+provider: failures the agent can retry (timeouts, connection errors, 429, 5xx, a body that is
+no answer) come back as a reply with `error` set; a request the provider refuses outright
+(any other 4xx: a bad key, an unknown model, a prompt beyond the context) comes back as a
+`final` reply, since asking again cannot help. The SDKs' own retries are off so that every
+attempt is the agent's, and is recorded.
 """
 
 from __future__ import annotations
@@ -50,6 +51,11 @@ class BadBody(ValueError):
 ADAPTED = "unsupported setting"
 """How the error of a request begins that the provider refused for a setting the seat then
 left out (recorded, then sent again without it; a replay reads the same from the log)."""
+REFUSED = "refused"
+"""How the error of a request the provider refused with a 4xx begins (not retried)."""
+AUTH_REFUSED = "auth_refused"
+"""How the error of a request refused with 401 or 403 begins (a key or permission problem)."""
+AUTH_STATUSES = (401, 403)
 BAD_BODY = "bad_response"
 """How the error of an answer begins whose body could not be read as a model answer."""
 MAX_ANSWER_CHARS = 65_536
@@ -113,6 +119,27 @@ class Reply:
     def truncated(self) -> bool:
         """True when the answer was cut off by the token limit."""
         return self.finish_reason in TRUNCATED
+
+    @property
+    def final(self) -> bool:
+        """True when the provider refused this request outright (a 4xx other than 408, 409
+        and 429): sending it again cannot help, so the decision ends at once."""
+        return final_status(self.status, self.error) and not self.adapted
+
+    @property
+    def auth_refused(self) -> bool:
+        """True when the provider refused the seat's key or its permissions (401, 403)."""
+        return self.final and self.status in AUTH_STATUSES
+
+
+def final_status(status: int | None, error: str | None) -> bool:
+    """True for a failed exchange whose status says asking again cannot help."""
+    return (
+        error is not None
+        and status is not None
+        and 400 <= status < 500
+        and status not in (408, 409, 429)
+    )
 
 
 class Transport(Protocol):
@@ -330,7 +357,10 @@ class _SDKTransport:
         except ModelRefused as exc:
             dropped = self._adapt(request, str(exc))
             if dropped is None:
-                raise
+                # Stored as a failed exchange (no tokens, no cost); the decision plays its
+                # default and the game goes on.
+                kind = AUTH_REFUSED if exc.status in AUTH_STATUSES else REFUSED
+                return Reply(status=exc.status, error=f"{kind}: {exc}"[:400])
             # Recorded like any exchange; the agent sends the request again at once, which
             # goes out without what was refused.
             error = f"{ADAPTED} {dropped}: {exc}"

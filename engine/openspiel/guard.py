@@ -237,11 +237,37 @@ def _refusal(game_string: str, answer: dict[str, Any]) -> str | None:
     return check_sizes(game_string, answer)
 
 
+def sign_refusal(ps: Any, game_string: str) -> str | None:
+    """The line refusing a whole-number parameter given below zero where its default is zero
+    or more (a size or a count: OpenSpiel takes `hex(board_size=-6)` and builds a board whose
+    games never end), or None."""
+    try:
+        params = dict(ps.game_parameters_from_string(game_string))
+    except Exception:  # the parser's own error is what loading reports
+        return None
+    name = str(params.pop("name", ""))
+    defaults = next(
+        (dict(gt.parameter_specification) for gt in ps.registered_games() if gt.short_name == name),
+        {},
+    )
+    for k, v in params.items():
+        default = defaults.get(k)
+        if type(v) is int and type(default) is int and default >= 0 > v:
+            return (
+                f"{game_string[:80]!r}: {k}={v} is below zero (a size or count; its default"
+                f" is {default})"
+            )
+    return None
+
+
 def check(ps: Any, game_string: str, key: str | None) -> None:
     """Raise `GameRefused` (one line) unless `game_string` is within the bounds; probe it in
     a child process first when its parameters are not the defaults (`key`: `key_of` it)."""
     if key is None or key in _trusted(ps):
         return
+    refused = sign_refusal(ps, game_string)
+    if refused is not None:
+        raise GameRefused(refused)
     if key not in _ANSWERS:
         _ANSWERS[key] = _refusal(game_string, run_probe(game_string))
     refused = _ANSWERS[key]

@@ -4,7 +4,8 @@ Run as a script by `engine.openspiel.guard` (`python probe.py GAME_STRING STEPS 
 it caps its own address space and CPU time first, so a game string whose loading would take
 all memory, crash or never finish costs a child process, not the caller. It loads the game,
 makes the initial state and plays `STEPS` actions (the first chance outcome, the middle legal
-action), reading every seat's string on the way, then prints one JSON object on its standard
+action), reading every seat's string on the way, and a game declared short on to its end,
+then prints one JSON object on its standard
 output: the game's sizes, or the error that stopped it. It needs only `pyspiel` and the
 standard library.
 """
@@ -92,24 +93,48 @@ def _opening(game: Any, steps: int) -> dict[str, Any]:
     played, chance = 0, 0
     while played < steps and not state.is_terminal():
         if state.is_chance_node():
-            outcomes = state.chance_outcomes()
-            if not outcomes:
-                return {"error": "a chance node has no outcomes", "opening": True}
-            chance = max(chance, len(outcomes))
-            state.apply_action(outcomes[0][0])
-        elif state.is_simultaneous_node():
-            joint = [state.legal_actions(p) for p in range(game.num_players())]
-            if not all(joint):
-                return {"error": "a player has no legal action", "opening": True}
-            state.apply_actions([acts[len(acts) // 2] for acts in joint])
-        else:
-            acts = state.legal_actions()
-            if not acts:
-                return {"error": "the player to move has no legal action", "opening": True}
-            state.apply_action(acts[len(acts) // 2])
+            chance = max(chance, len(state.chance_outcomes()))
+        error = _step(game, state)
+        if error is not None:
+            return {"error": error, "opening": True}
         played += 1
         longest = max(longest, _strings(game, state))
+    # A short game is played on to its end, which must come within the length the game
+    # declares (parameters OpenSpiel takes without sense can build a game that never ends).
+    length = int(game.max_game_length())
+    while not state.is_terminal() and played <= min(length, ENDGAME):
+        error = _step(game, state)
+        if error is not None:
+            return {"error": error, "opening": True}
+        played += 1
+    if played > length and not state.is_terminal():
+        return {"error": f"it goes on past its own longest game ({length} moves)", "opening": True}
     return {"string": longest, "played": played, "outcomes": chance}
+
+
+def _step(game: Any, state: Any) -> str | None:
+    """Play one action at `state` (the first chance outcome, the middle legal action), or
+    say why none can be played."""
+    if state.is_chance_node():
+        outcomes = state.chance_outcomes()
+        if not outcomes:
+            return "a chance node has no outcomes"
+        state.apply_action(outcomes[0][0])
+    elif state.is_simultaneous_node():
+        joint = [state.legal_actions(p) for p in range(game.num_players())]
+        if not all(joint):
+            return "a player has no legal action"
+        state.apply_actions([acts[len(acts) // 2] for acts in joint])
+    else:
+        acts = state.legal_actions()
+        if not acts:
+            return "the player to move has no legal action"
+        state.apply_action(acts[len(acts) // 2])
+    return None
+
+
+ENDGAME = 2_000
+"""Moves a probe plays to find the end of a game whose declared length is at most this."""
 
 
 def main() -> None:

@@ -55,7 +55,9 @@ def test_a_two_megabyte_line_is_kept_in_part_and_echoed_in_brief(tmp_path: Path)
     done = play(db, "openspiel", "tic_tac_toe", "human,random", 3, huge + "\n" + "1\n" * 9)
     assert done.returncode == 0, done.stderr[-2000:]
     assert f"Refused: the line is {len(huge):,} characters long" in done.stderr
-    assert len(done.stderr) < 20_000  # the panels and a short excerpt, not the line
+    # The drawn view and the questions of each turn and a short excerpt, never the line (a
+    # hundredth of it would already be 21,000 characters).
+    assert len(done.stderr) < 60_000 and "x(1,1) " * 100 not in done.stderr
     game_id, events = stored(db)
     first, second = [e for e in events if tags([e]) == ["human_answer"]][:2]
     assert first.text == huge[:MAX_LINE] and first.parse_stage == "failed"

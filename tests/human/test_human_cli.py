@@ -17,11 +17,14 @@ from runner.replay import verify
 from tests.cli.clikit import ENV, ROOT
 
 
-def run(args: list[str], stdin: str, timeout: float = 120) -> subprocess.CompletedProcess[str]:
+def run(
+    args: list[str], stdin: str, timeout: float = 120, columns: int | None = None
+) -> subprocess.CompletedProcess[str]:
+    env = ENV if columns is None else {**ENV, "COLUMNS": str(columns)}
     return subprocess.run(
         [sys.executable, "-m", "cli.main", *args],
         cwd=ROOT,
-        env=ENV,
+        env=env,
         input=stdin,
         capture_output=True,
         text=True,
@@ -29,10 +32,19 @@ def run(args: list[str], stdin: str, timeout: float = 120) -> subprocess.Complet
     )
 
 
-def play(db: Path, game: str, preset: str, agents: str, seed: int, stdin: str, *extra: str):
+def play(
+    db: Path,
+    game: str,
+    preset: str,
+    agents: str,
+    seed: int,
+    stdin: str,
+    *extra: str,
+    columns: int | None = None,
+):
     args = ["play", "--game", game, "--preset", preset, "--agents", agents]
     args += ["--seed", str(seed), "--db", str(db), "--init", "--json", *extra]
-    return run(args, stdin)
+    return run(args, stdin, columns=columns)
 
 
 def stored(db: Path) -> tuple[str, list]:
@@ -136,6 +148,36 @@ def test_a_whole_game_replays_from_its_log(
     assert "human_answer" in tags(events)
     assert "seat_abandoned" not in tags(events)
     replays(events)
+    # the person is shown the seat's view, not how a model must format its answer
+    for told in ("Respond with JSON", "Action: <"):
+        assert told not in done.stderr, told
+
+
+def test_a_bid_given_as_its_number_asks_for_the_amount(tmp_path: Path) -> None:
+    db = tmp_path / "b.duckdb"
+    # seed 5: the person sells a cat, then bids on a horse: "1" (bid), then "30"
+    lines = "1\n?\n1\n30\n" + CATTLE_LINES
+    done = play(db, "cattle-trade", "micro-duel", "human,tracker", 5, lines, columns=132)
+    assert done.returncode == 0, done.stderr[-2000:]
+    err = done.stderr
+    asked = err.index("amount?")
+    # the drawn view: the seat's money and the auction in progress, as wide as the terminal
+    assert "Your money    90 coins: 50, 10, 10, 10, 10, 0, 0" in err
+    assert "Auction: a horse from Player 1; price 0, leading: none" in err
+    borders = [ln for ln in err.splitlines() if ln.startswith("╭")]
+    assert borders and all(len(ln) == 132 for ln in borders)
+    # "?" shows the model's question once, and only then
+    assert err.count("Respond with JSON") == 1 and err.index("Respond with JSON") < asked
+    assert 'Played: {"kind":"bid","seat":0,"amount":30}' in err[asked:]
+    game_id, events = stored(db)
+    answers = [e for e in events if tags([e]) == ["human_answer"]]
+    assert [(a.stage, a.text, a.error is None) for a in answers[1:3]] == [
+        ("ask", "1", False),
+        ("follow_up", "30", True),
+    ]
+    bids = [e for e in events if tags([e]) == ["bid_placed"] and e.seat == 0]
+    assert bids and bids[0].amount == 30
+    verified(db, game_id)
 
 
 def test_end_of_input_abandons_the_seat(tmp_path: Path) -> None:

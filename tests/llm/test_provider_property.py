@@ -1,7 +1,8 @@
-"""Property: whatever a provider sends (answers, bodies that are none, error statuses, usage
-missing or negative, answers too long), a tournament of every family ends, each game verifies
-offline, each decision of a model seat has an outcome class, and every request is one stored
-exchange whose tokens and cost are counted once."""
+"""Property: whatever a provider sends (answers, bodies that are none, error statuses: 5xx,
+429, 408 and the 4xx that refuse a request outright; usage missing or negative, answers too
+long), a tournament of every family ends, each game verifies offline, each decision of a model
+seat has an outcome class, and every request is one stored exchange whose tokens and cost are
+counted once."""
 
 from __future__ import annotations
 
@@ -14,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
@@ -69,6 +70,7 @@ KINDS = (
     "no usage",
     "too long",
     "effort refused",
+    "client status",
 )
 
 
@@ -91,6 +93,12 @@ class Provider:
                 status = (429, 500, 502, 503, 408)[n % 5]
                 error = json.dumps({"error": {"message": "try later", "type": "server"}})
                 return Answer(status=status, text=error, headers={"retry-after": "0.001"})
+            case "client status":
+                # refused outright (a prompt beyond the context, no such model, too large):
+                # not retried, the decision's default, no tokens
+                status = (400, 404, 413, 422)[n % 4]
+                error = json.dumps({"error": {"message": "maximum context length exceeded"}})
+                return Answer(status=status, text=error)
             case "truncated":
                 return Answer(text=LEGAL(req).text[:10], finish="length")
             case "refusal":
@@ -126,6 +134,7 @@ def provider(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Loopbac
     deadline=None,
     suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
 )
+@example(plan=[("client status", 1), ("legal", 0), ("client status", 2)], providers=["openai"] * 5)
 @given(
     plan=st.lists(st.tuples(st.sampled_from(KINDS), st.integers(0, 99)), min_size=1, max_size=8),
     providers=st.lists(st.sampled_from(["openai", "anthropic"]), min_size=5, max_size=5),

@@ -239,3 +239,25 @@ def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
     )  # fmt: skip
     action, _, error = parse_cattle(text, bid, 1)
     assert action is None and error
+
+
+def test_a_pact_message_cut_to_the_word_limit_is_repaired(tmp_path: Path) -> None:
+    db = tmp_path / "m.duckdb"
+    config = catalog.get("pact").preset("quick")
+    long = " ".join(["deal"] * (config.max_words + 20))
+    gid = _play(db, _say('{"message": "' + long + '", "quote": 50}'), config, [None, None])
+    rows = _rows(
+        db,
+        "SELECT outcome, recorded, reason FROM llm_decisions"
+        " WHERE game_id = ? AND decision = 'message' ORDER BY seq",
+        gid,
+    )
+    # the answer was read whole (recorded ok), the rules kept only its first words
+    assert rows and {(o, rec) for o, rec, _ in rows} == {("repaired", "ok")}
+    assert {r for _, _, r in rows} == {"the rules cut it to their length limit"}
+    with DuckStore(db, read_only=True) as store:
+        events = store.load_events(gid)
+    sent = [e for e in events if type(e).__name__ == "PactMessageSent"]
+    assert sent and all(e.cut and e.words == config.max_words + 20 for e in sent)
+    got = [(d.seat, o, r) for d, o, r in judged(events)]
+    assert got == _rows(db, "SELECT seat, outcome, reason FROM llm_decisions ORDER BY seq")

@@ -275,3 +275,22 @@ def test_a_signal_taken_by_another_thread_while_the_probe_starts_kills_the_probe
         signal.signal(signal.SIGTERM, before)
     assert started, "the probe never started"
     assert started[0].poll() is not None, "the probe was left running"
+
+
+def test_a_size_below_zero_is_refused_at_start_in_one_line(tmp_path: Path) -> None:
+    proc = _play("hex(board_size=-6)", tmp_path / "h.duckdb")
+    _, err = proc.communicate(timeout=120)
+    assert proc.returncode == 2
+    said = _one_clear_line(err)
+    assert "board_size=-6 is below zero" in said and "default is 11" in said
+    # a count at or above zero goes to the probe as before
+    assert guard.sign_refusal(pyspiel(), "hex(board_size=5)") is None
+
+
+def test_the_probe_plays_a_short_game_to_its_end() -> None:
+    # (the sign check aside) a board OpenSpiel builds from nonsense runs out of moves after
+    # the opening the probe used to stop at; within bounds, a game ends in time
+    game = "hex(board_size=-6)"
+    refused = guard._refusal(game, guard.run_probe(game))
+    assert refused is not None and "the player to move has no legal action" in refused
+    assert guard._refusal("hex(board_size=5)", guard.run_probe("hex(board_size=5)")) is None
