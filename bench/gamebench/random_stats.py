@@ -51,12 +51,9 @@ def stats(game: str, games: int) -> dict[str, Any]:
         scores = record.result.scores
         lengths.append(length(record.events))
         firsts.append(scores[0])
-        best = max(scores)
-        if scores.count(best) > 1 and not gdef.extras.get("teams"):
+        if len(set(scores)) == 1:
             draws += 1
-        elif len(set(scores)) == 1:
-            draws += 1
-        elif scores[0] == best:
+        elif scores[0] == max(scores):
             wins += 1
     quartiles = statistics.quantiles(firsts, n=4) if games > 1 else [firsts[0]] * 3
     return {
