@@ -31,7 +31,32 @@ def _decisions(events: Sequence[Any]) -> int:
     return sum(isinstance(e, kinds) for e in events)
 
 
+def _turns(events: Sequence[Any]) -> int:
+    """Pit: the turns played (the end event counts them)."""
+    return int(events[-1].turns)
+
+
+def _trades(events: Sequence[Any]) -> int:
+    """Pit: offers taken."""
+    from events.gamebench.pit import PitTaken, PitTraded
+
+    return sum(isinstance(e, PitTaken | PitTraded) for e in events)
+
+
+def _corners(events: Sequence[Any]) -> int:
+    """Pit: corners scored."""
+    from events.gamebench.pit import PitCornered
+
+    return sum(isinstance(e, PitCornered) for e in events)
+
+
+EXTRAS: dict[str, dict[str, Length]] = {
+    "gamebench:pit": {"trades": _trades, "corners": _corners},
+}
+"""Further counts a game's figures include (their means)."""
+
 LENGTHS: dict[str, tuple[str, Length]] = {
+    "gamebench:pit": ("turns", _turns),
     "gamebench:two_rooms_and_a_boom": ("decisions", _decisions),
 }
 """Each game's unit of length and how to count it in a log."""
@@ -42,6 +67,7 @@ def stats(game: str, games: int) -> dict[str, Any]:
     gdef = catalog.get(game)
     config = gdef.preset(gdef.default_preset)
     unit, length = LENGTHS[game]
+    extras: dict[str, list[int]] = {name: [] for name in EXTRAS.get(game, {})}
     lengths: list[int] = []
     firsts: list[float] = []
     draws = wins = 0
@@ -50,6 +76,8 @@ def stats(game: str, games: int) -> dict[str, Any]:
         assert record.result is not None
         scores = record.result.scores
         lengths.append(length(record.events))
+        for name, count in EXTRAS.get(game, {}).items():
+            extras[name].append(count(record.events))
         firsts.append(scores[0])
         if len(set(scores)) == 1:
             draws += 1
@@ -65,6 +93,7 @@ def stats(game: str, games: int) -> dict[str, Any]:
         "first_win_rate": wins / games,
         "first_mean_score": statistics.mean(firsts),
         "first_score_quartiles": [round(q, 4) for q in quartiles],
+        **{f"mean_{name}": statistics.mean(v) for name, v in extras.items()},
     }
 
 
@@ -85,6 +114,11 @@ def main() -> None:
             f" {row['unit']}, draws {row['draw_rate']:.3f}, first seat wins"
             f" {row['first_win_rate']:.3f}, first seat's score mean"
             f" {row['first_mean_score']:.3f} quartiles {row['first_score_quartiles']}"
+            + "".join(
+                f", {k} {v:.1f}"
+                for k, v in row.items()
+                if k.startswith("mean_") and k != "mean_length"
+            )
         )
 
 

@@ -1,21 +1,21 @@
 """What a Pit seat sees, the timeline's lines and the model seats' prompts.
 
-A seat knows its own hand (its deal and every card it gave or received), everyone's points,
-and the public side of every offer and trade (who, how many cards); never another hand, nor
-the commodities others traded with each other.
+A seat knows its own (first) hand (its deal and every card it gave or received), everyone's
+points, and the public side of every offer and trade; never another hand, nor its own second
+hand under open trading, nor what others gave each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from engine.gamebench.common import fallback
-from engine.gamebench.pit import HEADINGS, Give, Offer, Pass, PitDecision
+from engine.gamebench.pit import HEADINGS, Accept, Give, Offer, OpenTurn, Pass, PitDecision
 from events.gamebench.pit import (
     BEAR_PENALTY,
     COMMODITIES,
@@ -26,15 +26,21 @@ from events.gamebench.pit import (
     PitCornered,
     PitDealt,
     PitEnded,
+    PitHiddenDealt,
     PitOffered,
     PitOfferKind,
+    PitPaid,
     PitPassed,
+    PitProposalVoid,
+    PitProposed,
     PitRejected,
     PitRuleExplained,
     PitShuffled,
     PitStarted,
     PitSwapped,
+    PitTaken,
     PitTraded,
+    rules_of,
 )
 from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
 
@@ -57,6 +63,8 @@ class PitSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     """(offerer, count) of the standing offer."""
     explained: tuple[str, ...]
     pending: str | None = None
+    proposals: tuple[tuple[int, str, int], ...] = ()
+    """Open trading: the standing offers, (seat, kind, count), oldest first."""
 
 
 class PitView(ViewBase):
@@ -73,6 +81,9 @@ class PitView(ViewBase):
         self.turn = 0
         self.offer: tuple[int, int] | None = None
         self.my_offer: str | None = None
+        self.trading = "open"
+        self.corner = PER_COMMODITY
+        self.proposals: list[tuple[int, str, int]] = []
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
@@ -81,11 +92,27 @@ class PitView(ViewBase):
             self.target = e.config.target
             self.max_turns = e.config.max_turns
             self.points = (0,) * self.players
+            self.trading, self.corner = rules_of(e)
             return
         if isinstance(e, PitDealt):
             self.hand = list(e.hand)
             self.offer = None
             self.my_offer = None
+        elif isinstance(e, PitProposed):
+            self.proposals = [p for p in self.proposals if p[0] != e.seat]
+            self.proposals.append((e.seat, e.kind, e.count))
+            self.turn = e.turn + 1
+        elif isinstance(e, PitProposalVoid):
+            self.turn = e.turn + 1
+        elif isinstance(e, PitTaken | PitPaid):
+            giver, taker = (
+                (e.offerer, e.responder) if isinstance(e, PitTaken) else (e.responder, e.offerer)
+            )
+            k = KINDS.index(e.kind)
+            self.hand[k] += (self.seat == taker) * e.count - (self.seat == giver) * e.count
+            if isinstance(e, PitTaken):
+                self.proposals = [p for p in self.proposals if p[0] != e.offerer]
+                self.turn = e.turn + 1
         elif isinstance(e, PitOffered):
             self.offer = (e.seat, e.count)
         elif isinstance(e, PitOfferKind):
@@ -122,7 +149,7 @@ class PitView(ViewBase):
     def snapshot(self, pending: Any = None) -> PitSnapshot:
         """The view as plain data, with the decision asked of this seat (if any)."""
         asked = None
-        if isinstance(pending, PitDecision) and self.seat in pending.seats:
+        if isinstance(pending, PitDecision | OpenTurn) and self.seat in pending.seats:
             asked = pending.kind
         return PitSnapshot(
             seat=self.seat,
@@ -133,6 +160,7 @@ class PitView(ViewBase):
             offer=self.offer,
             explained=tuple(self.explained),
             pending=asked,
+            proposals=tuple(self.proposals),
         )
 
 
@@ -170,6 +198,23 @@ def describe(e: Any, viewer: int | None) -> str | None:
                 f"{_player(e.offerer)} gave {e.count} {e.offered} and "
                 f"{_player(e.responder)} gave {e.count} {e.given}"
             )
+        case PitHiddenDealt():
+            if viewer is not None:
+                return None
+            held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, e.hand, strict=True) if n)
+            return f"Round {e.round + 1}: {_player(e.seat)}'s second hand is dealt {held}"
+        case PitProposed():
+            return f"{_player(e.seat)} offers {e.count} {e.kind}"
+        case PitProposalVoid():
+            return (
+                f"{_player(e.seat)} offers {e.count} {e.kind} without holding them: nothing happens"
+            )
+        case PitTaken():
+            return (
+                f"{_player(e.responder)} takes {_player(e.offerer)}'s offer of {e.count} {e.kind}"
+            )
+        case PitPaid():
+            return f"{_player(e.responder)} gives {_player(e.offerer)} {e.count} {e.kind} for it"
         case PitRejected():
             return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal one was played"
         case PitRuleExplained():
@@ -178,8 +223,9 @@ def describe(e: Any, viewer: int | None) -> str | None:
             return f"{_player(e.seat)} read the rules under {e.heading!r}"
         case PitCornered():
             extra = (" with the Bull" if e.bull else "") + (" holding the Bear" if e.bear else "")
+            extra += " in its second hand" if e.hand else ""
             return (
-                f"{_player(e.seat)} corners {e.commodity}{extra}: +{e.gained} points "
+                f"{_player(e.seat)} corners {e.commodity}{extra}: {e.gained:+d} points "
                 f"(points: {', '.join(map(str, e.points))})"
             )
         case PitEnded():
@@ -188,12 +234,14 @@ def describe(e: Any, viewer: int | None) -> str | None:
     return None
 
 
-def label(action: Offer | Give | Pass, count: int) -> str:
+def label(action: Offer | Give | Pass | Accept, count: int) -> str:
     """How a legal action is listed in a prompt."""
     if isinstance(action, Offer):
         return f"Offer {action.count} {action.kind}"
     if isinstance(action, Give):
         return f"Give {count} {action.kind}"
+    if isinstance(action, Accept):
+        return f"Accept {_player(action.offerer)}'s offer, giving {action.count} {action.kind}"
     return "Pass"
 
 
@@ -233,8 +281,53 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
-BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+BLIND_BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them under blind trading."""
+
+OPEN_SECTIONS: dict[str, str] = {
+    HEADINGS[0]: (
+        "Players take turns, one action a turn. You may offer 1 to "
+        f"{MAX_OFFER} cards of any one kind: everyone sees what you offer, and the offer stands"
+        " (replacing your earlier one) until someone takes it; an offer of cards you do not"
+        " hold does nothing. Or you may take another player's standing offer by giving any"
+        " number of cards of one kind from your hand: you receive the offered cards and they"
+        " receive yours."
+    ),
+    HEADINGS[1]: (
+        "Holding exactly {corner} cards of one commodity is a corner ({fewer} are enough with"
+        " the Bull). It is scored as soon as the trade or turn that made it is done, and a new"
+        " round is dealt from the whole deck."
+    ),
+    HEADINGS[2]: (
+        "The Bull is a wild card: with it, a corner needs one card fewer, and a full corner"
+        f" plus the Bull scores double. A corner made while also holding the Bear loses"
+        f" {BEAR_PENALTY} points. Both can be offered and traded like any card."
+    ),
+    HEADINGS[3]: SECTIONS[HEADINGS[3]],
+}
+"""The rules under each heading under open trading (`{corner}` filled in per game)."""
+
+
+def book_of(view: PitView) -> RuleBook:
+    """The rule book of the game a view follows."""
+    if view.trading == "blind" and view.corner == PER_COMMODITY:
+        return BLIND_BOOK
+    sections = OPEN_SECTIONS if view.trading == "open" else SECTIONS
+    text = {
+        h: t.replace("{corner}", str(view.corner)).replace("{fewer}", str(view.corner - 1))
+        for h, t in sections.items()
+    }
+    if view.trading == "blind":
+        text[HEADINGS[1]] = (
+            f"Holding {view.corner} cards of one commodity is a corner (with the Bull,"
+            f" {view.corner - 1} are enough). It is scored as soon as the trade or deal that"
+            " made it is done, and a new round is dealt from the whole deck."
+        )
+    return RuleBook(title="Pit", summary=SUMMARY, sections=tuple(text.items()))
+
+
+BOOK = book_of(PitView(0))
+"""The rules as a model sees them (open trading, corners of 6)."""
 
 
 @dataclass(frozen=True)
@@ -258,7 +351,12 @@ class PitPrompter(GameBenchPrompter):
             "Recent events:",
             *view.recent(),
         ]
-        if decision.kind == "offer":
+        if isinstance(decision, OpenTurn):
+            lines += [f"{_player(s)} offers {c} {k}." for s, k, c in decision.proposals] or [
+                "Nobody else has an offer standing."
+            ]
+            lines.append("It is your turn: make an offer, or take a standing one.")
+        elif decision.kind == "offer":
             lines.append("It is your turn: offer some cards of one kind.")
         else:
             lines.append(
@@ -267,9 +365,15 @@ class PitPrompter(GameBenchPrompter):
             )
         return "\n".join(lines)
 
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The shared prompt, with the rules of the game the view follows."""
+        shared = GameBenchPrompter.decision_prompt
+        return shared(replace(self, book=book_of(view)), view, decision, memory, rejection)
+
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label."""
-        return [(label(a, decision.count), a) for a in decision.legal]
+        count = getattr(decision, "count", 0)
+        return [(label(a, count), a) for a in decision.legal]
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
