@@ -55,7 +55,13 @@ EXTRAS: dict[str, dict[str, Length]] = {
 }
 """Further counts a game's figures include (their means)."""
 
+def _plies(events: Sequence[Any]) -> int:
+    """Hive: turns of either player, passes included."""
+    return int(events[-1].plies)
+
+
 LENGTHS: dict[str, tuple[str, Length]] = {
+    "gamebench:hive": ("turns", _plies),
     "gamebench:pit": ("turns", _turns),
     "gamebench:two_rooms_and_a_boom": ("decisions", _decisions),
 }
