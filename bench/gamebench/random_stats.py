@@ -55,6 +55,7 @@ EXTRAS: dict[str, dict[str, Length]] = {
 }
 """Further counts a game's figures include (their means)."""
 
+
 def _plies(events: Sequence[Any]) -> int:
     """Hive: turns of either player, passes included."""
     return int(events[-1].plies)
