@@ -574,6 +574,8 @@ def _relabel(log: list[Any], to: dict[int, int], lineup: bool = True) -> list[An
                 e = rep(e, seat=to[e.seat], hostages=tuple(sorted(m(e.hostages))))
             case te.TrHostagesSwapped():
                 e = rep(e, sent=tuple(tuple(sorted(m(x))) for x in e.sent))
+            case te.TrRolesDrawn():
+                e = rep(e, president=to[e.president], bomber=to[e.bomber])
             case te.TrEnded():
                 e = rep(
                     e,
@@ -601,7 +603,7 @@ def _store(store: DuckStore, log: list[Any]) -> str:
         turn = RULES.turn_of(e, turn)
         turns.append(turn)
     assert isinstance(log[0], te.TrStarted)
-    store.save_game(game_row(game_id, CONFIG, log[0].seed, log[0].seats, None), log, turns)
+    store.save_game(game_row(game_id, log[0].config, log[0].seed, log[0].seats, None), log, turns)
     return game_id
 
 
@@ -631,10 +633,12 @@ def data_head(store: DuckStore, game_id: str) -> Any:
     return game_head(store.con, game_id)
 
 
-@pytest.fixture(scope="module")
-def played() -> list[Any]:
-    """A whole game of code agents, one agent per team as GameBench seats them."""
-    return list(play_game(CONFIG, 11, ["sleuth"] * 3 + ["random"] * 3).events)
+@pytest.fixture(scope="module", params=["dealt", "hidden"])
+def played(request: pytest.FixtureRequest) -> list[Any]:
+    """A whole game of code agents, one agent per team as GameBench seats them (roles
+    dealt, and hidden as by default)."""
+    config = CONFIG if request.param == "dealt" else HIDDEN
+    return list(play_game(config, 11, ["sleuth"] * 3 + ["random"] * 3).events)
 
 
 @pytest.mark.parametrize("upto", [40, None], ids=["running", "over"])
