@@ -113,11 +113,11 @@ CODE_AGENTS: dict[str, Any] = {
 
 
 def presets() -> Mapping[str, HiveConfig]:
-    """GameBench's game as its code played it; `rules`, its Appendix K's reading of the cap
-    (250 turns in all); `one_step`, one list of every action a turn; a short one for tests."""
+    """GameBench's game as its code played it; `rules`, its Appendix K's reading (250 turns
+    in all, pieces sliding as standard Hive's gates allow); `one_step`, one list of every action a turn; a short one for tests."""
     return {
         "standard": HiveConfig(),
-        "rules": HiveConfig(max_plies=250, name="rules"),
+        "rules": HiveConfig(max_plies=250, movement="gates", name="rules"),
         "one_step": HiveConfig(steps="one", name="one_step"),
         "short": HiveConfig(max_plies=40, name="short"),
     }

@@ -50,6 +50,7 @@ from events.gamebench.hive import (
     HiveRejected,
     HiveRuleExplained,
     HiveStarted,
+    movement_of,
     rules_of,
 )
 
@@ -175,6 +176,55 @@ def slides(occupied: set[Cell], c: Cell) -> list[Cell]:
     return out
 
 
+def _open_sides(occupied: set[Cell], c: Cell) -> int:
+    return sum(n not in occupied for n in neighbours(c))
+
+
+def gb_step(rest: set[Cell], cur: Cell, nxt: Cell) -> bool:
+    """GameBench's crawl of one cell (`can_move_piece` in its board.py) for a mover on `cur`
+    among the pieces `rest` (one connected hive: the mover is not pinned): `nxt` empty,
+    neither cell left with at most one empty neighbour, and the hive whole after the step,
+    which, `rest` being whole, is `nxt` touching it."""
+    occupied = rest | {cur}
+    if nxt in occupied or _open_sides(occupied, nxt) <= 1 or _open_sides(occupied, cur) <= 1:
+        return False
+    return any(n in rest for n in neighbours(nxt))
+
+
+def gb_destinations(occupied: set[Cell], piece: str, at: Cell) -> list[Cell]:
+    """Where the piece on `at` may go by GameBench's movement code (`occupied` includes
+    `at`; the piece is not pinned), sorted: the queen one crawl, the spider three crawls
+    each along a piece beside both cells and never back over a cell, the ant any chain of
+    crawls, the grasshopper as in standard Hive."""
+    rest = occupied - {at}
+    bug = piece[0]
+    if bug == "G":
+        return destinations(occupied, piece, at)
+    if bug == "Q":
+        return sorted(n for n in neighbours(at) if gb_step(rest, at, n))
+    if bug == "S":
+        paths: list[tuple[Cell, ...]] = [(at,)]
+        for _ in range(3):
+            paths = [
+                (*p, n)
+                for p in paths
+                for n in neighbours(p[-1])
+                if n not in p
+                and gb_step(rest, p[-1], n)
+                and any(c in rest for c in neighbours(n) if c in neighbours(p[-1]))
+            ]
+        return sorted({p[-1] for p in paths})
+    seen = {at}
+    todo = [at]
+    while todo:
+        cur = todo.pop()
+        for n in neighbours(cur):
+            if n not in seen and gb_step(rest, cur, n):
+                seen.add(n)
+                todo.append(n)
+    return sorted(seen - {at})
+
+
 def destinations(occupied: set[Cell], piece: str, at: Cell) -> list[Cell]:
     """Where the piece on `at` may go (`occupied` includes `at`), sorted."""
     rest = occupied - {at}
@@ -240,6 +290,7 @@ class HiveState:
         "both_lose",
         "config",
         "explained",
+        "movement",
         "over",
         "picked",
         "ply",
@@ -252,9 +303,9 @@ class HiveState:
     def __init__(self, config: HiveConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
-        self.steps, self.both_lose = rules_of(
-            HiveStarted(seed=seed, config=config, seats=(), engine_version=version)
-        )
+        start = HiveStarted(seed=seed, config=config, seats=(), engine_version=version)
+        self.steps, self.both_lose = rules_of(start)
+        self.movement = movement_of(start)
         self.picked: Pick | None = None
         """The first step of the turn in progress, once taken."""
         self.board: dict[Cell, tuple[int, str]] = {}
@@ -314,7 +365,10 @@ def legal_actions(st: HiveState) -> tuple[Place | Move | Pass, ...]:
         for _, p, c in mine:
             if c in stuck:
                 continue
-            out.extend(Move(piece=p, q=q, r=r) for q, r in destinations(occupied, p, c))
+            found = (gb_destinations if st.movement == "gamebench" else destinations)(
+                occupied, p, c
+            )
+            out.extend(Move(piece=p, q=q, r=r) for q, r in found)
     return tuple(out) if out else (Pass(),)
 
 

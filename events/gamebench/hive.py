@@ -47,9 +47,15 @@ class HiveConfig(msgspec.Struct, frozen=True, kw_only=True):
     both_lose: bool = True
     """Both queens surrounded by one turn: 0 to each (GameBench's code) or, when False, 0.5
     each (rules 1.0.0 always scored so)."""
+    movement: Literal["gamebench", "gates"] = "gamebench"
+    """How a piece crawls: `gamebench`, GameBench's code (no crawl out of or into a cell with
+    at most one empty neighbour, spiders along pieces); `gates`, standard Hive's sliding
+    between two pieces (rules 1.0.0 always moved so)."""
 
     def validate(self) -> HiveConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        if self.movement not in ("gamebench", "gates"):
+            raise ConfigError(f"movement must be 'gamebench' or 'gates', got {self.movement!r}")
         if self.steps not in ("two", "one"):
             raise ConfigError(f"steps must be 'two' or 'one', got {self.steps!r}")
         if self.players != 2:
@@ -98,6 +104,11 @@ def rules_of(start: HiveStarted) -> tuple[str, bool]:
     if start.engine_version == "1.0.0":
         return "one", False
     return start.config.steps, start.config.both_lose
+
+
+def movement_of(start: HiveStarted) -> str:
+    """How pieces crawl in a game: rules 1.0.0 always used the gates of standard Hive."""
+    return "gates" if start.engine_version == "1.0.0" else start.config.movement
 
 
 class HivePicked(Event, frozen=True, kw_only=True, tag="hive_picked"):

@@ -46,7 +46,7 @@ from runner.replay import verify
 from runner.session import play_and_store, play_game
 
 GAME = catalog.get("gamebench:hive")
-CONFIG = HiveConfig(steps="one", both_lose=False, max_plies=250)
+CONFIG = HiveConfig(steps="one", both_lose=False, max_plies=250, movement="gates")
 """Most tests below play rules 1.0.0's game (one step a turn, 250 turns, both queens
 surrounded 0.5 each); `DEFAULT` is GameBench's (two steps, 499 turns, 0 each)."""
 DEFAULT = HiveConfig()
@@ -161,7 +161,7 @@ def test_golden_playthrough() -> None:
 
 
 def test_both_queens_surrounded_or_the_turn_cap_is_a_draw() -> None:
-    config = HiveConfig(max_plies=6, name="t", steps="one", both_lose=False)
+    config = HiveConfig(max_plies=6, name="t", steps="one", both_lose=False, movement="gates")
     state, log = RULES.start(config, 0, SEATS)
     for a in GOLDEN[:6]:
         d = RULES.pending(state)
@@ -402,6 +402,8 @@ def test_the_cap_is_250_turns_of_each_player() -> None:
 
 
 def test_both_queens_surrounded_score_nothing() -> None:
+    """A grasshopper fills the last cell beside both queens (a jump is free of the crawling
+    rule): 0 to each, as GameBench's code scores it."""
     state, _ = RULES.start(DEFAULT, 0, SEATS)
     state.board = {
         (0, 0): (0, "Q"),
@@ -413,18 +415,47 @@ def test_both_queens_surrounded_score_nothing() -> None:
         (2, 0): (1, "S1"),
         (2, -1): (1, "S2"),
         (1, 1): (1, "G1"),
-        (3, -1): (0, "A3"),
+        (1, -2): (1, "G2"),
+        (1, -3): (0, "G3"),
     }
     state.ply = 20
     d = RULES.pending(state)
-    assert d is not None and Pick(kind="move", piece="A3") in d.legal
-    state, _ = RULES.step(state, d, [Pick(kind="move", piece="A3")])
+    assert d is not None and Pick(kind="move", piece="G3") in d.legal
+    state, _ = RULES.step(state, d, [Pick(kind="move", piece="G3")])
     d = RULES.pending(state)
-    assert d is not None and M("A3", 1, -1) in d.legal
-    state, events = RULES.step(state, d, [M("A3", 1, -1)])
+    assert d is not None and M("G3", 1, -1) in d.legal
+    state, events = RULES.step(state, d, [M("G3", 1, -1)])
     assert events[-1] == HiveEnded(
         reason="both_surrounded", winner=None, plies=21, scores=(0.0, 0.0), ranks=(1, 1)
     )
+
+
+def test_gamebenchs_crawl_never_enters_or_leaves_a_cell_with_one_open_side() -> None:
+    """GameBench's `has_freedom_to_move`: an ant may not crawl into the last gap beside the
+    queens (one empty neighbour), though the gates of standard Hive let it."""
+    board = {
+        (0, 0): (0, "Q"),
+        (1, 0): (1, "Q"),
+        (0, -1): (0, "S1"),
+        (-1, 0): (0, "S2"),
+        (-1, 1): (0, "G1"),
+        (0, 1): (0, "G2"),
+        (2, 0): (1, "S1"),
+        (2, -1): (1, "S2"),
+        (1, 1): (1, "G1"),
+        (3, -1): (0, "A3"),
+    }
+    moves = {}
+    for movement in ("gamebench", "gates"):
+        state, _ = RULES.start(HiveConfig(steps="one", movement=movement), 0, SEATS)
+        state.board = dict(board)
+        state.ply = 20
+        d = RULES.pending(state)
+        assert d is not None
+        moves[movement] = {(a.q, a.r) for a in d.legal if isinstance(a, Move) and a.piece == "A3"}
+    assert (1, -1) in moves["gates"] and (1, -1) not in moves["gamebench"]
+    assert moves["gamebench"] and moves["gamebench"] < moves["gates"]
+    assert GAME.preset("rules").movement == "gates" and DEFAULT.movement == "gamebench"
 
 
 def test_games_of_rules_1_0_0_still_verify() -> None:
