@@ -407,12 +407,22 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
                 if who in hands:
                     hands[who][KINDS.index(out)] -= e.count
                     hands[who][KINDS.index(into)] += e.count
+        elif isinstance(e, PitTaken | PitPaid):
+            giver, taker = (
+                (e.offerer, e.responder) if isinstance(e, PitTaken) else (e.responder, e.offerer)
+            )
+            k = KINDS.index(e.kind)
+            if giver in hands:
+                hands[giver][k] -= e.count
+            if taker in hands:
+                hands[taker][k] += e.count
         lines = [
             f"Round {view.round + 1}, turn {view.turn + 1}" + (" (over)" if view.ended else ""),
             "Points: " + ", ".join(f"{_player(s)} {p}" for s, p in enumerate(view.points)),
         ]
         if view.offer is not None:
             lines.append(f"Standing offer: {_player(view.offer[0])}, {_cards(view.offer[1])}")
+        lines += [f"Standing offer: {_player(p)}, {c} {k}" for p, k, c in view.proposals]
         for s in sorted(hands):
             held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, hands[s], strict=True) if n)
             lines.append(f"{_player(s)}: {held}")

@@ -487,3 +487,17 @@ def test_the_open_prompt_lists_gamebenchs_actions() -> None:
     assert "Holding exactly 6 cards of one commodity is a corner (5 are enough" in text
     a, _, error = PitPrompter().parse("Action: Accept Player 1's offer, giving 1 Bear", d, 1)
     assert a == Accept(offerer=0, kind="Bear", count=1) and error is None
+
+
+def test_the_viewer_frames_follow_open_trades() -> None:
+    """The omniscient viewer's hands move with every open trade (both sides of it)."""
+    from projections.gamebench.pit import frames
+
+    log = play_game(OPEN, 2, ["random", "random"]).events
+    cut = next(i for i, e in enumerate(log) if isinstance(e, PitPaid)) + 1
+    step, _ = frames(None)
+    text = [step(e)["text"] for e in log[:cut]][-1]
+    state = RULES.fold(log[:cut])
+    for seat in (0, 1):
+        held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, state.hands[seat], strict=True) if n)
+        assert f"Player {seat + 1}: {held}" in text
