@@ -17,7 +17,18 @@ from typing import Any
 
 from agents.base import Agent
 from agents.gamebench.common import RandomAgent
-from engine.gamebench.hive import RULES, HiveTurn, Move, Place, neighbours, state_data
+from engine.gamebench.hive import (
+    RULES,
+    HiveState,
+    HiveTurn,
+    Move,
+    Pass,
+    Pick,
+    Place,
+    legal_actions,
+    neighbours,
+    state_data,
+)
 from events.catalog import GameDef
 from events.gamebench.hive import HIVE_EVENT_TYPES, NAME, HiveConfig
 from projections.gamebench.common import END_REASONS
@@ -47,14 +58,27 @@ class Stinger(Agent):
         self.rng = random.Random(f"{seed}:gamebench:stinger:{seat}")
 
     def act(self, view: HiveView, decision: HiveTurn) -> Any:
+        if decision.step != 1 or decision.legal == (Pass(),):
+            return self.best(view, decision.ply, decision.legal)
+        # The first of two steps: the piece of the best whole action.
+        st = HiveState(self.config, 0)
+        st.board = dict(view.board)
+        st.ply = decision.ply
+        a = self.best(view, decision.ply, legal_actions(st))
+        if isinstance(a, Place):
+            return Pick(kind="place", piece=a.bug)
+        return Pick(kind="move", piece=a.piece)
+
+    def best(self, view: HiveView, ply: int, legal: Any) -> Any:
+        """The best of some whole actions (see the module docstring)."""
         me, them = self.seat, 1 - self.seat
-        if decision.ply // 2 == 1:
-            queens = [a for a in decision.legal if isinstance(a, Place) and a.bug == "Q"]
+        if ply // 2 == 1:
+            queens = [a for a in legal if isinstance(a, Place) and a.bug == "Q"]
             if queens:
                 return self.rng.choice(queens)
         best: Any = None
         best_score = -1e9
-        for a in decision.legal:
+        for a in legal:
             board = dict(view.board)
             if isinstance(a, Place):
                 board[(a.q, a.r)] = (me, a.bug)
@@ -90,8 +114,14 @@ CODE_AGENTS: dict[str, Any] = {
 
 
 def presets() -> Mapping[str, HiveConfig]:
-    """GameBench's game, and a short one for quick tests."""
-    return {"standard": HiveConfig(), "short": HiveConfig(max_plies=40, name="short")}
+    """GameBench's game as its code played it; `rules`, its Appendix K's reading (250 turns
+    in all, pieces sliding as standard Hive's gates allow); `one_step`, one list of every action a turn; a short one for tests."""
+    return {
+        "standard": HiveConfig(),
+        "rules": HiveConfig(max_plies=250, movement="gates", name="rules"),
+        "one_step": HiveConfig(steps="one", name="one_step"),
+        "short": HiveConfig(max_plies=40, name="short"),
+    }
 
 
 GAME = GameDef(

@@ -10,6 +10,11 @@
   4) of the spare commodity it holds fewest of, clearing odd cards so that its hand narrows
   to its aim, else the Bear; it takes an offer when it can give as many spare cards of one
   kind (the Bear for a single card, else the spare kind it holds fewest of), else passes.
+  Under open trading it takes a standing offer of its aim, or of a commodity the offer would
+  make its new aim (any commodity once `PATIENCE` turns of a round have gone by), that does
+  not carry it past a corner, paying one card (the Bear if it holds it, else the spare
+  commodity it holds fewest of); otherwise it offers the spare commodity it holds fewest of (all of it, up to
+  4), or the cards of its aim beyond a corner.
 """
 
 from __future__ import annotations
@@ -19,7 +24,16 @@ from typing import Any
 
 from agents.base import Agent
 from agents.gamebench.common import RandomAgent
-from engine.gamebench.pit import RULES, Give, Offer, Pass, PitDecision, state_data
+from engine.gamebench.pit import (
+    RULES,
+    Accept,
+    Give,
+    Offer,
+    OpenTurn,
+    Pass,
+    PitDecision,
+    state_data,
+)
 from events.catalog import GameDef
 from events.gamebench.pit import (
     BEAR,
@@ -67,7 +81,9 @@ class Cornerer(Agent):
         self.since = 0
         """The turn the current round's first offer was made at."""
 
-    def act(self, view: PitView, decision: PitDecision) -> Any:
+    def act(self, view: PitView, decision: PitDecision | OpenTurn) -> Any:
+        if isinstance(decision, OpenTurn):
+            return self.trade(view, decision)
         if view.round != self.round:
             self.round, self.since = view.round, view.turn
         hand = view.hand
@@ -92,6 +108,34 @@ class Cornerer(Agent):
         k = min(able, key=lambda i: (free[i], i))
         return Give(kind=KINDS[k])
 
+    def trade(self, view: PitView, d: OpenTurn) -> Any:
+        """A turn of open trading (see the module docstring)."""
+        if view.round != self.round:
+            self.round, self.since = view.round, view.turn
+        eager = view.turn - self.since >= PATIENCE
+        hand = view.hand
+        target = aim(hand)
+        need = view.corner - (1 if hand[_BULL] else 0)
+        odd = [i for i in range(len(COMMODITIES)) if i != target and hand[i] > 0]
+        for seat, kind, count in d.proposals:
+            k = KINDS.index(kind)
+            if k >= len(COMMODITIES) or hand[k] + count > need:
+                continue
+            if k != target and hand[k] + count <= hand[target] and not eager:
+                continue
+            pay = [i for i in odd if i != k]
+            give = _BEAR if hand[_BEAR] else min(pay, key=lambda i: (hand[i], i)) if pay else None
+            if give is not None:
+                take = Accept(offerer=seat, kind=KINDS[give], count=1)
+                if take in d.legal:
+                    return take
+        if hand[target] > need:
+            return Offer(kind=KINDS[target], count=min(hand[target] - need, MAX_OFFER))
+        if odd:
+            k = min(odd, key=lambda i: (hand[i], i))
+            return Offer(kind=KINDS[k], count=min(hand[k], MAX_OFFER))
+        return Offer(kind=BEAR if hand[_BEAR] else KINDS[target], count=1)
+
 
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
@@ -104,8 +148,11 @@ PRESETS: dict[str, PitConfig] = {
     "standard": PitConfig(),
     "four": PitConfig(players=4, name="four"),
     "quick": PitConfig(target=200, max_turns=40, name="quick"),
+    "blind": PitConfig(max_turns=100, trading="blind", corner=9, name="blind"),
 }
-"""GameBench's two-player game; four players; a short game for quick checks."""
+"""GameBench's two-player game as its code played it; four players; a short game for quick
+checks; `blind`, classic Pit's face-down trades of equal counts with corners of all 9 cards
+(rules 1.0.0's game)."""
 
 
 def presets() -> Mapping[str, PitConfig]:

@@ -87,7 +87,12 @@ class SleuthAgent(common.RandomAgent):
         others = [s for s in view.occupants(d.room) if s != self.seat]
         for s in others:
             k = view.known.get(s)
-            if k is not None and k.colour == view.colour and (s, "card") not in shown:
+            if (
+                view.roles == "dealt"
+                and k is not None
+                and k.colour == view.colour
+                and (s, "card") not in shown
+            ):
                 return Show(seat=self.seat, to=s, what="card")
         leader = view.leaders[d.room]
         told = {to for to, _ in view.shown_by_me}
@@ -170,10 +175,12 @@ CODE_AGENTS: dict[str, Any] = {
 
 
 def presets() -> Mapping[str, TwoRoomsConfig]:
-    """GameBench's game (6 players, 3 rounds, 1 hostage), a short one for tests, and one
-    where each leader sends 2 of its 3 players."""
+    """GameBench's game (6 players, 3 rounds, 1 hostage, roles told to nobody), a short one
+    for tests, one where each leader sends 2 of its 3 players, and `dealt`, where each card
+    tells its holder its role as in the board game."""
     return {
         "standard": TwoRoomsConfig().validate(),
+        "dealt": TwoRoomsConfig(roles="dealt", name="dealt").validate(),
         "short": TwoRoomsConfig(rounds=2, talks=1, name="short").validate(),
         "two": TwoRoomsConfig(hostages=2, name="two").validate(),
     }

@@ -14,8 +14,11 @@ when neither is possible.
   the next needs exactly one of the two cells beside both occupied (both occupied is a gate
   the piece cannot pass; neither leaves the piece out of touch with the hive). A
   grasshopper jumps in a straight line over one or more pieces to the first empty cell.
-* End: a queen with all six neighbours occupied loses its owner the game (both at once: a
-  draw); after `max_plies` turns without that the game is a draw (GameBench's turn cap).
+* End: a queen with all six neighbours occupied loses its owner the game (both at once: 0
+  to each, as GameBench's code scores it); after `max_plies` turns without that the game is a
+  draw (GameBench's cap: 250 turns of each player, 499 in all).
+* Two steps (the default, GameBench's): a turn first asks for a bug to place or a piece to
+  move (those with a legal cell), then for the cell; `Pass` alone when there is none.
 
 An answer that is not a legal action is recorded and replaced by a random legal one drawn
 from the seed (GameBench's fallback). A game has at most `max_plies` turns.
@@ -37,14 +40,18 @@ from events.gamebench.hive import (
     PIECES,
     QUEEN_BY,
     VERSION,
+    VERSIONS,
     HiveConfig,
     HiveEnded,
     HiveMoved,
     HivePassed,
+    HivePicked,
     HivePlaced,
     HiveRejected,
     HiveRuleExplained,
     HiveStarted,
+    movement_of,
+    rules_of,
 )
 
 HEADINGS: tuple[str, ...] = ("Placing pieces", "Moving pieces", "Bugs", "End of the game")
@@ -75,7 +82,15 @@ class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass"):
     """Pass the turn (legal only when nothing else is)."""
 
 
-HiveAction = Place | Move | Pass | Explain
+class Pick(msgspec.Struct, frozen=True, kw_only=True, tag="pick"):
+    """The first step of a two-step turn: a bug letter to place (`kind="place"`) or a piece
+    on the board to move (`kind="move"`)."""
+
+    kind: str
+    piece: str
+
+
+HiveAction = Place | Move | Pass | Pick | Explain
 """Every action of a Hive seat."""
 
 ACTION_DECODER = msgspec.json.Decoder(HiveAction)
@@ -161,6 +176,55 @@ def slides(occupied: set[Cell], c: Cell) -> list[Cell]:
     return out
 
 
+def _open_sides(occupied: set[Cell], c: Cell) -> int:
+    return sum(n not in occupied for n in neighbours(c))
+
+
+def gb_step(rest: set[Cell], cur: Cell, nxt: Cell) -> bool:
+    """GameBench's crawl of one cell (`can_move_piece` in its board.py) for a mover on `cur`
+    among the pieces `rest` (one connected hive: the mover is not pinned): `nxt` empty,
+    neither cell left with at most one empty neighbour, and the hive whole after the step,
+    which, `rest` being whole, is `nxt` touching it."""
+    occupied = rest | {cur}
+    if nxt in occupied or _open_sides(occupied, nxt) <= 1 or _open_sides(occupied, cur) <= 1:
+        return False
+    return any(n in rest for n in neighbours(nxt))
+
+
+def gb_destinations(occupied: set[Cell], piece: str, at: Cell) -> list[Cell]:
+    """Where the piece on `at` may go by GameBench's movement code (`occupied` includes
+    `at`; the piece is not pinned), sorted: the queen one crawl, the spider three crawls
+    each along a piece beside both cells and never back over a cell, the ant any chain of
+    crawls, the grasshopper as in standard Hive."""
+    rest = occupied - {at}
+    bug = piece[0]
+    if bug == "G":
+        return destinations(occupied, piece, at)
+    if bug == "Q":
+        return sorted(n for n in neighbours(at) if gb_step(rest, at, n))
+    if bug == "S":
+        paths: list[tuple[Cell, ...]] = [(at,)]
+        for _ in range(3):
+            paths = [
+                (*p, n)
+                for p in paths
+                for n in neighbours(p[-1])
+                if n not in p
+                and gb_step(rest, p[-1], n)
+                and any(c in rest for c in neighbours(n) if c in neighbours(p[-1]))
+            ]
+        return sorted({p[-1] for p in paths})
+    seen = {at}
+    todo = [at]
+    while todo:
+        cur = todo.pop()
+        for n in neighbours(cur):
+            if n not in seen and gb_step(rest, cur, n):
+                seen.add(n)
+                todo.append(n)
+    return sorted(seen - {at})
+
+
 def destinations(occupied: set[Cell], piece: str, at: Cell) -> list[Cell]:
     """Where the piece on `at` may go (`occupied` includes `at`), sorted."""
     rest = occupied - {at}
@@ -203,11 +267,14 @@ class HiveTurn(msgspec.Struct, frozen=True, kw_only=True):
 
     seats: tuple[int, ...]
     ply: int
-    legal: tuple[Place | Move | Pass, ...]
+    legal: tuple[Place | Move | Pass, ...] | tuple[Pick | Pass, ...]
     """Every legal action, in a fixed order (placements by bug Q, S, G, A and cell, then
-    moves by piece and cell; `Pass` alone when nothing else is legal)."""
+    moves by piece and cell; `Pass` alone when nothing else is legal); in the first step of
+    a two-step turn the bugs and pieces that have a legal cell, in the same order."""
     seed: int = 0
     """The game seed (the fallback for an unusable answer draws from it)."""
+    step: int = 0
+    """0: a one-step turn; 1: the first of two (a piece); 2: the second (its cell)."""
 
     @property
     def kind(self) -> str:
@@ -218,11 +285,29 @@ class HiveTurn(msgspec.Struct, frozen=True, kw_only=True):
 class HiveState:
     """Where the game stands (mutable: the rules change it in place)."""
 
-    __slots__ = ("board", "config", "explained", "over", "ply", "requests", "seed", "winner")
+    __slots__ = (
+        "board",
+        "both_lose",
+        "config",
+        "explained",
+        "movement",
+        "over",
+        "picked",
+        "ply",
+        "requests",
+        "seed",
+        "steps",
+        "winner",
+    )
 
-    def __init__(self, config: HiveConfig, seed: int) -> None:
+    def __init__(self, config: HiveConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
+        start = HiveStarted(seed=seed, config=config, seats=(), engine_version=version)
+        self.steps, self.both_lose = rules_of(start)
+        self.movement = movement_of(start)
+        self.picked: Pick | None = None
+        """The first step of the turn in progress, once taken."""
         self.board: dict[Cell, tuple[int, str]] = {}
         """Cell -> (owner seat, piece name)."""
         self.ply = 0
@@ -280,8 +365,38 @@ def legal_actions(st: HiveState) -> tuple[Place | Move | Pass, ...]:
         for _, p, c in mine:
             if c in stuck:
                 continue
-            out.extend(Move(piece=p, q=q, r=r) for q, r in destinations(occupied, p, c))
+            found = (gb_destinations if st.movement == "gamebench" else destinations)(
+                occupied, p, c
+            )
+            out.extend(Move(piece=p, q=q, r=r) for q, r in found)
     return tuple(out) if out else (Pass(),)
+
+
+def picks(legal: Sequence[Place | Move | Pass]) -> tuple[Pick | Pass, ...]:
+    """The first step of a turn: each bug with a legal placement and each piece with a legal
+    move, in the order of `legal` (`Pass` alone when it is the only action)."""
+    out: list[Pick | Pass] = []
+    for a in legal:
+        if isinstance(a, Pass):
+            return (Pass(),)
+        pick = (
+            Pick(kind="place", piece=a.bug)
+            if isinstance(a, Place)
+            else Pick(kind="move", piece=a.piece)
+        )
+        if pick not in out:
+            out.append(pick)
+    return tuple(out)
+
+
+def picked(legal: Sequence[Place | Move | Pass], pick: Pick) -> tuple[Place | Move, ...]:
+    """The actions of `legal` that the first step `pick` leaves."""
+    return tuple(
+        a
+        for a in legal
+        if (isinstance(a, Place) and pick.kind == "place" and a.bug == pick.piece)
+        or (isinstance(a, Move) and pick.kind == "move" and a.piece == pick.piece)
+    )
 
 
 def surrounded(board: dict[Cell, tuple[int, str]], seat: int) -> bool:
@@ -293,29 +408,50 @@ def surrounded(board: dict[Cell, tuple[int, str]], seat: int) -> bool:
 
 
 class HiveRules:
-    """Hive as a decider (see the module docstring)."""
+    """Hive as a decider (see the module docstring); `version` picks the rules games are
+    recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no Hive rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> HiveRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return HiveRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: HiveConfig) -> int:
-        """The turn cap, and each heading explained once per seat."""
-        return config.max_plies + 2 * len(HEADINGS)
+        """The turn cap (twice over for two-step turns), and each heading explained once per
+        seat."""
+        return config.max_plies * (1 if config.steps == "one" else 2) + 2 * len(HEADINGS)
 
     def start(
         self, config: HiveConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[HiveState, list[Any]]:
         """An empty board; nothing is drawn."""
-        st = HiveState(config.validate(), seed)
+        st = HiveState(config.validate(), seed, self.version)
         return st, [
-            HiveStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION)
+            HiveStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version)
         ]
 
     def pending(self, st: HiveState) -> HiveTurn | None:
         """The player whose turn it is, with its legal actions; None once the game is over."""
         if st.over:
             return None
-        return HiveTurn(seats=(st.ply % 2,), ply=st.ply, legal=legal_actions(st), seed=st.seed)
+        legal = legal_actions(st)
+        seat = (st.ply % 2,)
+        if st.steps == "one":
+            return HiveTurn(seats=seat, ply=st.ply, legal=legal, seed=st.seed)
+        if st.picked is None:
+            return HiveTurn(seats=seat, ply=st.ply, legal=picks(legal), seed=st.seed, step=1)
+        return HiveTurn(
+            seats=seat, ply=st.ply, legal=picked(legal, st.picked), seed=st.seed, step=2
+        )
 
     def step(
         self, st: HiveState, d: HiveTurn, actions: Sequence[Any]
@@ -333,11 +469,16 @@ class HiveRules:
                 ply=st.ply, seat=seat, raw=raw, reason=why, explain=asked
             ),
             fold=lambda e: self.evolve(st, e),
-            draw=lambda: fallback(st.seed, NAME, st.ply, d.legal),
+            draw=lambda: fallback(st.seed, NAME, draw_number(d), d.legal),
         )
         if played is None:
             return st, events
         action = played
+        if isinstance(action, Pick):
+            pick = HivePicked(ply=st.ply, seat=seat, kind=action.kind, piece=action.piece)  # type: ignore[arg-type]
+            self.evolve(st, pick)
+            events.append(pick)
+            return st, events
         event = self._event(st, seat, action)
         self.evolve(st, event)
         events.append(event)
@@ -372,7 +513,8 @@ class HiveRules:
             scores = winner_scores(2, winner)
             reason = "surrounded"
         elif len(lost) == 2:
-            scores, reason = (0.5, 0.5), "both_surrounded"
+            scores = (0.0, 0.0) if st.both_lose else (0.5, 0.5)
+            reason = "both_surrounded"
         elif st.ply >= st.config.max_plies:
             scores, reason = (0.5, 0.5), "turn_cap"
         else:
@@ -392,11 +534,16 @@ class HiveRules:
         if isinstance(event, HivePlaced):
             st.board[(event.q, event.r)] = (event.seat, event.piece)
             st.ply += 1
+            st.picked = None
         elif isinstance(event, HiveMoved):
             st.board[(event.q, event.r)] = st.board.pop((event.from_q, event.from_r))
             st.ply += 1
+            st.picked = None
         elif isinstance(event, HivePassed):
             st.ply += 1
+            st.picked = None
+        elif isinstance(event, HivePicked):
+            st.picked = Pick(kind=event.kind, piece=event.piece)
         elif isinstance(event, HiveRuleExplained):
             st.explained[event.seat].add(event.heading)
             st.requests[event.seat] += 1
@@ -410,14 +557,14 @@ class HiveRules:
     def fold(self, events: Sequence[Any]) -> HiveState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = HiveState(start.config, start.seed)
+        st = HiveState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st
 
     def turn_of(self, event: Any, turn: int) -> int:
         """The store's turn is the ply."""
-        if isinstance(event, HivePlaced | HiveMoved | HivePassed | HiveRejected):
+        if isinstance(event, HivePlaced | HiveMoved | HivePassed | HiveRejected | HivePicked):
             return int(event.ply)
         return turn
 
@@ -435,6 +582,8 @@ class HiveRules:
                     return ACTION_DECODER.decode(e.raw)
                 except msgspec.DecodeError:
                     return e.raw
+            if isinstance(e, HivePicked) and e.ply == decision.ply:
+                return Pick(kind=e.kind, piece=e.piece)
             if isinstance(e, HivePlaced) and e.ply == decision.ply:
                 return Place(bug=e.piece[0], q=e.q, r=e.r)
             if isinstance(e, HiveMoved) and e.ply == decision.ply:
@@ -448,6 +597,12 @@ RULES = HiveRules()
 """The rules of Hive."""
 
 
+def draw_number(d: HiveTurn) -> int:
+    """The number a decision's fallback draws with: the ply, and for two-step turns the step
+    as well (one-step turns keep rules 1.0.0's numbers)."""
+    return d.ply if d.step == 0 else 2 * d.ply + d.step - 1
+
+
 def state_data(st: HiveState) -> dict[str, Any]:
     """The whole state as plain data (for `cattle replay`)."""
     return {
@@ -456,6 +611,7 @@ def state_data(st: HiveState) -> dict[str, Any]:
             {"q": q, "r": r, "seat": s, "piece": p} for (q, r), (s, p) in sorted(st.board.items())
         ],
         "explained": [sorted(s) for s in st.explained],
+        "picked": None if st.picked is None else f"{st.picked.kind} {st.picked.piece}",
         "over": st.over,
         "winner": st.winner,
     }

@@ -1,7 +1,17 @@
-"""Pit as a decider (the rules GameBench's description gives, turn by turn; see
-docs/gamebench.md for each decision).
+"""Pit as a decider (see docs/gamebench.md for each decision).
 
-A round deals the shuffled deck to the players in turn. Turns go round the table: the seat
+Open trading (the default: GameBench's code, rule for rule). Each seat is dealt two hands
+and sees only the first. Seats take turns; a turn is one action: an offer of 1 to 4 cards of
+any kind, named for everyone (it stands, replacing the seat's earlier offer, if the first
+hand holds the cards, else nothing happens), or taking another seat's standing offer by
+giving any number of cards of one kind from the first hand. A trade moves the cards in both
+hands of each trader (GameBench keeps a seat's two hands in step). After a trade and after
+every turn all hands are checked in order: `corner` cards of a commodity, or one fewer and
+the Bull, score its value (twice that with the Bull on a full corner, less 20 per Bear), and
+every corner deals anew at once. The game ends after a turn that leaves a seat at the
+target, or after `max_turns`.
+
+Blind trading (the `blind` preset and rules 1.0.0). A round deals the shuffled deck to the players in turn. Turns go round the table: the seat
 whose turn it is offers 1 to 4 cards of one kind it holds, face down; the others, in seat
 order from its left, either take the offer by giving as many cards of one kind they hold, or
 pass. The first to take it trades (each receives the other's cards); if all pass, nothing
@@ -33,19 +43,26 @@ from events.gamebench.pit import (
     NAME,
     PER_COMMODITY,
     VERSION,
+    VERSIONS,
     PitConfig,
     PitCornered,
     PitDealt,
     PitEnded,
+    PitHiddenDealt,
     PitOffered,
     PitOfferKind,
+    PitPaid,
     PitPassed,
+    PitProposalVoid,
+    PitProposed,
     PitRejected,
     PitRuleExplained,
     PitShuffled,
     PitStarted,
     PitSwapped,
+    PitTaken,
     PitTraded,
+    rules_of,
 )
 
 HEADINGS: tuple[str, ...] = ("Trading", "Corners", "Bull and Bear", "End of the game")
@@ -78,7 +95,15 @@ class Pass(msgspec.Struct, frozen=True, kw_only=True, tag="pass"):
     """Let the standing offer go by."""
 
 
-PitAction = Offer | Give | Pass | Explain
+class Accept(msgspec.Struct, frozen=True, kw_only=True, tag="accept"):
+    """Open trading: take `offerer`'s standing offer, giving `count` cards of `kind`."""
+
+    offerer: int
+    kind: str
+    count: int
+
+
+PitAction = Offer | Give | Pass | Accept | Explain
 """Every action of a Pit seat."""
 
 ACTION_DECODER = msgspec.json.Decoder(PitAction)
@@ -102,28 +127,57 @@ class PitDecision(msgspec.Struct, frozen=True, kw_only=True):
         return "offer" if self.count == 0 else "respond"
 
 
+class OpenTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """Open trading: the seat whose turn it is offers or takes a standing offer."""
+
+    seats: tuple[int, ...]
+    turn: int
+    legal: tuple[Offer | Accept, ...]
+    """Every offer (backed by the hand or not, as GameBench lists them) and every way to
+    take another seat's standing offer with cards of the first hand."""
+    proposals: tuple[tuple[int, str, int], ...]
+    """The other seats' standing offers: (seat, kind, count), oldest first."""
+    seed: int = 0
+
+    @property
+    def kind(self) -> str:
+        """The decision's name."""
+        return "trade"
+
+
 class PitState:
     """Where the game stands (mutable: the rules change it in place)."""
 
     __slots__ = (
         "config",
+        "corner",
         "explained",
         "hands",
+        "hidden",
         "offer",
         "over",
         "points",
+        "proposals",
         "queue",
         "requests",
         "round",
         "seed",
+        "trading",
         "turn",
     )
 
-    def __init__(self, config: PitConfig, seed: int) -> None:
+    def __init__(self, config: PitConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
         n = config.players
+        self.trading, self.corner = rules_of(
+            PitStarted(seed=seed, config=config, seats=(), engine_version=version)
+        )
         self.hands: list[list[int]] = [[0] * len(KINDS) for _ in range(n)]
+        self.hidden: list[list[int]] = [[0] * len(KINDS) for _ in range(n)]
+        """Open trading: every seat's second hand."""
+        self.proposals: list[tuple[int, int, int]] = []
+        """Open trading: the standing offers, (seat, kind index, count), oldest first."""
         self.points = [0] * n
         self.round = 0
         self.turn = 0
@@ -141,13 +195,13 @@ class PitState:
         return self.turn % self.config.players
 
 
-def corner(hand: Sequence[int]) -> tuple[int, int, int] | None:
+def corner(hand: Sequence[int], size: int = PER_COMMODITY) -> tuple[int, int, int] | None:
     """(commodity index, cards held, points) of the corner in a hand, or None."""
     bull = hand[BULL_I] > 0
     for i, (_, value) in enumerate(COMMODITIES):
         held = hand[i]
-        if held == PER_COMMODITY or (held == PER_COMMODITY - 1 and bull):
-            gained = value * (2 if bull and held == PER_COMMODITY else 1)
+        if held == size or (held == size - 1 and bull):
+            gained = value * (2 if bull and held == size else 1)
             if hand[BEAR_I]:
                 gained -= BEAR_PENALTY
             return i, held, gained
@@ -163,6 +217,30 @@ def offers(hand: Sequence[int]) -> tuple[Offer, ...]:
     )
 
 
+CHECK_ORDER: tuple[int, ...] = tuple(KINDS.index(k) for k in ("Barley", "Corn", "Soybeans"))
+CHECK_ORDER = (*CHECK_ORDER, KINDS.index("Wheat"), BULL_I, BEAR_I)
+"""The order GameBench's code looks through a hand for corners (its list of commodities)."""
+VALUES: tuple[int, ...] = (*(v for _, v in COMMODITIES), 0, 0)
+"""Points of a corner of each kind (the Bull and the Bear are worth 0 in GameBench's list)."""
+
+
+def open_actions(st: PitState, seat: int) -> tuple[Offer | Accept, ...]:
+    """GameBench's list: every kind in 1..4 cards, then for each standing offer of another
+    seat every kind held in the first hand, 1 card up to all of them."""
+    out: list[Offer | Accept] = [
+        Offer(kind=k, count=c) for k in KINDS for c in range(1, MAX_OFFER + 1)
+    ]
+    hand = st.hands[seat]
+    for offerer, _, _ in st.proposals:
+        if offerer != seat:
+            out.extend(
+                Accept(offerer=offerer, kind=KINDS[k], count=c)
+                for k in range(len(KINDS))
+                for c in range(1, hand[k] + 1)
+            )
+    return tuple(out)
+
+
 def answers(hand: Sequence[int], count: int) -> tuple[Give | Pass, ...]:
     """Every answer a hand can give to an offer of `count` cards (passing first)."""
     gives = tuple(Give(kind=KINDS[k]) for k in range(len(KINDS)) if hand[k] >= count)
@@ -170,9 +248,21 @@ def answers(hand: Sequence[int], count: int) -> tuple[Give | Pass, ...]:
 
 
 class PitRules:
-    """Pit as a decider (see the module docstring)."""
+    """Pit as a decider (see the module docstring); `version` picks the rules games are
+    recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no Pit rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> PitRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return PitRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: PitConfig) -> int:
@@ -183,13 +273,102 @@ class PitRules:
     def start(
         self, config: PitConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[PitState, list[Any]]:
-        """Announce the game and deal the first round."""
-        st = PitState(config.validate(), seed)
+        """Announce the game and deal the first round (open trading checks for corners only
+        after the first turn, as GameBench's game loop does)."""
+        st = PitState(config.validate(), seed, self.version)
         events: list[Any] = [
-            PitStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION)
+            PitStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version)
         ]
-        self._deal(st, events)
+        if st.trading == "open":
+            self._deal_open(st, events)
+        else:
+            self._deal(st, events)
         return st, events
+
+    def _deal_open(self, st: PitState, events: list[Any]) -> None:
+        """Shuffle and deal one card at a time to every seat's first hand, second hand, the
+        next seat's first hand, and so on (GameBench's virtual players)."""
+        deck = list(DECK)
+        random.Random(f"{st.seed}:{NAME}:deal:{st.round}").shuffle(deck)
+        n = st.config.players
+        fresh: list[Any] = [PitShuffled(round=st.round, deck=tuple(deck))]
+        for seat in range(n):
+            for which, cls in ((0, PitDealt), (1, PitHiddenDealt)):
+                hand = [0] * len(KINDS)
+                for k in deck[2 * seat + which :: 2 * n]:
+                    hand[k] += 1
+                fresh.append(cls(round=st.round, seat=seat, hand=tuple(hand)))
+        for e in fresh:
+            self.evolve(st, e)
+        events.extend(fresh)
+
+    def _check_open(self, st: PitState, events: list[Any]) -> None:
+        """GameBench's corner check: every hand in turn (each seat's first, then its second);
+        each corner scores and deals anew at once, and the look goes on through the rest of
+        the hand it was found in (as dealt before) and the next hands (as newly dealt)."""
+        size = st.corner
+        for seat in range(st.config.players):
+            for which in (0, 1):
+                hand = st.hands[seat] if which == 0 else st.hidden[seat]
+                bull, bear = hand[BULL_I], hand[BEAR_I]
+                for k in CHECK_ORDER:
+                    held = hand[k]
+                    if not (held == size or (held == size - 1 and bull)):
+                        continue
+                    gained = VALUES[k] * (2 if bull and held == size else 1)
+                    if bear:
+                        gained -= BEAR_PENALTY * bear
+                    points = list(st.points)
+                    points[seat] += gained
+                    e = PitCornered(
+                        round=st.round,
+                        seat=seat,
+                        commodity=KINDS[k],
+                        held=held,
+                        bull=bull != 0,
+                        bear=bear != 0,
+                        gained=gained,
+                        points=tuple(points),
+                        hand=which,
+                    )
+                    self.evolve(st, e)
+                    events.append(e)
+                    self._deal_open(st, events)
+
+    def _step_open(self, st: PitState, d: OpenTurn, action: Any) -> list[Any]:
+        """One turn of open trading (the action already screened)."""
+        seat = d.seats[0]
+        events: list[Any] = []
+        if isinstance(action, Offer):
+            k = KINDS.index(action.kind)
+            cls = PitProposed if st.hands[seat][k] >= action.count else PitProposalVoid
+            events.append(cls(turn=st.turn, seat=seat, kind=action.kind, count=action.count))
+            self.evolve(st, events[-1])
+        else:
+            assert isinstance(action, Accept)
+            _, k, c = next(p for p in st.proposals if p[0] == action.offerer)
+            made = [
+                PitTaken(
+                    turn=st.turn, offerer=action.offerer, responder=seat, kind=KINDS[k], count=c
+                ),
+                PitPaid(
+                    turn=st.turn,
+                    offerer=action.offerer,
+                    responder=seat,
+                    kind=action.kind,
+                    count=action.count,
+                ),
+            ]
+            for e in made:
+                self.evolve(st, e)
+            events.extend(made)
+            self._check_open(st, events)
+        self._check_open(st, events)
+        if max(st.points) >= st.config.target:
+            self._end(st, "target", events)
+        elif st.turn >= st.config.max_turns:
+            self._end(st, "turn_limit", events)
+        return events
 
     def _deal(self, st: PitState, events: list[Any]) -> None:
         """Deal rounds until one starts without a corner (or the game ends)."""
@@ -212,7 +391,7 @@ class PitRules:
     def _corners(self, st: PitState, seats: Sequence[int], events: list[Any]) -> bool:
         """Score the first corner among `seats` (in order); True if one was found."""
         for seat in seats:
-            found = corner(st.hands[seat])
+            found = corner(st.hands[seat], st.corner)
             if found is None:
                 continue
             i, held, gained = found
@@ -247,10 +426,19 @@ class PitRules:
         self.evolve(st, e)
         events.append(e)
 
-    def pending(self, st: PitState) -> PitDecision | None:
+    def pending(self, st: PitState) -> PitDecision | OpenTurn | None:
         """The offerer, or the next seat to answer its offer; None once the game is over."""
         if st.over:
             return None
+        if st.trading == "open":
+            seat = st.turn % st.config.players
+            return OpenTurn(
+                seats=(seat,),
+                turn=st.turn,
+                legal=open_actions(st, seat),
+                proposals=tuple((s, KINDS[k], c) for s, k, c in st.proposals if s != seat),
+                seed=st.seed,
+            )
         if st.offer is None:
             seat = st.offerer()
             return PitDecision(
@@ -273,12 +461,15 @@ class PitRules:
         )
 
     def step(
-        self, st: PitState, d: PitDecision, actions: Sequence[Any]
+        self, st: PitState, d: PitDecision | OpenTurn, actions: Sequence[Any]
     ) -> tuple[PitState, list[Any]]:
         """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
         seat = d.seats[0]
         n = st.config.players
-        ply = st.turn * n + (seat - d.offerer) % n
+        if isinstance(d, OpenTurn):
+            ply = st.turn
+        else:
+            ply = st.turn * n + (seat - d.offerer) % n
         played, events = screened(
             actions[0],
             d.legal,
@@ -295,6 +486,9 @@ class PitRules:
         if played is None:
             return st, events
         action = played
+        if isinstance(d, OpenTurn):
+            events.extend(self._step_open(st, d, action))
+            return st, events
         if isinstance(action, Offer):
             made = [
                 PitOffered(turn=st.turn, seat=seat, count=action.count),
@@ -333,7 +527,30 @@ class PitRules:
 
     def evolve(self, st: PitState, event: Any) -> PitState:
         """Fold one event into the state (in place; other events leave it unchanged)."""
-        if isinstance(event, PitDealt):
+        if isinstance(event, PitHiddenDealt):
+            st.hidden[event.seat] = list(event.hand)
+        elif isinstance(event, PitProposed):
+            k = KINDS.index(event.kind)
+            st.proposals = [p for p in st.proposals if p[0] != event.seat]
+            st.proposals.append((event.seat, k, event.count))
+            st.turn += 1
+        elif isinstance(event, PitProposalVoid):
+            st.turn += 1
+        elif isinstance(event, PitTaken | PitPaid):
+            # The taker's cards go one way, the offer's the other, in both hands of each.
+            k = KINDS.index(event.kind)
+            giver, taker = (
+                (event.offerer, event.responder)
+                if isinstance(event, PitTaken)
+                else (event.responder, event.offerer)
+            )
+            for hands in (st.hands, st.hidden):
+                hands[giver][k] -= event.count
+                hands[taker][k] += event.count
+            if isinstance(event, PitTaken):
+                st.proposals = [p for p in st.proposals if p[0] != event.offerer]
+                st.turn += 1
+        elif isinstance(event, PitDealt):
             st.hands[event.seat] = list(event.hand)
             st.offer = None
             st.queue = []
@@ -374,7 +591,7 @@ class PitRules:
     def fold(self, events: Sequence[Any]) -> PitState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = PitState(start.config, start.seed)
+        st = PitState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st
@@ -392,7 +609,12 @@ class PitRules:
         self, log: Sequence[Any], pos: int, seat: int, decision: PitDecision
     ) -> Any:
         """The action the seat answered with at this decision, as the rules received it."""
-        for e in log[pos:]:
+        for i in range(pos, len(log)):
+            e = log[i]
+            if isinstance(e, PitProposed | PitProposalVoid) and e.seat == seat:
+                return Offer(kind=e.kind, count=e.count)
+            if isinstance(e, PitPaid) and e.responder == seat:
+                return Accept(offerer=e.offerer, kind=e.kind, count=e.count)
             if isinstance(e, PitRuleExplained) and e.seat == seat:
                 return Explain(heading=e.heading)
             if isinstance(e, PitRejected) and e.seat == seat and e.turn == decision.turn:
@@ -433,5 +655,11 @@ def state_data(st: PitState) -> dict[str, Any]:
         else {"seat": st.offerer(), "kind": KINDS[st.offer[0]], "count": st.offer[1]},
         "waiting": list(st.queue),
         "explained": [sorted(s) for s in st.explained],
+        "trading": st.trading,
+        "corner": st.corner,
+        "second_hands": [{k: n for k, n in zip(KINDS, h, strict=True) if n} for h in st.hidden]
+        if st.trading == "open"
+        else [],
+        "proposals": [{"seat": s, "kind": KINDS[k], "count": c} for s, k, c in st.proposals],
         "over": st.over,
     }

@@ -56,8 +56,12 @@ from events.gamebench.two_rooms import (
     team_seats,
 )
 
-VERSION = "1.0.0"
-"""Stored with every game; bump when a rule change alters logs."""
+VERSION = "1.1.0"
+"""Stored with every game; bump when a rule change alters logs. 1.1.0: the `roles` knob,
+hidden by default (1.0.0 dealt every role to its holder and is kept to replay its games)."""
+
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
+"""Every rules version these rules replay (a log names the one it was played by)."""
 
 
 # --------------------------------------------------------------------------- actions
@@ -164,6 +168,8 @@ class TrState(msgspec.Struct, frozen=True, kw_only=True):
     over: bool = False
     explained: tuple[tuple[str, ...], ...] = ()
     requests: tuple[int, ...] = ()
+    roles: str = "hidden"
+    """How the cards deal roles (`TwoRoomsConfig.roles`; always `dealt` in rules 1.0.0)."""
 
     def occupants(self, room: int) -> tuple[int, ...]:
         """The seats in a room, in the order of their names."""
@@ -220,11 +226,13 @@ def hostage_options(state: TrState, room: int) -> tuple[Send, ...]:
 
 
 def talk_options(state: TrState, seat: int, room: int) -> tuple[KeepQuiet | Show, ...]:
-    """The listed actions of a turn to talk (a message is any text besides)."""
+    """The listed actions of a turn to talk (a message is any text besides); a card that
+    tells only its colour is shown as a colour."""
     out: list[KeepQuiet | Show] = [KeepQuiet(seat=seat)]
     for other in state.occupants(room):
         if other != seat:
-            out.append(Show(seat=seat, to=other, what="card"))
+            if state.roles == "dealt":
+                out.append(Show(seat=seat, to=other, what="card"))
             out.append(Show(seat=seat, to=other, what="colour"))
     return tuple(out)
 
@@ -253,9 +261,21 @@ def hostage_fallback(d: HostageTurn) -> Send:
 
 
 class TwoRoomsRules:
-    """GameBench's Two Rooms and a Boom (the `events.catalog.Rules` protocol)."""
+    """GameBench's Two Rooms and a Boom (the `events.catalog.Rules` protocol); `version`
+    picks the rules games are recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no Two Rooms rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> TwoRoomsRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return TwoRoomsRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: TwoRoomsConfig) -> int:
@@ -272,14 +292,20 @@ class TwoRoomsRules:
         if len(seats) != config.players:
             raise IllegalAction(f"this game seats {config.players} players, got {len(seats)}")
         names, rooms, leaders, cards = set_up(config, seed)
-        events: list[Any] = [
-            te.TrStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION),
-            te.TrSetUp(names=names, rooms=rooms, leaders=leaders),
-        ]
+        started = te.TrStarted(
+            seed=seed, config=config, seats=tuple(seats), engine_version=self.version
+        )
+        dealt = te.roles_of(started) == "dealt"
+        events: list[Any] = [started, te.TrSetUp(names=names, rooms=rooms, leaders=leaders)]
         events += [
-            te.TrCardDealt(seat=s, colour=c, role=r)  # type: ignore[arg-type]
+            te.TrCardDealt(seat=s, colour=c, role=r if dealt else "")  # type: ignore[arg-type]
             for s, (c, r) in enumerate(cards)
         ]
+        if not dealt:
+            roles = [r for _, r in cards]
+            events.append(
+                te.TrRolesDrawn(president=roles.index(PRESIDENT), bomber=roles.index(BOMBER))
+            )
         return reduce(self.evolve, events, TrState(config=config)), events
 
     def pending(self, state: TrState) -> Decision | None:
@@ -471,6 +497,11 @@ class TwoRoomsRules:
                 cards = list(s.cards)
                 cards[e.seat] = (e.colour, e.role)
                 return replace(s, cards=tuple(cards))
+            case te.TrRolesDrawn():
+                cards = list(s.cards)
+                for seat, role in ((e.president, PRESIDENT), (e.bomber, BOMBER)):
+                    cards[seat] = (cards[seat][0], role)
+                return replace(s, cards=tuple(cards))
             case te.TrSetUp():
                 return replace(s, names=e.names, rooms=e.rooms, leaders=e.leaders, round=1)
             case te.TrStarted():
@@ -479,6 +510,7 @@ class TwoRoomsRules:
                     s,
                     config=e.config,
                     seed=e.seed,
+                    roles=te.roles_of(e),
                     cards=(("", ""),) * n,
                     explained=((),) * n,
                     requests=(0,) * n,

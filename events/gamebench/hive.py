@@ -18,13 +18,17 @@ from events.config import ConfigError, SeatSpec
 from events.gamebench.common import RuleExplainedBase
 
 NAME = "gamebench:hive"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+"""1.1.0: GameBench's turn cap (250 turns of each player), both queens surrounded scoring 0 each
+and the two-step turn (`HiveConfig.steps`); 1.0.0 is kept to replay its games."""
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
 PIECES: tuple[str, ...] = ("Q", "S1", "S2", "G1", "G2", "G3", "A1", "A2", "A3")
 """Each player's pieces; the letter names the bug, the digit tells equal bugs apart."""
 BUGS: dict[str, str] = {"Q": "queen", "S": "spider", "G": "grasshopper", "A": "ant"}
 """Bug letter -> name."""
-MAX_PLIES = 250
-"""GameBench's turn cap: the game is a draw after this many turns (of either player)."""
+MAX_PLIES = 499
+"""GameBench's turn cap: its game stops once a player has had 250 turns, which the first
+player reaches on the 499th turn of the game."""
 QUEEN_BY = 4
 """A player's queen must be on the board by that player's fourth turn."""
 
@@ -34,10 +38,26 @@ class HiveConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     players: int = 2
     max_plies: int = MAX_PLIES
+    """Turns of the game (both players', passes included) after which it is a draw."""
     name: str = "standard"
+    steps: Literal["two", "one"] = "two"
+    """`two`: a turn asks for a piece (a bug to place or a piece to move) and then for its
+    cell, as GameBench's code does; `one`: one list of every placement and move (rules 1.0.0
+    always asked so)."""
+    both_lose: bool = True
+    """Both queens surrounded by one turn: 0 to each (GameBench's code) or, when False, 0.5
+    each (rules 1.0.0 always scored so)."""
+    movement: Literal["gamebench", "gates"] = "gamebench"
+    """How a piece crawls: `gamebench`, GameBench's code (no crawl out of or into a cell with
+    at most one empty neighbour, spiders along pieces); `gates`, standard Hive's sliding
+    between two pieces (rules 1.0.0 always moved so)."""
 
     def validate(self) -> HiveConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        if self.movement not in ("gamebench", "gates"):
+            raise ConfigError(f"movement must be 'gamebench' or 'gates', got {self.movement!r}")
+        if self.steps not in ("two", "one"):
+            raise ConfigError(f"steps must be 'two' or 'one', got {self.steps!r}")
         if self.players != 2:
             raise ConfigError(f"Hive has exactly 2 players, got {self.players}")
         if not 1 <= self.max_plies <= 10_000:
@@ -79,6 +99,29 @@ class HiveMoved(Event, frozen=True, kw_only=True, tag="hive_moved"):
     r: int
 
 
+def rules_of(start: HiveStarted) -> tuple[str, bool]:
+    """(steps, both_lose) a game was played by: rules 1.0.0 asked in one step and drew."""
+    if start.engine_version == "1.0.0":
+        return "one", False
+    return start.config.steps, start.config.both_lose
+
+
+def movement_of(start: HiveStarted) -> str:
+    """How pieces crawl in a game: rules 1.0.0 always used the gates of standard Hive."""
+    return "gates" if start.engine_version == "1.0.0" else start.config.movement
+
+
+class HivePicked(Event, frozen=True, kw_only=True, tag="hive_picked"):
+    """The first step of a two-step turn: the bug to place or the piece to move."""
+
+    ACTOR = "seat"
+    ply: int
+    seat: int
+    kind: Literal["place", "move"]
+    piece: str
+    """A bug letter (Q, S, G, A) to place, or a piece name (Q, S1, G2, ...) to move."""
+
+
 class HivePassed(Event, frozen=True, kw_only=True, tag="hive_passed"):
     """A player with no legal placement or move passed the turn."""
 
@@ -105,7 +148,8 @@ class HiveRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="hive_
 
 
 class HiveEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
-    """The game is over: 1 to the winner and 0 to the loser, 0.5 each for a draw."""
+    """The game is over: 1 to the winner and 0 to the loser, 0.5 each at the turn cap, and
+    both queens surrounded 0 each (0.5 each in rules 1.0.0 or with `both_lose` off)."""
 
     reason: Literal["surrounded", "both_surrounded", "turn_cap"]
     winner: int | None
@@ -122,5 +166,6 @@ HIVE_EVENT_TYPES: tuple[type[Event], ...] = (
     HiveRejected,
     HiveRuleExplained,
     HiveEnded,
+    HivePicked,
 )
 """Every event of a Hive game."""

@@ -1,10 +1,13 @@
 """Every fact of a GameBench Pit game.
 
 The deck holds nine cards of each commodity (Wheat 100, Barley 85, Corn 75, Soybeans 55
-points) plus one Bull and one Bear, dealt face down to the players in turn. Hands are
-private: a seat sees its own deal and the cards it receives, everyone sees how many cards
-change hands and who trades, and nobody but the two traders learns which commodities moved.
-Tags other than the shared start and end tags carry the `pit_` prefix.
+points) plus one Bull and one Bear, dealt face down. Hands are private: a seat sees its own
+deal and the cards it receives. With open trading (the default, GameBench's code) each seat
+is dealt two hands and shown the first (the second is engine-only), an offer names its
+commodity and count for everyone, and what the taker gives back is seen by the two traders.
+With blind trading (the `blind` preset, rules 1.0.0) an offer shows only how many cards,
+and nobody but the two traders learns which commodities moved. Tags other than the shared
+start and end tags carry the `pit_` prefix.
 """
 
 from __future__ import annotations
@@ -18,7 +21,10 @@ from events.config import ConfigError, SeatSpec
 from events.gamebench.common import RuleExplainedBase
 
 NAME = "gamebench:pit"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+"""1.1.0: open trading and 6-card corners by default (`PitConfig.trading`, `corner`); 1.0.0
+always traded blind to 9 and is kept to replay its games."""
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
 
 COMMODITIES: tuple[tuple[str, int], ...] = (
     ("Wheat", 100),
@@ -45,12 +51,24 @@ class PitConfig(msgspec.Struct, frozen=True, kw_only=True):
     players: int = 2
     target: int = 500
     """Points that end the game (GameBench's winning score)."""
-    max_turns: int = 100
-    """Offers after which the game ends anyway, scored by points."""
+    max_turns: int = 1000
+    """Turns after which the game ends anyway, scored by points (GameBench has no limit;
+    its random games last about 136 turns)."""
     name: str = "standard"
+    trading: Literal["open", "blind"] = "open"
+    """`open`: GameBench's code (two hands a seat, open offers that name the commodity, any
+    cards given back); `blind`: face-down offers of one kind taken with as many cards of
+    one kind (rules 1.0.0 always traded so)."""
+    corner: int = 6
+    """Cards of one commodity that make a corner (one fewer with the Bull): GameBench's code
+    counts 6; rules 1.0.0 always counted all 9."""
 
     def validate(self) -> PitConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        if self.trading not in ("open", "blind"):
+            raise ConfigError(f"trading must be 'open' or 'blind', got {self.trading!r}")
+        if not 2 <= self.corner <= PER_COMMODITY:
+            raise ConfigError(f"corner must be 2..{PER_COMMODITY}, got {self.corner}")
         if not 2 <= self.players <= len(COMMODITIES):
             raise ConfigError(f"Pit takes 2..{len(COMMODITIES)} players, got {self.players}")
         if not 1 <= self.target <= 100_000:
@@ -68,6 +86,13 @@ class PitStarted(Event, frozen=True, kw_only=True, tag="game_started"):
     seats: tuple[SeatSpec, ...]
     engine_version: str
     game: str = NAME
+
+
+def rules_of(start: PitStarted) -> tuple[str, int]:
+    """(trading, corner) a game was played by: rules 1.0.0 always traded blind to 9."""
+    if start.engine_version == "1.0.0":
+        return "blind", PER_COMMODITY
+    return start.config.trading, start.config.corner
 
 
 class PitShuffled(Event, frozen=True, kw_only=True, tag="pit_shuffled"):
@@ -174,6 +199,66 @@ class PitCornered(Event, frozen=True, kw_only=True, tag="pit_cornered"):
     gained: int
     points: tuple[int, ...]
     """Every seat's points after the corner."""
+    hand: int = 0
+    """Which of the seat's hands cornered (1: the second hand open trading deals)."""
+
+
+class PitHiddenDealt(Event, frozen=True, kw_only=True, tag="pit_hidden_dealt"):
+    """A seat's second hand under open trading (engine-only: GameBench deals every player a
+    second hand that it never shows, which mirrors the player's trades and can corner)."""
+
+    round: int
+    seat: int
+    hand: tuple[int, ...]
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+class PitProposed(Event, frozen=True, kw_only=True, tag="pit_proposed"):
+    """An open offer: `count` cards of `kind`, standing until taken or replaced by the same
+    seat's next offer (public)."""
+
+    ACTOR = "seat"
+    turn: int
+    seat: int
+    kind: str
+    count: int
+
+
+class PitProposalVoid(SeatPrivate, frozen=True, kw_only=True, tag="pit_proposal_void"):
+    """An open offer the seat's hand could not back: nothing changed (its own knowledge)."""
+
+    ACTOR = "seat"
+    turn: int
+    seat: int
+    kind: str
+    count: int
+
+
+class PitTaken(Event, frozen=True, kw_only=True, tag="pit_taken"):
+    """A seat took another's standing offer (`kind`, `count` as offered; public)."""
+
+    ACTOR = "responder"
+    turn: int
+    offerer: int
+    responder: int
+    kind: str
+    count: int
+
+
+class PitPaid(Event, frozen=True, kw_only=True, tag="pit_paid"):
+    """What the taker gave for the offer: seen by the two traders only."""
+
+    ACTOR = "responder"
+    turn: int
+    offerer: int
+    responder: int
+    kind: str
+    count: int
+
+    def audience(self) -> tuple[int, ...] | None:
+        return (self.offerer, self.responder)
 
 
 class PitEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
@@ -199,5 +284,10 @@ PIT_EVENT_TYPES: tuple[type[Event], ...] = (
     PitRuleExplained,
     PitCornered,
     PitEnded,
+    PitHiddenDealt,
+    PitProposed,
+    PitProposalVoid,
+    PitTaken,
+    PitPaid,
 )
 """Every event of a Pit game."""

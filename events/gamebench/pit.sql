@@ -28,8 +28,36 @@ FROM offered o
 JOIN kinds k USING (game_id, turn)
 LEFT JOIN swapped s USING (game_id, turn);
 
+-- One row per turn of open trading in every Pit game: an offer (backed or void) or the taking
+-- of a standing offer (offerer, what it offered, the taker and what the taker gave).
+CREATE OR REPLACE VIEW pit_open_turns AS
+SELECT game_id,
+       CAST(payload->>'turn' AS INTEGER) AS turn,
+       CASE type WHEN 'pit_proposed' THEN 'offer' ELSE 'void' END AS action,
+       CAST(payload->>'seat' AS SMALLINT) AS offerer,
+       payload->>'kind' AS offered,
+       CAST(payload->>'count' AS SMALLINT) AS count,
+       CAST(NULL AS SMALLINT) AS responder,
+       CAST(NULL AS VARCHAR) AS given,
+       CAST(NULL AS SMALLINT) AS given_count
+FROM events WHERE type IN ('pit_proposed', 'pit_proposal_void')
+UNION ALL
+SELECT t.game_id,
+       CAST(t.payload->>'turn' AS INTEGER),
+       'take',
+       CAST(t.payload->>'offerer' AS SMALLINT),
+       t.payload->>'kind',
+       CAST(t.payload->>'count' AS SMALLINT),
+       CAST(t.payload->>'responder' AS SMALLINT),
+       p.payload->>'kind',
+       CAST(p.payload->>'count' AS SMALLINT)
+FROM events t
+JOIN events p ON p.game_id = t.game_id AND p.type = 'pit_paid'
+    AND p.payload->>'turn' = t.payload->>'turn'
+WHERE t.type = 'pit_taken';
+
 -- One row per corner of every Pit game: the seat, the commodity, whether it held the Bull and
--- the Bear, the points it gained and its points after.
+-- the Bear, the points it gained and its points after (hand 1: the second hand of open trading).
 CREATE OR REPLACE VIEW pit_corners AS
 SELECT game_id,
        CAST(payload->>'round' AS INTEGER) AS round,
@@ -39,5 +67,6 @@ SELECT game_id,
        CAST(payload->>'bull' AS BOOLEAN) AS bull,
        CAST(payload->>'bear' AS BOOLEAN) AS bear,
        CAST(payload->>'gained' AS INTEGER) AS gained,
-       CAST(json_extract(payload, '$.points[' || (payload->>'seat') || ']') AS INTEGER) AS points
+       CAST(json_extract(payload, '$.points[' || (payload->>'seat') || ']') AS INTEGER) AS points,
+       COALESCE(CAST(payload->>'hand' AS SMALLINT), 0) AS hand
 FROM events WHERE type = 'pit_cornered';

@@ -17,7 +17,7 @@ from typing import Literal
 
 import msgspec
 
-from events.base import Event, SeatPrivate
+from events.base import ENGINE, Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
 from events.gamebench.common import RequestRefusedBase, RuleExplainedBase
 
@@ -71,6 +71,10 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_message: int = 200
     """Longest message, in characters; a longer one is cut."""
     name: str = "standard"
+    roles: Literal["hidden", "dealt"] = "hidden"
+    """`hidden`: a card tells its holder only its colour, and nobody learns who the President
+    or the Bomber is before the end (GameBench's code); `dealt`: each card also tells its
+    holder its role, as in the board game (rules 1.0.0 always dealt them)."""
 
     def validate(self) -> TwoRoomsConfig:
         """Raise `ConfigError` unless the rules can play this configuration; return self."""
@@ -85,6 +89,8 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
             )
         if not 0 <= self.talks <= 5:
             raise ConfigError(f"talks must be 0..5, got {self.talks}")
+        if self.roles not in ("hidden", "dealt"):
+            raise ConfigError(f"roles must be 'hidden' or 'dealt', got {self.roles!r}")
         if not 20 <= self.max_message <= 1000:
             raise ConfigError(f"max_message must be 20..1000, got {self.max_message}")
         return self
@@ -116,6 +122,22 @@ class TrCardDealt(SeatPrivate, frozen=True, kw_only=True, tag="gb_tr_card_dealt"
     seat: int
     colour: Colour
     role: Role
+
+
+class TrRolesDrawn(Event, frozen=True, kw_only=True, tag="gb_tr_roles_drawn"):
+    """Who holds the President and who the Bomber when the cards keep roles hidden
+    (engine-only: no seat learns them before the end)."""
+
+    president: int
+    bomber: int
+
+    def audience(self) -> tuple[int, ...] | None:
+        return ENGINE
+
+
+def roles_of(start: TrStarted) -> str:
+    """How a game deals roles: games of rules 1.0.0 dealt every role to its holder."""
+    return "dealt" if start.engine_version == "1.0.0" else start.config.roles
 
 
 class TrRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="gb_tr_rule_explained"):
@@ -212,6 +234,7 @@ TrEvent = (
     TrStarted
     | TrSetUp
     | TrCardDealt
+    | TrRolesDrawn
     | TrRuleExplained
     | TrRequestRefused
     | TrSaid

@@ -10,25 +10,37 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from engine.gamebench.common import fallback
-from engine.gamebench.hive import HEADINGS, HiveTurn, Move, Pass, Place, neighbours
+from engine.gamebench.hive import (
+    HEADINGS,
+    HiveTurn,
+    Move,
+    Pass,
+    Pick,
+    Place,
+    draw_number,
+    neighbours,
+)
 from events.gamebench.hive import (
     BUGS,
+    MAX_PLIES,
     NAME,
     PIECES,
     HiveEnded,
     HiveMoved,
     HivePassed,
+    HivePicked,
     HivePlaced,
     HiveRejected,
     HiveRuleExplained,
     HiveStarted,
+    rules_of,
 )
 from projections.gamebench.common import (
     GameBenchPrompter,
@@ -63,8 +75,13 @@ class HiveView(ViewBase):
         self.ply = 0
         self.winner: int | None = None
         self.last_event: Any = None
-        """The last turn played."""
-        """The timeline line of the last turn (the opponent's, when the seat is asked)."""
+        """The last turn played (the opponent's, when the seat is asked)."""
+        self.max_plies = 0
+        self.steps = "two"
+        self.both_lose = True
+        self.picked: HivePicked | None = None
+        """The first step of the turn in progress."""
+        self.version = ""
 
     def last_line(self, first: int = 0) -> str | None:
         """The timeline line of the last move, seats counted from `first`."""
@@ -79,6 +96,15 @@ class HiveView(ViewBase):
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
+        if isinstance(e, HiveStarted):
+            self.max_plies = e.config.max_plies
+            self.steps, self.both_lose = rules_of(e)
+            self.version = e.engine_version
+            return
+        if isinstance(e, HivePicked):
+            self.picked = e
+            return
+        self.picked = None if isinstance(e, HivePlaced | HiveMoved | HivePassed) else self.picked
         if isinstance(e, HivePlaced):
             self.board[(e.q, e.r)] = (e.seat, e.piece)
         elif isinstance(e, HiveMoved):
@@ -147,6 +173,9 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
             )
         case HivePassed():
             return f"{_player(e.seat, first, viewer)} passed (no legal placement or move)"
+        case HivePicked():
+            what = f"place a {BUGS[e.piece]}" if e.kind == "place" else f"move {e.piece}"
+            return f"{_player(e.seat, first, viewer)} chose to {what}"
         case HiveRejected():
             return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal action was played"
         case HiveRuleExplained():
@@ -155,14 +184,17 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
             return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case HiveEnded():
             if e.winner is None:
-                why = "both queens surrounded" if e.reason == "both_surrounded" else "turn cap"
-                return f"Draw ({why})"
+                if e.reason == "both_surrounded":
+                    return f"Both queens surrounded: scores {e.scores[0]:g} and {e.scores[1]:g}"
+                return "Draw (turn cap)"
             return f"{_player(e.winner, first, viewer)} wins: the other queen is surrounded"
     return None
 
 
-def label(action: Place | Move | Pass) -> str:
+def label(action: Place | Move | Pass | Pick) -> str:
     """How a legal action is listed in a prompt."""
+    if isinstance(action, Pick):
+        return f"Place {BUGS[action.piece]}" if action.kind == "place" else f"Move {action.piece}"
     if isinstance(action, Place):
         return f"Place {BUGS[action.bug]} at ({action.q}, {action.r})"
     if isinstance(action, Move):
@@ -210,8 +242,38 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
-BOOK = RuleBook(title="Hive", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+
+LEGACY_BOOK = RuleBook(title="Hive", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as rules 1.0.0's games showed them."""
+
+
+def book_of(view: HiveView) -> RuleBook:
+    """The rule book of the game a view follows (its turn cap, its score when both queens
+    are surrounded, and whether a turn takes two steps)."""
+    if view.version == "1.0.0":
+        return LEGACY_BOOK  # the text its games' stored prompts hold
+    both = "0 each" if view.both_lose else "0.5 each"
+    plies = view.max_plies or MAX_PLIES
+    cap = (
+        f"after {plies} turns (of both players together, {(plies + 1) // 2} of the first player's)"
+    )
+    sections = dict(SECTIONS)
+    sections[HEADINGS[3]] = (
+        "A player whose queen is surrounded on all six sides loses; the winner scores 1 and"
+        f" the loser 0. If both queens are surrounded by the same turn, both score {both}."
+        f" The game ends {cap} with neither surrounded as a draw: 0.5 each."
+    )
+    summary = SUMMARY
+    if view.steps == "two":
+        summary += (
+            " A turn takes two steps: first choose a bug to place or a piece to move, then"
+            " the cell."
+        )
+    return RuleBook(title="Hive", summary=summary, sections=tuple(sections.items()))
+
+
+BOOK = book_of(HiveView(0))
+"""The rules as a model sees them (GameBench's game)."""
 
 
 @dataclass(frozen=True)
@@ -233,7 +295,19 @@ class HivePrompter(GameBenchPrompter):
         last = view.last_line(self.first)
         if last is not None:
             lines.append(f"Last turn: {last}.")
+        if decision.step == 1:
+            lines.append("Choose a bug to place or a piece to move; you choose its cell next.")
+        elif decision.step == 2 and view.picked is not None:
+            lines.append(
+                f"You chose: {label(Pick(kind=view.picked.kind, piece=view.picked.piece))}."
+                " Now choose the cell."
+            )
         return "\n".join(lines)
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The shared prompt, with the rules of the game the view follows."""
+        shared = GameBenchPrompter.decision_prompt
+        return shared(replace(self, book=book_of(view)), view, decision, memory, rejection)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label."""
@@ -241,7 +315,7 @@ class HivePrompter(GameBenchPrompter):
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
-        return fallback(decision.seed, NAME, decision.ply, decision.legal)
+        return fallback(decision.seed, NAME, draw_number(decision), decision.legal)
 
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """The listed label, or a shorter form: "A2 (1, -1)" for a move, "spider (1, -1)"
@@ -265,7 +339,11 @@ def hkey(text: str) -> str:
     return re.sub(r"[^0-9a-z-]", "", text.casefold())
 
 
-def _short_keys(a: Place | Move | Pass) -> set[str]:
+def _short_keys(a: Place | Move | Pass | Pick) -> set[str]:
+    if isinstance(a, Pick):
+        if a.kind == "place":
+            return {a.piece.lower(), BUGS[a.piece], f"place{a.piece.lower()}"}
+        return {a.piece.lower(), f"move{a.piece.lower()}"}
     if isinstance(a, Place):
         cell = f"{a.q}{a.r}"
         return {

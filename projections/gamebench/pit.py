@@ -1,21 +1,21 @@
 """What a Pit seat sees, the timeline's lines and the model seats' prompts.
 
-A seat knows its own hand (its deal and every card it gave or received), everyone's points,
-and the public side of every offer and trade (who, how many cards); never another hand, nor
-the commodities others traded with each other.
+A seat knows its own (first) hand (its deal and every card it gave or received), everyone's
+points, and the public side of every offer and trade; never another hand, nor its own second
+hand under open trading, nor what others gave each other.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
 
 from engine.gamebench.common import fallback
-from engine.gamebench.pit import HEADINGS, Give, Offer, Pass, PitDecision
+from engine.gamebench.pit import HEADINGS, Accept, Give, Offer, OpenTurn, Pass, PitDecision
 from events.gamebench.pit import (
     BEAR_PENALTY,
     COMMODITIES,
@@ -26,15 +26,21 @@ from events.gamebench.pit import (
     PitCornered,
     PitDealt,
     PitEnded,
+    PitHiddenDealt,
     PitOffered,
     PitOfferKind,
+    PitPaid,
     PitPassed,
+    PitProposalVoid,
+    PitProposed,
     PitRejected,
     PitRuleExplained,
     PitShuffled,
     PitStarted,
     PitSwapped,
+    PitTaken,
     PitTraded,
+    rules_of,
 )
 from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
@@ -57,6 +63,8 @@ class PitSnapshot(msgspec.Struct, frozen=True, kw_only=True):
     """(offerer, count) of the standing offer."""
     explained: tuple[str, ...]
     pending: str | None = None
+    proposals: tuple[tuple[int, str, int], ...] = ()
+    """Open trading: the standing offers, (seat, kind, count), oldest first."""
 
 
 class PitView(ViewBase):
@@ -73,6 +81,9 @@ class PitView(ViewBase):
         self.turn = 0
         self.offer: tuple[int, int] | None = None
         self.my_offer: str | None = None
+        self.trading = "open"
+        self.corner = PER_COMMODITY
+        self.proposals: list[tuple[int, str, int]] = []
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
@@ -81,11 +92,27 @@ class PitView(ViewBase):
             self.target = e.config.target
             self.max_turns = e.config.max_turns
             self.points = (0,) * self.players
+            self.trading, self.corner = rules_of(e)
             return
         if isinstance(e, PitDealt):
             self.hand = list(e.hand)
             self.offer = None
             self.my_offer = None
+        elif isinstance(e, PitProposed):
+            self.proposals = [p for p in self.proposals if p[0] != e.seat]
+            self.proposals.append((e.seat, e.kind, e.count))
+            self.turn = e.turn + 1
+        elif isinstance(e, PitProposalVoid):
+            self.turn = e.turn + 1
+        elif isinstance(e, PitTaken | PitPaid):
+            giver, taker = (
+                (e.offerer, e.responder) if isinstance(e, PitTaken) else (e.responder, e.offerer)
+            )
+            k = KINDS.index(e.kind)
+            self.hand[k] += (self.seat == taker) * e.count - (self.seat == giver) * e.count
+            if isinstance(e, PitTaken):
+                self.proposals = [p for p in self.proposals if p[0] != e.offerer]
+                self.turn = e.turn + 1
         elif isinstance(e, PitOffered):
             self.offer = (e.seat, e.count)
         elif isinstance(e, PitOfferKind):
@@ -122,7 +149,7 @@ class PitView(ViewBase):
     def snapshot(self, pending: Any = None) -> PitSnapshot:
         """The view as plain data, with the decision asked of this seat (if any)."""
         asked = None
-        if isinstance(pending, PitDecision) and self.seat in pending.seats:
+        if isinstance(pending, PitDecision | OpenTurn) and self.seat in pending.seats:
             asked = pending.kind
         return PitSnapshot(
             seat=self.seat,
@@ -133,6 +160,7 @@ class PitView(ViewBase):
             offer=self.offer,
             explained=tuple(self.explained),
             pending=asked,
+            proposals=tuple(self.proposals),
         )
 
 
@@ -170,6 +198,28 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
                 f"{_player(e.offerer, first, viewer)} gave {e.count} {e.offered} and "
                 f"{_player(e.responder, first, viewer)} gave {e.count} {e.given}"
             )
+        case PitHiddenDealt():
+            if viewer is not None:
+                return None
+            held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, e.hand, strict=True) if n)
+            return f"Round {e.round + 1}: {_player(e.seat, first, viewer)}'s second hand is dealt {held}"
+        case PitProposed():
+            return f"{_player(e.seat, first, viewer)} offers {e.count} {e.kind}"
+        case PitProposalVoid():
+            return (
+                f"{_player(e.seat, first, viewer)} offers {e.count} {e.kind} without holding them:"
+                " nothing happens"
+            )
+        case PitTaken():
+            return (
+                f"{_player(e.responder, first, viewer)} takes"
+                f" {_player(e.offerer, first, viewer)}'s offer of {e.count} {e.kind}"
+            )
+        case PitPaid():
+            return (
+                f"{_player(e.responder, first, viewer)} gives"
+                f" {_player(e.offerer, first, viewer)} {e.count} {e.kind} for it"
+            )
         case PitRejected():
             return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal one was played"
         case PitRuleExplained():
@@ -178,8 +228,9 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
             return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case PitCornered():
             extra = (" with the Bull" if e.bull else "") + (" holding the Bear" if e.bear else "")
+            extra += " in its second hand" if e.hand else ""
             return (
-                f"{_player(e.seat, first, viewer)} corners {e.commodity}{extra}: +{e.gained} points "
+                f"{_player(e.seat, first, viewer)} corners {e.commodity}{extra}: {e.gained:+d} points "
                 f"(points: {', '.join(map(str, e.points))})"
             )
         case PitEnded():
@@ -188,12 +239,14 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     return None
 
 
-def label(action: Offer | Give | Pass, count: int) -> str:
+def label(action: Offer | Give | Pass | Accept, count: int) -> str:
     """How a legal action is listed in a prompt."""
     if isinstance(action, Offer):
         return f"Offer {action.count} {action.kind}"
     if isinstance(action, Give):
         return f"Give {count} {action.kind}"
+    if isinstance(action, Accept):
+        return f"Accept {_player(action.offerer)}'s offer, giving {action.count} {action.kind}"
     return "Pass"
 
 
@@ -233,8 +286,53 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
-BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+BLIND_BOOK = RuleBook(title="Pit", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them under blind trading."""
+
+OPEN_SECTIONS: dict[str, str] = {
+    HEADINGS[0]: (
+        "Players take turns, one action a turn. You may offer 1 to "
+        f"{MAX_OFFER} cards of any one kind: everyone sees what you offer, and the offer stands"
+        " (replacing your earlier one) until someone takes it; an offer of cards you do not"
+        " hold does nothing. Or you may take another player's standing offer by giving any"
+        " number of cards of one kind from your hand: you receive the offered cards and they"
+        " receive yours."
+    ),
+    HEADINGS[1]: (
+        "Holding exactly {corner} cards of one commodity is a corner ({fewer} are enough with"
+        " the Bull). It is scored as soon as the trade or turn that made it is done, and a new"
+        " round is dealt from the whole deck."
+    ),
+    HEADINGS[2]: (
+        "The Bull is a wild card: with it, a corner needs one card fewer, and a full corner"
+        f" plus the Bull scores double. A corner made while also holding the Bear loses"
+        f" {BEAR_PENALTY} points. Both can be offered and traded like any card."
+    ),
+    HEADINGS[3]: SECTIONS[HEADINGS[3]],
+}
+"""The rules under each heading under open trading (`{corner}` filled in per game)."""
+
+
+def book_of(view: PitView) -> RuleBook:
+    """The rule book of the game a view follows."""
+    if view.trading == "blind" and view.corner == PER_COMMODITY:
+        return BLIND_BOOK
+    sections = OPEN_SECTIONS if view.trading == "open" else SECTIONS
+    text = {
+        h: t.replace("{corner}", str(view.corner)).replace("{fewer}", str(view.corner - 1))
+        for h, t in sections.items()
+    }
+    if view.trading == "blind":
+        text[HEADINGS[1]] = (
+            f"Holding {view.corner} cards of one commodity is a corner (with the Bull,"
+            f" {view.corner - 1} are enough). It is scored as soon as the trade or deal that"
+            " made it is done, and a new round is dealt from the whole deck."
+        )
+    return RuleBook(title="Pit", summary=SUMMARY, sections=tuple(text.items()))
+
+
+BOOK = book_of(PitView(0))
+"""The rules as a model sees them (open trading, corners of 6)."""
 
 
 @dataclass(frozen=True)
@@ -258,7 +356,13 @@ class PitPrompter(GameBenchPrompter):
             "Recent events:",
             *view.recent(first=self.first),
         ]
-        if decision.kind == "offer":
+        if isinstance(decision, OpenTurn):
+            lines += [
+                f"{_player(s, self.first, view.seat)} offers {c} {k}."
+                for s, k, c in decision.proposals
+            ] or ["Nobody else has an offer standing."]
+            lines.append("It is your turn: make an offer, or take a standing one.")
+        elif decision.kind == "offer":
             lines.append("It is your turn: offer some cards of one kind.")
         elif self.edition < 2:
             lines.append(
@@ -268,14 +372,20 @@ class PitPrompter(GameBenchPrompter):
         else:
             # The offer itself is the last of the recent events: named here, not told again.
             lines.append(
-                f"Your answer to {_player(decision.offerer)}'s offer: take it by giving"
+                f"Your answer to {_player(decision.offerer, self.first)}'s offer: take it by giving"
                 f" {_cards(decision.count)} of one kind, or pass."
             )
         return "\n".join(lines)
 
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The shared prompt, with the rules of the game the view follows."""
+        shared = GameBenchPrompter.decision_prompt
+        return shared(replace(self, book=book_of(view)), view, decision, memory, rejection)
+
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label."""
-        return [(label(a, decision.count), a) for a in decision.legal]
+        count = getattr(decision, "count", 0)
+        return [(label(a, count), a) for a in decision.legal]
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
@@ -309,12 +419,22 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
                 if who in hands:
                     hands[who][KINDS.index(out)] -= e.count
                     hands[who][KINDS.index(into)] += e.count
+        elif isinstance(e, PitTaken | PitPaid):
+            giver, taker = (
+                (e.offerer, e.responder) if isinstance(e, PitTaken) else (e.responder, e.offerer)
+            )
+            k = KINDS.index(e.kind)
+            if giver in hands:
+                hands[giver][k] -= e.count
+            if taker in hands:
+                hands[taker][k] += e.count
         lines = [
             f"Round {view.round + 1}, turn {view.turn + 1}" + (" (over)" if view.ended else ""),
             "Points: " + ", ".join(f"{_player(s)} {p}" for s, p in enumerate(view.points)),
         ]
         if view.offer is not None:
             lines.append(f"Standing offer: {_player(view.offer[0])}, {_cards(view.offer[1])}")
+        lines += [f"Standing offer: {_player(p)}, {c} {k}" for p, k, c in view.proposals]
         for s in sorted(hands):
             held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, hands[s], strict=True) if n)
             lines.append(f"{_player(s)}: {held}")

@@ -108,6 +108,8 @@ class TwoRoomsView(ViewBase):
         self.leaders: tuple[int, int] = (0, 0)
         self.colour = ""
         self.role = ""
+        self.roles = "hidden"
+        """How the game deals roles (`TwoRoomsConfig.roles`)."""
         self.known: dict[int, Known] = {}
         self.shown_by_me: list[tuple[int, str]] = []
         self.talk: list[tuple[int, int, int, str | None]] = []
@@ -162,6 +164,7 @@ class TwoRoomsView(ViewBase):
                 self.leaders = e.leaders
             case te.TrStarted():
                 self.config = e.config
+                self.roles = te.roles_of(e)
             case te.TrEnded():
                 self.ended = True
                 self.end = e
@@ -252,6 +255,8 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
         case te.TrCardDealt():
             role = f", the {e.role}" if e.role else ""
             return f"{_seat(e.seat, viewer)} holds a {e.colour} card{role}"
+        case te.TrRolesDrawn():
+            return f"Roles (told to nobody): President seat {e.president}, Bomber seat {e.bomber}"
         case te.TrSetUp():
             names = ", ".join(f"{s}={n}" for s, n in enumerate(e.names))
             rooms = " / ".join(
@@ -526,10 +531,41 @@ SECTIONS: dict[str, str] = {
         " blue wins otherwise."
     ),
 }
-"""The rules under each heading (the project's words)."""
+"""The rules under each heading (the project's words), when each card tells its role."""
 
-BOOK = RuleBook(title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+HIDDEN_SECTIONS: dict[str, str] = {
+    **SECTIONS,
+    "Teams and cards": (
+        "Half the players are blue and half red. Each player holds one card, which tells it"
+        " only its colour. One blue player is the President and one red player the Bomber,"
+        " but nobody is told who, not even the two themselves, until the cards are revealed"
+        " at the end. Every player on the winning team wins (score 1), every player on the"
+        " other team loses (score 0)."
+    ),
+    "Talking and showing": (
+        "In each round every player gets a fixed number of turns to talk, in the order of"
+        " the players' names. On a turn you may say one message to your room (heard only by"
+        " the players in your room; anyone may lie), show your colour to one player of your"
+        " room, or keep quiet. A colour you show is seen by that player only, and it cannot"
+        " be faked."
+    ),
+}
+"""The rules under each heading when the cards keep roles hidden (the default)."""
+
+BOOK = RuleBook(
+    title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(HIDDEN_SECTIONS.items())
+)
+"""The rules as a model sees them (roles hidden)."""
+
+DEALT_BOOK = RuleBook(
+    title="Two Rooms and a Boom", summary=SUMMARY, sections=tuple(SECTIONS.items())
+)
+"""The rules as a model sees them when each card tells its role."""
+
+
+def book_of(view: TwoRoomsView) -> RuleBook:
+    """The rule book of the game a view follows."""
+    return DEALT_BOOK if view.roles == "dealt" else BOOK
 
 
 def _names(view: TwoRoomsView, seats: Sequence[int]) -> str:
@@ -551,9 +587,12 @@ def observation_text(view: TwoRoomsView, decision: Any) -> str:
     c = view.config
     assert c is not None
     me = view.name(view.seat)
-    role = f"the {view.role.upper()}" if view.role else "no special role"
+    if view.roles == "dealt":
+        role = f", the {view.role.upper()}" if view.role else ", no special role"
+    else:
+        role = " (it does not tell a role)"
     lines = [
-        f"You are player {me}. Your card: {view.colour.upper()} team, {role}.",
+        f"You are player {me}. Your card: {view.colour.upper()} team{role}.",
         f"Round {decision.round} of {c.rounds}; each leader sends {c.hostages} hostage(s)"
         " per round.",
     ]
@@ -623,7 +662,8 @@ def _question(view: TwoRoomsView, d: Any) -> str:
         return (
             f"YOUR TURN TO TALK (turn {d.turn} of {talks} this round, room {d.room}). Say"
             f" one message to your room (at most {d.max_message} characters), or show your"
-            " card or colour to one player, or keep quiet."
+            f" {'card or colour' if view.roles == 'dealt' else 'colour'} to one player, or"
+            " keep quiet."
         )
     n = len(d.legal[0].hostages) if d.legal else 1
     return (
@@ -710,7 +750,7 @@ class TwoRoomsPrompter(GameBenchPrompter):
         if isinstance(decision, TalkTurn):
             labels = [SAY_LABEL, *labels]
         parts = [
-            "\n".join(rules_lines(self.book, view.explained)),
+            "\n".join(rules_lines(book_of(view), view.explained)),
             self.situation(view, decision),
             "Legal actions:\n" + "\n".join(labels),
             instruction(self.mode),

@@ -17,9 +17,11 @@ from engine.gamebench.common import Explain
 from engine.gamebench.hive import (
     HEADINGS,
     RULES,
+    HiveRules,
     HiveState,
     Move,
     Pass,
+    Pick,
     Place,
     connected,
     neighbours,
@@ -33,6 +35,7 @@ from events.gamebench.hive import (
     HiveEnded,
     HiveMoved,
     HivePassed,
+    HivePicked,
     HivePlaced,
     HiveRejected,
     HiveRuleExplained,
@@ -40,23 +43,28 @@ from events.gamebench.hive import (
 from events.store import DuckStore
 from projections.gamebench.hive import HivePrompter, HiveView
 from runner.replay import verify
-from runner.session import play_and_store
+from runner.session import play_and_store, play_game
 
 GAME = catalog.get("gamebench:hive")
-CONFIG = HiveConfig()
+CONFIG = HiveConfig(steps="one", both_lose=False, max_plies=250, movement="gates")
+"""Most tests below play rules 1.0.0's game (one step a turn, 250 turns, both queens
+surrounded 0.5 each); `DEFAULT` is GameBench's (two steps, 499 turns, 0 each)."""
+DEFAULT = HiveConfig()
 # Scripted logs: the seats are named random, but the moves are the script's, so replays
 # answer them from the log (`rerun=False`) instead of playing the random agent again.
 SEATS = [SeatSpec(agent="random"), SeatSpec(agent="random")]
 
 
-def run(actions: list[Any], seed: int = 0) -> tuple[HiveState, list[Any]]:
+def run(
+    actions: list[Any], seed: int = 0, rules: HiveRules = RULES, config: HiveConfig = CONFIG
+) -> tuple[HiveState, list[Any]]:
     """Feed actions to the rules, one per decision; the state and the whole log."""
-    state, log = RULES.start(CONFIG, seed, SEATS)
+    state, log = rules.start(config, seed, SEATS)
     for a in actions:
-        d = RULES.pending(state)
+        d = rules.pending(state)
         assert d is not None, "the game ended before the actions did"
         assert a in d.legal or isinstance(a, Explain), (a, d.ply)
-        state, events = RULES.step(state, d, [a])
+        state, events = rules.step(state, d, [a])
         log.extend(events)
     return state, log
 
@@ -155,7 +163,7 @@ def test_golden_playthrough() -> None:
 
 
 def test_both_queens_surrounded_or_the_turn_cap_is_a_draw() -> None:
-    config = HiveConfig(max_plies=6, name="t")
+    config = HiveConfig(max_plies=6, name="t", steps="one", both_lose=False, movement="gates")
     state, log = RULES.start(config, 0, SEATS)
     for a in GOLDEN[:6]:
         d = RULES.pending(state)
@@ -302,7 +310,9 @@ def test_answers_are_read_from_labels_and_short_forms() -> None:
 
 
 def test_prompts(snapshot: SnapshotAssertion) -> None:
-    state, log = run([*GOLDEN[:5], Explain(heading="End of the game")])
+    """The prompts of a game of rules 1.0.0, as its model seats were shown them."""
+    old = HiveRules("1.0.0")
+    state, log = run([*GOLDEN[:5], Explain(heading="End of the game")], rules=old)
     d = RULES.pending(state)
     assert d is not None and d.seats == (1,)
     view = HiveView(1).sync(log)
@@ -347,3 +357,124 @@ def test_structured_answers_name_a_label_or_a_heading() -> None:
     assert len(enum) == len(d.legal) + len(HEADINGS) - 1 and "Explain(Bugs)" not in enum
     text = json.dumps({"reasoning": "close", "action": enum[0]})
     assert PROMPTER.parse(text, d, 0)[:2] == (d.legal[0], "json")
+
+
+# --------------------------------------------------------------------------- GameBench's game
+
+
+def test_a_turn_asks_for_the_piece_then_the_cell() -> None:
+    """GameBench's two steps: a bug to place or a piece to move, then its cell."""
+    state, log = RULES.start(DEFAULT, 0, SEATS)
+    d = RULES.pending(state)
+    assert d is not None and d.step == 1
+    assert d.legal == tuple(Pick(kind="place", piece=b) for b in "QSGA")
+    state, events = RULES.step(state, d, [Pick(kind="place", piece="S")])
+    assert events == [HivePicked(ply=0, seat=0, kind="place", piece="S")]
+    d = RULES.pending(state)
+    assert d is not None and d.step == 2 and d.legal == (P("S", 0, 0),) and d.ply == 0
+    prompt = PROMPTER.decision_prompt(HiveView(0).sync([*log, *events]), d, "", None)
+    assert "You chose: Place spider. Now choose the cell." in prompt
+    state, events = RULES.step(state, d, [P("S", 0, 0)])
+    assert isinstance(events[0], HivePlaced) and events[0].piece == "S1" and state.ply == 1
+    d = RULES.pending(state)
+    assert d is not None and d.step == 1 and d.seats == (1,)
+    # An answer that is no listed piece is replaced by a random listed one.
+    state, events = RULES.step(state, d, ["fly"])
+    assert isinstance(events[0], HiveRejected) and isinstance(events[1], HivePicked)
+    assert RULES.max_decisions(DEFAULT) == 2 * 499 + 2 * len(HEADINGS)
+
+
+def test_the_cap_is_250_turns_of_each_player() -> None:
+    """GameBench stops once a player has had 250 turns: the first player's 250th is the
+    499th turn of the game; a turn cap is a draw."""
+    assert DEFAULT.max_plies == 499 and GAME.preset("standard") == DEFAULT
+    assert GAME.preset("rules").max_plies == 250 and GAME.preset("one_step").steps == "one"
+    for seed in range(3):
+        log = play_game(DEFAULT, seed, ["random", "random"]).events
+        end = log[-1]
+        assert isinstance(end, HiveEnded)
+        if end.reason == "turn_cap":
+            break
+    assert end.reason == "turn_cap" and end.plies == 499 and end.scores == (0.5, 0.5)
+    turns = [e.seat for e in log if isinstance(e, HivePlaced | HiveMoved | HivePassed)]
+    assert turns.count(0) == 250 and turns.count(1) == 249
+    picks = [e for e in log if isinstance(e, HivePicked)]
+    assert len(picks) == 499 - sum(isinstance(e, HivePassed) for e in log)
+    assert verify(log).ok
+
+
+def test_both_queens_surrounded_score_nothing() -> None:
+    """A grasshopper fills the last cell beside both queens (a jump is free of the crawling
+    rule): 0 to each, as GameBench's code scores it."""
+    state, _ = RULES.start(DEFAULT, 0, SEATS)
+    state.board = {
+        (0, 0): (0, "Q"),
+        (1, 0): (1, "Q"),
+        (0, -1): (0, "S1"),
+        (-1, 0): (0, "S2"),
+        (-1, 1): (0, "G1"),
+        (0, 1): (0, "G2"),
+        (2, 0): (1, "S1"),
+        (2, -1): (1, "S2"),
+        (1, 1): (1, "G1"),
+        (1, -2): (1, "G2"),
+        (1, -3): (0, "G3"),
+    }
+    state.ply = 20
+    d = RULES.pending(state)
+    assert d is not None and Pick(kind="move", piece="G3") in d.legal
+    state, _ = RULES.step(state, d, [Pick(kind="move", piece="G3")])
+    d = RULES.pending(state)
+    assert d is not None and M("G3", 1, -1) in d.legal
+    state, events = RULES.step(state, d, [M("G3", 1, -1)])
+    assert events[-1] == HiveEnded(
+        reason="both_surrounded", winner=None, plies=21, scores=(0.0, 0.0), ranks=(1, 1)
+    )
+
+
+def test_gamebenchs_crawl_never_enters_or_leaves_a_cell_with_one_open_side() -> None:
+    """GameBench's `has_freedom_to_move`: an ant may not crawl into the last gap beside the
+    queens (one empty neighbour), though the gates of standard Hive let it."""
+    board = {
+        (0, 0): (0, "Q"),
+        (1, 0): (1, "Q"),
+        (0, -1): (0, "S1"),
+        (-1, 0): (0, "S2"),
+        (-1, 1): (0, "G1"),
+        (0, 1): (0, "G2"),
+        (2, 0): (1, "S1"),
+        (2, -1): (1, "S2"),
+        (1, 1): (1, "G1"),
+        (3, -1): (0, "A3"),
+    }
+    moves = {}
+    for movement in ("gamebench", "gates"):
+        state, _ = RULES.start(HiveConfig(steps="one", movement=movement), 0, SEATS)
+        state.board = dict(board)
+        state.ply = 20
+        d = RULES.pending(state)
+        assert d is not None
+        moves[movement] = {(a.q, a.r) for a in d.legal if isinstance(a, Move) and a.piece == "A3"}
+    assert (1, -1) in moves["gates"] and (1, -1) not in moves["gamebench"]
+    assert moves["gamebench"] and moves["gamebench"] < moves["gates"]
+    assert GAME.preset("rules").movement == "gates" and DEFAULT.movement == "gamebench"
+
+
+def test_games_of_rules_1_0_0_still_verify() -> None:
+    """A log stored by rules 1.0.0 (one step, its own cap and draw) re-runs by those rules."""
+    path = Path(__file__).parent / "data" / "hive-1.0.0.jsonl"
+    log = [GAME.decoder.decode(line) for line in path.read_text().splitlines()]
+    assert log[0].engine_version == "1.0.0" and log[0].config.max_plies == 250
+    state = RULES.fold(log)
+    assert (state.steps, state.both_lose) == ("one", False) and state.over
+    assert not any(isinstance(e, HivePicked) for e in log)
+    assert verify(log).ok
+
+
+def test_golden_playthrough_of_the_default(snapshot: SnapshotAssertion) -> None:
+    """A short default game, every turn in two steps (regenerate: --snapshot-update)."""
+    from projections.timeline import timeline
+
+    record = play_game(HiveConfig(max_plies=16, name="t"), 4, ["stinger", "random"])
+    assert verify(record.events).ok
+    assert timeline(record.events, None) == snapshot

@@ -47,7 +47,7 @@ def server() -> Iterator[LoopbackServer]:
 def test_model_seats_play_hive_and_the_game_verifies_offline(
     server: LoopbackServer, tmp_path: Path
 ) -> None:
-    config = HiveConfig(max_plies=16, name="tiny")
+    config = HiveConfig(max_plies=16, name="tiny", steps="one")
     db = tmp_path / "m.duckdb"
     with DuckStore(db) as store:
         gid, record = play_and_store(

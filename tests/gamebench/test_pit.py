@@ -17,7 +17,7 @@ from syrupy.assertion import SnapshotAssertion
 
 from cli.web.frames import build
 from engine.gamebench.common import Explain
-from engine.gamebench.pit import RULES, Give, Offer, Pass, PitState
+from engine.gamebench.pit import RULES, Accept, Give, Offer, OpenTurn, Pass, PitState
 from events import catalog
 from events.base import visible
 from events.config import SeatSpec
@@ -29,13 +29,19 @@ from events.gamebench.pit import (
     PitCornered,
     PitDealt,
     PitEnded,
+    PitHiddenDealt,
     PitOffered,
     PitOfferKind,
+    PitPaid,
     PitPassed,
+    PitProposalVoid,
+    PitProposed,
     PitRejected,
     PitRuleExplained,
     PitShuffled,
+    PitStarted,
     PitSwapped,
+    PitTaken,
     PitTraded,
 )
 from events.store import DuckStore
@@ -44,7 +50,16 @@ from runner.replay import verify
 from runner.session import play_and_store, play_game
 
 GAME = catalog.get("gamebench:pit")
-CONFIG = PitConfig()
+
+
+def blind(**kw: Any) -> PitConfig:
+    """A configuration of blind trading to all 9 cards (the `blind` preset's rules)."""
+    return PitConfig(trading="blind", corner=9, **{"max_turns": 100, **kw})
+
+
+CONFIG = blind()
+"""Most tests below play blind trading (rules 1.0.0's game); the default is open trading."""
+OPEN = PitConfig()
 # Scripted logs: the seats are named random, but the moves are the script's, so replays
 # answer them from the log (`rerun=False`) instead of playing the random agent again.
 SEATS = [SeatSpec(agent="random")] * 2
@@ -152,7 +167,7 @@ def test_refused_explain_requests_ask_again_until_none_are_left() -> None:
 
 
 def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
-    config = PitConfig(max_turns=2)
+    config = blind(max_turns=2)
     state, _ = run(
         [Offer(kind="Bear", count=1), Pass(), Offer(kind="Wheat", count=1)], config=config
     )
@@ -176,7 +191,7 @@ def test_the_turn_limit_ends_the_game_scored_by_shares() -> None:
 )
 def test_any_legal_play_conserves_the_cards(seed: int, players: int, picks: list[int]) -> None:
     """Short prefixes from hypothesis, and long runs (250 picks: most games end)."""
-    config = PitConfig(players=players, max_turns=60, target=300)
+    config = blind(players=players, max_turns=60, target=300)
     state, log = RULES.start(config, seed, [SeatSpec(agent="random")] * players)
     views = [PitView(s) for s in range(players)]
     last_points = [0] * players
@@ -212,8 +227,10 @@ def _hide_from(log: list[Any], seat: int) -> list[Any]:
     for e in log:
         aud = e.audience()
         if aud is not None and seat not in aud:
-            if isinstance(e, PitDealt):
+            if isinstance(e, PitDealt | PitHiddenDealt):
                 e = msgspec.structs.replace(e, hand=tuple(reversed(e.hand)))
+            elif isinstance(e, PitPaid | PitProposalVoid):
+                e = msgspec.structs.replace(e, kind=other.get(e.kind, e.kind))
             elif isinstance(e, PitShuffled):
                 e = msgspec.structs.replace(e, deck=tuple(reversed(e.deck)))
             elif isinstance(e, PitOfferKind):
@@ -224,9 +241,12 @@ def _hide_from(log: list[Any], seat: int) -> list[Any]:
     return out
 
 
+@pytest.mark.parametrize("trading", ["blind", "open"])
 @pytest.mark.parametrize("seat", [0, 1, 2])
-def test_a_seat_sees_the_same_whatever_it_cannot_see(seat: int) -> None:
-    config = PitConfig(players=3, max_turns=30)
+def test_a_seat_sees_the_same_whatever_it_cannot_see(seat: int, trading: str) -> None:
+    config = blind(players=3, max_turns=30)
+    if trading == "open":
+        config = PitConfig(players=3, max_turns=60)
     record = play_game(config, 9, ["cornerer", "random", "cornerer"])
     log = list(record.events)
     swapped = _hide_from(log, seat)
@@ -310,3 +330,176 @@ def test_two_cornerers_end_their_games_by_corners() -> None:
         end = record.events[-1]
         assert isinstance(end, PitEnded) and end.reason == "target", seed
         assert max(end.points) >= CONFIG.target and end.turns < CONFIG.max_turns
+
+
+# --------------------------------------------------------------------------- open trading
+
+
+def _open_table(hands: list[list[int]], hidden: list[list[int]]) -> tuple[PitState, list[Any]]:
+    """An open-trading game of two seats at its first turn with chosen hands."""
+    log: list[Any] = [
+        PitStarted(
+            seed=1, config=OPEN, seats=(SeatSpec(agent="test"),) * 2, engine_version=RULES.version
+        ),
+        *(PitDealt(round=0, seat=s, hand=tuple(h)) for s, h in enumerate(hands)),
+        *(PitHiddenDealt(round=0, seat=s, hand=tuple(h)) for s, h in enumerate(hidden)),
+    ]
+    return RULES.fold(log), log
+
+
+def _hand(**kinds: int) -> list[int]:
+    return [kinds.get(k, 0) for k in KINDS]
+
+
+def _act(st: PitState, log: list[Any], action: Any) -> list[Any]:
+    d = RULES.pending(st)
+    assert isinstance(d, OpenTurn)
+    _, events = RULES.step(st, d, [action])
+    log.extend(events)
+    return events
+
+
+def test_open_offers_name_the_commodity_and_any_cards_pay_for_them() -> None:
+    """GameBench's trade: an open offer stands until taken; the taker gives any number of
+    one kind; both hands of each trader move (the second hand too)."""
+    st, log = _open_table(
+        [_hand(Wheat=3, Corn=2), _hand(Barley=4, Soybeans=1)],
+        [_hand(Wheat=1), _hand(Corn=2)],
+    )
+    d = RULES.pending(st)
+    assert isinstance(d, OpenTurn) and len(d.legal) == 24 and d.proposals == ()
+    (made,) = _act(st, log, Offer(kind="Wheat", count=2))
+    assert made == PitProposed(turn=0, seat=0, kind="Wheat", count=2) and made.audience() is None
+    d = RULES.pending(st)
+    assert isinstance(d, OpenTurn) and d.seats == (1,) and d.proposals == ((0, "Wheat", 2),)
+    assert Accept(offerer=0, kind="Barley", count=4) in d.legal
+    assert Accept(offerer=0, kind="Barley", count=5) not in d.legal
+    taken, paid = _act(st, log, Accept(offerer=0, kind="Barley", count=3))
+    assert taken == PitTaken(turn=1, offerer=0, responder=1, kind="Wheat", count=2)
+    assert paid == PitPaid(turn=1, offerer=0, responder=1, kind="Barley", count=3)
+    assert paid.audience() == (0, 1)
+    assert st.hands == [_hand(Wheat=1, Corn=2, Barley=3), _hand(Barley=1, Soybeans=1, Wheat=2)]
+    assert st.hidden == [_hand(Wheat=-1, Barley=3), _hand(Corn=2, Wheat=2, Barley=-3)]
+    assert st.proposals == [] and st.turn == 2
+
+
+def test_an_offer_the_hand_cannot_back_does_nothing() -> None:
+    st, log = _open_table([_hand(Wheat=1), _hand(Corn=1)], [_hand(), _hand()])
+    _act(st, log, Offer(kind="Wheat", count=1))
+    _act(st, log, Offer(kind="Corn", count=4))
+    (void,) = log[-1:]
+    assert void == PitProposalVoid(turn=1, seat=1, kind="Corn", count=4)
+    assert void.audience() == (1,) and st.turn == 2
+    assert [(s, KINDS[k], c) for s, k, c in st.proposals] == [(0, "Wheat", 1)]
+
+
+@pytest.mark.parametrize(
+    ("hand", "gained"),
+    [
+        (_hand(Corn=6, Wheat=2), 75),
+        (_hand(Corn=5, Bull=1), 75),
+        (_hand(Corn=6, Bull=1), 150),
+        (_hand(Corn=6, Bear=1), 55),
+        (_hand(Corn=5, Bull=1, Bear=1), 55),
+        (_hand(Corn=7), None),
+        (_hand(Corn=5), None),
+        (_hand(Corn=9), None),
+    ],
+)
+def test_a_corner_is_six_or_five_and_the_bull(hand: list[int], gained: int | None) -> None:
+    """GameBench's code counts exactly 6 of a commodity (5 with the Bull) as a corner, found
+    after the turn in any hand, the second hands included."""
+    for which in (0, 1):
+        hands = [hand, _hand()] if which == 0 else [_hand(), _hand()]
+        hidden = [hand, _hand()] if which == 1 else [_hand(), _hand()]
+        st, log = _open_table(hands, hidden)
+        events = _act(st, log, Offer(kind="Wheat", count=4))
+        corners = [e for e in events if isinstance(e, PitCornered)]
+        if gained is None:
+            assert corners == []
+            continue
+        assert [(e.seat, e.commodity, e.gained, e.hand) for e in corners] == [
+            (0, "Corn", gained, which)
+        ]
+        assert st.points == [gained, 0] and st.round == 1
+        deals = [e for e in events if isinstance(e, PitDealt | PitHiddenDealt)]
+        assert len(deals) == 4 and sum(sum(e.hand) for e in deals) == 38
+
+
+def test_the_default_is_gamebenchs_game_and_verifies() -> None:
+    config = GAME.preset(GAME.default_preset)
+    assert (config.trading, config.corner, config.players, config.target) == ("open", 6, 2, 500)
+    record = play_game(config, 3, ["random", "cornerer"])
+    log = record.events
+    end = log[-1]
+    assert isinstance(end, PitEnded) and end.reason == "target" and max(end.points) >= 500
+    assert any(isinstance(e, PitTaken) for e in log)
+    deals = [e for e in log if isinstance(e, PitDealt | PitHiddenDealt) and e.round == 0]
+    assert sorted(sum(e.hand) for e in deals) == [9, 9, 10, 10]
+    assert verify(log).ok
+
+
+def test_games_of_rules_1_0_0_still_verify() -> None:
+    """A log stored by rules 1.0.0 (blind trading to 9, no `trading` or `corner` in its
+    configuration) folds and re-runs by those rules."""
+    path = Path(__file__).parent / "data" / "pit-1.0.0.jsonl"
+    log = [GAME.decoder.decode(line) for line in path.read_text().splitlines()]
+    assert log[0].engine_version == "1.0.0" and log[0].config.trading == "open"
+    st = RULES.fold(log)
+    assert (st.trading, st.corner) == ("blind", 9)
+    assert any(isinstance(e, PitSwapped) for e in log)
+    assert verify(log).ok
+
+
+def test_the_sql_view_of_open_trading(tmp_path: Path) -> None:
+    with DuckStore(tmp_path / "o.duckdb") as store:
+        gid, record = play_and_store(store, OPEN, 2, ["random", "random"])
+        _, rows = store.query(
+            "SELECT turn, action, offerer, offered, count, responder, given, given_count"
+            " FROM pit_open_turns WHERE game_id = ? ORDER BY turn",
+            [gid],
+        )
+        _, hands = store.query(
+            "SELECT count(*) FROM pit_corners WHERE game_id = ? AND hand = 1", [gid]
+        )
+    want = []
+    paid = {e.turn: e for e in record.events if isinstance(e, PitPaid)}
+    for e in record.events:
+        if isinstance(e, PitProposed | PitProposalVoid):
+            action = "offer" if isinstance(e, PitProposed) else "void"
+            want.append((e.turn, action, e.seat, e.kind, e.count, None, None, None))
+        elif isinstance(e, PitTaken):
+            p = paid[e.turn]
+            want.append((e.turn, "take", e.offerer, e.kind, e.count, e.responder, p.kind, p.count))
+    assert [tuple(r) for r in rows] == want and len(want) == record.events[-1].turns
+    second = [e for e in record.events if isinstance(e, PitCornered) and e.hand == 1]
+    assert hands[0][0] == len(second)
+
+
+def test_the_open_prompt_lists_gamebenchs_actions() -> None:
+    st, log = _open_table([_hand(Wheat=3), _hand(Barley=2, Bear=1)], [_hand(), _hand()])
+    _act(st, log, Offer(kind="Wheat", count=2))
+    d = RULES.pending(st)
+    view = PitView(1).sync(log)
+    prompt = PitPrompter().decision_prompt(view, d, "", None)
+    assert "Player 0 offers 2 Wheat." in prompt and "Your hand: 2 Barley, 1 Bear." in prompt
+    assert "Accept Player 0's offer, giving 2 Barley" in prompt and "Offer 4 Bull" in prompt
+    explained = PitView(1).sync([*log, PitRuleExplained(seat=1, heading="Corners")])
+    text = PitPrompter().decision_prompt(explained, d, "", None)
+    assert "Holding exactly 6 cards of one commodity is a corner (5 are enough" in text
+    a, _, error = PitPrompter().parse("Action: Accept Player 0's offer, giving 1 Bear", d, 1)
+    assert a == Accept(offerer=0, kind="Bear", count=1) and error is None
+
+
+def test_the_viewer_frames_follow_open_trades() -> None:
+    """The omniscient viewer's hands move with every open trade (both sides of it)."""
+    from projections.gamebench.pit import frames
+
+    log = play_game(OPEN, 2, ["random", "random"]).events
+    cut = next(i for i, e in enumerate(log) if isinstance(e, PitPaid)) + 1
+    step, _ = frames(None)
+    text = [step(e)["text"] for e in log[:cut]][-1]
+    state = RULES.fold(log[:cut])
+    for seat in (0, 1):
+        held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, state.hands[seat], strict=True) if n)
+        assert f"Player {seat}: {held}" in text

@@ -51,7 +51,9 @@ from runner.replay import verify
 from runner.session import game_row, play_game
 
 GAME = catalog.get("gamebench:two_rooms_and_a_boom")
-CONFIG = TwoRoomsConfig()
+CONFIG = TwoRoomsConfig(roles="dealt", name="dealt")
+"""The tests below play the `dealt` preset (cards tell roles); `HIDDEN` is the default."""
+HIDDEN = TwoRoomsConfig()
 SEATS = tuple(SeatSpec(agent="test") for _ in range(6))
 NAMES = ("C", "A", "E", "F", "D", "B")
 ROOMS = (0, 0, 1, 1, 0, 1)
@@ -572,6 +574,8 @@ def _relabel(log: list[Any], to: dict[int, int], lineup: bool = True) -> list[An
                 e = rep(e, seat=to[e.seat], hostages=tuple(sorted(m(e.hostages))))
             case te.TrHostagesSwapped():
                 e = rep(e, sent=tuple(tuple(sorted(m(x))) for x in e.sent))
+            case te.TrRolesDrawn():
+                e = rep(e, president=to[e.president], bomber=to[e.bomber])
             case te.TrEnded():
                 e = rep(
                     e,
@@ -599,7 +603,7 @@ def _store(store: DuckStore, log: list[Any]) -> str:
         turn = RULES.turn_of(e, turn)
         turns.append(turn)
     assert isinstance(log[0], te.TrStarted)
-    store.save_game(game_row(game_id, CONFIG, log[0].seed, log[0].seats, None), log, turns)
+    store.save_game(game_row(game_id, log[0].config, log[0].seed, log[0].seats, None), log, turns)
     return game_id
 
 
@@ -629,10 +633,12 @@ def data_head(store: DuckStore, game_id: str) -> Any:
     return game_head(store.con, game_id)
 
 
-@pytest.fixture(scope="module")
-def played() -> list[Any]:
-    """A whole game of code agents, one agent per team as GameBench seats them."""
-    return list(play_game(CONFIG, 11, ["sleuth"] * 3 + ["random"] * 3).events)
+@pytest.fixture(scope="module", params=["dealt", "hidden"])
+def played(request: pytest.FixtureRequest) -> list[Any]:
+    """A whole game of code agents, one agent per team as GameBench seats them (roles
+    dealt, and hidden as by default)."""
+    config = CONFIG if request.param == "dealt" else HIDDEN
+    return list(play_game(config, 11, ["sleuth"] * 3 + ["random"] * 3).events)
 
 
 @pytest.mark.parametrize("upto", [40, None], ids=["running", "over"])
@@ -702,3 +708,98 @@ def test_a_seats_defaulted_action_and_refusal_name_no_seat() -> None:
     )
     assert "raw" not in lens.fields(refused)
     assert lens.line(refused) == "! C (you): refused (not legal)"
+
+
+# --------------------------------------------------------------------------- roles told to nobody
+
+
+def _move_roles(log: list[Any], president: int, bomber: int) -> list[Any]:
+    """The log with the hidden roles drawn for other seats (and the end left off)."""
+    out = []
+    for e in log:
+        if isinstance(e, te.TrRolesDrawn):
+            e = te.TrRolesDrawn(president=president, bomber=bomber)
+        if isinstance(e, te.TrEnded):
+            break
+        out.append(e)
+    return out
+
+
+def test_the_default_cards_tell_only_the_colour() -> None:
+    """GameBench tells each player its team only: no seat is dealt a role, the roles are an
+    engine-only fact, a card can be shown only as a colour, and the end reveals them."""
+    record = play_game(HIDDEN, 11, ["random"] * 6)
+    log = record.events
+    assert log[0].engine_version == RULES.version and RULES.version != "1.0.0"
+    dealt = [e for e in log if isinstance(e, te.TrCardDealt)]
+    assert [e.role for e in dealt] == [""] * 6
+    (drawn,) = [e for e in log if isinstance(e, te.TrRolesDrawn)]
+    assert drawn.audience() == () and drawn.president < 3 <= drawn.bomber
+    assert not any(isinstance(e, te.TrShown) and e.what == "card" for e in log)
+    end = log[-1]
+    assert isinstance(end, te.TrEnded)
+    assert end.cards[drawn.president][1] == "president" and end.cards[drawn.bomber][1] == "bomber"
+    assert verify(log).ok
+
+
+def test_a_seat_never_learns_its_role_before_the_end() -> None:
+    """Moving the hidden President and Bomber to other seats of their colours changes no
+    seat's view, prompt or timeline at any decision of the game."""
+    log = play_game(HIDDEN, 4, ["sleuth"] * 3 + ["random"] * 3).events
+    drawn = next(e for e in log if isinstance(e, te.TrRolesDrawn))
+    other = _move_roles(log, (drawn.president + 1) % 3, 3 + (drawn.bomber + 1) % 3)
+    base = _move_roles(log, drawn.president, drawn.bomber)
+    prompter = TwoRoomsPrompter()
+    asked = 0
+    for n in range(3, len(base) + 1):
+        d = RULES.pending(RULES.fold(base[:n]))
+        if d is None or RULES.pending(RULES.fold(other[:n])) != d:
+            continue
+        seat = d.seats[0]
+        a, b = TwoRoomsView(seat).sync(base[:n]), TwoRoomsView(seat).sync(other[:n])
+        assert encode(a.snapshot(d)) == encode(b.snapshot(d))
+        assert prompter.decision_prompt(a, d, "", None) == prompter.decision_prompt(b, d, "", None)
+        assert "president" not in encode(a.snapshot(d)).decode().lower()
+        asked += 1
+    assert asked > 30
+    for seat in range(6):
+        assert timeline(base, seat) == timeline(other, seat)
+        assert show_timeline(base, seat) == show_timeline(other, seat)
+
+
+def test_the_default_prompt_states_the_team_and_no_role() -> None:
+    log = play_game(HIDDEN, 2, ["random"] * 6).events
+    state = RULES.fold(log[:9])
+    d = RULES.pending(state)
+    assert d is not None
+    seat = d.seats[0]
+    prompt = TwoRoomsPrompter().decision_prompt(TwoRoomsView(seat).sync(log[:9]), d, "", None)
+    assert "team (it does not tell a role)." in prompt and "no special role" not in prompt
+    assert "Show card" not in prompt and "Show colour to" in prompt
+    explained = play(state, list(log[:9]), Explain(heading="Teams and cards"))
+    view = TwoRoomsView(seat).sync(
+        [*log[:9], *RULES.step(state, d, [Explain(heading="Teams and cards")])[1]]
+    )
+    assert "nobody is told who" in TwoRoomsPrompter().decision_prompt(
+        view, RULES.pending(explained), "", None
+    )
+
+
+def test_games_of_rules_1_0_0_still_verify() -> None:
+    """A log stored by rules 1.0.0 (every role dealt to its holder) folds and re-runs by
+    those rules; new games of the `dealt` preset play the same rules under 1.1.0."""
+    path = Path(__file__).parent / "data" / "two_rooms-1.0.0.jsonl"
+    log = [GAME.decoder.decode(line) for line in path.read_text().splitlines()]
+    assert log[0].engine_version == "1.0.0" and log[0].config == TwoRoomsConfig()
+    assert sorted(e.role for e in log if isinstance(e, te.TrCardDealt)).count("") == 4
+    assert RULES.fold(log).roles == "dealt"
+    assert verify(log).ok
+    dealt = play_game(GAME.preset("dealt"), 7, ["sleuth"] * 3 + ["random"] * 3).events
+    assert [e for e in dealt[1:] if not isinstance(e, te.TrEnded)][:8] == log[1:9]
+
+
+def test_golden_playthrough_of_the_default(snapshot: Any) -> None:
+    """A whole default game as every seat reads it (regenerate: --snapshot-update)."""
+    record = play_game(HIDDEN, 3, ["sleuth"] * 3 + ["random"] * 3)
+    seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 4)}
+    assert seen == snapshot

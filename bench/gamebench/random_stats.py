@@ -1,0 +1,133 @@
+"""Random-against-random statistics of GameBench games as they run here, to set beside
+the same figures from GameBench's own code (docs/gamebench.md gives both sides).
+
+    uv run python -m bench.gamebench.random_stats [--games N] [--game NAME ...] [--json]
+
+For each game, N games of the `random` agent in every seat at seeds 0..N-1 of the default
+preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
+game in turns, a Hive game in turns of either player, passes included), the draw rate, the
+first seat's (or blue team's) win rate and the spread of the first seat's match score.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from events import catalog
+from runner.session import play_game
+
+Length = Callable[[Sequence[Any]], int]
+
+
+def _decisions(events: Sequence[Any]) -> int:
+    """Two Rooms: every talk turn and every leader's choice."""
+    from events.gamebench import two_rooms as te
+
+    kinds = (te.TrSaid, te.TrKeptQuiet, te.TrShown, te.TrHostagesChosen)
+    return sum(isinstance(e, kinds) for e in events)
+
+
+def _turns(events: Sequence[Any]) -> int:
+    """Pit: the turns played (the end event counts them)."""
+    return int(events[-1].turns)
+
+
+def _trades(events: Sequence[Any]) -> int:
+    """Pit: offers taken."""
+    from events.gamebench.pit import PitTaken, PitTraded
+
+    return sum(isinstance(e, PitTaken | PitTraded) for e in events)
+
+
+def _corners(events: Sequence[Any]) -> int:
+    """Pit: corners scored."""
+    from events.gamebench.pit import PitCornered
+
+    return sum(isinstance(e, PitCornered) for e in events)
+
+
+EXTRAS: dict[str, dict[str, Length]] = {
+    "gamebench:pit": {"trades": _trades, "corners": _corners},
+}
+"""Further counts a game's figures include (their means)."""
+
+
+def _plies(events: Sequence[Any]) -> int:
+    """Hive: turns of either player, passes included."""
+    return int(events[-1].plies)
+
+
+LENGTHS: dict[str, tuple[str, Length]] = {
+    "gamebench:hive": ("turns", _plies),
+    "gamebench:pit": ("turns", _turns),
+    "gamebench:two_rooms_and_a_boom": ("decisions", _decisions),
+}
+"""Each game's unit of length and how to count it in a log."""
+
+
+def stats(game: str, games: int) -> dict[str, Any]:
+    """The figures of `games` random games of `game`'s default preset."""
+    gdef = catalog.get(game)
+    config = gdef.preset(gdef.default_preset)
+    unit, length = LENGTHS[game]
+    extras: dict[str, list[int]] = {name: [] for name in EXTRAS.get(game, {})}
+    lengths: list[int] = []
+    firsts: list[float] = []
+    draws = wins = 0
+    for seed in range(games):
+        record = play_game(config, seed, ["random"] * config.players)
+        assert record.result is not None
+        scores = record.result.scores
+        lengths.append(length(record.events))
+        for name, count in EXTRAS.get(game, {}).items():
+            extras[name].append(count(record.events))
+        firsts.append(scores[0])
+        if len(set(scores)) == 1:
+            draws += 1
+        elif scores[0] == max(scores):
+            wins += 1
+    quartiles = statistics.quantiles(firsts, n=4) if games > 1 else [firsts[0]] * 3
+    return {
+        "game": game,
+        "games": games,
+        "unit": unit,
+        "mean_length": statistics.mean(lengths),
+        "draw_rate": draws / games,
+        "first_win_rate": wins / games,
+        "first_mean_score": statistics.mean(firsts),
+        "first_score_quartiles": [round(q, 4) for q in quartiles],
+        **{f"mean_{name}": statistics.mean(v) for name, v in extras.items()},
+    }
+
+
+def main() -> None:
+    """Print the figures of the chosen games."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=300)
+    parser.add_argument("--game", action="append", choices=sorted(LENGTHS))
+    parser.add_argument("--json", action="store_true")
+    args = parser.parse_args()
+    for game in args.game or sorted(LENGTHS):
+        row = stats(game, args.games)
+        if args.json:
+            print(json.dumps(row))
+            continue
+        print(
+            f"{game}: {row['games']} games, mean length {row['mean_length']:.1f}"
+            f" {row['unit']}, draws {row['draw_rate']:.3f}, first seat wins"
+            f" {row['first_win_rate']:.3f}, first seat's score mean"
+            f" {row['first_mean_score']:.3f} quartiles {row['first_score_quartiles']}"
+            + "".join(
+                f", {k} {v:.1f}"
+                for k, v in row.items()
+                if k.startswith("mean_") and k != "mean_length"
+            )
+        )
+
+
+if __name__ == "__main__":
+    main()
