@@ -894,7 +894,7 @@ def ratings(
         from projections.ratings import bradley_terry_table
 
         _print_pairwise(
-            bradley_terry_table(records, samples=bootstrap, seed=seed),
+            bradley_terry_table(records, samples=bootstrap, seed=seed, suite=members is not None),
             as_json=as_json,
             empty=_nothing(name, tournament, db, hint),
             build=lambda t: _bt_table(t, n_games, len(records), tournament, bootstrap, seed),

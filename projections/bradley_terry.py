@@ -43,6 +43,7 @@ import math
 import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -211,6 +212,47 @@ def rate(
     point = strengths(pairs.wins(), alpha)
     rows = bootstrap(pairs, random.Random(seed), samples, alpha)
     return summarise(pairs.agents, point, rows)
+
+
+@dataclass
+class Suite:
+    """Ratings of every agent overall and in each game, as GameBench's script computes them."""
+
+    agents: list[str]
+    """Every agent of the matches, in order of first appearance."""
+    overall: dict[str, Rating]
+    per_game: dict[str, dict[str, Rating]]
+    """game -> agent -> rating, every agent in every game (one without a match there is
+    held by α alone)."""
+    overall_rows: np.ndarray
+    """The overall strengths of every bootstrap sample, one row per sample."""
+    game_rows: dict[str, np.ndarray]
+    """game -> the strengths of every bootstrap sample of that game."""
+
+
+def rate_suite(
+    matches: Sequence[Record], *, samples: int = 1000, seed: int = 0, alpha: float = ALPHA
+) -> Suite:
+    """Every agent rated in each game and over all games, drawing from one generator seeded
+    once: each game in the order of its name, then all the matches twice, the second run
+    giving the overall ratings (GameBench's order of draws, so its matches give its tables
+    to the digit)."""
+    if samples < 1:
+        raise ValueError("samples must be at least 1")
+    if not (alpha >= 0.0 and math.isfinite(alpha)):
+        raise ValueError("alpha must be a finite number >= 0")
+    pairs = Pairs(matches)
+    rng = random.Random(seed)
+    per_game: dict[str, dict[str, Rating]] = {}
+    game_rows: dict[str, np.ndarray] = {}
+    for game in sorted(set(pairs.games)):
+        mine = Pairs([m for m in matches if m[GAME] == game], pairs.agents)
+        game_rows[game] = bootstrap(mine, rng, samples, alpha)
+        per_game[game] = summarise(mine.agents, strengths(mine.wins(), alpha), game_rows[game])
+    bootstrap(pairs, rng, samples, alpha)  # drawn and discarded, as GameBench's script does
+    rows = bootstrap(pairs, rng, samples, alpha)
+    overall = summarise(pairs.agents, strengths(pairs.wins(), alpha), rows)
+    return Suite(pairs.agents, overall, per_game, rows, game_rows)
 
 
 def met_groups(records: Sequence[Mapping[str, object]], agents: Sequence[str]) -> list[list[str]]:

@@ -343,12 +343,16 @@ def _pair_counts(records: Sequence[dict[str, object]]) -> dict[str, int]:
 
 
 def bradley_terry_table(
-    records: Sequence[dict[str, object]], *, samples: int = 1000, seed: int = 0
+    records: Sequence[dict[str, object]], *, samples: int = 1000, seed: int = 0, suite: bool = False
 ) -> list[PairRating]:
-    """Bradley-Terry ratings of the records' agents, best bootstrap mean first."""
+    """Bradley-Terry ratings of the records' agents, best bootstrap mean first (with `suite`,
+    the overall ratings of `bradley_terry.rate_suite`, drawn after every game's own)."""
     from projections import bradley_terry
 
-    rated = bradley_terry.rate(records, samples=samples, seed=seed)
+    if suite and records:
+        rated = bradley_terry.rate_suite(records, samples=samples, seed=seed).overall
+    else:
+        rated = bradley_terry.rate(records, samples=samples, seed=seed)
     counts = _pair_counts(records)
     table = [PairRating(agent=a, pairs=counts[a], **r) for a, r in rated.items()]
     table.sort(key=lambda r: (-r.mean, r.agent))

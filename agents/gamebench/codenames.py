@@ -2,6 +2,9 @@
 
 * `random`: GameBench's random baseline. A spymaster gives a random legal theme word for 1 to 3
   cards; an operative picks uniformly among the hidden words and passing.
+* `gamebench-random`: GameBench's own random agent as its code plays Codenames (docs/gamebench.md):
+  the spymaster always clues "None" for 1; the operative picks uniformly among the hidden words
+  and ending the turn.
 * `associate`: plays both roles from the project's word-association table
   (engine/gamebench/codenames_words.py). The spymaster picks the legal theme that covers the
   most of its hidden cards more strongly than any card it must avoid (never a theme the
@@ -62,6 +65,23 @@ class RandomAgent(common.RandomAgent):
         if isinstance(decision, ClueDecision):
             word = self.rng.choice(legal_themes(view) or ["pass"])
             return GiveClue(seat=self.seat, word=word, number=self.rng.randint(1, 3))
+        options = [*decision.options, None]
+        pick = self.rng.choice(options)
+        return Pass(seat=self.seat) if pick is None else Guess(seat=self.seat, word=pick)
+
+
+class GameBenchRandomAgent(common.RandomAgent):
+    """GameBench's own random agent at Codenames: the clue "None" for 1, random guesses."""
+
+    spec = "gamebench-random"
+    label = "gamebench:codenames:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        if isinstance(decision, ClueDecision):
+            # GameBench's random agent answers the open-ended clue with an empty string, which
+            # its Codenames reads as no clue and replaces by "None" for one card.
+            return GiveClue(seat=self.seat, word="None", number=1)
+        # One pick among every hidden word and ending the turn, as its menu lists them.
         options = [*decision.options, None]
         pick = self.rng.choice(options)
         return Pass(seat=self.seat) if pick is None else Guess(seat=self.seat, word=pick)
@@ -129,6 +149,7 @@ class AssociateAgent(Agent):
 
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
+    "gamebench-random": GameBenchRandomAgent,
     "associate": AssociateAgent,
     # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
     "heuristic": AssociateAgent,

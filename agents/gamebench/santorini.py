@@ -1,6 +1,8 @@
 """Santorini's definition for the catalogue, and its code agents.
 
 * `random`: a uniformly random legal action.
+* `gamebench-random`: GameBench's own random agent (docs/gamebench.md): the same uniform pick
+  over the pawn's plays, from a generator of its own.
 * `climber`: wins when it can; otherwise stops the opponent from winning next turn when it
   can (a dome on the level 3 square it could reach), then prefers moving up, staying next
   to squares one level up, and never builds a level 3 square the opponent could climb onto;
@@ -80,8 +82,17 @@ class Climber(Agent):
         return best
 
 
+class GameBenchRandom(RandomAgent):
+    """GameBench's own random agent at Santorini: one of the turn's plays, uniformly (its menu
+    lists every move and build of the turn's pawn, as `decision.legal` does)."""
+
+    spec = "gamebench-random"
+    label = "gamebench:santorini:gamebench-random"
+
+
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "gamebench-random": lambda seat, seed, config: GameBenchRandom(seat, seed, config),
     "climber": lambda seat, seed, config: Climber(seat, seed, config),
     # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
     "heuristic": lambda seat, seed, config: Climber(seat, seed, config),

@@ -54,8 +54,12 @@ WHERE e.type = 'game_ended' AND g.game = 'textarena';
 -- The error attribution lens, per game and seat: actions sent, how many TextArena judged
 -- invalid, the step of the first invalid one and how many of the seat's own actions came
 -- before it (NULL without one), whether TextArena marked its invalid move as what cost it the
--- game, whether it won (reward above the game's lowest), and whether it won in a game where
--- another seat's error cost that seat the game.
+-- game, whether it won (the environment named it a winner: TextArena gives its winners the
+-- game's top reward, +1, and no seat wins when every reward is equal), and whether it won in
+-- a game where an opponent's error cost that opponent the game. An opponent is a seat of
+-- another team: Secret Mafia's teams are the Mafia and everyone else (TextArena's win check),
+-- Codenames' are seats 0-1 and 2-3 (its winners), and in every other game each seat plays
+-- for itself.
 CREATE OR REPLACE VIEW textarena_errors AS
 WITH acts AS (
     SELECT game_id, CAST(payload->>'player' AS SMALLINT) AS seat,
@@ -77,6 +81,14 @@ per AS (
 game AS (
     SELECT game_id, min(reward) AS lowest, max(reward) AS highest
     FROM textarena_roles GROUP BY ALL
+),
+teams AS (
+    SELECT r.game_id, r.seat, r.reward, r.ended_by_error,
+           CASE WHEN t.env_id LIKE 'SecretMafia-%'
+                    THEN CASE WHEN r.role = 'Mafia' THEN 'mafia' ELSE 'village' END
+                WHEN t.env_id LIKE 'Codenames-%' THEN 'team ' || (r.seat // 2)
+                ELSE 'seat ' || r.seat END AS team
+    FROM textarena_roles r JOIN textarena_games t USING (game_id)
 )
 SELECT r.game_id, r.seat,
        coalesce(p.actions, 0) AS actions,
@@ -85,12 +97,12 @@ SELECT r.game_id, r.seat,
        CASE WHEN b.first_step IS NULL THEN NULL ELSE p.before_first END
            AS actions_before_first_error,
        coalesce(r.ended_by_error, false) AS ended_by_error,
-       g.highest > g.lowest AND r.reward > g.lowest AS won,
-       g.highest > g.lowest AND r.reward > g.lowest AND EXISTS (
-           SELECT 1 FROM textarena_roles o
-           WHERE o.game_id = r.game_id AND o.seat <> r.seat AND o.ended_by_error
+       g.highest > g.lowest AND r.reward = g.highest AS won,
+       g.highest > g.lowest AND r.reward = g.highest AND EXISTS (
+           SELECT 1 FROM teams o
+           WHERE o.game_id = r.game_id AND o.team <> r.team AND o.ended_by_error
        ) AS won_after_opponent_error
-FROM textarena_roles r
+FROM teams r
 JOIN game g USING (game_id)
 LEFT JOIN per p USING (game_id, seat)
 LEFT JOIN bad b USING (game_id, seat);

@@ -5,11 +5,14 @@ Everything is recomputed from the stored games, as GameBench's paper reports the
 Tables 1 and 2, Figure 1, Appendix L):
 
 * **Table 1**: the Bradley-Terry rating of every agent over all the games together (each
-  game weighing the same in the bootstrap) and over each game alone: the mean over bootstrap
-  samples (GameBench's published rating) with the 5th and 95th percentiles (its whiskers).
+  game weighing the same in the bootstrap) and over each game alone, every agent in every
+  game's fit, the draws in GameBench's order (`bradley_terry.rate_suite`): the mean over
+  bootstrap samples (GameBench's published rating) with the 5th and 95th percentiles (its
+  whiskers).
 * **Table 2**: the average match score of every agent in every game (its total score there
-  divided by its matches there); overall, the mean of its per-game averages, so that every
-  game weighs the same there too.
+  divided by its matches there); overall, pooled over all its matches.
+* **Appendix L**: per game, matches and total score per pair of agents, the win
+  probabilities the game's ratings imply, and its rating over the bootstrap samples.
 * **Figure 1**: the per-game ratings with their whiskers (1a), and boxplots of the overall
   rating over the bootstrap samples, whiskers at the 5th and 95th percentiles (1b).
 * The win-probability matrix the overall ratings imply, P(a beats b) = e^βa / (e^βa + e^βb),
@@ -29,7 +32,6 @@ from __future__ import annotations
 import html
 import io
 import math
-import random
 import textwrap
 import time
 from collections import defaultdict
@@ -56,12 +58,14 @@ from projections.two_seat.report import figure_html, label
 SEED = 0
 """Seed of the bootstrap draws: the same store gives the same intervals on every run."""
 MAX_RESAMPLES = 100_000
-"""Bootstrap samples the commands accept (GameBench drew 10,000)."""
+"""Bootstrap samples the commands accept (GameBench's script draws 1,000, its paper gives
+10,000)."""
 OVERALL = "overall"
 """The key of the all-games column in the JSON and the tables."""
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = ("fig-gb-ratings", "fig-gb-boxplot", "fig-gb-winprob")
+"""The figures every page has; each game adds its Appendix L figure, `fig-gb-l-<k>`."""
 
 SHORT: Mapping[str, str] = {
     "air_land_sea": "ALS",
@@ -77,22 +81,38 @@ SHORT: Mapping[str, str] = {
 """The paper's column labels of its nine games (a game it does not name gets the initials
 of its name)."""
 
+PRINTED: Mapping[str, str] = {
+    "sea_battle": "ALS",
+    "two_rooms_and_a_boom": "ARC",
+    "are_you_the_traitor": "AYT",
+    "air_land_sea": "CN",
+    "santorini": "HV",
+    "hive": "PT",
+    "codenames": "SN",
+    "arctic_scavengers": "TRB",
+    "pit": "SB",
+}
+"""The heading each game's column carries in the paper's printed Tables 1 and 2: the script
+(GameBench commit 50469e6, generate_all_results.py) fills the columns in the order the games
+first appear in matches.json and prints alphabetical headings over them, so only AYT sits
+over its own game."""
+
 DEFINITIONS: tuple[tuple[str, int, str], ...] = (
     (
         "rating",
-        1,
+        2,
         "Bradley-Terry strength (P(a beats b) = e^βa / (e^βa + e^βb)), fitted by maximum"
         " likelihood with GameBench's regularisation 0.001 to every bootstrap sample of the"
         " matches, each match drawn with weight 1 / (matches of its game); the rating is the"
         " mean over samples, the whiskers their 5th and 95th percentiles. Per game: the same"
-        " over that game's matches.",
+        " over that game's matches, every agent in the fit; draws in GameBench's order.",
     ),
     (
         "average_score",
-        1,
+        2,
         "An agent's total match score in a game divided by its matches there (a match score is"
-        " the agent's share of the two sides' scores, in [0, 1]); overall: the mean of its"
-        " per-game averages.",
+        " the agent's share of the two sides' scores, in [0, 1]); overall: its total score over"
+        " all its matches divided by their number.",
     ),
     (
         "win_probability",
@@ -102,6 +122,11 @@ DEFINITIONS: tuple[tuple[str, int, str], ...] = (
     ),
     ("matches", 1, "Matches (pairwise records) an agent played, per game and in all."),
 )
+
+
+def printed_label(game: str) -> str | None:
+    """The heading the paper printed over this game's column (None for a game it lacks)."""
+    return PRINTED.get(game.partition(":")[2] or game)
 
 
 def short_label(game: str) -> str:
@@ -129,10 +154,14 @@ class Analysis:
     per_game: dict[str, dict[str, BT.Rating]]
     samples: dict[str, np.ndarray]
     """Each agent's overall rating in every bootstrap sample."""
+    game_samples: dict[str, dict[str, np.ndarray]]
+    """game -> agent -> the agent's rating in that game in every bootstrap sample."""
     scores: dict[str, dict[str, float]]
     """agent -> game -> average match score."""
     counts: dict[str, dict[str, int]]
     """agent -> game -> matches."""
+    pairs: dict[str, dict[tuple[str, str], tuple[int, float]]]
+    """game -> (agent, opponent) -> (matches between them, the agent's total score in them)."""
     resamples: int
     seed: int = SEED
     win: dict[str, dict[str, float | None]] = field(default_factory=dict)
@@ -142,9 +171,12 @@ class Analysis:
     one group: ratings compare only within a group."""
 
     def overall_score(self, agent: str) -> float | None:
-        """The mean of the agent's per-game average scores."""
-        got = list(self.scores.get(agent, {}).values())
-        return sum(got) / len(got) if got else None
+        """The agent's total score over all its matches divided by their number (pooled)."""
+        n = sum(self.counts.get(agent, {}).values())
+        if not n:
+            return None
+        total = sum(s * self.counts[agent][g] for g, s in self.scores.get(agent, {}).items())
+        return total / n
 
 
 def load_records(con: duckdb.DuckDBPyConnection, sel: Selection) -> list[dict[str, object]]:
@@ -178,18 +210,6 @@ def groups_note(a: Analysis) -> str | None:
     return f"{BT.groups_sentence(a.groups)}; no win probability is given across groups."
 
 
-def _rate(
-    records: Sequence[BT.Record], resamples: int, seed: int
-) -> tuple[dict[str, BT.Rating], dict[str, np.ndarray]]:
-    """`bradley_terry.rate` (the same draws), keeping every agent's bootstrap samples."""
-    pairs = BT.Pairs(records)
-    point = BT.strengths(pairs.wins())
-    rows = BT.bootstrap(pairs, random.Random(seed), resamples)
-    return BT.summarise(pairs.agents, point, rows), {
-        a: rows[:, k] for k, a in enumerate(pairs.agents)
-    }
-
-
 def analyse(
     records: Sequence[dict[str, object]],
     resamples: int = 1000,
@@ -200,20 +220,34 @@ def analyse(
     games = sorted({str(r["game"]) for r in records})
     counts: dict[str, dict[str, int]] = defaultdict(lambda: defaultdict(int))
     totals: dict[str, dict[str, float]] = defaultdict(lambda: defaultdict(float))
+    pairs: dict[str, dict[tuple[str, str], tuple[int, float]]] = defaultdict(dict)
     for r in records:
-        for agent, score in r.items():
-            if agent == BT.GAME:
-                continue
-            counts[agent][str(r["game"])] += 1
-            totals[agent][str(r["game"])] += float(score)  # type: ignore[arg-type]
+        sides = [
+            (agent, float(score))  # type: ignore[arg-type]
+            for agent, score in r.items()
+            if agent != BT.GAME
+        ]
+        game = str(r["game"])
+        for agent, score in sides:
+            counts[agent][game] += 1
+            totals[agent][game] += score
+            for other, _ in sides:
+                if other != agent:
+                    n, total = pairs[game].get((agent, other), (0, 0.0))
+                    pairs[game][agent, other] = (n + 1, total + score)
     scores = {a: {g: totals[a][g] / n for g, n in by.items()} for a, by in counts.items()}
     overall: dict[str, BT.Rating] = {}
     samples: dict[str, np.ndarray] = {}
     per_game: dict[str, dict[str, BT.Rating]] = {}
+    game_samples: dict[str, dict[str, np.ndarray]] = {}
     if records:
-        overall, samples = _rate(records, resamples, seed)
-        for g in games:
-            per_game[g], _ = _rate([r for r in records if r["game"] == g], resamples, seed)
+        suite = BT.rate_suite(records, samples=resamples, seed=seed)
+        overall, per_game = suite.overall, suite.per_game
+        samples = {x: suite.overall_rows[:, k] for k, x in enumerate(suite.agents)}
+        game_samples = {
+            g: {x: rows[:, k] for k, x in enumerate(suite.agents)}
+            for g, rows in suite.game_rows.items()
+        }
     agents = sorted(overall, key=lambda a: (-overall[a]["mean"], a))
     groups = BT.met_groups(records, agents)
     group_of = {agent: k for k, g in enumerate(groups) for agent in g}
@@ -235,8 +269,10 @@ def analyse(
         overall=overall,
         per_game=per_game,
         samples=samples,
+        game_samples=game_samples,
         scores={a: dict(s) for a, s in scores.items()},
         counts={a: dict(c) for a, c in counts.items()},
+        pairs=dict(pairs),
         resamples=resamples,
         seed=seed,
         win=win,
@@ -254,6 +290,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
     return {
         "games": a.games,
         "labels": {g: short_label(g) for g in a.games},
+        "paper_labels": {g: printed_label(g) for g in a.games},
         "agents": a.agents,
         "matches": a.matches,
         "finished": a.finished,
@@ -262,7 +299,7 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "ratings": {
             agent: {
                 OVERALL: a.overall[agent],
-                **{g: a.per_game[g][agent] for g in a.games if agent in a.per_game[g]},
+                **{g: a.per_game[g][agent] for g in a.games},
             }
             for agent in a.agents
         },
@@ -284,6 +321,12 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
 def _columns(a: Analysis) -> list[tuple[str, str]]:
     """(key, label) of the all-games column and of every game."""
     return [(OVERALL, "Overall"), *((g, short_label(g)) for g in a.games)]
+
+
+def paper_heading(key: str, lab: str, sep: str, word: str = "printed ") -> str:
+    """A column's heading, followed by the one the paper printed over it when that differs."""
+    printed = None if key == OVERALL else printed_label(key)
+    return f"{lab}{sep}({word}{printed})" if printed and printed != lab else lab
 
 
 def _rating(a: Analysis, agent: str, key: str) -> BT.Rating | None:
@@ -380,6 +423,74 @@ def fig_winprob(a: Analysis) -> Figure:
     )
 
 
+def _pair_matrix(a: Analysis, game: str, which: int) -> np.ndarray:
+    """Matches (which=0) or the row agent's total score (which=1) per pair of agents in
+    `game`; the diagonal is NaN."""
+    n = len(a.agents)
+    m = np.full((n, n), np.nan)
+    got = a.pairs.get(game, {})
+    for i, x in enumerate(a.agents):
+        for j, y in enumerate(a.agents):
+            if i != j:
+                m[i, j] = got.get((x, y), (0, 0.0))[which]
+    return m
+
+
+def _heat(ax: Any, m: np.ndarray, names: list[str], title: str, fmt: str, cmap: str) -> None:
+    """One annotated heat map in `ax` (NaN cells blank)."""
+    im = ax.imshow(np.ma.masked_invalid(m), cmap=cmap, aspect="auto")
+    ax.set_xticks(range(len(names)), names, rotation=35, ha="right", fontsize=7.5)
+    ax.set_yticks(range(len(names)), names, fontsize=7.5)
+    ax.grid(False)
+    for i in range(m.shape[0]):
+        for j in range(m.shape[1]):
+            if np.isfinite(m[i, j]):
+                ax.text(j, i, format(m[i, j], fmt), ha="center", va="center", fontsize=7)
+    ax.set_title(title, fontsize=9.5)
+    ax.figure.colorbar(im, ax=ax, shrink=0.8, pad=0.01)
+
+
+def fig_appendix_l(a: Analysis, game: str, col: dict[str, str]) -> Figure:
+    """One game's four panels, as GameBench's Appendix L draws them: matches per pair, total
+    score per pair, the win probabilities its ratings imply, and its rating over the
+    bootstrap samples (whiskers at the 5th and 95th percentiles)."""
+    names = [label(x, 14) for x in a.agents]
+    size = max(8.0, 4.0 + 0.9 * len(names))
+    fig, axs = plt.subplots(2, 2, figsize=(size, size * 0.82), layout="constrained")
+    fig.suptitle(game)
+    _heat(axs[0, 0], _pair_matrix(a, game, 0), names, "Matches per pair", ".0f", "Blues")
+    _heat(
+        axs[0, 1],
+        _pair_matrix(a, game, 1),
+        names,
+        "Total score of the row agent against the column agent",
+        ".2g",
+        "Greens",
+    )
+    means = np.array([a.per_game[game][x]["mean"] for x in a.agents])
+    prob = 1.0 / (1.0 + np.exp(means[None, :] - means[:, None]))
+    np.fill_diagonal(prob, np.nan)
+    _heat(axs[1, 0], prob, names, "P(row agent beats column agent)", ".2f", "RdBu")
+    order = sorted(a.agents, key=lambda x: a.per_game[game][x]["mean"])
+    ax = axs[1, 1]
+    parts = ax.boxplot(
+        [a.game_samples[game][x] for x in order],
+        whis=(5, 95),
+        showfliers=False,
+        patch_artist=True,
+        widths=0.55,
+        medianprops={"color": F.INK, "lw": 1.2},
+    )
+    for patch, agent in zip(parts["boxes"], order, strict=True):
+        patch.set_facecolor(col[agent])
+        patch.set_alpha(0.55)
+    ax.set_xticks(range(1, len(order) + 1), [label(x, 14) for x in order])
+    plt.setp(ax.get_xticklabels(), rotation=35, ha="right", fontsize=7.5)
+    ax.set_ylabel("rating")
+    ax.set_title(f"Rating over {a.resamples:,} bootstrap samples", fontsize=9.5)
+    return fig
+
+
 # ---------------------------------------------------------------------------- HTML
 
 
@@ -440,6 +551,25 @@ def section_html(a: Analysis) -> str:
         ),
     )
     heads = ["agent", *(lab for _, lab in cols)]
+    paper_heads = ["agent", *(paper_heading(key, lab, " ") for key, lab in cols)]
+    printed_note = (
+        " A heading followed by another in parentheses: the paper printed the second over"
+        " that game's column (its script filled the columns in another order than its"
+        " headings)."
+        if any(printed_label(g) not in (None, short_label(g)) for g in a.games)
+        else ""
+    )
+    appendix = "".join(
+        figure_html(
+            f"fig-gb-l-{k}",
+            fig_appendix_l(a, g, col),
+            f"Appendix L, {g}: matches per pair of agents, the row agent's total score"
+            " against the column agent, the win probabilities this game's ratings imply, and"
+            " the game's rating over the bootstrap samples (every agent of the selection; one"
+            " without a match here is held by the regularisation).",
+        )
+        for k, g in enumerate(a.games)
+    )
     ratings = []
     for agent in a.agents:
         cells = [_cell_rating(_rating(a, agent, key)) for key, _ in cols]
@@ -485,18 +615,19 @@ def section_html(a: Analysis) -> str:
     return f"""<section id="gamebench"><h2>GameBench</h2>
 <p class="lead">{a.matches:,} matches in {len(a.games)} game(s), {len(a.agents)} agents.
 Bradley-Terry ratings bootstrapped {a.resamples:,} times (seed {a.seed}), every game weighing
-the same; intervals are the 5th to 95th percentiles. {legend}.</p>
+the same; intervals are the 5th to 95th percentiles. {legend}.{printed_note}</p>
 {note}<div class="stack">{figs[0]}</div>
 {h3}Table 1: rating (mean over bootstrap samples; 5th – 95th percentile below)</h3>
-{_html_table("gb-ratings", heads, ratings)}
+{_html_table("gb-ratings", paper_heads, ratings)}
 {h3}Table 2: average match score (best of each column in bold)</h3>
-{_html_table("gb-scores", heads, score_rows)}
+{_html_table("gb-scores", paper_heads, score_rows)}
 <div class="grid" style="margin-top:18px">{figs[1]}{figs[2]}</div>
 <div class="grid"><div>
 {h3}Win probability: P(row beats column)</h3>
 {_html_table("gb-winprob", ["agent", *a.agents], win_rows)}</div><div>
 {h3}Matches per agent and game</h3>
 {_html_table("gb-matches", heads, match_rows)}</div></div>
+{h3}Appendix L: every game</h3><div class="stack">{appendix}</div>
 {h3}Definitions</h3><ul>{defs}</ul></section>"""
 
 
@@ -591,6 +722,13 @@ def render_lines(
             width,
         ),
         *textwrap.wrap(f"Games: {legend}.", width, break_on_hyphens=False),
+        *textwrap.wrap(
+            "Under a heading of Tables 1 and 2, in parentheses: the heading the paper printed"
+            " over that game's column."
+            if any(printed_label(g) not in (None, short_label(g)) for g in a.games)
+            else "",
+            width,
+        ),
         *textwrap.wrap(groups_note(a) or "", width, break_on_hyphens=False),
         "",
     ]
@@ -604,7 +742,8 @@ def render_lines(
         ]
         for agent in a.agents
     ]
-    lines += _render("Table 1: rating (bootstrap mean)", head, rows, width, label_fn)
+    paper_head = ["agent", *(paper_heading(key, lab, "\n", "") for key, lab in cols)]
+    lines += _render("Table 1: rating (bootstrap mean)", paper_head, rows, width, label_fn)
     lines.append("")
     rows = []
     for agent in a.agents:
@@ -641,7 +780,7 @@ def render_lines(
         ]
         for agent in a.agents
     ]
-    lines += _render("Table 2: average match score", head, rows, width, label_fn)
+    lines += _render("Table 2: average match score", paper_head, rows, width, label_fn)
     lines.append("")
     rows = [[x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents]
     lines += _render(

@@ -186,7 +186,8 @@ class ErrorLens(msgspec.Struct, frozen=True, kw_only=True):
     """Mean number of its own actions before its first invalid move (seats with one)."""
     win_rate: float
     wins_after_opponent_error: float
-    """Share of its seats that won in a game where another seat's error cost that seat."""
+    """Share of its seats that won in a game where an opponent's error (a seat of another
+    team) cost that seat the game."""
 
 
 def error_lens(seats: Sequence[ArenaSeat]) -> list[ErrorLens]:

@@ -57,12 +57,18 @@ DEFINITIONS: tuple[tuple[str, int, str], ...] = (
         1,
         "Mean number of a seat's own actions before its first invalid move (seats with one).",
     ),
-    ("win_rate", 1, "Share of seats whose reward is above the game's lowest."),
+    (
+        "win_rate",
+        2,
+        "Share of seats the environment named winners (the game's top reward, when the"
+        " rewards are not all equal).",
+    ),
     (
         "wins_after_opponent_error",
-        1,
-        "Share of an agent's seats that won in a game where another seat's error cost that"
-        " seat the game.",
+        2,
+        "Share of an agent's seats that won in a game where an opponent's error (a seat of"
+        " another team: Secret Mafia's Mafia or village, Codenames' pairs, else any other"
+        " seat) cost that seat the game.",
     ),
     (
         "role_advantage",

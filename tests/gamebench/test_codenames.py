@@ -357,3 +357,27 @@ def test_structured_answers_offer_the_hidden_words_pass_and_the_headings_left() 
     assert "Explain(Scoring)" not in options
     action, stage, _ = parse_answer(f'{{"action": "{WORDS21[2]}"}}', d, 1)
     assert action == Guess(seat=1, word=WORDS21[2]) and stage == "json"
+
+
+def test_gamebench_random_clues_none_for_one_and_verifies(tmp_path: Any) -> None:
+    """GameBench's random spymaster answers with an empty string, which its Codenames turns
+    into the clue "None" for 1; its operative picks among the hidden words and ending the
+    turn. Its games are stored, replay from the spec and seed, and depend on the seed only."""
+    from events.store import DuckStore
+    from runner.session import play_and_store
+    from runner.verify import check_game
+
+    lineup = ["gamebench-random", "gamebench-random", "associate", "associate"]
+    record = play_game(CONFIG, 4, lineup)
+    clues = [e for e in record.events if isinstance(e, ce.CnClueGiven)]
+    mine = [(c.word.lower(), c.number, c.refused) for c in clues if c.seat == 0]
+    assert mine and set(mine) == {("none", 1, False)}  # the rules store clue words lower-case
+    assert any(c.seat == 2 and c.word.lower() != "none" for c in clues)  # the other side
+    again = play_game(CONFIG, 4, lineup)
+    assert [encode(e) for e in again.events] == [encode(e) for e in record.events]
+    other = play_game(CONFIG, 5, lineup)
+    assert [encode(e) for e in other.events] != [encode(e) for e in record.events]
+    with DuckStore(tmp_path / "cn.duckdb") as store:
+        gid, _ = play_and_store(store, CONFIG, 4, lineup)
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem

@@ -38,6 +38,7 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
     assert santorini.stdout.split() == [
         "anthropic",
         "climber",
+        "gamebench-random",
         "heuristic",
         "human",
         "openai",

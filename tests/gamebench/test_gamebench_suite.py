@@ -192,21 +192,21 @@ def test_tables_match_a_recomputation_from_the_events(
     games = sorted({r["game"] for r in records})
     assert metrics["games"] == games == sorted(family())
     assert metrics["matches"] == len(records)
-    # Table 1: Bradley-Terry over all games (each weighing the same) and per game.
-    overall = bradley_terry.rate(records, samples=SAMPLES, seed=0)
-    for agent, want in overall.items():
+    # Table 1: Bradley-Terry over all games (each weighing the same) and per game, drawn
+    # from one generator in GameBench's order.
+    suite = bradley_terry.rate_suite(records, samples=SAMPLES, seed=0)
+    for agent, want in suite.overall.items():
         assert metrics["ratings"][agent]["overall"] == pytest.approx(want, abs=1e-9)
     for g in games:
-        alone = bradley_terry.rate([r for r in records if r["game"] == g], samples=SAMPLES)
-        for agent, want in alone.items():
+        for agent, want in suite.per_game[g].items():
             assert metrics["ratings"][agent][g] == pytest.approx(want, abs=1e-9)
-    # Table 2: total score in a game / matches there; overall: mean over games.
+    # Table 2: total score in a game / matches there; overall: pooled over every match.
     for agent in ("random", "heuristic"):
         per = {g: [r[agent] for r in records if r["game"] == g] for g in games}
         want = {g: sum(v) / len(v) for g, v in per.items()}
         got = metrics["scores"][agent]
         assert {g: got[g] for g in games} == pytest.approx(want)
-        assert got["overall"] == pytest.approx(sum(want.values()) / len(want))
+        assert got["overall"] == pytest.approx(sum(r[agent] for r in records) / len(records))
         assert metrics["agent_matches"][agent] == {"overall": len(records)} | dict.fromkeys(
             games, MATCHES
         )
@@ -287,7 +287,7 @@ def test_agent_names_are_data_in_the_page() -> None:
     ]
     page = section_html(analyse(records, 20))  # the figures draw the names as plain text
     assert hostile not in page and html.escape(hostile) in page
-    assert page.count("<img") == 3
+    assert page.count("<img") == 3 + 2  # and one Appendix L figure per game
 
 
 def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> None:
@@ -299,6 +299,8 @@ def test_report_of_the_family_and_of_one_game(played: Path, tmp_path: Path) -> N
     for part in ("fig-gb-ratings", "fig-gb-boxplot", "fig-gb-winprob", 'id="gb-ratings"',
                  'id="gb-scores"', 'id="gb-winprob"', 'id="gb-matches"'):  # fmt: skip
         assert part in text, part
+    for k in range(len(family())):  # Appendix L: every game its own four panels
+        assert f'id="fig-gb-l-{k}"' in text
     # One game of the family gets the family's analysis, over that game alone.
     hooks = analysis_hooks(catalog.get("gamebench:pit"))
     assert hooks is HOOKS

@@ -282,3 +282,22 @@ def test_structured_answers_name_a_label_or_a_heading() -> None:
     assert PROMPTER.parse(text, d, 0)[:2] == (d.legal[0], "json")
     text = json.dumps({"action": "Explain(Building)"})
     assert PROMPTER.parse(text, d, 0)[0] == Explain(heading="Building")
+
+
+def test_gamebench_random_plays_and_verifies(tmp_path: Path) -> None:
+    """GameBench's random agent: a uniform pick among the turn's plays, from its own seeded
+    generator (not `random`'s, a different stream), replayed by the verifier."""
+    from runner.session import play_game
+    from runner.verify import check_game
+
+    lineup = ["gamebench-random", "climber"]
+    mine = play_game(CONFIG, 7, lineup)
+    assert [encode(e) for e in play_game(CONFIG, 7, lineup).events] == [
+        encode(e) for e in mine.events
+    ]
+    theirs = play_game(CONFIG, 7, ["random", "climber"])
+    assert [encode(e) for e in theirs.events] != [encode(e) for e in mine.events]
+    with DuckStore(tmp_path / "s.duckdb") as store:
+        gid, _ = play_and_store(store, CONFIG, 7, lineup)
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem

@@ -14,6 +14,7 @@ from hypothesis import strategies as st
 from scipy import optimize
 
 from projections import bradley_terry as bt
+from projections.gamebench.report import PRINTED, analyse, printed_label
 
 DATA = Path(__file__).parent / "data" / "gamebench_matches.json"
 MATCHES = json.loads(DATA.read_text())
@@ -153,6 +154,61 @@ def test_gamebench_random_stream_gives_table_1_exactly() -> None:
     assert means(MATCHES) == TABLE_1
     order = list(dict.fromkeys(m["game"] for m in MATCHES))
     assert order == list(TABLE_1_GAMES)
+
+
+TABLE_2 = [0.49, 0.85, 0.48, 0.60, 0.31, 0.60, 0.62]
+"""GameBench's Table 2, column Overall (every match pooled), in the order of AGENTS."""
+TABLE_2_GAMES = {
+    "sea_battle": [0.72, 1.00, 0.64, 0.43, 0.00, 0.81, None],
+    "two_rooms_and_a_boom": [0.60, None, 0.43, 0.50, 0.42, 0.50, 0.33],
+    "are_you_the_traitor": [0.25, None, 0.43, 0.93, 0.33, 0.64, 1.00],
+    "air_land_sea": [0.18, None, 0.63, 0.89, 0.83, 1.00, None],
+    "santorini": [0.41, 1.00, 0.80, 0.60, 0.33, 0.50, 0.50],
+    "hive": [0.50, 1.00, 0.50, 0.50, 0.31, 0.50, None],
+    "codenames": [0.56, 0.43, 0.47, 0.61, 0.42, 0.37, 0.58],
+    "arctic_scavengers": [0.52, None, 0.27, 0.33, 0.71, 0.75, 1.00],
+    "pit": [0.58, 0.78, 0.40, 0.55, 0.20, 0.51, 0.26],
+}
+"""Table 2's per-game columns (GameBench commit 50469e6, figures/scores_table.tex) under the
+game each really holds, as for Table 1; None where the paper prints NaN (no match)."""
+PRINTED_HEADINGS = ["ALS", "ARC", "AYT", "CN", "HV", "PT", "SN", "TRB", "SB"]
+"""The per-game headings of both published tables, left to right."""
+
+
+def _two(x: float | None) -> float | None:
+    return None if x is None else round(x, 2)
+
+
+def test_the_report_recomputes_tables_1_and_2_to_the_digit() -> None:
+    """The report's analysis of GameBench's matches: per-game fits over all seven agents,
+    GameBench's order of draws, the Overall score pooled over every match."""
+    a = analyse(MATCHES, 1000, 0)
+    assert [_two(a.overall[x]["mean"]) for x in AGENTS] == TABLE_1
+    for game, want in TABLE_1_GAMES.items():
+        assert [_two(a.per_game[game][x]["mean"]) for x in AGENTS] == want, game
+    assert [_two(a.overall_score(x)) for x in AGENTS] == TABLE_2
+    for game, want in TABLE_2_GAMES.items():
+        assert [_two(a.scores[x].get(game)) for x in AGENTS] == want, game
+    # The same figures straight from the library call the report makes.
+    suite = bt.rate_suite(MATCHES, samples=1000, seed=0)
+    assert suite.overall == a.overall and suite.per_game == a.per_game
+
+
+def test_printed_headings_follow_the_order_of_first_appearance() -> None:
+    order = list(dict.fromkeys(m["game"] for m in MATCHES))
+    assert dict(zip(order, PRINTED_HEADINGS, strict=True)) == PRINTED
+    assert printed_label("gamebench:sea_battle") == "ALS" and printed_label("x") is None
+
+
+def test_suite_fits_every_agent_in_every_game() -> None:
+    # Two agents meet in one game, a third only in the other: it still gets a rating in the
+    # first, held between the two by the regularisation.
+    ms = [{"game": "g1", "a": 1.0, "b": 0.0}] * 3 + [{"game": "g2", "a": 0.0, "c": 1.0}] * 2
+    suite = bt.rate_suite(ms, samples=5)
+    assert set(suite.per_game["g1"]) == {"a", "b", "c"} == set(suite.overall)
+    g1 = {x: r["point"] for x, r in suite.per_game["g1"].items()}
+    assert g1["b"] < g1["c"] < g1["a"]
+    assert suite.game_rows["g1"].shape == (5, 3) and suite.overall_rows.shape == (5, 3)
 
 
 def _integer_data(draw_pairs: list[tuple[int, int]], n: int) -> list[dict[str, object]]:

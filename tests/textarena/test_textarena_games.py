@@ -121,9 +121,53 @@ def test_the_error_lens_counts_each_seats_verdicts(stored: tuple[Path, dict[str,
                 else:
                     assert first is None and before is None
                 assert ended == end.invalid[seat]
-                assert won == (end.scores[seat] > min(end.scores))
-                others = any(end.invalid[o] for o in range(len(end.scores)) if o != seat)
+                assert won == (end.scores[seat] == max(end.scores) > min(end.scores))
+                team = _teams(events[0].env_id, end.roles, len(end.scores))
+                others = any(
+                    end.invalid[o] for o in range(len(end.scores)) if team[o] != team[seat]
+                )
                 assert after == (won and others)
+
+
+def _teams(env_id: str, roles: tuple[str, ...], n: int) -> list[str]:
+    """Each seat's side: Secret Mafia's Mafia or village, Codenames' pairs, else the seat."""
+    if env_id.startswith("SecretMafia-"):
+        return ["mafia" if r == "Mafia" else "village" for r in roles]
+    if env_id.startswith("Codenames-"):
+        return [str(s // 2) for s in range(n)]
+    return [str(s) for s in range(n)]
+
+
+def _lens(store: DuckStore, gid: str) -> list[tuple[int, bool, bool]]:
+    _, rows = store.query(
+        "SELECT seat, won, won_after_opponent_error FROM textarena_errors"
+        " WHERE game_id = ? ORDER BY seat",
+        [gid],
+    )
+    return [(int(s), bool(w), bool(a)) for s, w, a in rows]
+
+
+def test_a_teammates_error_is_not_an_opponents(tmp_path: Path) -> None:
+    # Secret Mafia, seed 5, six random seats: the Mafia (seats 0 and 1) win after seat 1, a
+    # Mafia, was eliminated for its invalid moves; no villager erred. No seat won after an
+    # opponent's error, though seat 0 won in a game where another seat erred.
+    with DuckStore(tmp_path / "m.duckdb") as store:
+        gid, _ = play_and_store(store, PRESETS["mafia"], 5, ["random"] * 6)
+        end = store.load_events(gid)[-1]
+        assert end.roles[:2] == ("Mafia", "Mafia") and end.invalid[1]
+        assert not any(end.invalid[2:]) and end.scores[:2] == (1.0, 1.0)
+        lens = _lens(store, gid)
+    assert [s for s, won, _ in lens if won] == [0, 1]
+    assert not any(after for _, _, after in lens)
+
+
+def test_won_is_the_environments_winner(tmp_path: Path) -> None:
+    # Three-player IPD, seed 0: rewards 0, +1, -1 (TextArena ranks the three totals). Only the
+    # best-placed seat won; the middle one did not, though it is above the lowest reward.
+    with DuckStore(tmp_path / "i.duckdb") as store:
+        gid, _ = play_and_store(store, PRESETS["ipd3"], 0, ["ipd-tft", "ipd-defect", "random"])
+        assert store.load_events(gid)[-1].scores == (0.0, 1.0, -1.0)
+        assert [won for _, won, _ in _lens(store, gid)] == [False, True, False]
 
 
 def _replay_rewards(events: list[Any]) -> tuple[float, ...]:

@@ -101,7 +101,8 @@ def test_role_advantage_is_the_roles_win_rate_over_the_games(db: Path) -> None:
         doc = analysis_json(seats_of(store.con, Selection(game="textarena")))
     (won,) = _sql(
         db,
-        "SELECT avg((reward > (SELECT min(x) FROM unnest(t.rewards) AS u(x)))::INT)"
+        "SELECT avg((reward = list_max(t.rewards) AND list_max(t.rewards) >"
+        " list_min(t.rewards))::INT)"
         " FROM textarena_roles ro JOIN textarena_games t USING (game_id)"
         " WHERE t.preset = 'mafia' AND ro.role = 'Mafia'",
     )
