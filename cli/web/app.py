@@ -24,7 +24,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from cli.web import data, pages
+from cli.web import data, draw, pages
 from events.store import READ_WAIT, DuckStore, StoreError, connect, lock_wait, readers_waiting
 
 CSP = (
@@ -168,6 +168,7 @@ def create_app(
                 head=head,
                 viewer=viewer,
                 payload=payload,
+                drawings=draw.drawings(payload),
                 base="",
                 static=True,
                 views=_views(head, viewer),

@@ -1,0 +1,179 @@
+"""Each family's drawing in a real headless Chromium: one small game per family, at its last
+event, on the game page for everyone, on a seat's page and in the published archive; what
+the drawing's text alternatives say is checked against the stored moves, never only that a
+drawing is there. Seat pages are also checked to keep a seat's drawing blind to what other
+seats alone were shown."""
+
+from __future__ import annotations
+
+import contextlib
+import threading
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pytest
+import uvicorn
+from webkit import CHROMIUM, CHROMIUM_ARGS, chromium_missing
+
+from cli.web.app import create_app
+from cli.web.publish import file_name, write_site
+from events import catalog
+from events.store import DuckStore
+from runner.session import play_and_store
+
+why = chromium_missing()
+
+
+class Stored(msgspec.Struct):
+    """The test store and the id of its game of each family."""
+
+    db: Path
+    ids: dict[str, str]
+
+
+def config_of(name: str) -> Any:
+    gdef = catalog.get(name)
+    configure = gdef.extras.get("configure")
+    got = configure(name) if configure is not None else None
+    return got if got is not None else gdef.preset(gdef.default_preset)
+
+
+GAMES = {
+    "tic_tac_toe": ("openspiel:tic_tac_toe", 5),
+}
+"""The game of each family drawn here, and its seed."""
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> Stored:
+    db = tmp_path_factory.mktemp("draw") / "draw.duckdb"
+    ids = {}
+    with DuckStore(db) as store:
+        for key, (name, seed) in GAMES.items():
+            config = config_of(name)
+            players = int(getattr(config, "players", 2))
+            ids[key], _ = play_and_store(store, config, seed, ["random"] * players)
+    return Stored(db=db, ids=ids)
+
+
+@contextlib.contextmanager
+def serving(db: Path) -> Iterator[str]:
+    """The viewer over `db` in this process, on a port the system picks."""
+    server = uvicorn.Server(
+        uvicorn.Config(create_app(db), host="127.0.0.1", port=0, log_level="warning")
+    )
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        assert thread.is_alive() and time.monotonic() < deadline, "the viewer did not start"
+        time.sleep(0.01)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=10)
+
+
+@pytest.fixture(scope="module")
+def site(stored: Stored) -> Iterator[str]:
+    with serving(stored.db) as url:
+        yield url
+
+
+@pytest.fixture(scope="module")
+def archive(stored: Stored, tmp_path_factory: pytest.TempPathFactory) -> Path:
+    out = tmp_path_factory.mktemp("site") / "site"
+    with DuckStore(stored.db, read_only=True) as store:
+        write_site(store.con, out)
+    return out
+
+
+@pytest.fixture(scope="module")
+def browser() -> Iterator[Any]:
+    if why is not None:
+        pytest.skip(why)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser: Any) -> Iterator[Any]:
+    ctx = browser.new_context(viewport={"width": 1300, "height": 900})
+    pg = ctx.new_page()
+    pg.errors = []  # type: ignore[attr-defined]
+    pg.on("pageerror", lambda e: pg.errors.append(str(e)))
+    try:
+        yield pg
+    finally:
+        ctx.close()
+
+
+def at_end(pg: Any, url: str) -> None:
+    pg.goto(url)
+    pg.wait_for_selector("body[data-ready=yes]", timeout=20_000)
+    pg.keyboard.press("End")
+
+
+def cells(pg: Any) -> dict[str, str]:
+    """What each drawn cell says it holds, read from its text alternative."""
+    labels = pg.locator("#table .drawing [aria-label].board-cell").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    out = {}
+    for label in labels:
+        name, _, what = label.rpartition(": ")
+        out[name] = what
+    return out
+
+
+def rows_of(db: Path, game_id: str, where: str = "TRUE") -> list[dict[str, Any]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        got = con.execute(
+            f"SELECT payload FROM events WHERE game_id = ? AND {where} ORDER BY seq", [game_id]
+        ).fetchall()
+    finally:
+        con.close()
+    return [msgspec.json.decode(r[0]) for r in got]
+
+
+# ---- OpenSpiel -------------------------------------------------------------------------------
+
+
+def test_tic_tac_toe_marks_are_the_moves_played(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["tic_tac_toe"]
+    # The marks the rules put down: action a is the cell (a // 3, a % 3); seat 0 plays x.
+    want = {f"({r},{c})": "empty" for r in range(3) for c in range(3)}
+    for e in rows_of(stored.db, gid, "type = 'openspiel_move'"):
+        a = int(e["action"])
+        want[f"({a // 3},{a % 3})"] = "x (player 0)" if e["player"] == 0 else "o (player 1)"
+    assert sum(v != "empty" for v in want.values()) >= 5
+    for url in (
+        f"{site}/games/{gid}",
+        f"{site}/games/{gid}?seat=1",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        assert cells(page) == want, url
+        figure = page.locator("#table .drawing svg").get_attribute("aria-label")
+        assert figure is not None and figure.startswith("Tic-tac-toe board, 3 rows by 3")
+    # Stepping back draws the board of that point: one mark fewer.
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    before = cells(page)
+    assert sum(v != "empty" for v in before.values()) < sum(v != "empty" for v in want.values())
+    assert page.errors == []
