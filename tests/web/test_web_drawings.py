@@ -177,3 +177,26 @@ def test_tic_tac_toe_marks_are_the_moves_played(
     before = cells(page)
     assert sum(v != "empty" for v in before.values()) < sum(v != "empty" for v in want.values())
     assert page.errors == []
+
+
+# ---- the fallback ----------------------------------------------------------------------------
+
+
+def test_a_game_without_a_drawing_shows_plain_text_never_json(tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+    from test_web_other_games import page_data, toy_game
+
+    db = tmp_path / "toy.duckdb"
+    toy = toy_game()
+    with DuckStore(db) as store:
+        gid, _ = play_and_store(store, toy.preset("standard"), 4, ["honest", "wild", "honest"])
+    with TestClient(create_app(db), base_url="http://127.0.0.1") as client:
+        for view in ("", "?seat=1", "?seat=public"):
+            data = page_data(client.get(f"/games/{gid}{view}").text)
+            texts = [f["text"] for f in data["frames"] if f["kind"] == "text"]
+            assert len(texts) > 1
+            for text in texts:
+                assert '{"' not in text and '":' not in text, text
+                with pytest.raises(ValueError):
+                    msgspec.json.decode(text)
+            assert any(": " in line for line in texts[-1].splitlines())
