@@ -29,7 +29,7 @@ from engine.gamebench.codenames import (
 from engine.gamebench.codenames_words import THEMES, strength
 from events.catalog import GameDef
 from events.gamebench.codenames import ASSASSIN, EVENT_TYPES, NAME, TEAMS, CodenamesConfig
-from projections.gamebench.codenames import CodenamesPrompter, CodenamesView, describe
+from projections.gamebench.codenames import CodenamesPrompter, CodenamesView, describe, frames
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "codenames.sql"
 """The `gb_codenames_clues` and `gb_codenames_guesses` views."""
@@ -157,6 +157,11 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=CodenamesPrompter(),
-    extras={"teams": (TEAMS[0], TEAMS[0], TEAMS[1], TEAMS[1]), "match_scores": True},
+    extras={
+        "teams": (TEAMS[0], TEAMS[0], TEAMS[1], TEAMS[1]),
+        "match_scores": True,
+        "frames": frames,
+        "drawing": "cli.gamebench.draw",
+    },
 )
 """GameBench's Codenames, as the catalogue knows it."""

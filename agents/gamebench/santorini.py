@@ -113,6 +113,7 @@ GAME = GameDef(
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,
+        "drawing": "cli.gamebench.draw",
         "pools": "runner.gamebench.pools",
     },
 )

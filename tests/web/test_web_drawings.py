@@ -7,6 +7,7 @@ seats alone were shown."""
 from __future__ import annotations
 
 import contextlib
+import shutil
 import threading
 import time
 from collections.abc import Iterator
@@ -44,6 +45,8 @@ def config_of(name: str) -> Any:
 
 GAMES = {
     "tic_tac_toe": ("openspiel:tic_tac_toe", 5),
+    "santorini": ("gamebench:santorini", 3),
+    "codenames": ("gamebench:codenames", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -177,6 +180,107 @@ def test_tic_tac_toe_marks_are_the_moves_played(
     before = cells(page)
     assert sum(v != "empty" for v in before.values()) < sum(v != "empty" for v in want.values())
     assert page.errors == []
+
+
+# ---- GameBench ------------------------------------------------------------------------------
+
+
+def drawing_html(client: Any, url: str) -> str:
+    """The hidden drawings of a page (every frame's), as served."""
+    html = client.get(url).text
+    start = html.find('<div id="drawings"')
+    assert start >= 0, url
+    return html[start : html.index('<script type="application/json"', start)]
+
+
+def test_santorini_towers_and_pawns_are_the_rules_state(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["santorini"]
+    gdef = catalog.get("gamebench:santorini")
+    with DuckStore(stored.db, read_only=True) as store:
+        events = store.load_events(gid)
+    state = gdef.extras["state_data"](gdef.rules.fold(events))
+    where = {tuple(rc): p for p, rc in state["pawns"].items() if rc is not None}
+    assert len(where) == 4 and any(h for row in state["heights"] for h in row)
+    for url in (
+        f"{site}/games/{gid}?seat=0",
+        f"{site}/games/{gid}",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        got = cells(page)
+        assert len(got) == 25, url
+        for (r, c), text in ((tuple(map(int, k[1:-1].split(", "))), v) for k, v in got.items()):
+            level = f"level {state['heights'][r][c]}"
+            assert text.startswith(level), (url, r, c, text)
+            pawn = where.get((r, c))
+            assert (f"pawn {pawn} (" in text) if pawn else ("pawn" not in text), (url, text)
+    assert page.errors == []
+
+
+def test_codenames_cards_as_each_seat_may_know_them(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["codenames"]
+    revealed = {
+        int(e["index"]) + 1: e["card"]
+        for e in rows_of(stored.db, gid, "type = 'gb_cn_card_revealed'")
+    }
+    (key,) = [e["key"] for e in rows_of(stored.db, gid, "type = 'gb_cn_key_dealt'")]
+    assert revealed and len(revealed) < len(key)
+
+    def read() -> dict[int, str]:
+        return {int(k.split(". ")[0]): v for k, v in cells(page).items()}
+
+    # A spymaster (seat 0) sees the key on every card; an operative (seat 1), the public
+    # and the archive see only the revealed cards' colours.
+    at_end(page, f"{site}/games/{gid}?seat=0")
+    spymaster = read()
+    assert spymaster == {
+        i + 1: (f"revealed {k}" if i + 1 in revealed else f"hidden, {k}") for i, k in enumerate(key)
+    }
+    for url in (
+        f"{site}/games/{gid}?seat=1",
+        f"{site}/games/{gid}?seat=public",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        assert read() == {
+            i + 1: (f"revealed {revealed[i + 1]}" if i + 1 in revealed else "hidden")
+            for i in range(len(key))
+        }, url
+        assert page.locator("#table .drawing .card-red.covered").count() == 0, url
+    assert page.errors == []
+
+
+def test_codenames_seat_drawing_is_blind_to_the_key_it_was_not_shown(
+    stored: Stored, tmp_path: Path
+) -> None:
+    from starlette.testclient import TestClient
+
+    gid = stored.ids["codenames"]
+    urls = [f"/games/{gid}?seat={s}" for s in range(4)]
+    with TestClient(create_app(stored.db), base_url="http://127.0.0.1") as client:
+        before = [drawing_html(client, u) for u in urls]
+    # Deal another key (the hidden cards' types reversed): only the spymasters saw it.
+    copy = tmp_path / "swapped.duckdb"
+    shutil.copy(stored.db, copy)
+    con = duckdb.connect(str(copy))
+    (payload,) = con.execute(
+        "SELECT payload FROM events WHERE game_id = ? AND type = 'gb_cn_key_dealt'", [gid]
+    ).fetchone() or (None,)
+    data = msgspec.json.decode(payload)
+    data["key"] = list(reversed(data["key"]))
+    con.execute(
+        "UPDATE events SET payload = ? WHERE game_id = ? AND type = 'gb_cn_key_dealt'",
+        [msgspec.json.encode(data).decode(), gid],
+    )
+    con.close()
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
+        after = [drawing_html(client, u) for u in urls]
+    assert after[1] == before[1] and after[3] == before[3], "an operative's drawing changed"
+    assert after[0] != before[0] and after[2] != before[2], "the spymasters' key did not change"
 
 
 # ---- the fallback ----------------------------------------------------------------------------

@@ -1,0 +1,170 @@
+"""GameBench's boards drawn as SVG from the board data of a frame (made in each game's
+projection from the seat's own view): Santorini's towers and pawns, Codenames' cards as
+the seat may know them. A frame with no board is shown as its text."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+from typing import Any
+
+from markupsafe import Markup
+
+from cli.web.draw import figure, labelled, tag
+
+CELL = 64
+"""The side of a Santorini square, in SVG units."""
+MARGIN = 22
+
+
+def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
+    """The drawing of a GameBench frame, or None when the frame holds no board."""
+    board = frame.get("board")
+    if not isinstance(board, dict):
+        return None
+    fn = DRAWINGS.get(str(board.get("game")))
+    return fn(board, str(frame.get("text", ""))) if fn is not None else None
+
+
+# ---- Santorini -------------------------------------------------------------------------------
+
+OWNER = {"A": "player 1", "B": "player 1", "X": "player 2", "Y": "player 2"}
+"""Santorini's pawns: A and B are the first player's, X and Y the second's."""
+
+
+def _santorini(board: dict[str, Any], text: str) -> Markup:
+    heights: list[list[int]] = board["heights"]
+    at = {tuple(rc): p for p, rc in board["pawns"].items() if rc is not None}
+    body: list[Markup] = []
+    size = len(heights)
+    for r in range(size):
+        for c in range(size):
+            h = heights[r][c]
+            x, y = MARGIN + c * CELL, MARGIN + r * CELL
+            shapes = [
+                tag("rect", x=x, y=y, width=CELL, height=CELL, class_="cell"),
+            ]
+            # One nested square a level, a dome (level 4) as a blue disc on top.
+            for level in range(min(h, 3)):
+                inset = 6 + level * 7
+                shapes.append(
+                    tag(
+                        "rect",
+                        x=x + inset,
+                        y=y + inset,
+                        width=CELL - 2 * inset,
+                        height=CELL - 2 * inset,
+                        class_=f"level level-{level + 1}",
+                    )
+                )
+            if h >= 4:
+                shapes.append(tag("circle", cx=x + CELL / 2, cy=y + CELL / 2, r=14, class_="dome"))
+            pawn = at.get((r, c))
+            what = f"level {h}" + (" (domed)" if h >= 4 else "")
+            if pawn is not None:
+                side = "p0" if OWNER.get(pawn) == "player 1" else "p1"
+                shapes.append(
+                    tag("circle", cx=x + CELL / 2, cy=y + CELL / 2, r=13, class_=f"piece {side}")
+                )
+                shapes.append(
+                    tag("text", pawn, x=x + CELL / 2, y=y + CELL / 2 + 5, class_=f"pawn {side}")
+                )
+                what += f", pawn {pawn} ({OWNER.get(pawn, '?')})"
+            shapes.append(tag("text", str(h), x=x + 5, y=y + 13, class_="height"))
+            body.append(
+                labelled(
+                    "g",
+                    f"({r}, {c}): {what}",
+                    shapes,
+                    role="img",
+                    class_="board-cell",
+                    data_cell=f"{r},{c}",
+                    data_height=h,
+                    data_pawn=pawn or "",
+                )
+            )
+    for i in range(size):
+        body.append(
+            tag("text", str(i), x=MARGIN / 2, y=MARGIN + i * CELL + CELL / 2 + 4, class_="axis")
+        )
+        body.append(
+            tag("text", str(i), x=MARGIN + i * CELL + CELL / 2, y=MARGIN - 6, class_="axis")
+        )
+    placed = [f"{p} at ({rc[0]}, {rc[1]})" for p, rc in board["pawns"].items() if rc is not None]
+    towers = sum(1 for row in heights for h in row if h)
+    label = f"Santorini board, {size} by {size}: {towers} squares built on; pawns " + (
+        ", ".join(placed) if placed else "not placed yet"
+    )
+    caption = [str(board.get("status") or "")]
+    if board.get("last"):
+        caption.append(f"Last: {board['last']}.")
+    side = MARGIN * 2 + size * CELL
+    return figure(label, side, side, body, family="gamebench", caption=caption, text=text)
+
+
+# ---- Codenames -------------------------------------------------------------------------------
+
+CARD_W, CARD_H, GAP = 118, 52, 6
+
+
+def _codenames(board: dict[str, Any], text: str) -> Markup:
+    words: list[str] = board["words"]
+    key: list[str] | None = board.get("key")
+    shown: list[str | None] = board["shown"]
+    cols = 5
+    rows = -(-len(words) // cols)
+    body: list[Markup] = []
+    for i, word in enumerate(words):
+        r, c = divmod(i, cols)
+        x, y = MARGIN + c * (CARD_W + GAP), MARGIN + r * (CARD_H + GAP)
+        revealed = shown[i] if i < len(shown) else None
+        known = revealed or (key[i] if key is not None else None)
+        kind = known or "unknown"
+        state = f"revealed {revealed}" if revealed else (f"hidden, {known}" if known else "hidden")
+        shapes = [
+            tag(
+                "rect",
+                x=x,
+                y=y,
+                width=CARD_W,
+                height=CARD_H,
+                rx=5,
+                class_=f"card card-{kind}" + (" revealed" if revealed else " covered"),
+            ),
+            tag("text", word, x=x + CARD_W / 2, y=y + CARD_H / 2 + 5, class_="word"),
+        ]
+        if revealed:
+            shapes.append(tag("text", "\u2713", x=x + CARD_W - 10, y=y + 14, class_="tick"))
+        body.append(
+            labelled(
+                "g",
+                f"{i + 1}. {word}: {state}",
+                shapes,
+                role="img",
+                class_="board-cell",
+                data_cell=str(i + 1),
+                data_word=word,
+                data_card=kind,
+                data_revealed="yes" if revealed else "no",
+            )
+        )
+    found = sum(1 for s in shown if s)
+    who = ""
+    if board.get("role"):
+        who = f" as the {board['team']} {board['role']} sees it"
+    label = f"Codenames board{who}: {len(words)} cards, {found} revealed"
+    caption = []
+    if board.get("clue"):
+        team, word, number = board["clue"]
+        caption.append(f"Last clue ({team}): {word}, {'unlimited' if number == 0 else number}")
+    if board.get("winner"):
+        caption.append(f"The {board['winner']} team won.")
+    width = MARGIN * 2 + cols * CARD_W + (cols - 1) * GAP
+    height = MARGIN * 2 + rows * CARD_H + (rows - 1) * GAP
+    return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
+
+
+DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "santorini": _santorini,
+    "codenames": _codenames,
+}
+"""The drawing of each GameBench game that has one, by the name its frames give."""
