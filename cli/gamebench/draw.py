@@ -97,8 +97,8 @@ def _santorini(board: dict[str, Any], text: str) -> Markup:
     caption = [str(board.get("status") or "")]
     if board.get("last"):
         caption.append(f"Last: {board['last']}.")
-    side = MARGIN * 2 + size * CELL
-    return figure(label, side, side, body, family="gamebench", caption=caption, text=text)
+    extent = MARGIN * 2 + size * CELL
+    return figure(label, extent, extent, body, family="gamebench", caption=caption, text=text)
 
 
 # ---- Codenames -------------------------------------------------------------------------------
