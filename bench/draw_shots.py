@@ -36,6 +36,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "hex": ("openspiel:hex(board_size=5)", 3, 0),
     "santorini": ("gamebench:santorini", 3, 0),
     "codenames": ("gamebench:codenames", 3, 1),
+    "sea-battle": ("gamebench:sea_battle", 3, 0),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""
 

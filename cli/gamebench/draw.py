@@ -163,8 +163,88 @@ def _codenames(board: dict[str, Any], text: str) -> Markup:
     return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
 
 
+# ---- Sea Battle ------------------------------------------------------------------------------
+
+SEA = 30
+"""The side of a square of the sea chart."""
+
+_ARROW = {"north": 0, "east": 90, "south": 180, "west": 270}
+
+
+def _sea_battle(board: dict[str, Any], text: str) -> Markup:
+    n = int(board["size"])
+    body: list[Markup] = [
+        tag("rect", x=MARGIN, y=MARGIN, width=n * SEA, height=n * SEA, class_="water")
+    ]
+    rocks = {(x, y) for x, y in board["rocks"]}
+    edge = {(x, y) for x in range(n) for y in range(n) if x in (0, n - 1) or y in (0, n - 1)}
+    for x, y in sorted(rocks | edge):
+        body.append(
+            tag(
+                "rect", x=MARGIN + x * SEA, y=MARGIN + y * SEA, width=SEA, height=SEA, class_="rock"
+            )
+        )
+    inner = sorted(rocks - edge)
+    body.append(
+        labelled(
+            "g",
+            "rocks at " + (", ".join(f"({x}, {y})" for x, y in inner) or "no square inside"),
+            [],
+            class_="sea-rocks",
+        )
+    )
+    afloat = []
+    for s in board["ships"]:
+        if s["x"] is None:
+            afloat.append(f"{s['ship']} sunk")
+            body.append(
+                labelled("g", f"ship {s['ship']} (team {s['team']}): sunk", [], class_="sea-ship")
+            )
+            continue
+        cx, cy = MARGIN + s["x"] * SEA + SEA / 2, MARGIN + s["y"] * SEA + SEA / 2
+        hurt = f", damage {s['damage']} of {board['hull']}" if s.get("damage") is not None else ""
+        label = f"ship {s['ship']} (team {s['team']}) at ({s['x']}, {s['y']}) heading {s['heading']}{hurt}"
+        afloat.append(f"{s['ship']} at ({s['x']}, {s['y']}) {s['heading']}")
+        mine = " mine" if s["ship"] == board.get("me") else ""
+        hull = tag(
+            "polygon",
+            points="0,-12 9,10 0,5 -9,10",
+            transform=f"translate({cx:g} {cy:g}) rotate({_ARROW.get(s['heading'], 0)})",
+            class_=f"ship team-{s['team']}{mine}",
+        )
+        name = tag("text", s["ship"], x=f"{cx + 9:g}", y=f"{cy - 7:g}", class_="ship-name")
+        body.append(
+            labelled(
+                "g",
+                label,
+                [hull, name],
+                role="img",
+                class_="sea-ship",
+                data_ship=s["ship"],
+                data_x=s["x"],
+                data_y=s["y"],
+                data_heading=s["heading"],
+            )
+        )
+    for i in range(n):
+        body.append(
+            tag("text", str(i), x=MARGIN / 2, y=MARGIN + i * SEA + SEA / 2 + 4, class_="axis")
+        )
+        body.append(tag("text", str(i), x=MARGIN + i * SEA + SEA / 2, y=MARGIN - 6, class_="axis"))
+    label = f"Sea chart, {n} by {n}, edge of rock: " + "; ".join(afloat)
+    caption = [
+        f"Turn {board['turn']} of at most {board['max_turns']}"
+        + (" (over)" if board.get("ended") else "")
+    ]
+    if board.get("me"):
+        caption.append(f"You sail ship {board['me']} (outlined).")
+    extent = MARGIN * 2 + n * SEA
+    return figure(label, extent, extent, body, family="gamebench", caption=caption, text=text)
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
     "santorini": _santorini,
     "codenames": _codenames,
+    "sea_battle": _sea_battle,
 }
 """The drawing of each GameBench game that has one, by the name its frames give."""

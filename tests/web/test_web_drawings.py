@@ -47,6 +47,7 @@ GAMES = {
     "tic_tac_toe": ("openspiel:tic_tac_toe", 5),
     "santorini": ("gamebench:santorini", 3),
     "codenames": ("gamebench:codenames", 3),
+    "sea_battle": ("gamebench:sea_battle", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -254,6 +255,37 @@ def test_codenames_cards_as_each_seat_may_know_them(
     assert page.errors == []
 
 
+def test_sea_battle_ships_and_rocks_are_the_rules_state(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["sea_battle"]
+    gdef = catalog.get("gamebench:sea_battle")
+    with DuckStore(stored.db, read_only=True) as store:
+        state = gdef.rules.fold(store.load_events(gid))
+    heading = ("north", "east", "south", "west")
+    want = {
+        "ABCXYZ"[i]: None if s is None else f"at ({s.x}, {s.y}) heading {heading[s.heading]}"
+        for i, s in enumerate(state.ships)
+    }
+    assert any(want.values())
+    rocks = "rocks at " + ", ".join(f"({x}, {y})" for x, y in sorted(state.rocks))
+    for url in (
+        f"{site}/games/{gid}?seat=3",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        labels = page.locator("#table .drawing .sea-ship").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        got = {}
+        for label in labels:
+            ship = label.split()[1]
+            got[ship] = None if label.endswith(": sunk") else label.split(") ", 1)[1]
+        assert {k: v and v.split(", damage")[0] for k, v in got.items()} == want, url
+        assert page.locator("#table .drawing .sea-rocks").get_attribute("aria-label") == rocks
+    assert page.errors == []
+
+
 def test_codenames_seat_drawing_is_blind_to_the_key_it_was_not_shown(
     stored: Stored, tmp_path: Path
 ) -> None:
@@ -304,3 +336,30 @@ def test_a_game_without_a_drawing_shows_plain_text_never_json(tmp_path: Path) ->
                 with pytest.raises(ValueError):
                     msgspec.json.decode(text)
             assert any(": " in line for line in texts[-1].splitlines())
+
+
+def test_sea_battle_seat_drawing_is_blind_to_the_other_teams_damage(
+    stored: Stored, tmp_path: Path
+) -> None:
+    from starlette.testclient import TestClient
+
+    gid = stored.ids["sea_battle"]
+    urls = [f"/games/{gid}?seat={s}" for s in (0, 3)]
+    with TestClient(create_app(stored.db), base_url="http://127.0.0.1") as client:
+        before = [drawing_html(client, u) for u in urls]
+    # Report other damage to team 1 (seats 3 to 5) alone: seat 0's chart stays as it was.
+    copy = tmp_path / "swapped.duckdb"
+    shutil.copy(stored.db, copy)
+    con = duckdb.connect(str(copy))
+    changed = con.execute(
+        "UPDATE events SET payload = json_merge_patch(payload, '{\"damage\": [1, 1, 1]}')"
+        " WHERE game_id = ? AND type = 'gb_sb_damage_report' AND list_contains(visible_to, 3)"
+        " RETURNING seq",
+        [gid],
+    ).fetchall()
+    con.close()
+    assert changed
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
+        after = [drawing_html(client, u) for u in urls]
+    assert after[0] == before[0], "seat 0's drawing changed with team 1's private reports"
+    assert after[1] != before[1], "the edit did not reach team 1's drawing"
