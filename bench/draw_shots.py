@@ -34,6 +34,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "chess": ("openspiel:chess", 5, 0),
     "go": ("openspiel:go(board_size=7)", 3, 0),
     "hex": ("openspiel:hex(board_size=5)", 3, 0),
+    "leduc-poker": ("openspiel:leduc_poker", 3, 1),
     "santorini": ("gamebench:santorini", 3, 0),
     "codenames": ("gamebench:codenames", 3, 1),
     "sea-battle": ("gamebench:sea_battle", 3, 0),

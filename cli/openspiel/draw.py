@@ -86,11 +86,85 @@ def _hexagon(x: float, y: float, r: float) -> str:
     return " ".join(pts)
 
 
+POKER = {"kuhn_poker": "Kuhn poker", "leduc_poker": "Leduc poker", "universal_poker": "Poker"}
+
+_SUITS = {"s": "\u2660", "h": "\u2665", "d": "\u2666", "c": "\u2663"}
+
+
+def _card(x: float, y: float, card: str, cls: str) -> list[Markup]:
+    face = card[0] + _SUITS.get(card[1:], card[1:]) if len(card) > 1 else card
+    red = " red" if card[1:] in ("h", "d") else ""
+    return [
+        tag("rect", x=x, y=y, width=44, height=62, rx=5, class_=f"playing-card {cls}"),
+        tag("text", face, x=x + 22, y=y + 38, class_=f"card-face{red}"),
+    ]
+
+
+def _cards(board: dict[str, Any], text: str) -> Markup:
+    """A poker seat's table: its cards, the public cards, the pot and the chips."""
+    body: list[Markup] = []
+    hand, public = list(board["hand"]), list(board["public"])
+    shapes: list[Markup] = []
+    for i, card in enumerate(hand):
+        shapes += _card(16 + i * 50, 30, card, "hand")
+    body.append(tag("text", "Your cards", x=16, y=20, class_="label-left"))
+    body.append(
+        labelled(
+            "g",
+            "your cards: " + (", ".join(hand) or "none"),
+            shapes,
+            role="img",
+            class_="poker-hand",
+        )
+    )
+    x0 = 40 + max(1, len(hand)) * 50
+    shapes = []
+    for i, card in enumerate(public):
+        shapes += _card(x0 + i * 50, 30, card, "public")
+    body.append(tag("text", "On the table", x=x0, y=20, class_="label-left"))
+    body.append(
+        labelled(
+            "g",
+            "public cards: " + (", ".join(public) or "none"),
+            shapes,
+            role="img",
+            class_="poker-public",
+        )
+    )
+    x1 = x0 + max(1, len(public)) * 50 + 30
+    pot = board.get("pot")
+    chips = [
+        tag("circle", cx=x1 + 22, cy=78 - 7 * k, r=18, class_="chip-disc")
+        for k in range(min(5, max(1, int(pot or 0) // 2 + 1)))
+    ]
+    chips.append(tag("text", f"pot {pot}", x=x1 + 22, y=112, class_="pot"))
+    body.append(labelled("g", f"pot: {pot} chips", chips, role="img", class_="poker-pot"))
+    money = board.get("money")
+    if money:
+        label = "chips: " + ", ".join(f"player {i} {m}" for i, m in enumerate(money))
+        body.append(
+            labelled(
+                "g",
+                label,
+                [tag("text", label, x=16, y=130, class_="label-left")],
+                class_="poker-money",
+            )
+        )
+    game = str(board.get("game", ""))
+    actions = list(board.get("actions") or [])
+    title = f"{POKER.get(game, game)} table: your cards " + (", ".join(hand) or "none")
+    title += f"; public {', '.join(public) or 'none'}; pot {pot}"
+    caption = ["Actions: " + ("; ".join(actions) if actions else "none yet")]
+    return figure(title, x1 + 80, 140, body, family="openspiel", caption=caption, text=text)
+
+
 def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
     """The board of an OpenSpiel frame, or None when the frame holds no board."""
     board = frame.get("board")
     if not isinstance(board, dict):
         return None
+    if board.get("shape") == "cards":
+        return _cards(board, str(frame.get("text", "")))
     game = str(board["game"])
     rows: list[list[str]] = board["rows"]
     n_rows, n_cols = len(rows), len(rows[0])

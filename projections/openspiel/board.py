@@ -213,7 +213,76 @@ def _chess(text: str) -> Board | None:
     return board
 
 
+# ---- the poker family: cards and chips -------------------------------------------------------
+
+_KUHN = "JQK"
+_LEDUC = ("J", "J", "Q", "Q", "K", "K")
+_FIELD = re.compile(r"\[([A-Za-z0-9 ]+): ?([^\]]*)\]")
+
+
+def _kuhn(text: str) -> Board | None:
+    """Kuhn poker's string: the seat's card (0 jack, 1 queen, 2 king), then p and b."""
+    text = text.strip()
+    if not text or not text[0].isdigit() or int(text[0]) > 2 or set(text[1:]) - set("pb"):
+        return None
+    history = text[1:]
+    words = {"p": "pass", "b": "bet"}
+    return {
+        "shape": "cards",
+        "hand": [_KUHN[int(text[0])]],
+        "public": [],
+        "pot": 2 + history.count("b"),
+        "money": None,
+        "actions": [f"player {i % 2}: {words[a]}" for i, a in enumerate(history)],
+    }
+
+
+def _fields(text: str) -> dict[str, str]:
+    return {k.strip(): v.strip() for k, v in _FIELD.findall(text)}
+
+
+def _leduc(text: str) -> Board | None:
+    f = _fields(text)
+    if "Private" not in f or "Pot" not in f:
+        return None
+    words = {"0": "fold", "1": "call", "2": "raise"}
+    actions = []
+    for rnd in ("Round1", "Round2"):
+        for a in f.get(rnd, "").split():
+            actions.append(f"round {rnd[-1]}: {words.get(a, a)}")
+    public = f.get("Public", "")
+    return {
+        "shape": "cards",
+        "hand": [_LEDUC[int(f["Private"])]] if f["Private"].isdigit() else [],
+        "public": [_LEDUC[int(public)]] if public.isdigit() else [],
+        "pot": int(f["Pot"]) if f["Pot"].isdigit() else None,
+        "money": [int(m) for m in f.get("Money", "").split() if m.lstrip("-").isdigit()],
+        "actions": actions,
+    }
+
+
+def _cards(text: str) -> list[str]:
+    return [text[i : i + 2] for i in range(0, len(text.replace(" ", "")), 2)]
+
+
+def _universal(text: str) -> Board | None:
+    f = _fields(text)
+    if "Private" not in f or "Pot" not in f:
+        return None
+    return {
+        "shape": "cards",
+        "hand": _cards(f["Private"].replace(" ", "")),
+        "public": _cards(f.get("Public", "").replace(" ", "")),
+        "pot": int(f["Pot"]) if f["Pot"].isdigit() else None,
+        "money": [int(m) for m in f.get("Money", "").split() if m.lstrip("-").isdigit()],
+        "actions": [a for a in re.split(r"[|]", f.get("Sequences", "")) if a],
+    }
+
+
 READERS: dict[str, Callable[[str], Board | None]] = {
+    "kuhn_poker": _kuhn,
+    "leduc_poker": _leduc,
+    "universal_poker": _universal,
     "tic_tac_toe": _tic_tac_toe,
     "connect_four": _connect_four,
     "breakthrough": _breakthrough,

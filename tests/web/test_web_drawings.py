@@ -45,6 +45,7 @@ def config_of(name: str) -> Any:
 
 GAMES = {
     "tic_tac_toe": ("openspiel:tic_tac_toe", 5),
+    "kuhn_poker": ("openspiel:kuhn_poker", 6),
     "santorini": ("gamebench:santorini", 3),
     "codenames": ("gamebench:codenames", 3),
     "sea_battle": ("gamebench:sea_battle", 3),
@@ -181,6 +182,43 @@ def test_tic_tac_toe_marks_are_the_moves_played(
     before = cells(page)
     assert sum(v != "empty" for v in before.values()) < sum(v != "empty" for v in want.values())
     assert page.errors == []
+
+
+def test_kuhn_poker_seat_sees_its_own_card_and_the_pot(
+    page: Any, site: str, stored: Stored, tmp_path: Path
+) -> None:
+    from starlette.testclient import TestClient
+
+    gid = stored.ids["kuhn_poker"]
+    deal = [int(e["action"]) for e in rows_of(stored.db, gid, "type = 'openspiel_chance'")]
+    bets = [e["action"] for e in rows_of(stored.db, gid, "type = 'openspiel_move'")]
+    assert len(deal) >= 2
+    for seat in (0, 1):
+        at_end(page, f"{site}/games/{gid}?seat={seat}")
+        hand = page.locator("#table .drawing .poker-hand").get_attribute("aria-label")
+        assert hand == f"your cards: {'JQK'[deal[seat]]}"
+        pot = page.locator("#table .drawing .poker-pot").get_attribute("aria-label")
+        assert pot == f"pot: {2 + bets.count(1)} chips"
+    assert page.errors == []
+    # Another card shown to seat 1 alone leaves seat 0's drawing as it was.
+    urls = [f"/games/{gid}?seat={s}" for s in (0, 1)]
+    with TestClient(create_app(stored.db), base_url="http://127.0.0.1") as client:
+        before = [drawing_html(client, u) for u in urls]
+    copy = tmp_path / "swapped.duckdb"
+    shutil.copy(stored.db, copy)
+    other = "JQK".index("JQK"[(deal[1] + 1) % 3])
+    con = duckdb.connect(str(copy))
+    con.execute(
+        "UPDATE events SET payload = json_merge_patch(payload, json_object('text',"
+        " ? || substr(payload->>'$.text', 2))) WHERE game_id = ? AND type = 'openspiel_observed'"
+        " AND NOT list_contains(visible_to, 0)",
+        [str(other), gid],
+    )
+    con.close()
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
+        after = [drawing_html(client, u) for u in urls]
+    assert after[0] == before[0], "seat 0's drawing changed with seat 1's card"
+    assert after[1] != before[1], "the edit did not reach seat 1's drawing"
 
 
 # ---- GameBench ------------------------------------------------------------------------------
