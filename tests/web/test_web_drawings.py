@@ -49,6 +49,7 @@ GAMES = {
     "santorini": ("gamebench:santorini", 3),
     "codenames": ("gamebench:codenames", 3),
     "sea_battle": ("gamebench:sea_battle", 3),
+    "mafia": ("mindgames:mafia", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -351,6 +352,53 @@ def test_codenames_seat_drawing_is_blind_to_the_key_it_was_not_shown(
         after = [drawing_html(client, u) for u in urls]
     assert after[1] == before[1] and after[3] == before[3], "an operative's drawing changed"
     assert after[0] != before[0] and after[2] != before[2], "the spymasters' key did not change"
+
+
+# ---- TextArena ------------------------------------------------------------------------------
+
+
+def test_mafia_seat_sees_a_conversation_with_its_own_words_and_role(
+    page: Any, site: str, stored: Stored, tmp_path: Path
+) -> None:
+    from starlette.testclient import TestClient
+
+    gid = stored.ids["mafia"]
+    (role,) = [
+        e["role"] for e in rows_of(stored.db, gid, "type = 'textarena_role'") if e["seat"] == 0
+    ]
+    said = [
+        e["action"].strip()
+        for e in rows_of(stored.db, gid, "type = 'textarena_action'")
+        if e["player"] == 0
+    ]
+    at_end(page, f"{site}/games/{gid}?seat=0")
+    figure = page.locator("#table .drawing-textarena").get_attribute("aria-label")
+    assert figure is not None and f"role {role}:" in figure
+    labels = page.locator("#table .chat-log li[aria-label]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    mine = [label.split(": ", 1)[1].strip() for label in labels if label.startswith("you: ")]
+    assert mine and mine == said[-len(mine) :]
+    assert any(label.startswith("game: ") for label in labels)
+    assert page.locator("#table .chat-log .phase").count() >= 1
+    assert page.errors == []
+    # Other roles dealt, seen by their seats alone: seat 0's conversation stays as it was.
+    url = f"/games/{gid}?seat=0"
+    with TestClient(create_app(stored.db), base_url="http://127.0.0.1") as client:
+        before = drawing_html(client, url)
+    copy = tmp_path / "swapped.duckdb"
+    shutil.copy(stored.db, copy)
+    con = duckdb.connect(str(copy))
+    con.execute(
+        "UPDATE events SET payload = json_merge_patch(payload, json_object('text',"
+        " 'LEAKMARK ' || (payload->>'$.text'))) WHERE game_id = ?"
+        " AND type = 'textarena_observed' AND NOT list_contains(visible_to, 0)",
+        [gid],
+    )
+    con.close()
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
+        assert drawing_html(client, url) == before
+        assert "LEAKMARK" in drawing_html(client, f"/games/{gid}?seat=1")
 
 
 # ---- the fallback ----------------------------------------------------------------------------
