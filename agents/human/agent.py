@@ -141,6 +141,11 @@ class Question:
     choices: list[Any]
     fields: list[str]
     timeout: float
+    name: str = ""
+    """The game's name in the catalogue (its drawing is found by it)."""
+    frame: dict[str, Any] | None = None
+    """The viewer's frame of what the seat has seen (`seat_frame`): the data its drawing is
+    made of, the same as on the seat's page of the viewer."""
 
 
 class Terminal:
@@ -370,6 +375,24 @@ def _first(
     return None, stage, error
 
 
+def seat_frame(game: catalog.GameDef, seat: int, view: Any) -> dict[str, Any] | None:
+    """The viewer's frame (`extras["frames"]`) after the events the seat's view holds, or
+    None for a game without frames or a view that keeps no history: a person's seat is drawn
+    from exactly what the seat has seen, as its page in the viewer is."""
+    maker = game.extras.get("frames")
+    history = getattr(view, "history", None)
+    if maker is None or not isinstance(history, list):
+        return None
+    try:
+        step, _logs = maker(seat)
+        frame = None
+        for e in history:
+            frame = step(e)
+    except Exception:  # a drawing is a help to the person, never a reason to stop the game
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
 def label(prompter: Any, action: Any, decision: Any, seat: int, schema: Any) -> str:
     """How to tell the person what was played: the listed choice it is, else its JSON."""
     key, options = choices(schema)
@@ -447,6 +470,8 @@ class HumanAgent(Agent):
                 choices=choices(schema)[1],
                 fields=names,
                 timeout=self.timeout,
+                name=self.game.name,
+                frame=seat_frame(self.game, self.seat, view),
             )
         )
 

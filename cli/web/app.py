@@ -250,7 +250,8 @@ def create_app(
 
     def seat_html(q: dict[str, Any]) -> Response:
         form = form_fields(q.get("schema"))
-        return page(pages.render("seat.html", q=q, form=form, base=""))
+        drawn = draw.seat_drawing(q.get("name"), q.get("frame"))
+        return page(pages.render("seat.html", q=q, form=form, drawing=drawn, base=""))
 
     def desk_page(request: Request) -> Response:
         from agents.human.mailbox import desk_state, page_back, question

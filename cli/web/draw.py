@@ -63,6 +63,20 @@ def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
     return out
 
 
+def seat_drawing(game: Any, frame: Any) -> Markup | None:
+    """The drawing of a person's seat page: its game's drawing of the frame the seat's
+    question carries (None when there is none to draw)."""
+    if not isinstance(game, str) or not isinstance(frame, dict):
+        return None
+    fn = drawer(game)
+    if fn is None:
+        return None
+    try:
+        return fn(frame, {})
+    except Exception:  # a frame of a shape the drawing does not know: the prompt is shown
+        return None
+
+
 # ---- building blocks every family's drawing uses ---------------------------------------------
 
 

@@ -7,6 +7,7 @@ seats alone were shown."""
 from __future__ import annotations
 
 import contextlib
+import re
 import shutil
 import threading
 import time
@@ -449,3 +450,58 @@ def test_sea_battle_seat_drawing_is_blind_to_the_other_teams_damage(
         after = [drawing_html(client, u) for u in urls]
     assert after[0] == before[0], "seat 0's drawing changed with team 1's private reports"
     assert after[1] != before[1], "the edit did not reach team 1's drawing"
+
+
+# ---- a person's seat ---------------------------------------------------------------------------
+
+
+def test_a_persons_seat_page_draws_what_the_seat_has_seen(stored: Stored, tmp_path: Path) -> None:
+    from starlette.testclient import TestClient
+
+    from agents.human.agent import HumanAgent
+    from agents.human.mailbox import Mailbox
+    from events.gamebench.codenames import CnCardRevealed
+
+    gid = stored.ids["codenames"]
+    gdef = catalog.get("gamebench:codenames")
+    with DuckStore(stored.db, read_only=True) as store:
+        events = store.load_events(gid)
+    start = events[0]
+    # The first time the operative of the red team (seat 1) is asked, after a card was shown.
+    cut = next(
+        i
+        for i in range(2, len(events))
+        if any(isinstance(e, CnCardRevealed) for e in events[:i])
+        and (d := gdef.rules.pending(gdef.rules.fold(events[:i]))) is not None
+        and 1 in d.seats
+    )
+    prefix = events[:cut]
+    decision = gdef.rules.pending(gdef.rules.fold(prefix))
+    view = gdef.new_view(1).sync(prefix)
+    seats = tmp_path / "seats"
+    agent = HumanAgent(
+        1, start.seed, start.config, spec="human", timeout=60, terminal=Mailbox(seats)
+    )
+    agent._show(view, decision, gdef.prompter.answer_schema(view, decision))
+    (question,) = seats.glob("*.json")
+    token = question.stem
+    shown = {e.index + 1: e.card for e in prefix if isinstance(e, CnCardRevealed)}
+    with TestClient(create_app(stored.db, seats=seats), base_url="http://127.0.0.1") as client:
+        html = client.get(f"/seats/{token}").text
+    section = html[html.index('id="seat-drawing"') : html.index('id="prompt"')]
+    labels = dict(
+        (int(m.group(1)), m.group(2))
+        for m in re.finditer(r'aria-label="(\d+)\. [^:"]+: ([^"]+)"', section)
+    )
+    assert len(labels) == len(view.words) and shown
+    assert {i: v for i, v in labels.items() if v != "hidden"} == {
+        i: f"revealed {c}" for i, c in shown.items()
+    }
+    # The same drawing as the seat's page in the viewer at that point.
+    step, _ = gdef.extras["frames"](1)
+    frame = None
+    for e in [e for e in prefix if e.audience() is None or 1 in e.audience()]:
+        frame = step(e)
+    from cli.web.draw import seat_drawing
+
+    assert str(seat_drawing(gdef.name, frame)) in html
