@@ -51,7 +51,7 @@ from agents.llm.loopback import (  # noqa: E402
 )
 from agents.openspiel.standin import prompt_legal_actions  # noqa: E402
 from events import catalog  # noqa: E402
-from events.agent import ActionDefaulted, LLMCall, ModelDecision  # noqa: E402
+from events.agent import ActionDefaulted, LLMCall, ModelDecision, judged  # noqa: E402
 from runner.session import play_game  # noqa: E402
 
 GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
@@ -187,7 +187,7 @@ def figures(events: list[Any], seat: int) -> dict[str, Any]:
         ),
         "rejections": len(rejected),
         "rejection_reasons": dict(Counter(e.reason for e in rejected)),
-        "outcomes": dict(Counter(e.outcome for e in decided)),
+        "outcomes": dict(Counter(o for d, o, _ in judged(events) if d.seat == seat)),
         "parse_stages": dict(Counter(c.parse_stage for c in answered)),
         "input_tokens": sum(c.input_tokens for c in calls),
         "output_tokens": sum(c.output_tokens for c in calls),

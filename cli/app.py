@@ -21,6 +21,18 @@ from typer import _click
 from typer.core import TyperCommand, TyperGroup
 
 _setup: list[Callable[[], None]] = []
+_note: list[Any] = []
+
+
+def on_interrupt(note: Any) -> None:
+    """Have `note` (a rich renderable, data in it escaped) said if the running command is
+    interrupted from now on (Ctrl-C, SIGTERM, SIGHUP): how to finish what it began."""
+    _note[:] = [note]
+
+
+def interrupt_note() -> Any | None:
+    """What the running command asked to be said if it is interrupted (None: nothing)."""
+    return _note[0] if _note else None
 
 
 def before_each_command(setup: Callable[[], None]) -> None:
@@ -37,6 +49,7 @@ def _with_setup(command: _click.Command) -> _click.Command:
 
     @functools.wraps(callback)
     def run(*args: Any, **kwargs: Any) -> Any:
+        _note.clear()  # a note is the running command's own
         for setup in _setup:
             setup()
         return callback(*args, **kwargs)

@@ -6,15 +6,22 @@ this module imports them all and runs the app, turning user errors into one clea
 
 from __future__ import annotations
 
-import os
-import signal
 import sys
-from typing import TYPE_CHECKING, Annotated, Any
 
-import typer
+try:
+    import gc
+    import os
+    import signal
+    from typing import TYPE_CHECKING, Annotated, Any
 
-from cli.app import app, before_each_command, err, load_help_formatter
-from cli.text import line
+    import typer
+
+    from cli.app import app, before_each_command, err, interrupt_note, load_help_formatter
+    from cli.text import line
+except KeyboardInterrupt:
+    # Ctrl-C while the program itself loads, before any command began: nothing was done.
+    sys.stderr.write("interrupted while starting; nothing was done\n")
+    sys.exit(130)
 
 if TYPE_CHECKING:
     import asyncio
@@ -244,6 +251,10 @@ def run() -> None:
         # First statement of the block: no signal handler can run before it.
         _in_command[0] = False
         _leave_signals(before)
+        # Free what the command left in reference cycles now, while every module is still
+        # there: a database connection freed only as the interpreter shuts down is
+        # reported leaked.
+        gc.collect()
 
 
 def _leave_signals(before: dict[str, Any]) -> None:
@@ -265,10 +276,12 @@ def _run_command() -> None:
             load_help_formatter()
             app()
         except SystemExit as exc:
-            # typer turns an interruption into exit code 130; report which signal it was. A
-            # command that stopped by itself after a signal (a server shutting down on it)
-            # also reports the signal.
+            # typer turns an interruption into exit code 130, silently; report which signal
+            # it was. A command that stopped by itself after a signal (a server shutting down
+            # on it) also reports the signal.
             if _received and exc.code in (0, None, 130):
+                raise KeyboardInterrupt from None
+            if exc.code == 130 and _by_ctrl_c(exc):
                 raise KeyboardInterrupt from None
             raise
     except SystemExit:
@@ -276,6 +289,9 @@ def _run_command() -> None:
     except KeyboardInterrupt:
         _stopped()
     except Exception as exc:
+        # DuckDB turns a signal that arrives during a query into an error of its own.
+        if interrupted_query(exc):
+            _stopped()
         if isinstance(exc, loaded(USER_ERRORS)):
             _fail(exc, 2)
         if isinstance(exc, loaded(STORE_ERRORS)):
@@ -286,7 +302,6 @@ def _run_command() -> None:
 
             # A damaged file can open fine and fail on the first page it reads.
             _fail(describe_error(_db_arg(), exc), 1)
-        # DuckDB turns a signal that arrives during a query into "Query interrupted".
         if isinstance(exc, RuntimeError) and _received:
             _stopped()
         raise
@@ -298,16 +313,44 @@ def _run_command() -> None:
         raise
 
 
+def _by_ctrl_c(exc: BaseException) -> bool:
+    """Whether a `SystemExit` is typer's answer to a `KeyboardInterrupt` (it exits with 130
+    and says nothing)."""
+    seen: BaseException | None = exc
+    for _ in range(8):
+        seen = (seen.__cause__ or seen.__context__) if seen is not None else None
+        if isinstance(seen, KeyboardInterrupt):
+            return True
+    return False
+
+
+def interrupted_query(exc: BaseException) -> bool:
+    """Whether `exc` is DuckDB's report of a query that a signal interrupted."""
+    duckdb = sys.modules.get("duckdb")
+    if duckdb is not None and isinstance(exc, duckdb.InterruptException):
+        return True
+    return isinstance(exc, RuntimeError) and str(exc).startswith("Query interrupted")
+
+
 def _stopped() -> None:
+    note = interrupt_note()
+    if note is not None:
+        # What the command asked to be said (it begins "interrupted"); a command in it stays
+        # whole, to be copied.
+        err.print(note, soft_wrap=True)
     if _received:
         err.print(f"[yellow]stopped by {signal.Signals(_received[0]).name}[/]")
         sys.exit(128 + _received[0])
-    err.print("[yellow]interrupted[/]")
+    if note is None:
+        err.print("[yellow]interrupted[/]")
     sys.exit(130)
 
 
 if __name__ == "__main__":
     # Run through the imported module, where the app holds the commands it has loaded.
-    from cli.main import run as _run
-
+    try:
+        from cli.main import run as _run
+    except KeyboardInterrupt:
+        sys.stderr.write("interrupted while starting; nothing was done\n")
+        sys.exit(130)
     _run()

@@ -16,6 +16,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from cli.app import on_interrupt
 from cli.common import (
     HUMAN_TIMEOUT_HELP,
     SEED_HELP,
@@ -119,19 +120,29 @@ def _play_with_progress(
                 budget=budget,
             )
         except KeyboardInterrupt:
-            # Ctrl-C (or SIGTERM, SIGHUP): say how to finish (a game played but not yet
-            # written is played again then), and stop as every command does.
+            # Ctrl-C (or SIGTERM, SIGHUP): the bar goes, and the command stops saying how to
+            # finish (`finish_later`).
             progress.stop()
-            err.print(
-                line(
-                    "interrupted; the games stored so far are kept. Finish the tournament"
-                    " with: [green]cattle tournament --resume {} --db {}[/]",
-                    name,
-                    store.path,
-                ),
-                soft_wrap=True,  # the command stays whole, to be copied
-            )
             raise
+
+
+NOT_STORED = (
+    "interrupted before the tournament was stored: nothing to resume; run the command again"
+)
+"""What an interruption says until the tournament's schedule is stored."""
+
+
+def finish_later(store: DuckStore, name: str) -> None:
+    """From now on (the tournament is stored), an interruption at any moment says how to
+    finish it (a game played but not yet written is played again then)."""
+    on_interrupt(
+        line(
+            "interrupted; the games stored so far are kept. Finish the tournament"
+            " with: [green]cattle tournament --resume {} --db {}[/]",
+            name,
+            store.path,
+        )
+    )
 
 
 def _budget(
@@ -462,6 +473,7 @@ def tournament(
         with DuckStore(db) as store:
             ensure_schema(store)
             load(store, resume)
+            finish_later(store, resume)
             store.claim(f"tournament:{resume}")
             config, tasks, done = pending_tasks(store, resume)
             people = any(has_human(t.seats) for t in tasks)
@@ -570,6 +582,7 @@ def tournament(
         raise UsageError("--json goes with --dry-run")
     if executor == "local" and workers > max_workers():
         check_workers(workers, every_game_has_a_model=every_game_has_a_model(fmt, pool, config))
+    on_interrupt(plain(NOT_STORED))
     with DuckStore(db, init=init) as store:
         ensure_schema(store)
         if tournament_exists(store, name):
@@ -581,6 +594,7 @@ def tournament(
         # tournament behind.
         with start() as ex:
             n_planned = create(store, name, fmt, pool, games, seed, config)
+            finish_later(store, name)
             store.claim(f"tournament:{name}")
             if cattle:
                 what = line(
@@ -697,6 +711,7 @@ def _play_suite(
             a for a in pool if not make_agent(parse_spec(a, games[0][0]), 0, 0, config).is_async
         ]
         check_workers(o.workers, every_game_has_a_model=len(code) <= 1)
+    on_interrupt(plain(NOT_STORED))
     with DuckStore(o.db, init=o.init) as store:
         ensure_schema(store)
         if tournament_exists(store, name):
@@ -706,6 +721,7 @@ def _play_suite(
             )
         with start() as ex:
             n_planned = create_suite(store, name, o.family, pool, matches, seed, games)
+            finish_later(store, name)
             store.claim(f"tournament:{name}")
             out.print(
                 line(

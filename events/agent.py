@@ -6,6 +6,9 @@ agent had, and so that a replay never has to call a model again.
 
 from __future__ import annotations
 
+import re
+from collections.abc import Sequence
+
 import msgspec
 from msgspec import UNSET, UnsetType
 
@@ -120,6 +123,24 @@ OUTCOMES = (
 """
 
 
+VERDICT_SUFFIXES = ("_rejected", "_refused", "_invalid")
+"""How the tags of a game's verdicts on a seat's action end (a rules' rejection, a refused
+request, an environment's invalid-move verdict): each such event names the seat as its actor
+and says why in `reason` (docs/architecture.md). The views (`verdicts`, `llm_decisions`)
+match the same suffixes."""
+
+
+def verdict_of(event: Event) -> tuple[int, str] | None:
+    """(the seat, the reason) when `event` is a game's verdict on a seat's action, else None."""
+    tag = type(event).__struct_config__.tag
+    if not isinstance(tag, str) or not tag.endswith(VERDICT_SUFFIXES):
+        return None
+    seat = event.actor()
+    if seat is None:
+        return None
+    return seat, str(getattr(event, "reason", ""))
+
+
 class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
     """How one decision of a model seat went, engine-only: its outcome class (`OUTCOMES`),
     the model calls and tokens it took, and the action played instead of the model's
@@ -140,6 +161,46 @@ class ModelDecision(Event, frozen=True, kw_only=True, tag="model_decision"):
 
     def audience(self) -> tuple[int, ...] | None:
         return ENGINE
+
+
+def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | None]]:
+    """Every `ModelDecision` of a log with the class the game's verdicts give it, as the
+    `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
+    refused or judged invalid before the seat's next decision is `illegal`; the reason is the
+    first such verdict's (None when the game took the move as given)."""
+    out: list[tuple[ModelDecision, str, str | None]] = []
+    open_: dict[int, int] = {}
+    """The index in `out` of each seat's latest decision."""
+    start = events[0] if events else None
+    told = getattr(start, "game", None) == "textarena" and (
+        getattr(start, "engine_version", None) == "1.0.0"
+    )
+    for e in events:
+        if isinstance(e, ModelDecision):
+            open_[e.seat] = len(out)
+            out.append((e, e.outcome, None))
+            continue
+        verdict = verdict_of(e) if isinstance(e, Event) else None
+        if verdict is None and told and isinstance(e, Event):
+            verdict = _told_verdict(e)
+        if verdict is None or verdict[0] not in open_:
+            continue
+        i = open_[verdict[0]]
+        decision, outcome, reason = out[i]
+        if reason is None:
+            played = decision.outcome in ("ok", "repaired")
+            out[i] = (decision, "illegal" if played else outcome, verdict[1])
+    return out
+
+
+def _told_verdict(event: Event) -> tuple[int, str] | None:
+    """The refusal a TextArena observation of rules 1.0.0 tells its own seat in a message
+    (Codenames' unreadable clue or guess), as the `verdicts` view reads it."""
+    if type(event).__struct_config__.tag != "textarena_observed":
+        return None
+    seat, text = getattr(event, "seat", None), str(getattr(event, "text", ""))
+    found = re.search(rf"[^\n\[\]]*Player {seat}, did not provide a valid [^\n]*", text)
+    return None if seat is None or found is None else (int(seat), found.group())
 
 
 class HumanAnswer(Event, frozen=True, kw_only=True, tag="human_answer"):

@@ -361,6 +361,9 @@ def streamed(
     finally:
         if timer is not None:
             timer.cancel()
+            # Wait for the timer's thread to end: while it lives it holds the connection,
+            # and a process that leaves meanwhile reports the connection leaked.
+            timer.join()
 
 
 def run_query(

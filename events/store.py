@@ -36,6 +36,7 @@ from events.catalog import END_TAG
 from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.lazy import LazyModule
+from events.process import pid_running, process_start
 
 if TYPE_CHECKING:
     import duckdb
@@ -377,22 +378,12 @@ def readers_waiting(path: str) -> bool:
         pid_text = name.split("-", 1)[0]
         if pid_text == me:
             continue
-        alive = pid_text.isdigit() and _pid_alive(int(pid_text))
+        alive = pid_text.isdigit() and pid_running(int(pid_text))
         if alive:
             waiting = True
         else:
             _unknock(folder / name)
     return waiting
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
 
 
 def _lock_holder(message: str) -> str:
@@ -407,17 +398,6 @@ def _lock_holder(message: str) -> str:
 # ---- who is writing ---------------------------------------------------------------------------
 
 
-def _process_start(pid: int) -> str | None:
-    """When process `pid` started, in clock ticks since boot (Linux), to tell reused pids apart."""
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except OSError:
-        return None
-    # The command name (field 2) may hold spaces; the fields after its closing ')' are fixed.
-    fields = stat[stat.rfind(")") + 2 :].split()
-    return fields[19] if len(fields) > 19 else None
-
-
 class Writer(msgspec.Struct, frozen=True, kw_only=True):
     """The process that writes a game or runs a tournament."""
 
@@ -429,7 +409,7 @@ class Writer(msgspec.Struct, frozen=True, kw_only=True):
     @classmethod
     def me(cls) -> Writer:
         """This process."""
-        return cls(host=socket.gethostname(), pid=os.getpid(), started=_process_start(os.getpid()))
+        return cls(host=socket.gethostname(), pid=os.getpid(), started=process_start(os.getpid()))
 
     def alive(self) -> bool | None:
         """True if the process still runs, False if it is gone, None if it is on another host."""
@@ -437,13 +417,9 @@ class Writer(msgspec.Struct, frozen=True, kw_only=True):
             return None
         if self.pid == os.getpid():
             return True
-        try:
-            os.kill(self.pid, 0)
-        except ProcessLookupError:
+        if not pid_running(self.pid):
             return False
-        except PermissionError:
-            pass  # alive, owned by someone else
-        now = _process_start(self.pid)
+        now = process_start(self.pid)
         return self.started is None or now is None or now == self.started
 
     def describe(self) -> str:
@@ -767,15 +743,8 @@ def sweep_temp_files(directory: str | None = None) -> list[Path]:
         if not pid_text.isdigit():
             continue
         pid = int(pid_text)
-        if pid == os.getpid():
-            continue
-        try:
-            os.kill(pid, 0)
+        if pid == os.getpid() or pid_running(pid):
             continue  # its writer still runs
-        except ProcessLookupError:
-            pass
-        except PermissionError:
-            continue
         with contextlib.suppress(OSError):
             f.unlink()
             removed.append(f)
@@ -856,13 +825,19 @@ class DuckStore(Store):
             # truncated one); look at it read-only first and leave it untouched if it is bad.
             _probe(self.path, wait)
         _ = self.con  # open now: a missing, damaged or foreign file is reported at once
-        if read_only:
-            if self.path != ":memory:":
-                _check_size(self.con, self.path)
-            self._check_version()
-            current_views(self.con)
-        else:
-            self._migrate(init)
+        try:
+            if read_only:
+                if self.path != ":memory:":
+                    _check_size(self.con, self.path)
+                self._check_version()
+                current_views(self.con)
+            else:
+                self._migrate(init)
+        except BaseException:
+            # Nobody can close a store its constructor refused: close it here, not when
+            # the interpreter shuts down (which reports the connection leaked).
+            self.close()
+            raise
 
     @property
     def con(self) -> duckdb.DuckDBPyConnection:

@@ -33,24 +33,36 @@ LEFT JOIN seats s ON s.game_id = e.game_id AND s.seat = CAST(e.payload->>'seat' 
 WHERE e.type = 'llm_call';
 
 -- Per game and seat: calls, tokens, latency, and how often answers needed repair or retries.
+-- `decisions` counts the seat's decisions as `llm_outcomes` does: its `model_decision`
+-- events, or (a game stored before they existed) its first asks.
 CREATE OR REPLACE VIEW llm_usage AS
-SELECT game_id, seat, any_value(agent) AS agent, any_value(tournament) AS tournament,
-       any_value(provider) AS provider, any_value(model) AS model,
+WITH decided AS (
+    SELECT game_id, CAST(payload->>'seat' AS SMALLINT) AS seat, count(*) AS n
+    FROM events WHERE type = 'model_decision'
+    GROUP BY ALL
+)
+SELECT c.game_id, c.seat, any_value(c.agent) AS agent, any_value(c.tournament) AS tournament,
+       any_value(c.provider) AS provider, any_value(c.model) AS model,
        count(*) AS calls,
-       count(*) FILTER (WHERE stage = 'ask' AND attempt = 1) AS decisions,
-       count(*) FILTER (WHERE stage = 'scratchpad' AND error IS NULL) AS note_updates,
-       sum(input_tokens) AS input_tokens,
-       sum(output_tokens) AS output_tokens,
-       sum(reasoning_tokens) AS reasoning_tokens,
-       sum(latency_ms) / 1000.0 AS model_seconds,
-       count(*) FILTER (WHERE error IS NOT NULL) AS transport_errors,
-       count(*) FILTER (WHERE parse_stage = 'truncated') AS truncated,
-       count(*) FILTER (WHERE parse_error IS NOT NULL) AS format_errors,
-       count(*) FILTER (WHERE parse_stage IN ('last_object', 'key_value', 'lenient')) AS repaired,
-       count(*) FILTER (WHERE parse_stage IS NOT NULL AND parse_stage <> 'truncated') AS parsed,
-       count(*) FILTER (WHERE usage_estimated) AS estimated_calls
-FROM llm_calls
-GROUP BY game_id, seat;
+       coalesce(any_value(d.n),
+                count(*) FILTER (WHERE c.stage = 'ask' AND c.attempt = 1)) AS decisions,
+       count(*) FILTER (WHERE c.stage = 'scratchpad' AND c.error IS NULL) AS note_updates,
+       sum(c.input_tokens) AS input_tokens,
+       sum(c.output_tokens) AS output_tokens,
+       sum(c.reasoning_tokens) AS reasoning_tokens,
+       sum(c.latency_ms) / 1000.0 AS model_seconds,
+       count(*) FILTER (WHERE c.error IS NOT NULL) AS transport_errors,
+       count(*) FILTER (WHERE c.parse_stage = 'truncated') AS truncated,
+       count(*) FILTER (WHERE c.parse_error IS NOT NULL AND c.parse_stage IS NOT NULL
+                          AND c.parse_stage <> 'truncated') AS format_errors,
+       count(*) FILTER (WHERE c.parse_stage IN ('last_object', 'key_value', 'lenient', 'number',
+                                               'text', 'last_line')) AS repaired,
+       count(*) FILTER (WHERE c.parse_stage IS NOT NULL AND c.parse_stage <> 'truncated')
+           AS parsed,
+       count(*) FILTER (WHERE c.usage_estimated) AS estimated_calls
+FROM llm_calls c
+LEFT JOIN decided d ON d.game_id = c.game_id AND d.seat = c.seat
+GROUP BY c.game_id, c.seat;
 
 -- Per game and seat: decisions that ended in a rejection, an engine fallback or a default
 -- (`budget_defaults`: those played because the seat's budget was spent).
@@ -67,11 +79,35 @@ LEFT JOIN events e
       AND e.type IN ('action_rejected', 'fallback_applied', 'action_defaulted')
 GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
 
+-- The rules' and environments' verdicts on a seat's action: every event whose tag ends in
+-- `_rejected`, `_refused` or `_invalid` (a rules' rejection, a refused request, TextArena's
+-- invalid-move verdict). Each game tags its verdicts so, with the seat as the event's actor
+-- and the reason in `reason` (events.agent.VERDICT_SUFFIXES; docs/architecture.md).
+-- A TextArena game stored by rules 1.0.0 holds no verdict event for a move Codenames refused
+-- only in a message to everyone; the message is in the seat's next observation, and is read
+-- from there.
+CREATE OR REPLACE VIEW verdicts AS
+SELECT game_id, seq, actor AS seat, type, payload->>'reason' AS reason
+FROM events
+WHERE actor IS NOT NULL
+  AND (suffix(type, '_rejected') OR suffix(type, '_refused') OR suffix(type, '_invalid'))
+UNION ALL
+SELECT e.game_id, e.seq, e.actor AS seat, e.type,
+       regexp_extract(e.payload->>'text',
+                      '[^\n\[\]]*Player ' || e.actor || ', did not provide a valid [^\n]*')
+           AS reason
+FROM events e JOIN games g USING (game_id)
+WHERE e.type = 'textarena_observed' AND g.game = 'textarena' AND g.engine_version = '1.0.0'
+  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ');
+
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
--- outcome class. A move the rules rejected (an `action_rejected` of the seat before its next
--- decision) counts as `illegal`, and the rules' fallback (`fallback_applied`) is what was played
--- instead; `fallback` is otherwise the seat's own default (`action_defaulted`). Games stored
--- before decisions recorded their outcome have no rows here (see llm_outcomes).
+-- outcome class. A move the game refused or judged invalid (a verdict of the seat before its
+-- next decision: a rules' rejection, a GameBench refusal, TextArena's invalid-move verdict)
+-- counts as `illegal`, with the first verdict's `reason`, and the rules' fallback
+-- (`fallback_applied`) is what was played instead; `fallback` is otherwise the seat's own
+-- default (`action_defaulted`). `recorded` is the class the agent recorded from its calls
+-- alone. Games stored before decisions recorded their outcome have no rows here (see
+-- llm_outcomes).
 CREATE OR REPLACE VIEW llm_decisions AS
 WITH d AS (
     SELECT e.game_id, e.seq, e.turn,
@@ -84,25 +120,32 @@ WITH d AS (
            lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq
     FROM events e
     WHERE e.type = 'model_decision'
+), judged AS (
+    SELECT d.game_id, d.seq, arg_min(v.reason, v.seq) AS reason
+    FROM d
+    JOIN verdicts v
+      ON v.game_id = d.game_id AND v.seat = d.seat AND v.seq > d.seq
+     AND (d.next_seq IS NULL OR v.seq < d.next_seq)
+    GROUP BY d.game_id, d.seq
 ), rules AS (
     SELECT d.game_id, d.seq,
-           bool_or(x.type = 'action_rejected') AS rejected,
-           arg_min(x.payload->>'action', x.seq) FILTER (WHERE x.type = 'fallback_applied')
-               AS rules_fallback
+           arg_min(x.payload->>'action', x.seq) AS rules_fallback
     FROM d
     JOIN events x
       ON x.game_id = d.game_id AND x.actor = d.seat AND x.seq > d.seq
      AND (d.next_seq IS NULL OR x.seq < d.next_seq)
-     AND x.type IN ('action_rejected', 'fallback_applied')
+     AND x.type = 'fallback_applied'
     GROUP BY d.game_id, d.seq
 )
 SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, s.tournament, g.game,
        d.decision,
-       CASE WHEN coalesce(r.rejected, false) AND d.recorded IN ('ok', 'repaired')
+       CASE WHEN j.seq IS NOT NULL AND d.recorded IN ('ok', 'repaired')
             THEN 'illegal' ELSE d.recorded END AS outcome,
        d.recorded, d.calls, d.tokens,
-       coalesce(d.fallback, r.rules_fallback) AS fallback
+       coalesce(d.fallback, r.rules_fallback) AS fallback,
+       j.reason
 FROM d
+LEFT JOIN judged j ON j.game_id = d.game_id AND j.seq = d.seq
 LEFT JOIN rules r ON r.game_id = d.game_id AND r.seq = d.seq
 LEFT JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat
 LEFT JOIN games g ON g.game_id = d.game_id;

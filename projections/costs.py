@@ -122,9 +122,20 @@ _SUMS = (
     "defaults",
     "budget_defaults",
     "decided",
+    "fallbacks",
     "estimated_calls",
     *CLASSES,
 )
+
+
+def _fallbacks(r: dict[str, Any]) -> int:
+    """A seat's decisions whose model move was not played as given (`llm_outcomes`: every
+    class but ok and repaired). A game stored before decisions had outcomes counts its
+    defaults and the rules' fallbacks instead, at most one per decision."""
+    unrecorded = r["unrecorded"] or 0
+    if unrecorded:
+        return min((r["defaults"] or 0) + (r["engine_fallbacks"] or 0), unrecorded)
+    return (r["decided"] or 0) - (r["ok"] or 0) - (r["repaired"] or 0)
 
 
 def usage(
@@ -150,7 +161,7 @@ def usage(
         params.append(game_id)
     sql = f"""
         SELECT o.game_id, o.seat, o.agent, o.game, u.provider, u.model,
-               coalesce(u.calls, 0) AS calls, coalesce(u.decisions, 0) AS decisions,
+               coalesce(u.calls, 0) AS calls, o.decisions AS decisions,
                coalesce(u.input_tokens, 0) AS input_tokens,
                coalesce(u.output_tokens, 0) AS output_tokens,
                coalesce(u.reasoning_tokens, 0) AS reasoning_tokens,
@@ -172,6 +183,7 @@ def usage(
     groups: dict[tuple[Any, ...], dict[str, Any]] = {}
     for raw in rows:
         r = dict(zip(cols, raw, strict=True))
+        r["fallbacks"] = _fallbacks(r)
         price = price_for(r["provider"], r["model"], prices) if r["provider"] else (0.0, 0.0)
         c = cost(r["input_tokens"], r["output_tokens"], price)
         g = groups.setdefault(
@@ -212,8 +224,7 @@ def usage(
         if g["unpriced"]:
             g["cost_usd"] = None
         g["format_error_rate"] = g["format_errors"] / g["parsed"] if g["parsed"] else 0.0
-        fallbacks = g["defaults"] + g["engine_fallbacks"]
-        g["fallback_rate"] = fallbacks / g["decisions"] if g["decisions"] else 0.0
+        g["fallback_rate"] = g["fallbacks"] / g["decided"] if g["decided"] else 0.0
         g["outcomes"] = {c: g.pop(c) for c in CLASSES}
         decided = g["decided"]
         g["outcome_rates"] = {

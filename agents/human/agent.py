@@ -49,6 +49,25 @@ MAX_TIMEOUT = 86_400.0
 """The longest time limit accepted (one day)."""
 POLL = 0.05
 """Seconds between looks at the input queue while waiting for a line."""
+MAX_LINE = 4_096
+"""The longest line read as an answer, in characters (a terminal's own line buffer holds
+4,096 bytes); a longer line is refused unread, and only its first `MAX_LINE` characters and
+its length are kept."""
+SHOWN = 80
+"""Characters of a person's own text echoed back in a refusal or a played move."""
+
+
+@dataclass(frozen=True)
+class CutLine:
+    """A line longer than `MAX_LINE`: its first characters and its whole length."""
+
+    head: str
+    length: int
+
+
+def excerpt(text: str, limit: int = SHOWN) -> str:
+    """`text` cut to `limit` characters, an ellipsis marking the cut."""
+    return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
 class HumanSpecError(ConfigError):
@@ -155,7 +174,7 @@ class Terminal:
     def __init__(self, stream: IO[str], console: Console) -> None:
         self.console = console
         self._stream = stream
-        self._lines: queue.Queue[str | None] = queue.Queue()
+        self._lines: queue.Queue[str | CutLine | None] = queue.Queue()
         self._thread: threading.Thread | None = None
         self.left: str | None = None
         """Why the person left ("end of input", "interrupted"), once they did."""
@@ -203,13 +222,25 @@ class Terminal:
         self.busy = True
 
     def _read(self) -> None:
-        for line in self._stream:
-            self._lines.put(line)
+        # At most MAX_LINE + 1 characters of a line are held: the rest of a longer line is
+        # read in pieces of that size and only counted.
+        read = self._stream.readline
+        while line := read(MAX_LINE + 1):
+            if len(line) <= MAX_LINE or line.endswith("\n"):
+                self._lines.put(line)
+                continue
+            length, last = len(line), line
+            while more := read(MAX_LINE + 1):
+                length, last = length + len(more), last[-1:] + more
+                if more.endswith("\n"):
+                    break
+            length -= len(last) - len(last.rstrip("\r\n"))
+            self._lines.put(line if length <= MAX_LINE else CutLine(line[:MAX_LINE], length))
         self._lines.put(None)
 
-    async def line(self, seconds: float) -> str | None:
-        """The next line typed (without its newline), or None after `seconds`; raises
-        `EOFError` at the end of input."""
+    async def line(self, seconds: float) -> str | CutLine | None:
+        """The next line typed (without its newline; a `CutLine` when longer than
+        `MAX_LINE`), or None after `seconds`; raises `EOFError` at the end of input."""
         if self._thread is None:
             self._thread = threading.Thread(target=self._read, name="human-input", daemon=True)
             self._thread.start()
@@ -225,7 +256,7 @@ class Terminal:
             if got is None:
                 self._lines.put(None)  # every later read sees the end too
                 raise EOFError
-            return got.rstrip("\r\n")
+            return got if isinstance(got, CutLine) else got.rstrip("\r\n")
 
 
 class Desk(Protocol):
@@ -247,7 +278,7 @@ class Desk(Protocol):
 
     async def take(self) -> None: ...
 
-    async def line(self, seconds: float) -> str | None: ...
+    async def line(self, seconds: float) -> str | CutLine | None: ...
 
 
 _TERMINAL: Terminal | None = None
@@ -354,6 +385,18 @@ def read_line(
     if schema is not None:
         tries.append(answer_object(schema, text))
     return _first(prompter, tries, decision, seat)
+
+
+MAX_ERROR = 300
+"""The longest refusal reason kept and shown (a parser may quote the answer in it)."""
+
+
+def too_long(head: str, length: int) -> str:
+    """The refusal of a line of `length` characters beginning with `head`."""
+    return (
+        f"the line is {length:,} characters long ({excerpt(head, 24)!r});"
+        f" at most {MAX_LINE:,} are read"
+    )
 
 
 def _first(
@@ -514,13 +557,21 @@ class HumanAgent(Agent):
                 out.say(f"No answer within {self.timeout:g} s: the default is played.")
                 return self._default(decision, f"no answer within {self.timeout:g} s")
             elapsed = (time.monotonic() - asked) * 1000.0
-            action, how, error = read_line(self.prompter, line, decision, self.seat, schema)
+            text, length = (line.head, line.length) if isinstance(line, CutLine) else (line, -1)
+            error: str | None
+            if length > MAX_LINE or len(text) > MAX_LINE:
+                length = max(length, len(text))
+                text = text[:MAX_LINE]
+                action, how, error = None, "failed", too_long(text, length)
+            else:
+                action, how, error = read_line(self.prompter, text, decision, self.seat, schema)
+                error = None if error is None else excerpt(error, MAX_ERROR)
             self.record(
                 HumanAnswer(
                     seat=self.seat,
                     decision=decision.kind,
                     stage=stage,
-                    text=line,
+                    text=text,
                     parse_stage=how,
                     error=error,
                     elapsed_ms=round(elapsed, 1),
@@ -528,7 +579,7 @@ class HumanAgent(Agent):
             )
             if action is not None:
                 played = label(self.prompter, action, decision, self.seat, schema)
-                out.say(f"Played: {played}")
+                out.say(f"Played: {excerpt(played)}")
                 return action
             out.say(f"Refused: {error}. Try again.")
             stage = "retry"

@@ -31,6 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from agents.human.agent import POLL, Question
+from events.process import pid_running
 
 SEATS_ENV = "CATTLE_SEATS"
 DEFAULT_SEATS = Path("data/seats")
@@ -210,13 +211,7 @@ def alive(pid: Any) -> bool:
     """Whether process `pid` of this machine is still running (not a number: assumed so)."""
     if not isinstance(pid, int) or pid <= 0:
         return True
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except OSError:
-        return True  # it exists, run by someone else
-    return True
+    return pid_running(pid)
 
 
 def sweep(root: Path) -> int:

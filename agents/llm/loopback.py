@@ -397,8 +397,48 @@ def anthropic_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     }
 
 
+MAX_REQUEST = 64 * 1024 * 1024
+"""The largest request body the server reads, in bytes."""
+
+
+def _error(message: str) -> dict[str, Any]:
+    """An error body both SDKs read (OpenAI's `error.message`, Anthropic's typed error)."""
+    return {"type": "error", "error": {"type": "invalid_request_error", "message": message}}
+
+
+def _length(header: str | None) -> tuple[int, str | None]:
+    """(the body's length, why it cannot be read or None) from a content-length header."""
+    text = (header or "0").strip()
+    if not text.isdigit():
+        return -1, f"content-length must be a whole number of bytes, got {text[:40]!r}"
+    length = int(text)
+    if length > MAX_REQUEST:
+        return length, f"content-length {length:,} is over {MAX_REQUEST:,} bytes"
+    return length, None
+
+
+def _request_body(raw: bytes) -> tuple[dict[str, Any], str | None]:
+    """(the request's JSON object, why it is not a request the protocols allow or None)."""
+    try:
+        body = json.loads(raw or b"{}")
+    except (ValueError, RecursionError) as exc:
+        return {}, f"the body is not JSON: {type(exc).__name__}"
+    if not isinstance(body, dict):
+        return {}, f"the body is a JSON {type(body).__name__}, not an object"
+    messages = body.get("messages", [])
+    if not isinstance(messages, list):
+        return {}, "messages must be a list"
+    for i, m in enumerate(messages):
+        if not isinstance(m, dict) or not isinstance(m.get("role"), str):
+            return {}, f"messages[{i}] must be an object with a role"
+    if not isinstance(body.get("system", ""), str | list):
+        return {}, "system must be text or a list of blocks"
+    return body, None
+
+
 class LoopbackServer:
-    """A threaded HTTP server on 127.0.0.1 answering both protocols from a policy."""
+    """A threaded HTTP server on 127.0.0.1 answering both protocols from a policy; a request
+    it cannot read is answered 400 (413 when too long) with a JSON error."""
 
     def __init__(self, policy: Policy | None = None, *, port: int = 0, delay: float = 0.0) -> None:
         self.policy: Policy = policy or LegalPolicy()
@@ -421,7 +461,11 @@ class LoopbackServer:
                 return None
 
             def do_POST(self) -> None:
-                length = int(self.headers.get("content-length") or 0)
+                length, problem = _length(self.headers.get("content-length"))
+                if problem is not None:
+                    self.close_connection = True  # the body, if any, is left unread
+                    self._send(400 if length <= MAX_REQUEST else 413, _error(problem), {})
+                    return
                 raw = self.rfile.read(length)
                 path = self.path.split("?", 1)[0]
                 if path.endswith("/chat/completions"):
@@ -431,10 +475,9 @@ class LoopbackServer:
                 else:
                     self._send(404, {"error": {"message": f"no route {path}"}}, {})
                     return
-                try:
-                    body = json.loads(raw or b"{}")
-                except ValueError:
-                    self._send(400, {"error": {"message": "bad json"}}, {})
+                body, problem = _request_body(raw)
+                if problem is not None:
+                    self._send(400, _error(problem), {})
                     return
                 with server._lock:
                     req = Incoming(protocol=protocol, body=body, n=len(server.requests))

@@ -15,8 +15,12 @@ from events.agent import ActionDefaulted, LLMCall
 REFUSED = ("content_filter", "refusal")
 """Finish reasons that mean the provider refused to answer (OpenAI's content filter and
 refusal, Anthropic's ``refusal`` stop reason)."""
-LENIENT = ("last_object", "key_value", "lenient")
-"""Parse stages that read an answer only by being lenient with its form."""
+LENIENT = ("last_object", "key_value", "lenient", "number", "text", "last_line")
+"""Parse stages that read an answer only by being lenient with the form the prompt asked for:
+the last JSON object in prose, key-value pairs, a legal move named somewhere in a sentence,
+the last number written (PACT's quote), the plain text of an answer that held no JSON
+(PACT's message), the last line of an answer without its `Action:` line. The views'
+`repaired` counts (events/views_llm.sql) name the same stages."""
 RETRIES = ("format_retry", "truncation_retry")
 """Stages of calls that repeat a question after an unusable answer."""
 BUDGET = "budget spent"

@@ -10,10 +10,20 @@ Each game then turns the fields into its own action (agents.cattle.parse, agents
 from __future__ import annotations
 
 import functools
-import json
 import re
 from collections.abc import Sequence
 from typing import Any
+
+from projections.answers import load_json
+
+_PLACEHOLDER = re.compile(r"<[^<>]{0,80}>|\.\.\.|\u2026")
+
+
+def is_placeholder(value: str) -> bool:
+    """Whether `value` only repeats a template's placeholders (`<your message>`, `...`):
+    nothing but those, spaces and punctuation."""
+    rest = _PLACEHOLDER.sub("", value)
+    return bool(value.strip()) and not any(ch.isalnum() for ch in rest)
 
 
 class AnswerError(ValueError):
@@ -49,7 +59,7 @@ def _objects(text: str) -> list[str]:
     return spans
 
 
-_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:\.\d+)?|[A-Za-z_][\w\- ]*)"""
+_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[A-Za-z_][\w\- ]*)"""
 
 
 @functools.cache
@@ -80,14 +90,14 @@ def extract(text: str, keys: Sequence[str] = ()) -> tuple[dict[str, Any] | None,
     the key-value stage looks for `keys` only."""
     stripped = text.strip()
     try:
-        data = json.loads(stripped)
+        data = load_json(stripped)
         if isinstance(data, dict):
             return data, "json"
     except (ValueError, RecursionError):
         pass
     for span in reversed(_objects(text)):
         try:
-            data = json.loads(span)
+            data = load_json(span)
         except (ValueError, RecursionError):
             continue
         if isinstance(data, dict):

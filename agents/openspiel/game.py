@@ -76,6 +76,16 @@ def _check_brackets(text: str) -> None:
                 )
 
 
+def plays(agent: str, config: OpenSpielConfig) -> bool:
+    """True when the code agent takes a seat of this game (`tft` plays only the iterated
+    prisoner's dilemma, `mcts` only games with turns)."""
+    try:
+        CODE_AGENTS[agent](0, 0, config)
+    except ConfigError:
+        return False
+    return True
+
+
 def check_agent(spec: str) -> None:
     """Raise `ValueError` unless a code agent spec's options are known."""
     parse_options(spec)
@@ -104,6 +114,7 @@ GAME = GameDef(
         "configure": configure,
         "configured_agent": configured_agent,
         "check_agent": check_agent,
+        "plays": plays,
         "render": render,
         "frames": frames,
         "drawing": "cli.openspiel.draw",

@@ -14,7 +14,7 @@ import re
 from typing import Any, cast
 
 from agents.base import Agent
-from agents.llm.parse import extract
+from agents.llm.parse import extract, is_placeholder
 from engine.pact.rules import (
     AnyPactAction,
     AnyPactDecision,
@@ -234,7 +234,17 @@ MESSAGE_KEYS = ("message", "text", "msg", "say", "chat")
 QUOTE_KEYS = ("quote", "bid", "ask", "price", "amount", "offer")
 """Keys a quote may come under (first found wins)."""
 
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_ECHOES = re.compile(
+    r"<[^<>]{0,80}>"  # a template placeholder
+    r"|\bplayer\s*\d+"  # a seat's name, as the prompt writes it
+    r"|\bround\s*(?:of\s*)?\d+(?:\s*of\s*\d+)?|\bR\d+\b"  # a round's number
+    r"|\(\s*bid\s*\+\s*ask\s*\)\s*/\s*2"  # the price rule
+    r"|\bwhole\s+number\s+from\s+-?\d+\s+to\s+-?\d+",  # the quote's range
+    re.IGNORECASE,
+)
+"""Prompt text an answer may repeat whose numbers are not a quote: a number is read from
+prose (the lenient `number` stage) only outside these."""
 _HUGE = 10**18
 """Numbers with more digits than this are read as this (the rules clamp them anyway)."""
 
@@ -247,8 +257,11 @@ def _pick(data: dict[str, Any], keys: tuple[str, ...]) -> Any:
     return None
 
 
-def _as_number(token: str) -> int | float:
-    """A matched number token as an int (when whole) or a float."""
+def _as_number(token: str) -> int | float | None:
+    """A matched number token as an int (when whole) or a float; None for a number with an
+    exponent (`1e2`): the prompt asks for a whole number written out."""
+    if "e" in token or "E" in token:
+        return None
     digits = token.lstrip("-").split(".")[0]
     if len(digits) > 18:
         return -_HUGE if token.startswith("-") else _HUGE
@@ -265,9 +278,11 @@ def _number(value: Any) -> int | float | None:
     if isinstance(value, int):
         return value
     if isinstance(value, float):
+        if not math.isfinite(value):
+            return None
         return int(value) if value.is_integer() else value
     if isinstance(value, str):
-        m = _NUMBER.search(value)
+        m = _NUMBER.search(_ECHOES.sub(" ", value))
         return _as_number(m.group()) if m else None
     return None
 
@@ -300,6 +315,8 @@ def parse_answer(
             value = _pick(data, MESSAGE_KEYS)
             if value is None:
                 return None, stage, '"message" is missing'
+            if isinstance(value, str) and is_placeholder(value):
+                return None, stage, f'"message" repeats the template ({value[:40]!r})'
             return (
                 SendMessage(seat=seat, text=value if isinstance(value, str) else str(value)),
                 stage,
@@ -308,6 +325,8 @@ def parse_answer(
         plain = _plain(text)
         if not plain:
             return None, "failed", "the answer is empty"
+        if is_placeholder(plain):
+            return None, "failed", f"the answer repeats the template ({plain[:40]!r})"
         return SendMessage(seat=seat, text=plain), "text", None
     if found:
         assert data is not None
@@ -316,12 +335,19 @@ def parse_answer(
             return None, stage, '"quote" is missing'
         n = _number(value)
         if n is None:
-            return None, stage, f'"quote" must be a number, got {value!r}'
+            return (
+                None,
+                stage,
+                f'"quote" must be a number written out in digits, got {value!r}'[:120],
+            )
         return SubmitQuote(seat=seat, price=n), stage, None
-    numbers = _NUMBER.findall(text)
+    numbers = _NUMBER.findall(_ECHOES.sub(" ", text))
     if not numbers:
-        return None, "failed", "no number found in the answer"
-    return SubmitQuote(seat=seat, price=_as_number(numbers[-1])), "number", None
+        return None, "failed", "no number found in the answer (outside the prompt's own words)"
+    last = _as_number(numbers[-1])
+    if last is None:
+        return None, "failed", f"{numbers[-1][:30]!r} is not a whole number written out"
+    return SubmitQuote(seat=seat, price=last), "number", None
 
 
 def default_action(decision: AnyPactDecision, seat: int) -> AnyPactAction:

@@ -23,6 +23,7 @@ import msgspec
 from cli.web import frames as fr
 from events import catalog
 from events.store import decode_stored
+from projections.answers import load_json
 from projections.costs import PricesError, cost, load_prices, price_for
 from projections.seeds import seedless_fields, seedless_text, seeds_in_play, withheld_seed
 from projections.timeline import lineup_hidden, seat_lens, seat_numbered
@@ -556,7 +557,7 @@ def _llm_extra(fields: dict[str, Any], notes: dict[int, str], prices: dict[str, 
     response = str(fields.get("response", ""))
     reasoning = None
     try:
-        answer = json.loads(response)
+        answer = load_json(response)
         if isinstance(answer, dict) and isinstance(answer.get("reasoning"), str):
             reasoning = answer["reasoning"]
     except ValueError:

@@ -31,6 +31,7 @@ from typing import Any, assert_never
 import msgspec
 from msgspec.structs import replace
 
+from engine.chat import one_line
 from engine.gamebench.common import (
     Explain,
     IllegalAction,
@@ -265,7 +266,7 @@ def clean_text(text: Any, limit: int) -> tuple[str | None, str | None]:
     `limit` characters; (None, why) for anything that is not text."""
     if not isinstance(text, str):
         return None, "a message is text"
-    one = " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    one = one_line(text)
     if len(one) > limit:
         return one[:limit].rstrip(), f"a message has at most {limit} characters; cut"
     return one, None

@@ -30,6 +30,7 @@ from typing import Any, Literal, assert_never
 import msgspec
 from msgspec.structs import replace
 
+from engine.chat import one_line
 from engine.gamebench.common import (
     Explain,
     IllegalAction,
@@ -231,7 +232,7 @@ def talk_options(state: TrState, seat: int, room: int) -> tuple[KeepQuiet | Show
 def message(text: str) -> str:
     """A message as the room hears it: one line of printable characters, spaces collapsed
     (a control character, a terminal escape or a bidi override becomes a space)."""
-    return " ".join("".join(ch if ch.isprintable() else " " for ch in text).split())
+    return one_line(text)
 
 
 def _normalised(action: Any) -> Any:

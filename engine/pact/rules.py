@@ -26,13 +26,18 @@ from typing import Any, Literal, assert_never
 import msgspec
 from msgspec.structs import replace
 
+from engine.chat import one_line
 from events import agent as ae
 from events.config import SeatSpec
 from events.pact import game as pe
 from events.pact.game import BUYER, DISTRIBUTIONS, ROLES, SELLER, PactConfig, ValueMix
 
-ENGINE_VERSION = "1.0.0"
-"""Stored with every game; bump when a rule change alters logs."""
+ENGINE_VERSION = "1.1.0"
+"""Stored with every game; bump when a rule change alters logs. 1.1.0: a message loses every
+character that is not printable (a bidirectional override, a zero-width mark), as chat does
+in every game (`engine.chat`); 1.0.0 replaced control characters only."""
+VERSIONS = ("1.0.0", ENGINE_VERSION)
+"""Every rules version these rules replay (a log names the one it was played by)."""
 
 
 class IllegalAction(ValueError):
@@ -241,14 +246,20 @@ def draw_values(config: PactConfig, seed: int) -> tuple[str, int, int]:
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
 
 
-def clean_message(text: str, max_words: int, max_chars: int) -> tuple[str, int, bool]:
+def clean_message(
+    text: str, max_words: int, max_chars: int, version: str = ENGINE_VERSION
+) -> tuple[str, int, bool]:
     """(text as shown, words submitted, cut?) for a submitted message.
 
-    Control characters become spaces and runs of whitespace one space, so a message is one
-    line of plain text; then it is cut to `max_words` words and `max_chars` characters.
+    A character that is not printable becomes a space (under rules 1.0.0: a control
+    character) and runs of whitespace one space, so a message is one line of plain text;
+    then it is cut to `max_words` words and `max_chars` characters.
     """
-    # Printable text holds no control characters: skip the substitution (the common case).
-    words = (text if text.isprintable() else _CONTROL.sub(" ", text)).split()
+    if version == "1.0.0":
+        # Printable text holds no control characters: skip the substitution.
+        words = (text if text.isprintable() else _CONTROL.sub(" ", text)).split()
+    else:
+        words = one_line(text).split()
     n = len(words)
     cut = n > max_words
     shown = " ".join(words[:max_words] if cut else words)
@@ -349,9 +360,20 @@ _ROUND_EVENTS = (
 
 
 class PactRules:
-    """The rules of PACT (the `events.catalog.Rules` protocol)."""
+    """The rules of PACT (the `events.catalog.Rules` protocol); `version` picks the rules the
+    games are recorded by (the current ones, or an earlier one of `VERSIONS` to replay its
+    games)."""
 
-    version = ENGINE_VERSION
+    def __init__(self, version: str = ENGINE_VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no PACT rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> PactRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return PactRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: PactConfig) -> int:
@@ -375,7 +397,7 @@ class PactRules:
         distribution, value, cost = draw_values(config, seed)
         events: list[Any] = [
             pe.PactGameStarted(
-                seed=seed, config=config, seats=tuple(seats), engine_version=ENGINE_VERSION
+                seed=seed, config=config, seats=tuple(seats), engine_version=self.version
             ),
             pe.PactValuesDrawn(distribution=distribution, value=value, cost=cost),
             pe.PactValueDealt(seat=BUYER, role="buyer", amount=value),
@@ -461,7 +483,7 @@ class PactRules:
     def _message(self, s: PactState, seat: int, value: Any) -> list[Any]:
         c = s.config
         raw = message_text(value)
-        text, words, cut = clean_message(raw, c.max_words, c.max_chars)
+        text, words, cut = clean_message(raw, c.max_words, c.max_chars, self.version)
         sent = pe.PactMessageSent(round=s.round, seat=seat, text=text, words=words, cut=cut)
         if text == raw:
             return [sent]

@@ -28,6 +28,7 @@ import contextlib
 import functools
 import importlib
 import random
+import re
 import sys
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
@@ -47,7 +48,15 @@ from events.textarena.game import (
     TextArenaStarted,
 )
 
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+VERSIONS = ("1.0.0",)
+"""Older rules versions still replayed: 1.0.0 recorded only the verdicts TextArena gives
+through `set_invalid_move`, not those it only tells in a game message (`MESSAGE_VERDICTS`)."""
+
+MESSAGE_VERDICTS = (re.compile(r"\bdid not provide a valid (?:clue|guess)\b"),)
+"""Game messages by which an environment refuses a move without calling `set_invalid_move`
+(Codenames skips the team's turn after a clue or guess it cannot read); since rules 1.1.0
+each is recorded as an invalid-move verdict on the player whose move it was."""
 
 INSTALL_HINT = (
     "TextArena is not installed; install the extra: uv sync --extra textarena "
@@ -136,6 +145,8 @@ def _entry_class(env_id: str) -> Any:
         except (ImportError, SyntaxError) as exc:
             text = " ".join(f"{type(exc).__name__}: {exc}".split())[:160]
             raise ConfigError(f"TextArena's {env_id} cannot be loaded here: {text}") from None
+        except (LookupError, OSError) as exc:  # data its module reads as it is imported
+            raise unusable(env_id, exc) from None
         entry = getattr(module, class_name)
     return entry
 
@@ -160,6 +171,19 @@ def _offline_codenames() -> Any:
     return OfflineCodenames
 
 
+def unusable(env_id: str, exc: BaseException) -> ConfigError:
+    """The one-line refusal of an environment that cannot be set up here, from what it raised
+    while being built or reset."""
+    first = " ".join(str(exc).split()).strip("* ")[:160] or type(exc).__name__
+    if isinstance(exc, LookupError) and not isinstance(exc, KeyError):
+        why = "needs data it downloads at run time, which the harness does not do"
+    elif isinstance(exc, OSError):
+        why = "reads a data file that the installed textarena package does not hold"
+    else:
+        why = "cannot be set up here"
+    return ConfigError(f"TextArena's {env_id} {why}: {first}")
+
+
 def make_env(env_id: str) -> Any:
     """A fresh environment for `env_id`, wrapped as TextArena's registration says;
     `ConfigError` in one line when TextArena has no such id or cannot build it."""
@@ -170,12 +194,8 @@ def make_env(env_id: str) -> Any:
         cls = _offline_codenames()
     try:
         env = cls(**spec.kwargs)
-    except LookupError as exc:  # an NLTK corpus TextArena would have downloaded
-        first = " ".join(str(exc).split())[:120]
-        raise ConfigError(
-            f"TextArena's {env_id} needs data it downloads at run time, which the harness "
-            f"does not do: {first}"
-        ) from None
+    except Exception as exc:  # any failure to build refuses the id
+        raise unusable(env_id, exc) from None
     env.env_id = env_id
     env.entry_point = spec.entry_point
     for wrapper in spec.default_wrappers or ():
@@ -188,12 +208,14 @@ def players_of(env_id: str, players: int | None = None) -> int:
     3, 4, 5, 6 its `reset` takes (`ConfigError` when none does)."""
     for n in (players,) if players is not None else (2, 1, 3, 4, 5, 6):
         assert n is not None
+        env = make_env(env_id)
         try:
-            env = make_env(env_id)
             with GameRandom(0).active():
                 env.reset(num_players=n, seed=0)
         except AssertionError:  # TextArena refuses a player count with an assertion
             continue
+        except Exception as exc:  # a reset that fails for any other reason
+            raise unusable(env_id, exc) from None
         return n
     which = f"{players} players" if players is not None else "2, 1, 3, 4, 5 or 6 players"
     raise ConfigError(f"TextArena's {env_id} does not play with {which}")
@@ -285,7 +307,7 @@ class TextArenaState:
         "verdicts",
     )
 
-    def __init__(self, config: TextArenaConfig, seed: int) -> None:
+    def __init__(self, config: TextArenaConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
         self.players = config.players
@@ -307,6 +329,18 @@ class TextArenaState:
             return original(*args, **kwargs)
 
         inner.set_invalid_move = judged
+        if version in VERSIONS:
+            return
+        told = inner.add_observation
+
+        def announced(*args: Any, **kwargs: Any) -> Any:
+            message = kwargs.get("message", args[0] if args else "")
+            sender = kwargs.get("from_id", args[2] if len(args) > 2 else -1)
+            if sender == -1 and any(rx.search(str(message)) for rx in MESSAGE_VERDICTS):
+                self.verdicts.append((int(inner.current_player_id), str(message)))
+            return told(*args, **kwargs)
+
+        inner.add_observation = announced
 
     @property
     def current(self) -> int:
@@ -417,6 +451,8 @@ class TextArenaRules:
     """Any TextArena environment as a decider (see the module docstring)."""
 
     version = VERSION
+    versions = VERSIONS
+    """Every older rules version these rules replay (a log names the one it was played by)."""
 
     @staticmethod
     def max_decisions(config: TextArenaConfig) -> int:
@@ -424,17 +460,22 @@ class TextArenaRules:
         return config.max_steps
 
     def start(
-        self, config: TextArenaConfig, seed: int, seats: Sequence[SeatSpec]
+        self,
+        config: TextArenaConfig,
+        seed: int,
+        seats: Sequence[SeatSpec],
+        version: str | None = None,
     ) -> tuple[TextArenaState, list[Any]]:
         """Make and reset the environment; record the start, secret roles and the first
-        player's observation."""
-        st = TextArenaState(config, seed)
+        player's observation (by the rules of `version`, default the current ones)."""
+        version = version or self.version
+        st = TextArenaState(config, seed, version)
         events: list[Any] = [
             TextArenaStarted(
                 seed=seed,
                 config=config,
                 seats=tuple(seats),
-                engine_version=self.version,
+                engine_version=version,
                 env_id=config.env_id,
                 textarena_version=textarena_version(),
             ),
@@ -500,7 +541,7 @@ class TextArenaRules:
     def fold(self, events: Sequence[Any]) -> TextArenaState:
         """The state after a log (or a prefix): a fresh environment, the stored actions."""
         start = events[0]
-        st = TextArenaState(start.config, start.seed)
+        st = TextArenaState(start.config, start.seed, start.engine_version or VERSION)
         for e in events:
             if isinstance(e, ActionTaken):
                 with st.rng.active():

@@ -12,7 +12,6 @@ first (GameBench's CoT scaffold). An answer is read from its JSON `action`, its 
 
 from __future__ import annotations
 
-import json
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
@@ -20,6 +19,7 @@ from typing import Any, Self
 
 from engine.gamebench.common import Explain, raw_text
 from events.gamebench.common import RuleExplainedBase
+from projections.answers import json_bounds_error, load_json
 
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes a seat may take (`mode=` in its spec): answer at once, reason first, or
@@ -122,7 +122,7 @@ def answer_line(text: str) -> tuple[str | None, str]:
     body = (text or "").strip()
     if body.startswith("{") and body.endswith("}"):
         try:
-            data = json.loads(body)
+            data = load_json(body)
         except ValueError:
             data = None
         if isinstance(data, dict) and isinstance(data.get("action"), str):
@@ -149,6 +149,10 @@ def explain_heading(action: str) -> str | None:
 def read_line(text: str) -> tuple[str | Explain | None, str, str | None]:
     """(the action text, an `Explain`, or None; how it was read; error or None): the first
     step of reading any GameBench answer, the game's own reader taking the text from there."""
+    body = (text or "").strip()
+    why = json_bounds_error(body) if body.startswith("{") and body.endswith("}") else None
+    if why is not None:
+        return None, "failed", f"the answer cannot be read: {why}"
     candidate, stage = answer_line(text)
     if candidate is None:
         return None, "failed", "empty answer"

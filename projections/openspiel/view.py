@@ -38,6 +38,7 @@ from events.openspiel.game import (
     OpenSpielEnded,
     OpenSpielStarted,
 )
+from projections.answers import json_bounds_error, load_json
 from projections.openspiel.board import board_of
 
 MODES = ("prompt", "cot", "sc-cot")
@@ -499,16 +500,22 @@ def _clean(text: str) -> str:
     return text.strip().strip("`*\"'<>[]. ").strip().lower()
 
 
-def _json_action(text: str) -> str | None:
-    """The `action` field of an answer that is one JSON object (structured output)."""
+def _json_body(text: str) -> str | None:
+    """The text of an answer that is one JSON object (code fence aside), else None."""
     body = text.strip()
     if body.startswith("```"):
         body = body.strip("`").removeprefix("json").strip()
-    if not (body.startswith("{") and body.endswith("}")):
+    return body if body.startswith("{") and body.endswith("}") else None
+
+
+def _json_action(text: str) -> str | None:
+    """The `action` field of an answer that is one JSON object (structured output)."""
+    body = _json_body(text)
+    if body is None:
         return None
     try:
-        data = msgspec.json.decode(body)
-    except msgspec.DecodeError:
+        data = load_json(body)
+    except ValueError:
         return None
     value = data.get("action") if isinstance(data, dict) else None
     return value if isinstance(value, str) else None
@@ -534,11 +541,18 @@ def _named(text: str, legal: Sequence[int], texts: Sequence[str]) -> set[int]:
             ):
                 spans.append((start, end, action))
             start = low.find(key, start + 1)
-    kept = {
-        a
-        for s, e, a in spans
-        if not any(s2 <= s and e <= e2 and (e2 - s2) > (e - s) for s2, e2, _ in spans)
-    }
+    # A span inside a longer one is not counted. Sorted by start, longest first, a span lies
+    # inside a longer one exactly when an earlier span (other than its equals) reaches as far.
+    kept: set[int] = set()
+    reach = -1
+    group: tuple[int, int] | None = None
+    group_reach = -1
+    for s, e, a in sorted(spans, key=lambda x: (x[0], -x[1])):
+        if (s, e) != group:
+            group, group_reach = (s, e), reach
+        if group_reach < e:
+            kept.add(a)
+        reach = max(reach, e)
     return kept
 
 
@@ -554,6 +568,10 @@ def parse_answer(text: str, decision: OpenSpielTurn, seat: int) -> tuple[Any, st
     legal, texts = decision.options(seat)
     by_text = {_clean(t): a for a, t in zip(legal, texts, strict=True)}
     text = text or ""
+    body = _json_body(text)
+    why = json_bounds_error(body) if body is not None else None
+    if why is not None:
+        return None, "failed", f"the answer cannot be read: {why}"
     chosen = _json_action(text)
     if chosen is not None and _clean(chosen) in by_text:
         return by_text[_clean(chosen)], "json", None

@@ -331,9 +331,13 @@ def test_bad_suite_input_is_one_line(tmp_path: Path, args: tuple[str, ...], says
     assert not db.exists()
 
 
-def test_an_interrupted_suite_says_how_to_finish_it(tmp_path: Path) -> None:
+@pytest.mark.parametrize("after", [0.0, 0.05, 0.4])
+def test_an_interrupted_suite_says_how_to_finish_it(tmp_path: Path, after: float) -> None:
     """Ctrl-C (a real SIGINT, as from a terminal) stops the suite with exit code 130 and one
-    line that tells how to finish it; the games played so far stay stored."""
+    line that tells how to finish it, whatever the suite was doing when it came: reading its
+    schedule back, starting its workers, playing. The signal goes once the plan is printed
+    (the schedule is stored then), and `after` seconds later to land elsewhere; the line
+    does not depend on where it lands."""
     db = tmp_path / "cut.duckdb"
     proc = subprocess.Popen(
         [sys.executable, "-m", "cli.main", "tournament", "--game", "gamebench", "--agents",
@@ -343,17 +347,49 @@ def test_an_interrupted_suite_says_how_to_finish_it(tmp_path: Path) -> None:
     )  # fmt: skip
     assert proc.stdout is not None
     heard = ""
-    while "worker(s)." not in heard:  # the plan is printed just before the first game
+    while "worker(s)." not in heard:  # the plan is printed once the schedule is stored
         line = proc.stdout.readline()
         assert line, proc.communicate(timeout=60)
         heard += line
-    time.sleep(0.5)
+    time.sleep(after)
     proc.send_signal(signal.SIGINT)
-    _, stderr = proc.communicate(timeout=60)
+    _, stderr = proc.communicate(timeout=120)
     assert proc.returncode == 130, stderr
     text = " ".join(stderr.split())
     assert "Traceback" not in text
     assert f"cattle tournament --resume gamebench-4-3000 --db {db}" in text, text
+
+
+_INTERRUPT_ON_IMPORT = """
+import os, signal, sys
+
+module, db = sys.argv[1:3]
+
+class Interrupt:
+    # Ctrl-C arrives while the program imports `module`: before any command began.
+    def find_spec(self, name, path=None, target=None):
+        if name == module:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+
+sys.meta_path.insert(0, Interrupt())
+sys.argv[1:] = ["tournament", "--game", "gamebench", "--agents", "random,heuristic", "--db", db]
+import runpy
+runpy.run_module("cli.main", run_name="__main__")
+"""
+
+
+@pytest.mark.parametrize("module", ["typer", "rich.console", "cli.text"])
+def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path: Path, module: str) -> None:
+    db = tmp_path / "never.duckdb"
+    got = subprocess.run(
+        [sys.executable, "-c", _INTERRUPT_ON_IMPORT, module, str(db)],
+        cwd=ROOT, capture_output=True, text=True, timeout=120,
+    )  # fmt: skip
+    assert got.returncode == 130, got.stderr
+    assert got.stderr == "interrupted while starting; nothing was done\n"
+    assert not db.exists()
 
 
 def test_bad_family_name_is_one_line(played: Path) -> None:

@@ -254,6 +254,34 @@ def test_bad_names_stop_in_one_line(name: str, words: str) -> None:
         catalog.resolve(name)
 
 
+@pytest.mark.parametrize(
+    ("env_id", "words"),
+    [
+        ("ScorableGames-v0", "reads a data file that the installed textarena package does not"),
+        ("UsedCarNegotiation-v0", "reads a data file"),
+        ("LetterAuction-v0", "needs data it downloads at run time"),
+        ("TwentyQuestions-v0", "cannot be set up here: OpenRouter API key not found"),
+    ],
+)
+def test_an_environment_that_cannot_be_set_up_is_refused_in_one_line(
+    monkeypatch: pytest.MonkeyPatch, env_id: str, words: str
+) -> None:
+    """Environments whose upstream package lacks a data file, or that want a download or a
+    model service of their own, are refused by name before a game starts."""
+    monkeypatch.delenv("OPENROUTER_API_KEY", raising=False)
+    with pytest.raises(ConfigError, match=words) as got:
+        catalog.resolve(f"textarena:{env_id}")
+    assert "\n" not in str(got.value) and len(str(got.value)) < 300
+
+
+def test_the_command_line_refuses_an_environment_missing_its_data(tmp_path: Path) -> None:
+    got = cattle("play", "--game", "textarena:ScorableGames-v0", "--db", tmp_path / "g.duckdb")
+    assert got.returncode != 0
+    assert "Traceback" not in got.stderr
+    (line,) = got.stderr.strip().splitlines()
+    assert "ScorableGames-v0 reads a data file" in line
+
+
 def test_the_command_line_plays_lists_and_refuses(tmp_path: Path) -> None:
     db = tmp_path / "cli.duckdb"
     got = cattle("play", "--game", "mindgames:mafia", "--seed", "2", "--json", "--db", db)
