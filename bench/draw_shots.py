@@ -38,6 +38,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "santorini": ("gamebench:santorini", 3, 0),
     "codenames": ("gamebench:codenames", 3, 1),
     "sea-battle": ("gamebench:sea_battle", 3, 0),
+    "hive": ("gamebench:hive", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""

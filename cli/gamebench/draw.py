@@ -4,6 +4,7 @@ the seat may know them. A frame with no board is shown as its text."""
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Mapping
 from typing import Any
 
@@ -242,7 +243,66 @@ def _sea_battle(board: dict[str, Any], text: str) -> Markup:
     return figure(label, extent, extent, body, family="gamebench", caption=caption, text=text)
 
 
+# ---- Hive ------------------------------------------------------------------------------------
+
+HEX = 26
+"""The radius of a Hive cell."""
+
+
+def _hex_points(x: float, y: float, r: float) -> str:
+    pts = []
+    for k in range(6):
+        a = math.pi / 180 * (60 * k - 30)
+        pts.append(f"{x + r * math.cos(a):.1f},{y + r * math.sin(a):.1f}")
+    return " ".join(pts)
+
+
+def _hive(board: dict[str, Any], text: str) -> Markup:
+    cells = board["cells"]
+    where = [
+        (HEX * math.sqrt(3) * (q + r / 2), HEX * 1.5 * r, q, r, s, p, bug)
+        for q, r, s, p, bug in cells
+    ]
+    xs = [w[0] for w in where] or [0.0]
+    ys = [w[1] for w in where] or [0.0]
+    ox, oy = MARGIN + HEX - min(xs), MARGIN + HEX - min(ys)
+    body: list[Markup] = []
+    for x, y, q, r, s, p, bug in where:
+        cx, cy = x + ox, y + oy
+        label = f"({q}, {r}): player {s + 1} {bug} {p}"
+        body.append(
+            labelled(
+                "g",
+                label,
+                [
+                    tag("polygon", points=_hex_points(cx, cy, HEX - 1), class_=f"hive p{s}"),
+                    tag("text", p, x=f"{cx:.1f}", y=f"{cy + 5:.1f}", class_=f"hive-piece p{s}"),
+                ],
+                role="img",
+                class_="board-cell",
+                data_cell=f"{q},{r}",
+                data_piece=p,
+                data_owner=s,
+            )
+        )
+    width = max(xs) - min(xs) + 2 * (MARGIN + HEX)
+    height = max(ys) - min(ys) + 2 * (MARGIN + HEX)
+    label = f"Hive board: {len(cells)} pieces placed" + (
+        ": " + ", ".join(f"{p} of player {s + 1} at ({q}, {r})" for q, r, s, p, _ in cells)
+        if cells
+        else ""
+    )
+    caption = [
+        f"Player {i + 1} hand: {', '.join(h) or 'empty'}" for i, h in enumerate(board["hands"])
+    ]
+    caption.append(str(board.get("status") or ""))
+    if board.get("last"):
+        caption.append(f"Last: {board['last']}.")
+    return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "hive": _hive,
     "santorini": _santorini,
     "codenames": _codenames,
     "sea_battle": _sea_battle,

@@ -51,6 +51,7 @@ GAMES = {
     "codenames": ("gamebench:codenames", 3),
     "sea_battle": ("gamebench:sea_battle", 3),
     "mafia": ("mindgames:mafia", 3),
+    "hive": ("gamebench:hive", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -257,6 +258,34 @@ def test_santorini_towers_and_pawns_are_the_rules_state(
             assert text.startswith(level), (url, r, c, text)
             pawn = where.get((r, c))
             assert (f"pawn {pawn} (" in text) if pawn else ("pawn" not in text), (url, text)
+    assert page.errors == []
+
+
+def test_hive_pieces_are_the_rules_state(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["hive"]
+    gdef = catalog.get("gamebench:hive")
+    with DuckStore(stored.db, read_only=True) as store:
+        state = gdef.extras["state_data"](gdef.rules.fold(store.load_events(gid)))
+    want = {(c["q"], c["r"]): (c["seat"], c["piece"]) for c in state["board"]}
+    assert len(want) >= 4
+    for url in (
+        f"{site}/games/{gid}?seat=1",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        got = page.locator("#table .drawing .board-cell").evaluate_all(
+            "els => els.map(e => [e.dataset.cell, e.dataset.owner, e.dataset.piece,"
+            " e.getAttribute('aria-label')])"
+        )
+        read = {}
+        for cell, owner, piece, label in got:
+            q, r = map(int, cell.split(","))
+            assert label.startswith(f"({q}, {r}): player {int(owner) + 1} ")
+            assert label.endswith(f" {piece}")
+            read[(q, r)] = (int(owner), piece)
+        assert read == want, url
     assert page.errors == []
 
 
