@@ -39,6 +39,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "codenames": ("gamebench:codenames", 3, 1),
     "sea-battle": ("gamebench:sea_battle", 3, 0),
     "hive": ("gamebench:hive", 3, 0),
+    "pit": ("gamebench:pit", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""

@@ -301,7 +301,55 @@ def _hive(board: dict[str, Any], text: str) -> Markup:
     return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
 
 
+# ---- Pit -------------------------------------------------------------------------------------
+
+
+def _pit(board: dict[str, Any], text: str) -> Markup:
+    body: list[Markup] = []
+    y = MARGIN
+    width = 420.0
+    offer = board.get("offer")
+    if offer is not None:
+        line = f"Standing offer: player {offer[0] + 1} trades {offer[1]} card(s)"
+    else:
+        line = "No standing offer"
+    body.append(
+        labelled(
+            "g", line, [tag("text", line, x=MARGIN, y=y, class_="label-left")], class_="pit-offer"
+        )
+    )
+    y += 14
+    for seat, held in board["hands"]:
+        me = " (you)" if seat == board.get("me") else ""
+        cards = [k for k, n in held.items() for _ in range(n)]
+        label = f"player {seat + 1}{me} holds " + (
+            ", ".join(f"{n} {k}" for k, n in held.items()) or "nothing"
+        )
+        shapes = [tag("text", f"Player {seat + 1}{me}", x=MARGIN, y=y + 30, class_="label-left")]
+        for i, kind in enumerate(cards):
+            x = MARGIN + 110 + i * 30
+            shapes.append(
+                tag("rect", x=x, y=y + 6, width=28, height=40, rx=3, class_=f"pit-card kind-{kind}")
+            )
+            shapes.append(tag("text", kind[:2], x=x + 14, y=y + 31, class_="pit-kind"))
+            width = max(width, x + 28 + MARGIN)
+        body.append(labelled("g", label, shapes, role="img", class_="pit-hand", data_seat=seat))
+        y += 50
+    points = ", ".join(f"player {i + 1} {p}" for i, p in enumerate(board["points"]))
+    label = f"Pit table: {board['status']}; points {points}; {line.lower()}"
+    return figure(
+        label,
+        width,
+        y + MARGIN,
+        body,
+        family="gamebench",
+        caption=[board["status"], "Points: " + points],
+        text=text,
+    )
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "pit": _pit,
     "hive": _hive,
     "santorini": _santorini,
     "codenames": _codenames,

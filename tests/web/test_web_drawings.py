@@ -52,6 +52,7 @@ GAMES = {
     "sea_battle": ("gamebench:sea_battle", 3),
     "mafia": ("mindgames:mafia", 3),
     "hive": ("gamebench:hive", 3),
+    "pit": ("gamebench:pit", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -287,6 +288,50 @@ def test_hive_pieces_are_the_rules_state(
             read[(q, r)] = (int(owner), piece)
         assert read == want, url
     assert page.errors == []
+
+
+def test_pit_seat_sees_its_own_hand_alone(
+    page: Any, site: str, stored: Stored, tmp_path: Path
+) -> None:
+    from starlette.testclient import TestClient
+
+    gid = stored.ids["pit"]
+    gdef = catalog.get("gamebench:pit")
+    with DuckStore(stored.db, read_only=True) as store:
+        state = gdef.extras["state_data"](gdef.rules.fold(store.load_events(gid)))
+    at_end(page, f"{site}/games/{gid}?seat=0")
+    hands = page.locator("#table .drawing .pit-hand").evaluate_all(
+        "els => els.map(e => [e.dataset.seat, e.getAttribute('aria-label')])"
+    )
+    assert [seat for seat, _ in hands] == ["0"]
+    held = ", ".join(f"{n} {k}" for k, n in state["hands"][0].items())
+    assert hands[0][1] == f"player 1 (you) holds {held}"
+    assert page.errors == []
+    # Another hand dealt to seat 1 alone: seat 0's drawing stays as it was.
+    urls = [f"/games/{gid}?seat={s}" for s in (0, 1)]
+    with TestClient(create_app(stored.db), base_url="http://127.0.0.1") as client:
+        before = [drawing_html(client, u) for u in urls]
+    copy = tmp_path / "swapped.duckdb"
+    shutil.copy(stored.db, copy)
+    con = duckdb.connect(str(copy))
+    rows = con.execute(
+        "SELECT seq, payload FROM events WHERE game_id = ? AND type = 'pit_dealt'"
+        " AND NOT list_contains(visible_to, 0)",
+        [gid],
+    ).fetchall()
+    assert rows
+    for seq, payload in rows:
+        data = msgspec.json.decode(payload)
+        data["hand"] = list(reversed(data["hand"]))
+        con.execute(
+            "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+            [msgspec.json.encode(data).decode(), gid, seq],
+        )
+    con.close()
+    with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
+        after = [drawing_html(client, u) for u in urls]
+    assert after[0] == before[0], "seat 0's drawing changed with seat 1's hand"
+    assert after[1] != before[1], "the edit did not reach seat 1's drawing"
 
 
 def test_codenames_cards_as_each_seat_may_know_them(
