@@ -40,6 +40,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "sea-battle": ("gamebench:sea_battle", 3, 0),
     "hive": ("gamebench:hive", 3, 0),
     "pit": ("gamebench:pit", 3, 0),
+    "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""

@@ -348,7 +348,83 @@ def _pit(board: dict[str, Any], text: str) -> Markup:
     )
 
 
+# ---- Air, Land and Sea -----------------------------------------------------------------------
+
+COL_W, ROW_H = 210, 22
+
+
+def _als(board: dict[str, Any], text: str) -> Markup:
+    body: list[Markup] = []
+    theatres = board["theatres"]
+    tallest = max([1] + [len(t["cards"][s]) for t in theatres for s in (0, 1)])
+    height = MARGIN * 2 + 40 + 2 * (tallest * ROW_H + 30)
+    for i, t in enumerate(theatres):
+        x = MARGIN + i * (COL_W + 10)
+        parts = [
+            tag(
+                "rect",
+                x=x,
+                y=MARGIN,
+                width=COL_W,
+                height=height - 2 * MARGIN,
+                rx=6,
+                class_=f"theatre held-{t['control']}",
+            ),
+            tag(
+                "text",
+                f"{t['name']} (player {t['control'] + 1} holds)",
+                x=x + 8,
+                y=MARGIN + 18,
+                class_="theatre-name",
+            ),
+        ]
+        said = []
+        for s in (0, 1):
+            top = MARGIN + 30 + s * (tallest * ROW_H + 30)
+            parts.append(
+                tag(
+                    "text",
+                    f"Player {s + 1}: strength {t['strength'][s]}",
+                    x=x + 8,
+                    y=top + 14,
+                    class_="label-left",
+                )
+            )
+            for k, card in enumerate(t["cards"][s]):
+                y = top + 20 + k * ROW_H
+                down = card.startswith("face-down")
+                parts.append(
+                    tag(
+                        "rect",
+                        x=x + 8,
+                        y=y,
+                        width=COL_W - 16,
+                        height=ROW_H - 3,
+                        rx=3,
+                        class_="als-card down" if down else f"als-card p{s}",
+                    )
+                )
+                parts.append(tag("text", card, x=x + 14, y=y + 14, class_="als-text"))
+            said.append(
+                f"player {s + 1} strength {t['strength'][s]} ({', '.join(t['cards'][s]) or 'no cards'})"
+            )
+        label = f"{t['name']}: {'; '.join(said)}; held by player {t['control'] + 1}"
+        body.append(
+            labelled("g", label, parts, role="img", class_="als-theatre", data_theatre=t["name"])
+        )
+    caption = [f"{board['status']}; points {board['points'][0]}-{board['points'][1]}"]
+    for s, hand in board["hands"]:
+        me = " (you)" if s == board.get("me") else ""
+        caption.append(f"Player {s + 1}{me} hand: {', '.join(hand) or 'empty'}")
+    label = "Air, Land and Sea: " + "; ".join(
+        f"{t['name']} held by player {t['control'] + 1}" for t in theatres
+    )
+    width = MARGIN * 2 + len(theatres) * (COL_W + 10)
+    return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "air_land_sea": _als,
     "pit": _pit,
     "hive": _hive,
     "santorini": _santorini,

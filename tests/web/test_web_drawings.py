@@ -53,6 +53,7 @@ GAMES = {
     "mafia": ("mindgames:mafia", 3),
     "hive": ("gamebench:hive", 3),
     "pit": ("gamebench:pit", 3),
+    "air_land_sea": ("gamebench:air_land_sea", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -332,6 +333,38 @@ def test_pit_seat_sees_its_own_hand_alone(
         after = [drawing_html(client, u) for u in urls]
     assert after[0] == before[0], "seat 0's drawing changed with seat 1's hand"
     assert after[1] != before[1], "the edit did not reach seat 1's drawing"
+
+
+def test_air_land_sea_theatres_are_the_rules_state(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    from engine.gamebench.air_land_sea import CARDS, control, strengths
+
+    gid = stored.ids["air_land_sea"]
+    gdef = catalog.get("gamebench:air_land_sea")
+    with DuckStore(stored.db, read_only=True) as store:
+        events = store.load_events(gid)
+    st = gdef.rules.fold(events)
+    power = strengths(st.order, st.lanes, events[0].config.inert)
+    held = control(power, st.first)
+    for url, seat in (
+        (f"{site}/games/{gid}?seat=0", 0),
+        ((archive / "games" / f"{file_name(gid)}.html").as_uri(), -1),
+    ):
+        at_end(page, url)
+        got = page.locator("#table .drawing .als-theatre").evaluate_all(
+            "els => els.map(e => [e.dataset.theatre, e.getAttribute('aria-label')])"
+        )
+        assert [t for t, _ in got] == list(st.order), url
+        for i, (t, label) in enumerate(got):
+            assert label.endswith(f"held by player {held[i] + 1}"), (url, label)
+            for s in (0, 1):
+                assert f"player {s + 1} strength {power[i][s]} (" in label
+                for card, up in st.lanes[t][s]:
+                    # A face-down card of the other seat is shown without its name.
+                    if up or s == seat:
+                        assert CARDS[card].name in label, (url, label, card)
+    assert page.errors == []
 
 
 def test_codenames_cards_as_each_seat_may_know_them(
