@@ -40,6 +40,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "sea-battle": ("gamebench:sea_battle", 3, 0),
     "hive": ("gamebench:hive", 3, 0),
     "pit": ("gamebench:pit", 3, 0),
+    "arctic-scavengers": ("gamebench:arctic_scavengers", 3, 0),
     "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
 }

@@ -423,7 +423,54 @@ def _als(board: dict[str, Any], text: str) -> Markup:
     return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
 
 
+# ---- Arctic Scavengers -----------------------------------------------------------------------
+
+
+def _arctic(board: dict[str, Any], text: str) -> Markup:
+    body: list[Markup] = []
+    y = MARGIN
+    width = 460.0
+    for s, people in enumerate(board["tribes"]):
+        me = " (you)" if s == board.get("me") else ""
+        hand = board["hands"].get(str(s))
+        pile = board["skirmish"][s] if s < len(board["skirmish"]) else []
+        parts = [
+            tag(
+                "text",
+                f"Player {s + 1}{me}: tribe of {people}",
+                x=MARGIN,
+                y=y + 14,
+                class_="theatre-name",
+            )
+        ]
+        said = [f"player {s + 1}{me}: tribe of {people}"]
+        rows = [("hand", hand)] if hand is not None else []
+        rows.append(("skirmish", pile))
+        for k, (what, cards) in enumerate(rows):
+            top = y + 22 + k * 26
+            parts.append(tag("text", what, x=MARGIN, y=top + 15, class_="label-left"))
+            for i, card in enumerate(cards):
+                x = MARGIN + 70 + i * 84
+                parts.append(
+                    tag("rect", x=x, y=top, width=80, height=22, rx=3, class_=f"als-card p{s % 2}")
+                )
+                parts.append(tag("text", card[:13], x=x + 4, y=top + 15, class_="als-text"))
+                width = max(width, x + 80 + MARGIN)
+            said.append(f"{what} {', '.join(cards) or 'empty'}")
+        body.append(
+            labelled("g", "; ".join(said), parts, role="img", class_="arctic-tribe", data_seat=s)
+        )
+        y += 30 + 26 * len(rows)
+    label = "Arctic Scavengers: " + ", ".join(
+        f"player {s + 1} tribe of {p}" for s, p in enumerate(board["tribes"])
+    )
+    return figure(
+        label, width, y + MARGIN, body, family="gamebench", caption=[board["status"]], text=text
+    )
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "arctic_scavengers": _arctic,
     "air_land_sea": _als,
     "pit": _pit,
     "hive": _hive,

@@ -54,6 +54,7 @@ GAMES = {
     "hive": ("gamebench:hive", 3),
     "pit": ("gamebench:pit", 3),
     "air_land_sea": ("gamebench:air_land_sea", 3),
+    "arctic": ("gamebench:arctic_scavengers", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -364,6 +365,30 @@ def test_air_land_sea_theatres_are_the_rules_state(
                     # A face-down card of the other seat is shown without its name.
                     if up or s == seat:
                         assert CARDS[card].name in label, (url, label, card)
+    assert page.errors == []
+
+
+def test_arctic_scavengers_tribes_are_the_rules_state(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["arctic"]
+    gdef = catalog.get("gamebench:arctic_scavengers")
+    with DuckStore(stored.db, read_only=True) as store:
+        state = gdef.extras["state_data"](gdef.rules.fold(store.load_events(gid)))
+    tribes = [p["tribe"] for p in state["players"]]
+    for url in (
+        f"{site}/games/{gid}?seat=0",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        labels = page.locator("#table .drawing .arctic-tribe").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        assert len(labels) == len(tribes), url
+        for s, label in enumerate(labels):
+            assert f": tribe of {tribes[s]};" in label, (url, label)
+            pile = ", ".join(state["players"][s]["skirmish"]) or "empty"
+            assert label.endswith(f"skirmish {pile}"), (url, label)
     assert page.errors == []
 
 
