@@ -43,8 +43,13 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "arctic-scavengers": ("gamebench:arctic_scavengers", 3, 0),
     "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
+    "blotto": ("mindgames:blotto", 3, 1),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""
+
+
+PART = {"blotto": ".drawing table.blotto"}
+"""The part of a drawing a picture holds, where not all of it (a long chat above a table)."""
 
 
 def config_of(name: str) -> Any:
@@ -106,7 +111,8 @@ def main() -> None:
                 page.wait_for_selector("body[data-ready=yes]")
                 page.keyboard.press("End")
                 shot = args.out / f"draw-{name}.png"
-                page.locator("#table .drawing").first.screenshot(path=str(shot))
+                part = PART.get(name, ".drawing")
+                page.locator(f"#table {part}").first.screenshot(path=str(shot))
                 print(
                     f"{shot.relative_to(ROOT) if shot.is_relative_to(ROOT) else shot}"
                     f" {shot.stat().st_size:,} bytes"

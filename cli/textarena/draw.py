@@ -44,10 +44,12 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
     count = len(board["messages"]) + int(board.get("earlier") or 0)
     label = f"Conversation as {me} was shown it{role}: {count} messages"
     text = str(frame.get("text", ""))
+    table = _allocations(board.get("allocations") or [])
     return tag(
         "figure",
         [
             tag("figcaption", label, class_="drawing-caption"),
+            *table,
             tag("ol", items, class_="chat-log", aria_label=label),
             tag(
                 "details",
@@ -59,3 +61,30 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
         data_family="textarena",
         aria_label=label,
     )
+
+
+def _allocations(rounds: list[dict[str, Any]]) -> list[Markup]:
+    """Colonel Blotto's rounds as a table: a row per commander and round, a column per
+    field, the outcome beside it."""
+    if not rounds:
+        return []
+    fields = sorted({f for r in rounds for _name, units in r["armies"] for f in units})
+    head = tag("tr", [tag("th", h) for h in ["round", "commander", *fields, "outcome"]])
+    rows = [head]
+    for r in rounds:
+        for k, (name, units) in enumerate(r["armies"]):
+            cells = [tag("td", str(r["round"]) if k == 0 else "", class_="num")]
+            cells.append(tag("td", name))
+            cells += [tag("td", str(units.get(f, "")), class_="num") for f in fields]
+            cells.append(tag("td", r["result"] if k == 0 else ""))
+            said = ", ".join(f"{f} {units.get(f, 0)}" for f in fields)
+            rows.append(
+                tag(
+                    "tr",
+                    cells,
+                    class_="blotto-row",
+                    aria_label=f"round {r['round']}, {name}: {said}",
+                    data_round=r["round"],
+                )
+            )
+    return [tag("table", rows, class_="blotto", aria_label="Allocations, round by round")]

@@ -42,6 +42,7 @@ def chat_board(text: str, seat: int, role: str | None) -> dict[str, Any]:
     shown = found[-SHOWN:]
     return {
         "game": "chat",
+        "allocations": allocations(text),
         "seat": seat,
         "role": role,
         "earlier": len(found) - len(shown),
@@ -54,3 +55,26 @@ def chat_board(text: str, seat: int, role: str | None) -> dict[str, Any]:
             for who, said in shown
         ],
     }
+
+
+_ROUND = re.compile(r"^Round (\d+)\s*$")
+_ALLOCATED = re.compile(r"^(.+?) allocated:\s*(.*)$")
+_FIELD = re.compile(r"([A-Za-z]+):\s*(\d+)")
+
+
+def allocations(text: str) -> list[dict[str, Any]]:
+    """Colonel Blotto's rounds as TextArena reports them: each round's number, each
+    commander's units per field and the outcome line ([] when the text holds none)."""
+    rounds: list[dict[str, Any]] = []
+    current: dict[str, Any] | None = None
+    for line in text.splitlines():
+        line = line.strip()
+        if (m := _ROUND.match(line)) is not None:
+            current = {"round": int(m.group(1)), "armies": [], "result": ""}
+            rounds.append(current)
+        elif current is not None and (m := _ALLOCATED.match(line)) is not None:
+            fields = {k: int(v) for k, v in _FIELD.findall(m.group(2))}
+            current["armies"].append([m.group(1).strip(), fields])
+        elif current is not None and line and current["armies"] and not current["result"]:
+            current["result"] = line
+    return [r for r in rounds if r["armies"]]

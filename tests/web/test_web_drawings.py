@@ -55,6 +55,7 @@ GAMES = {
     "pit": ("gamebench:pit", 3),
     "air_land_sea": ("gamebench:air_land_sea", 3),
     "arctic": ("gamebench:arctic_scavengers", 3),
+    "blotto": ("mindgames:blotto", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -532,6 +533,28 @@ def test_mafia_seat_sees_a_conversation_with_its_own_words_and_role(
     with TestClient(create_app(copy), base_url="http://127.0.0.1") as client:
         assert drawing_html(client, url) == before
         assert "LEAKMARK" in drawing_html(client, f"/games/{gid}?seat=1")
+
+
+def test_blotto_allocations_are_each_seats_own_orders(page: Any, site: str, stored: Stored) -> None:
+    gid = stored.ids["blotto"]
+    orders: dict[int, list[str]] = {0: [], 1: []}
+    for e in rows_of(stored.db, gid, "type = 'textarena_action'"):
+        units = dict(re.findall(r"([ABC])(\d+)", e["action"]))
+        orders[e["player"]].append(", ".join(f"{f} {int(units.get(f, 0))}" for f in "ABC"))
+    at_end(page, f"{site}/games/{gid}?seat=1")
+    rows = page.locator("#table .drawing table.blotto tr.blotto-row").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert len(rows) >= 4
+    by: dict[str, list[str]] = {}
+    for label in rows:
+        head, said = label.split(": ", 1)
+        by.setdefault(head.split(", ", 1)[1], []).append(said)
+    # Each commander's rows are, round by round, the orders its seat gave.
+    played = len(rows) // 2
+    assert [len(v) for v in by.values()] == [played, played]
+    assert sorted(by.values()) == sorted(o[:played] for o in orders.values())
+    assert page.errors == []
 
 
 # ---- the fallback ----------------------------------------------------------------------------
