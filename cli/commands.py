@@ -113,6 +113,14 @@ def play(
         typer.Option(help="Price table JSON laid over data/prices.json (for --max-cost)."),
     ] = None,
     human_timeout: Annotated[float | None, typer.Option(help=HUMAN_TIMEOUT_HELP)] = None,
+    dry_run: Annotated[
+        bool,
+        typer.Option(
+            "--dry-run",
+            help="Call no model and store nothing: print the expected calls, tokens and cost"
+            " of each model seat, with what the estimate rests on.",
+        ),
+    ] = False,
 ) -> None:
     """Play one game and store it (Cattle Trade unless --game names another).
 
@@ -120,6 +128,16 @@ def play(
     exit code 4 if your input ended before the game did, 130 after Ctrl-C (the
     game is still finished, your seat playing its default action, and stored).
     """
+    if dry_run:
+        from cli.common import play_specs
+        from cli.dryrun import dry_run as estimate
+
+        config, specs = play_specs(
+            preset, mode, agents, max_turns, preset_file, game, max_calls, max_tokens, max_cost,
+            prices,
+        )  # fmt: skip
+        estimate(db, config, [tuple(specs)], prices, {}, as_json)
+        return
     game_id, record = _play(
         db,
         preset,

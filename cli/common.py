@@ -520,6 +520,28 @@ def _play(
     from runner.session import play_and_store
 
     seed = seed_or_random(seed)
+    config, specs = play_specs(
+        preset, mode, agents, max_turns, preset_file, game, max_calls, max_tokens, max_cost, prices
+    )
+    if human_timeout is not None:
+        specs = [human_spec(s, human_timeout) for s in specs]
+    with _open(db, write=True, init=init) as store:
+        return play_and_store(store, config, seed, specs)
+
+
+def play_specs(
+    preset: str | None,
+    mode: str | None,
+    agents: str | None,
+    max_turns: int | None,
+    preset_file: Path | None,
+    game: str | None,
+    max_calls: int | None,
+    max_tokens: int | None,
+    max_cost: float | None,
+    prices: Path | None,
+) -> tuple[Any, list[str]]:
+    """The configuration and seat specs `cattle play` plays, its budgets on every model seat."""
     config = _config(preset, mode, max_turns, preset_file, game)
     specs = _agents(agents, config.players)
     for flag, value in (("--max-calls", max_calls), ("--max-tokens", max_tokens)):
@@ -542,7 +564,4 @@ def _play(
             )
             for s in specs
         ]
-    if human_timeout is not None:
-        specs = [human_spec(s, human_timeout) for s in specs]
-    with _open(db, write=True, init=init) as store:
-        return play_and_store(store, config, seed, specs)
+    return config, specs

@@ -87,7 +87,7 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
     (
         "serve",
         "cli.serve",
-        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).\nGames waiting on a person (`human?via=web` seats) are listed at /seats, each with\na form.",
+        "Browse the stored games in a web browser: step through any game as any seat saw it,\nwith every model exchange (the store is only read; a running tournament goes on).\n\nWho may see what. Spectators (whoever can open the address) see every finished game in\nevery view; a game in play, and every game of a tournament with games still to be\nplayed, is closed to them until it has ended, or with --spectator-delay shown only as\nevery seat saw it, that many seconds behind. A person at a `human?via=web` seat plays\nthrough their seat's own link, which shows that seat's prompt alone and takes its\nanswers. The operator (who runs this command) gets the key of /seats on this terminal:\nthat page lists the seats waiting and their links, to hand each person their own.",
     ),
     (
         "publish",

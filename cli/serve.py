@@ -21,7 +21,7 @@ from cli.common import (
     out,
     replace_file,
 )
-from cli.text import line
+from cli.text import line, plain
 from events.store import DuckStore
 
 
@@ -64,6 +64,10 @@ def _loopback(host: str) -> bool:
         return host == "localhost"
 
 
+MAX_DELAY = 7 * 86_400.0
+"""The longest spectator delay taken, in seconds (a week)."""
+
+
 @app.command()
 def serve(
     db: DbOption = DEFAULT_DB,
@@ -73,35 +77,62 @@ def serve(
         Path | None,
         typer.Option(
             help="Folder of questions from seats played in the browser (`human?via=web`);"
-            " default: $CATTLE_SEATS or data/seats. Open /seats to take one."
+            " default: $CATTLE_SEATS or data/seats."
+        ),
+    ] = None,
+    spectator_delay: Annotated[
+        float | None,
+        typer.Option(
+            help="Show games in play to spectators, in the view every seat shares, this many"
+            " seconds behind (default: closed until they end)."
         ),
     ] = None,
 ) -> None:
     """Browse the stored games in a web browser: step through any game as any seat saw it,
     with every model exchange (the store is only read; a running tournament goes on).
-    Games waiting on a person (`human?via=web` seats) are listed at /seats, each with
-    a form."""
+
+    Who may see what. Spectators (whoever can open the address) see every finished game in
+    every view; a game in play, and every game of a tournament with games still to be
+    played, is closed to them until it has ended, or with --spectator-delay shown only as
+    every seat saw it, that many seconds behind. A person at a `human?via=web` seat plays
+    through their seat's own link, which shows that seat's prompt alone and takes its
+    answers. The operator (who runs this command) gets the key of /seats on this terminal:
+    that page lists the seats waiting and their links, to hand each person their own.
+    """
     import uvicorn
 
     from agents.human.mailbox import seats_dir
     from cli.web.app import create_app
 
-    sock = _listen(host, port)
+    if spectator_delay is not None and not 0 <= spectator_delay <= MAX_DELAY:
+        raise UsageError(
+            f"--spectator-delay must be between 0 and {MAX_DELAY:,.0f} seconds,"
+            f" got {spectator_delay:g}"
+        )
+    # The store first: a missing or damaged file is reported before any port is taken.
+    web = create_app(
+        Path(db), served_hosts(host), seats or seats_dir(), spectator_delay=spectator_delay
+    )
     try:
-        web = create_app(
-            Path(db), served_hosts(host), seats or seats_dir()
-        )  # a missing or damaged file is reported now
+        sock = _listen(host, port)
     except BaseException:
-        sock.close()
+        web.state.close()
         raise
     bound = sock.getsockname()[1]
     shown = f"[{host}]" if ":" in host else host
-    out.print(line("Serving {} at [bold]{}[/] (Ctrl-C to stop)", db, f"http://{shown}:{bound}/"))
+    address = f"http://{shown}:{bound}/"
+    out.print(line("Serving {} at [bold]{}[/] (Ctrl-C to stop)", db, address))
+    out.print(
+        line(
+            "Seats for people (the operator's page: hand each person their own link): {}",
+            f"{address}seats?key={web.state.operator_key}",
+        )
+    )
     if not _loopback(host):
         err.print(
             line(
                 "[yellow]warning:[/] listening on {}: anyone who can reach this machine can read"
-                " every game, model prompts included",
+                " every finished game, model prompts included",
                 host,
             )
         )
@@ -161,3 +192,10 @@ def publish(
             out_dir / "index.html",
         )
     )
+    if stats.in_play:
+        out.print(
+            plain(
+                f"{stats.in_play:,} game(s) in play (or of a tournament in play) are listed"
+                " without their agents and get their pages once they have ended."
+            )
+        )

@@ -7,6 +7,9 @@ module parses options, shows progress and prints.
 from __future__ import annotations
 
 import json
+import re
+import secrets
+import string
 from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -188,68 +191,10 @@ def _dry_run(
     as_json: bool,
 ) -> None:
     """Print what the tournament would play and cost; nothing is called or stored."""
-    from rich.table import Table
+    from cli.dryrun import dry_run
 
-    from projections.costs import load_prices
-    from runner.estimate import DEFAULT_CALLS, DEFAULT_INPUT, DEFAULT_OUTPUT, estimate
-
-    table = load_prices(prices)
-    budgets: dict[str, float | None] = {"max_tokens": max_tokens, "max_cost": max_cost}
-    args = (fmt, pool, games, seed, config, table)
-    kw: dict[str, Any] = {"max_calls": max_calls, **budgets}
-    if Path(db).exists():
-        with DuckStore(db, read_only=True) as store:
-            got = estimate(store.con, *args, **kw)
-    else:
-        got = estimate(None, *args, **kw)
-    if as_json:
-        print(json.dumps(got))
-        return
-    out.print(
-        line(
-            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
-            f" seats; at most {got['decision_bound']:,} decisions per game.",
-            got["game"],
-            str(got["preset"]),
-        )
-    )
-    if not got["seats"]:
-        out.print(plain("No model seats: nothing to estimate."))
-        return
-    t = Table(title=plain("Expected model use (no model called)"))
-    for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
-        t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
-    for r in got["seats"]:
-        money = "n/a" if r["cost"] is None else f"{r['cost']:.4f}"
-        t.add_row(
-            plain(r["agent"]),
-            f"{r['seats']:,}",
-            f"{r['calls']:,.0f}",
-            f"{r['input_tokens'] + r['output_tokens']:,.0f}",
-            money,
-            r["basis"],
-            f"{r['calls_bound_per_seat'] * r['seats']:,}",
-        )
-    t.caption = (
-        f"default: {DEFAULT_CALLS} calls per seat, {DEFAULT_INPUT:,} + {DEFAULT_OUTPUT}"
-        " tokens per call; calls bound: decisions x 3 calls x attempts, or max_calls"
-    )
-    out.print(t)
-    total = "n/a" if got["cost"] is None else f"{got['cost']:.4f}"
-    out.print(
-        plain(
-            f"In all: {got['calls']:,.0f} calls, {got['tokens']:,.0f} tokens, cost {total};"
-            f" at most {got['calls_bound']:,} calls."
-        )
-    )
-    for flag, key in (("--max-tokens", "max_tokens"), ("--max-cost", "max_cost")):
-        if budgets[key] is not None:
-            out.print(
-                plain(
-                    f"{flag} {budgets[key]:g}: no call starts once the tournament has used"
-                    " it (calls in flight may pass it by their own tokens)."
-                )
-            )
+    budgets = {"max_calls": max_calls, "max_tokens": max_tokens, "max_cost": max_cost}
+    dry_run(db, config, None, prices, budgets, as_json, schedule=(fmt, pool, games, seed))
 
 
 def _columns() -> tuple[Any, Any]:
@@ -316,7 +261,11 @@ def tournament(
         ),
     ] = 1,
     name: Annotated[
-        str | None, typer.Option(help="Tournament name (default: FORMAT-SEED-GAMES).")
+        str | None,
+        typer.Option(
+            help="Tournament name (default: GAME-FORMAT-GAMES and a random word; the seed is"
+            " shown once every game is played)."
+        ),
     ] = None,
     executor: Annotated[
         str,
@@ -564,8 +513,7 @@ def tournament(
         )
     seed = seed_or_random(seed)
     config = _config(preset, mode, preset_file=preset_file, game=game)
-    name = name or f"{fmt}-{seed}-{games}"
-    if not NAME_RE.match(name):
+    if name is not None and not NAME_RE.match(name):
         raise UsageError(
             "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
         )
@@ -585,6 +533,7 @@ def tournament(
     on_interrupt(plain(NOT_STORED))
     with DuckStore(db, init=init) as store:
         ensure_schema(store)
+        name = name or default_name(store, g.name, fmt, games)
         if tournament_exists(store, name):
             raise UsageError(
                 f"a tournament named {name!r} already exists in {db}; pick another --name"
@@ -598,8 +547,7 @@ def tournament(
             store.claim(f"tournament:{name}")
             if cattle:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}),"
-                    f" seed {seed}, {{}}.",
+                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}), {{}}.",
                     name,
                     config.name,
                     config.auction_mode,
@@ -607,8 +555,7 @@ def tournament(
                 )
             else:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s),"
-                    f" seed {seed}, {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s), {{}}.",
                     name,
                     g.name,
                     config.name,
@@ -695,8 +642,8 @@ def _play_suite(
             f" {MAX_GAMES:,} games in all, got {matches:,} ({total:,} games)"
         )
     seed = seed_or_random(o.seed)
-    name = o.name or f"{o.family}-{seed}-{matches}"
-    if not NAME_RE.match(name):
+    name = o.name
+    if name is not None and not NAME_RE.match(name):
         raise UsageError(
             "--name may use letters, digits, '.', '_' and '-' (up to 64, starting with a letter or digit)"
         )
@@ -714,6 +661,7 @@ def _play_suite(
     on_interrupt(plain(NOT_STORED))
     with DuckStore(o.db, init=o.init) as store:
         ensure_schema(store)
+        name = name or default_name(store, o.family, None, matches)
         if tournament_exists(store, name):
             raise UsageError(
                 f"a tournament named {name!r} already exists in {o.db}; pick another --name"
@@ -726,8 +674,7 @@ def _play_suite(
             out.print(
                 line(
                     f"Tournament [bold]{{}}[/]: {{}} over {len(games)} game(s) ({{}}),"
-                    f" {matches} match(es) per game and pairing, {n_planned} game(s), seed"
-                    f" {seed}, {{}}.",
+                    f" {matches} match(es) per game and pairing, {n_planned} game(s), {{}}.",
                     name,
                     o.family,
                     ", ".join(n.partition(":")[2] for n, _, _ in games),
@@ -773,6 +720,21 @@ def _pairings(pool: int, games: int) -> str:
     return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
 
 
+def default_name(store: DuckStore, game: str, fmt: str | None, games: int) -> str:
+    """A new tournament's name: its game, format and size and a random word, never one
+    stored already. Not made from the seed, which every deal follows from: a person playing
+    in the tournament must not learn it from the name before the games are over."""
+    from runner.tournament import tournament_exists
+
+    short = re.sub(r"[^A-Za-z0-9_.-]+", "-", game.rpartition(":")[2]).strip("-.") or "games"
+    stem = "-".join(p for p in (short[:32], fmt, str(games)) if p)
+    while True:
+        word = "".join(secrets.choice(string.ascii_lowercase) for _ in range(6))
+        name = f"{stem}-{word}"
+        if not tournament_exists(store, name):
+            return name
+
+
 def _summary(store: DuckStore, name: str) -> None:
     _, rows = store.query(
         "SELECT count(*) FILTER (WHERE g.status = 'finished'), count(*) FROM tournament_games t"
@@ -786,6 +748,14 @@ def _summary(store: DuckStore, name: str) -> None:
             name,
         )
     )
+    # The seed tells every deal to come, so it is told only once no game is left to play.
+    _, seeds = store.query("SELECT seed FROM tournaments WHERE name = ?", [name])
+    if done == total and seeds:
+        out.print(
+            plain(f"Seed {seeds[0][0]}: the same options with --seed play these games again.")
+        )
+    elif seeds:
+        out.print(plain("The seed is shown once every game has been played (it is stored)."))
 
 
 METHODS = ("trueskill", "bt", "glicko2")

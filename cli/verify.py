@@ -184,6 +184,13 @@ def _report(
     ):
         table.add_row(label, value)
     out.print(table)
+    seats = seat_table(checks)
+    if seats is not None:
+        out.print(seats)
+        present = {s.check for c in checks for s in c.seats}
+        for key, note in SEAT_NOTES.items():
+            if key in present:
+                out.print(Text(note))
     bad = [c for c in checks if c.outcome != "verified"]
     if bad:
         listing = Table(title="Games not verified")
@@ -210,6 +217,45 @@ def _report(
             "Unfinished games are consistent prefixes; they were accepted (--allow-unfinished).",
             highlight=False,
         )
+
+
+SEAT_CHECKS = {
+    "rerun": "played again",
+    "answers": "answers re-read",
+    "legality": "legality only",
+}
+"""How each kind of seat check is named in tables (runner.replay.SeatCheck)."""
+
+SEAT_NOTES = {
+    "rerun": "played again: code agents, each move made anew from the spec and the seed",
+    "answers": (
+        "answers re-read: model seats and people; their recorded replies or lines cannot be"
+        " made again, so their agent code reads them again and the rules check each move"
+    ),
+    "legality": "legality only: moves read from the log, each checked by the rules",
+}
+"""What each kind of seat check means, printed under the table of seats."""
+
+
+def seat_table(checks: Sequence[GameCheck]) -> Table | None:
+    """Seats of the checked games by how the re-simulation checked them, with their agents."""
+    by: dict[str, tuple[int, dict[str, None]]] = {}
+    for c in checks:
+        for s in c.seats:
+            n, agents = by.get(s.check, (0, {}))
+            agents[s.agent] = None
+            by[s.check] = (n + 1, agents)
+    if not by:
+        return None
+    table = Table(title="How seats were checked")
+    table.add_column("check")
+    table.add_column("seats", justify="right")
+    table.add_column("agents", max_width=44, overflow="ellipsis", no_wrap=True)
+    for key, label in SEAT_CHECKS.items():
+        if key in by:
+            n, agents = by[key]
+            table.add_row(label, str(n), Text(", ".join(agents)))
+    return table
 
 
 def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool) -> int:
@@ -242,6 +288,10 @@ def verify_one(db: Path, game_id: str, *, as_json: bool, allow_unfinished: bool)
                 stored, replayed = excerpts(p.stored, p.replayed or "")
                 err.print(f"  stored:   {stored}", markup=False, highlight=False)
                 err.print(f"  replayed: {replayed}", markup=False, highlight=False)
+    console = out if code == 0 else err
+    for seat in check.seats:
+        label = SEAT_CHECKS.get(seat.check, seat.check)
+        console.print(Text(f"  seat {seat.seat} {seat.agent}: {label}, {seat.why}"))
     return code
 
 

@@ -90,6 +90,7 @@ _PREFIXES: dict[str, str] = {
     "gtbench": "openspiel",
     "textarena": "textarena",
     "mindgames": "textarena",
+    "textarena-open": "textarena",
 }
 
 

@@ -14,33 +14,24 @@ from events import catalog
 from events.base import visible
 
 
-def seat_name(seat: int, viewer: int | None = None, first: int = 0) -> str:
-    """A seat as the timeline names it ("Player 2", or "Player 2 (you)" for the viewer),
-    players counted from `first` (seat 0 is "Player 1" in games whose text counts from 1)."""
-    name = f"Player {seat + first}"
-    return f"{name} (you)" if viewer is not None and seat == viewer else name
+def seat_name(seat: int, viewer: int | None = None) -> str:
+    """A seat as the timeline names it ("Player 2", or "Player 2 (you)" for the viewer)."""
+    return f"Player {seat} (you)" if viewer is not None and seat == viewer else f"Player {seat}"
 
 
-def first_player(game: catalog.GameDef) -> int:
-    """The number a game's own text gives its first seat (`extras["first_player"]`, 0 unless
-    the game counts players from 1)."""
-    return int(game.extras.get("first_player", 0))
-
-
-def _p(seat: int | None, viewer: int | None = None, first: int = 0) -> str:
-    return "nobody" if seat is None else seat_name(seat, viewer, first)
+def _p(seat: int | None, viewer: int | None = None) -> str:
+    return "nobody" if seat is None else seat_name(seat, viewer)
 
 
 def describe_agent_event(
-    e: Any, viewer: int | None = None, outcome: str | None = None, first: int = 0
+    e: Any, viewer: int | None = None, outcome: str | None = None
 ) -> str | None:
     """One line for an event an agent recorded (the same in every game), else None;
     `outcome`: a model decision's class once the game's verdicts are counted, when it is not
-    the class the agent recorded (events.agent.judged); seats named as the game names them
-    (players counted from `first`)."""
+    the class the agent recorded (events.agent.judged)."""
 
     def p(seat: int | None) -> str:
-        return _p(seat, viewer, first)
+        return _p(seat, viewer)
 
     match e:
         case ae.ScratchpadUpdated():
@@ -85,17 +76,16 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, 
     game = catalog.get(getattr(events[0], "game", None))
     lens = seat_lens(game, seat)
     own = seat_numbered(game, seat)
-    first = first_player(game)
     out: list[tuple[int, Any, str]] = []
     # Model decisions are engine-only: only the whole timeline shows them, with their class.
     classes = {id(d): c for d, c, _ in ae.judged(events)} if seat is None else {}
     for i, e in enumerate(events):
         if visible(e, seat):
             if isinstance(e, ae.ModelDecision):  # worded alike in every game, with its class
-                line = describe_agent_event(e, seat, classes.get(id(e)), first)
+                line = describe_agent_event(e, seat, classes.get(id(e)))
             else:
                 line = lens.line(e) if lens is not None else game.describe(e, seat)
-            text = line or describe_agent_event(e, seat, first=first) or fallback(e)
+            text = line or describe_agent_event(e, seat) or fallback(e)
             out.append((len(out) if own else i, e, text))
     return out
 

@@ -9,7 +9,13 @@ A game passes when, in this order:
 3. the `games` row agrees with the log's `game_started` event (seed, config, seats, game,
    engine version), and with the tournament schedule that lists the game, if any;
 4. a `finished` game ends with `game_ended` and its `end_reason` is that event's reason;
-5. re-simulating the log from its seed and recorded actions gives the same bytes.
+   the fields of model calls and people's answers that a re-simulation takes as stored
+   (token counts, latency, HTTP status, finish reason, answer times) are within what the
+   seat could have recorded (`_records`; docs/verify.md lists what each check covers);
+5. re-simulating the log from its seed gives the same bytes: code agents play again from
+   their spec and the seed, model seats and people have their recorded answers read again
+   by their agent code, and every move is checked by the rules (`runner.replay`); the
+   verdict says per seat which of these it got (`GameCheck.seats`).
 
 A game that is `running` or `abandoned` is never verified: when every check above holds
 for the events it has, it is reported as unfinished, a consistent prefix of a game.
@@ -19,6 +25,8 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
+import re
 from collections import deque
 from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
@@ -27,11 +35,13 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 
 from events import catalog
+from events.agent import HumanAnswer, LLMCall, SeatAbandoned
 from events.catalog import END_TAG, START_TAG
 from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.store import DuckStore, GameNotFound, StoredGame, StoreError, decode_log
 from runner.driver import rules_for
+from runner.replay import SeatReplay, seat_checks
 from runner.replay import verify as resimulate_and_compare
 
 Outcome = Literal["verified", "failed", "unfinished"]
@@ -44,7 +54,8 @@ class Problem(msgspec.Struct, frozen=True, kw_only=True):
 
     check: str
     """seq, payload, encoding, type, actor, visible_to, turn, start, game, seed, config,
-    seats, engine_version, status, end, end_reason, tournament, replay or unfinished."""
+    seats, engine_version, status, end, end_reason, tournament, llm_call, human_answer,
+    seat_abandoned, replay or unfinished."""
     seq: int | None
     """The event row concerned, if the problem is about one."""
     detail: str
@@ -65,6 +76,8 @@ class GameCheck(msgspec.Struct, frozen=True, kw_only=True):
     """Event rows stored."""
     problem: Problem | None = None
     """Set unless the outcome is verified."""
+    seats: tuple[SeatReplay, ...] = ()
+    """How the re-simulation checked each seat (empty when a check before it failed)."""
 
     @property
     def ok(self) -> bool:
@@ -108,21 +121,38 @@ def check_game(
     *,
     parse_seat: SeatParser | None = None,
     rerun: bool = True,
+    whole_store: bool = False,
 ) -> GameCheck:
     """Verify one stored game (see the module docstring for the checks, in order).
 
     `schedule` holds the tournament schedule rows that name this game (None when the store
     has no tournament tables); `parse_seat` turns a scheduled agent spec into the seat spec
-    a game records. `rerun` re-runs the seats that registered a replayer (model seats).
+    a game records. `rerun` plays code agents again and re-runs the seats that registered a
+    replayer (model seats, people). `whole_store`: `schedule` was read from the game's whole
+    store, so None means it holds no tournament (and a game naming one is refused).
     """
     status = stored.status
+    seats: tuple[SeatReplay, ...] = ()
     try:
         game = _game_of(stored)
         events = _events(stored, game)
         _game_row(stored, events, game)
-        _tournament(stored, events, schedule, parse_seat or _game_seat(game.name))
+        _tournament(stored, events, schedule, parse_seat or _game_seat(game.name), whole_store)
         finished = _completeness(stored, events)
-        _replay(events, prefix=not finished, rerun=rerun)
+        _records(events)
+        if events:
+            seats = tuple(seat_checks(events, rerun=rerun))
+        played_as = _replay(events, prefix=not finished, rerun=rerun)
+        if played_as is not None:
+            seats = tuple(
+                msgspec.structs.replace(
+                    s,
+                    why=f"{s.why}, as {played_as[s.seat]} (the version it was played with)",
+                )
+                if s.check == "rerun" and played_as[s.seat] != s.agent
+                else s
+                for s in seats
+            )
     except Failed as f:
         return GameCheck(
             game_id=stored.game_id,
@@ -130,10 +160,15 @@ def check_game(
             status=status,
             events=len(stored.events),
             problem=f.problem,
+            seats=seats,
         )
     if finished:
         return GameCheck(
-            game_id=stored.game_id, outcome="verified", status=status, events=len(events)
+            game_id=stored.game_id,
+            outcome="verified",
+            status=status,
+            events=len(events),
+            seats=seats,
         )
     if not events:
         detail = f"status {status}, no events stored"
@@ -149,6 +184,7 @@ def check_game(
         status=status,
         events=len(events),
         problem=Problem(check="unfinished", seq=None, detail=detail),
+        seats=seats,
     )
 
 
@@ -364,9 +400,18 @@ def _tournament(
     events: Sequence[Any],
     schedule: Sequence[ScheduledGame] | None,
     parse_seat: SeatParser,
+    complete: bool = False,
 ) -> None:
-    """The tournament schedule rows naming this game agree with its row and log."""
+    """The tournament schedule rows naming this game agree with its row and log (`complete`:
+    a `schedule` of None means the store has no tournament tables at all)."""
     if schedule is None:
+        # No tournament was ever stored here, so no game can belong to one.
+        if complete and stored.tournament is not None:
+            raise Failed(
+                "tournament",
+                None,
+                f"games.tournament is {stored.tournament!r}, but the store holds no tournament",
+            )
         return
     if not schedule:
         # A tournament game that is not finished may have been superseded by a replay under
@@ -438,13 +483,130 @@ def _completeness(stored: StoredGame, events: Sequence[Any]) -> bool:
     return True
 
 
-def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> None:
-    """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped)."""
+_RECORDS = (LLMCall, HumanAnswer, SeatAbandoned)
+SLACK_MS = 1000.0
+"""Time a recorded duration may run past its seat's limit (the clock is read around the
+wait, not by it)."""
+CALL_GRACE_S = 5.0
+"""Seconds a model call may run past the seat's timeout before the transport gives it up."""
+OPENAI_FINISH = ("stop", "length", "content_filter", "tool_calls", "function_call", "refusal")
+ANTHROPIC_FINISH = (
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+)
+"""The finish reasons each provider's own API gives (`refusal` on OpenAI is the name the
+transport gives a structured-output refusal). A compatible server at another address may
+name others, but never one that only the other protocol uses."""
+_STATUS_IN_ERROR = re.compile(r"\((\d{3})\)")
+
+
+def _timeout(seat: SeatSpec) -> float | None:
+    """The seat's time limit in seconds, when its options name one."""
+    value = seat.options.get("timeout")
+    try:
+        return None if value is None else float(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def _duration(check: str, seq: int, what: str, ms: float, limit_s: float | None) -> None:
+    if not math.isfinite(ms) or ms < 0:
+        raise Failed(check, seq, f"{what} is {ms!r}, not a duration")
+    if limit_s is not None and ms > limit_s * 1000.0 + SLACK_MS:
+        raise Failed(
+            check, seq, f"{what} is {ms:g} ms, longer than the seat's limit of {limit_s:g} s"
+        )
+
+
+def _records(events: Sequence[Any]) -> None:
+    """Fields of agent records that a re-simulation copies from the log, each within what its
+    seat could have recorded; the rest of each record is made again by the re-simulation."""
     if not events:
         return
+    seats = getattr(events[0], "seats", ())
+    for seq, e in enumerate(events):
+        kind = type(e)
+        if kind not in _RECORDS:
+            continue
+        spec = seats[e.seat] if 0 <= e.seat < len(seats) else None
+        if kind is LLMCall:
+            _llm_call(seq, e, spec)
+            continue
+        if spec is None or spec.agent.split(":", 1)[0].split("?", 1)[0] != "human":
+            agent = "no seat" if spec is None else repr(spec.agent)
+            raise Failed(kind.__struct_config__.tag, seq, f"seat {e.seat} is {agent}, not a person")
+        what = "elapsed_ms"
+        _duration(kind.__struct_config__.tag, seq, what, e.elapsed_ms, _human_timeout(spec))
+
+
+def _human_timeout(spec: SeatSpec) -> float:
+    from agents.human import DEFAULT_TIMEOUT
+
+    limit = _timeout(spec)
+    return DEFAULT_TIMEOUT if limit is None else limit
+
+
+def _llm_call(seq: int, e: LLMCall, spec: SeatSpec | None) -> None:
+    """One model call's copied fields: tokens, latency, status, finish reason."""
+    check = "llm_call"
+    if spec is None or spec.agent.split(":", 1)[0] != e.provider:
+        agent = "no seat" if spec is None else repr(spec.agent)
+        raise Failed(check, seq, f"a {e.provider} call of seat {e.seat}, which is {agent}")
+    for name in ("input_tokens", "output_tokens", "reasoning_tokens"):
+        if getattr(e, name) < 0:
+            raise Failed(check, seq, f"{name} is {getattr(e, name)}, below 0")
+    if e.reasoning_tokens > e.output_tokens:
+        # Providers count reasoning tokens among the output tokens.
+        raise Failed(
+            check,
+            seq,
+            f"reasoning_tokens {e.reasoning_tokens} exceed output_tokens {e.output_tokens}"
+            " (reasoning is part of the output)",
+        )
+    if e.provider == "anthropic" and e.reasoning_tokens:
+        raise Failed(check, seq, "an anthropic call reports no reasoning tokens apart")
+    limit = _timeout(spec)
+    _duration(
+        check, seq, "latency_ms", e.latency_ms, None if limit is None else limit + CALL_GRACE_S
+    )
+    if e.error is None:
+        if e.status is not None or e.retry_after is not None:
+            raise Failed(check, seq, f"status {e.status} recorded on a call that did not fail")
+    else:
+        if e.finish_reason is not None:
+            raise Failed(check, seq, f"finish_reason {e.finish_reason!r} on a failed call")
+        if e.parse_stage is not None:
+            raise Failed(check, seq, f"a failed call read as {e.parse_stage!r}")
+        if e.status is not None:
+            named = _STATUS_IN_ERROR.search(e.error)
+            if not 100 <= e.status <= 599 or (named and int(named.group(1)) != e.status):
+                raise Failed(check, seq, f"status {e.status} does not match the error {e.error!r}")
+        elif e.retry_after is not None:
+            raise Failed(check, seq, "retry_after recorded without an HTTP status")
+    finish = e.finish_reason
+    if finish is not None:
+        own, other = (
+            (ANTHROPIC_FINISH, OPENAI_FINISH)
+            if e.provider == "anthropic"
+            else (OPENAI_FINISH, ANTHROPIC_FINISH)
+        )
+        if finish not in own and (e.base_url is None or finish in other):
+            raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
+
+
+def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> tuple[str, ...] | None:
+    """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped);
+    return the agents the seats were played as when an earlier version reproduced them."""
+    if not events:
+        return None
     result = resimulate_and_compare(events, rerun=rerun, prefix=prefix)
     if result.ok:
-        return
+        return result.played_as
     if result.error:
         raise Failed("replay", result.mismatch, f"re-simulation failed: {result.error}")
     seq = result.mismatch
@@ -523,7 +685,7 @@ class Job(NamedTuple):
 
 def check_stored(store: DuckStore, job: Job) -> GameCheck:
     """Read one game's rows from `store` and check them."""
-    return check_game(store.load_rows(job.game_id), job.schedule)
+    return check_game(store.load_rows(job.game_id), job.schedule, whole_store=True)
 
 
 def verify_stored(store: DuckStore, game_id: str) -> GameCheck:
@@ -656,7 +818,7 @@ def checks_of(
         while batch := list(itertools.islice(todo, _ROWS_BATCH)):
             loaded = store.load_rows_many([job.game_id for job in batch], batch=_ROWS_BATCH)
             for job, stored in zip(batch, loaded, strict=True):
-                yield check_game(stored, job.schedule)
+                yield check_game(stored, job.schedule, whole_store=True)
         return
     pool = ProcessPoolExecutor(
         max_workers=workers, initializer=_start_worker, initargs=(store.path,)

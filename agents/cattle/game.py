@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -27,6 +28,7 @@ from engine.cattle.presets import load_preset, preset_names
 from events.catalog import GameDef
 from events.cattle import game as ev
 from events.cattle.domain import GameConfig
+from projections import editions
 from projections.cattle import frames, prompts
 from projections.cattle.history import finished_turns
 from projections.cattle.observation import SeatView
@@ -36,9 +38,26 @@ SQL = Path(__file__).resolve().parents[2] / "events" / "cattle" / "views.sql"
 """Money, bids and scores, and the analysis views (one per decision kind)."""
 
 
+@dataclass(frozen=True)
 class CattlePrompter:
     """Prompts and answer reading of Cattle Trade's model seats (projections.cattle.prompts,
     agents.cattle.parse)."""
+
+    edition: int = editions.CURRENT
+    """The edition of the prompts (projections.editions)."""
+    max_tokens: int | None = None
+    """The seat's limit on an answer's tokens (None: no seat, as for a person)."""
+
+    def for_seat(self, options: Any) -> CattlePrompter:
+        """The prompter of a seat with these options (its edition and answer limit)."""
+        return replace(self, edition=editions.of(options), max_tokens=options.max_tokens)
+
+    @property
+    def notes_tokens(self) -> int:
+        """The size the notes are asked to stay under, in tokens."""
+        if self.edition < 2:
+            return prompts.NOTES_TOKENS
+        return prompts.notes_tokens(self.max_tokens)
 
     def system_prompt(
         self, config: GameConfig, character: str | None, seat: int | None = None
@@ -46,7 +65,7 @@ class CattlePrompter:
         return prompts.system_prompt(config, character or "optimal")
 
     def decision_prompt(self, view: SeatView, decision: Any, memory: str, rejection: Any) -> str:
-        return prompts.decision_prompt(view, decision, memory, rejection)
+        return prompts.decision_prompt(view, decision, memory, rejection, self.edition)
 
     def answer_schema(self, view: SeatView, decision: Any) -> dict[str, Any]:
         """The JSON schema of the answer (seats with ``output=json_schema``)."""
@@ -88,10 +107,10 @@ class CattlePrompter:
         return finished_turns(events)
 
     def notes_prompt(self, notes: str, lines: list[str]) -> str:
-        return prompts.scratchpad_prompt(notes, lines)
+        return prompts.scratchpad_prompt(notes, lines, self.notes_tokens)
 
     def cap_notes(self, text: str) -> str:
-        return prompts.cap_notes(text)
+        return prompts.cap_notes(text, min(prompts.NOTES_CHARS, self.notes_tokens * 4))
 
 
 def _maker(cls: type[Agent]) -> Any:

@@ -130,7 +130,6 @@ GAME = GameDef(
     code_agents=CODE_AGENTS,
     prompter=PitPrompter(),
     extras={
-        "first_player": 1,  # the game's text counts players from 1
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,

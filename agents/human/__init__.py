@@ -36,9 +36,16 @@ def make_human_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> Human
     return HumanAgent(seat, seed, config, spec=spec.agent, timeout=timeout, terminal=desk)
 
 
-AGENT_KINDS = {"human": (make_human_agent, parse_human_spec, None)}
-"""What agents.BUILTIN_KINDS finds here. No replayer: a replay reads the person's actions
-back from the log (the rules' `recorded_action`), like a code agent's."""
+def replay_human(spec: SeatSpec, seat: int, seed: int, config: Any, log: Any) -> Any:
+    """A person's seat for a replay: their stored lines read again (agents.human.replay)."""
+    from agents.human.replay import replay_human_agent
+
+    return replay_human_agent(spec, seat, seed, config, log)
+
+
+AGENT_KINDS = {"human": (make_human_agent, parse_human_spec, replay_human)}
+"""What agents.BUILTIN_KINDS finds here. The replayer reads the person's stored lines again
+with the seat's own parser (what they typed cannot be produced again)."""
 
 __all__ = [
     "AGENT_KINDS",

@@ -320,8 +320,17 @@ def _coerce(prop: dict[str, Any], word: str) -> Any:
 
 
 def post_answer(root: Path, token: str, line: str) -> bool:
-    """Leave `line` as the answer to question `token`; False if it is not waiting."""
+    """Leave `line` as the answer to question `token`; False if it is not waiting, or an
+    answer to it is already there unread (that first answer stands)."""
     if question(root, token) is None:
         return False
-    write_json(root / f"{token}.answer", {"line": line})
+    path = root / f"{token}.answer"
+    tmp = path.with_name(f".{path.name}.{uuid.uuid4().hex}.tmp")
+    tmp.write_text(json.dumps({"line": line}), encoding="utf-8")
+    try:
+        os.link(tmp, path)  # whole, and only where no answer is: a second post cannot replace it
+    except FileExistsError:
+        return False
+    finally:
+        tmp.unlink()
     return True

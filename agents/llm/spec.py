@@ -20,6 +20,7 @@ from typing import Any
 from urllib.parse import urlsplit, urlunsplit
 
 from events.config import ConfigError, SeatSpec
+from projections import editions
 
 PROVIDERS = ("openai", "anthropic")
 MEMORY_MODES = ("none", "recent", "full")
@@ -31,6 +32,10 @@ MODES = ("prompt", "cot", "sc-cot")
 `samples` times and play the majority answer."""
 SC_SAMPLES = 5
 """Samples of the `sc-cot` mode unless `samples` says otherwise."""
+PROMPTS = editions.CURRENT
+"""The edition of the prompts new model seats are shown (option `prompts`; see
+projections.editions): seats stored without the option were shown edition 1 and replay with
+it, byte for byte."""
 
 DEFAULTS: dict[str, Any] = {
     "temperature": 0.1,
@@ -41,6 +46,7 @@ DEFAULTS: dict[str, Any] = {
     "character": "optimal",
     "attempts": 4,
     "timeout": 120.0,
+    "prompts": PROMPTS,
 }
 """Option defaults; every seat's resolved options are stored with its game."""
 
@@ -130,6 +136,11 @@ def _coerce(key: str, value: str) -> Any:
         if v not in MODES:
             raise SpecError(f"mode must be one of {', '.join(MODES)}, got {v!r}")
         return v
+    if key == "prompts":
+        n = int(v)
+        if not 1 <= n <= PROMPTS:
+            raise SpecError(f"prompts must be an edition within 1..{PROMPTS}, got {v}")
+        return n
     if key == "samples":
         n = int(v)
         if not 1 <= n <= 20:
@@ -235,6 +246,9 @@ class SeatOptions:
     """Budget: cost this seat may spend in one game, at `price` (None: no budget)."""
     price: tuple[float, float] | None = None
     """Price per million input and output tokens the cost budget counts with."""
+    prompts: int = 1
+    """The edition of the prompts the seat is shown (`PROMPTS`; 1 for seats stored before
+    editions were recorded)."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -266,6 +280,8 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         max_game_tokens=_budget(opts.get("max_game_tokens")),
         max_game_cost=None if opts.get("max_game_cost") is None else float(opts["max_game_cost"]),
         price=None if opts.get("price") is None else _price(str(opts["price"])),
+        # A resolved seat as stored keeps the edition it played with (none stored: the first).
+        prompts=int(spec.options.get("prompts", 1) if "model" in spec.options else opts["prompts"]),
     )
 
 

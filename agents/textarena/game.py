@@ -3,6 +3,9 @@
 One definition, named `textarena`, plays every environment TextArena registers. Names that
 carry the game: `textarena:ENV_ID` (e.g. `textarena:TicTacToe-v0`) and `mindgames:NAME`
 (`blotto`, `ipd3`, `codenames`, `mafia`); `--game textarena --preset NAME` works too.
+An environment the privacy check found sending one player another's private facts
+(`engine.textarena.privacy`) is refused by `textarena:ENV_ID` and played only when asked
+for as `textarena-open:ENV_ID`, which marks the stored configuration (`name` `open-views`).
 Loading this module needs no TextArena; playing does (docs/textarena.md).
 """
 
@@ -14,6 +17,7 @@ from typing import Any
 
 from agents.textarena.bots import CODE_AGENTS, configured_agent, parse_options
 from engine.textarena.mindgames import MINDGAMES, PRESETS
+from engine.textarena.privacy import known_leaks
 from engine.textarena.rules import RULES, players_of, registry, state_data
 from events.catalog import GameDef
 from events.config import ConfigError
@@ -30,8 +34,13 @@ SQL = Path(__file__).resolve().parents[2] / "events" / "textarena" / "views.sql"
 """The `textarena_games`, `textarena_actions`, `textarena_invalid_moves` and
 `textarena_roles` views."""
 
-PREFIXES = ("textarena", "mindgames")
-"""Name prefixes that carry a game: `textarena:ENV_ID` and `mindgames:NAME`."""
+OPEN = "textarena-open"
+"""The prefix that plays an environment even though it shows a player another's facts."""
+OPEN_NAME = "open-views"
+"""The configuration name such a game is stored with: the mark that it was asked for."""
+PREFIXES = ("textarena", "mindgames", OPEN)
+"""Name prefixes that carry a game: `textarena:ENV_ID`, `mindgames:NAME` and
+`textarena-open:ENV_ID`."""
 
 
 def presets() -> Mapping[str, TextArenaConfig]:
@@ -58,7 +67,15 @@ def configure(name: str) -> TextArenaConfig | None:
     TextArenaConfig(env_id=rest).validate()  # a well-formed id before asking TextArena
     if rest not in registry():
         raise ConfigError(f"TextArena has no environment {rest[:60]!r}")
-    return TextArenaConfig(env_id=rest, players=players_of(rest)).validate()
+    leaks = known_leaks()
+    if prefix != OPEN and rest in leaks:
+        raise ConfigError(
+            f"TextArena's {rest} is refused: it sends one player another's private facts"
+            f" ({leaks[rest]}). To play it anyway, name it {OPEN}:{rest} (the stored game"
+            f" is marked: its configuration is named {OPEN_NAME!r})"
+        )
+    name = OPEN_NAME if prefix == OPEN else "custom"
+    return TextArenaConfig(env_id=rest, players=players_of(rest), name=name).validate()
 
 
 def plays(agent: str, config: TextArenaConfig) -> bool:

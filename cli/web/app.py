@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
+import secrets
 import threading
 import time
 from collections.abc import Iterator, Sequence
@@ -39,6 +41,9 @@ HEADERS = {
     "Referrer-Policy": "no-referrer",
     "Cache-Control": "no-store",
 }
+SEAT_HEADERS = {**HEADERS, "Referrer-Policy": "same-origin"}
+"""A seat page's: its posts then name their origin (under `no-referrer` a browser sends
+`Origin: null`, which the cross-site check refuses), and nothing leaves for another site."""
 
 _TYPES = {".css": "text/css; charset=utf-8", ".js": "text/javascript; charset=utf-8"}
 
@@ -95,31 +100,133 @@ class Reader:
 MAX_FORM = 65_536
 """The largest answer form a seat page accepts, in bytes."""
 
+
+class TooLarge(ValueError):
+    """A request body over its limit (read no further than the limit)."""
+
+
+async def read_body(request: Request, limit: int) -> bytes:
+    """The request's body, or `TooLarge` as soon as it is known to pass `limit` bytes: from a
+    declared length before anything is read, else (chunked) once the bytes read pass it."""
+    declared = request.headers.get("content-length")
+    if declared is not None:
+        if not (declared.isascii() and declared.isdigit()):
+            raise data.BadRequest("the request's Content-Length is not a number")
+        if int(declared) > limit:
+            raise TooLarge
+    body = bytearray()
+    async for chunk in request.stream():
+        body += chunk
+        if len(body) > limit:
+            raise TooLarge
+    return bytes(body)
+
+
+class Delay:
+    """A spectator's delay: a game in play is shown as this server saw it `seconds` ago.
+
+    The store keeps no time per event, so the server notes when it first saw each count of
+    a game's events (whenever a page of the game is asked for) and shows the count it saw at
+    least `seconds` before; a game first asked for now is shown `seconds` from now.
+    """
+
+    def __init__(self, seconds: float) -> None:
+        self.seconds = seconds
+        self._seen: dict[str, list[tuple[float, int]]] = {}
+        self._lock = threading.Lock()
+
+    def shown(self, game_id: str, count: int, now: float | None = None) -> int | None:
+        """How many of the game's `count` events a spectator sees at `now` (monotonic
+        seconds; default: the clock), or None while the server has not seen it long enough."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            marks = self._seen.setdefault(game_id, [])
+            if not marks or count > marks[-1][1]:
+                marks.append((now, count))
+            ready = [i for i, (at, _) in enumerate(marks) if at <= now - self.seconds]
+            if not ready:
+                return None
+            del marks[: ready[-1]]  # older marks than the one shown are never needed again
+            return marks[0][1]
+
+    def left(self, game_id: str, now: float | None = None) -> float:
+        """Seconds until the first events of the game seen by this server are shown."""
+        now = time.monotonic() if now is None else now
+        with self._lock:
+            marks = self._seen.get(game_id)
+            first = marks[0][0] if marks else now
+        return max(0.0, first + self.seconds - now)
+
+
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "[::1]")
 """The names a request may give in its Host header by default: this machine's loopback."""
 
 
 def create_app(
-    db: Path, hosts: Sequence[str] = LOCAL_HOSTS, seats: Path | None = None
+    db: Path,
+    hosts: Sequence[str] = LOCAL_HOSTS,
+    seats: Path | None = None,
+    *,
+    spectator_delay: float | None = None,
+    operator_key: str | None = None,
 ) -> Starlette:
     """The viewer's app over the store at `db`, answering requests addressed to `hosts`;
     with `seats`, people take seats of games waiting on them from that question directory
-    (`agents.human.mailbox`)."""
+    (`agents.human.mailbox`).
+
+    A game in play (and every game of a tournament in play) is closed until it ends, or with
+    `spectator_delay` shown in its public view as it stood that many seconds before. The
+    seats waiting on people are listed only at ``/seats?key=`` with `operator_key` (a fresh
+    random one when not given: `app.state.operator_key`); each person gets their seat's own
+    link from the operator.
+    """
     reader = Reader(db)
     winners = data.Winners()
+    delay = Delay(spectator_delay) if spectator_delay is not None else None
+    key = operator_key or secrets.token_urlsafe(24)
 
     def warm() -> None:
         # Read every result once, in the background: the first pages need not wait for it.
         with contextlib.suppress(StoreError, duckdb.Error), reader.con() as con:
             winners.load_all(con)
 
-    def page(html: str, status: int = 200) -> HTMLResponse:
-        return HTMLResponse(html, status_code=status, headers=HEADERS)
+    def page(html: str, status: int = 200, headers: dict[str, str] = HEADERS) -> HTMLResponse:
+        return HTMLResponse(html, status_code=status, headers=headers)
 
-    def error(status: int, message: str, *, api: bool = False) -> Response:
+    def error(
+        status: int, message: str, *, api: bool = False, seat: bool = False, back: str = ""
+    ) -> Response:
+        headers = SEAT_HEADERS if seat else HEADERS
         if api:
-            return JSONResponse({"error": message}, status_code=status, headers=HEADERS)
-        return page(pages.render("error.html", status=status, message=message, base=""), status)
+            return JSONResponse({"error": message}, status_code=status, headers=headers)
+        html = pages.render("error.html", status=status, message=message, base="", back=back)
+        return page(html, status, headers)
+
+    def gate(con: duckdb.DuckDBPyConnection, game_id: str, viewer: Any) -> tuple[Any, int | None]:
+        """The view a request for game `game_id` as `viewer` gets, and how many of its events
+        (None: all); `data.Closed` while the game is in play and no spectator may see it."""
+        why = data.in_play(con, game_id)
+        if why is None:
+            return viewer, None
+        closed = f"game {game_id} is closed while it is in play ({why})"
+        if delay is None:
+            raise data.Closed(f"{closed}; its pages open when it has ended")
+        if isinstance(viewer, int):
+            raise data.Closed(
+                f"{closed}; spectators see only what every seat saw (?seat=public),"
+                f" {delay.seconds:g} s behind"
+            )
+        if data.dealt_elsewhere(con, game_id):
+            raise data.Closed(
+                f"{closed}; another game dealt from the same seed is still to be played"
+            )
+        upto = delay.shown(game_id, data.event_count(con, game_id))
+        if upto is None:
+            raise data.Closed(
+                f"{closed}; spectators see it {delay.seconds:g} s behind: come back in"
+                f" {delay.left(game_id):.0f} s"
+            )
+        return data.PUBLIC, upto
 
     def guarded(fn: Any, *, api: bool = False) -> Any:
         def endpoint(request: Request) -> Response:
@@ -129,6 +236,8 @@ def create_app(
                 return error(400, str(exc), api=api)
             except data.NotFound as exc:
                 return error(404, str(exc), api=api)
+            except data.Closed as exc:
+                return error(403, str(exc), api=api)
             except (StoreError, duckdb.Error) as exc:
                 line = str(exc).strip().splitlines()[0] if str(exc).strip() else "store error"
                 return error(503, f"the store cannot be read now: {line}", api=api)
@@ -138,8 +247,9 @@ def create_app(
     def games_page(request: Request) -> Response:
         query = data.ListQuery.from_params(request.query_params)
         with reader.con() as con:
-            lines, total = data.list_games(con, query, winners)
-            offered = data.choices(con)
+            play = data.in_play_now(con)
+            lines, total = data.list_games(con, query, winners, play)
+            offered = data.choices(con, play)
         last = max(1, -(-total // data.PER_PAGE))
         return page(
             pages.render(
@@ -160,8 +270,13 @@ def create_app(
             head = data.game_head(con, game_id)
             viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
             at = data.parse_int("at", request.query_params.get("at"), 0, 2**31 - 1, -1)
-            payload = data.game_data(con, game_id, viewer)
+            viewer, upto = gate(con, head.game_id, viewer)
+            payload = data.game_data(con, game_id, viewer, upto)
         payload["at"] = at
+        views = _views(head, viewer)
+        if upto is not None and delay is not None:
+            label = f"What every seat saw, {delay.seconds:g} s behind (the game is in play)"
+            views = [{"label": label, "seat": "public", "current": True}]
         return page(
             pages.render(
                 "game.html",
@@ -171,7 +286,7 @@ def create_app(
                 drawings=draw.drawings(payload),
                 base="",
                 static=True,
-                views=_views(head, viewer),
+                views=views,
                 link_list="/",
                 link_tournament=f"/tournaments/{head.tournament}" if head.tournament else None,
             )
@@ -182,7 +297,8 @@ def create_app(
         with reader.con() as con:
             head = data.game_head(con, game_id)
             viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
-            events = data.api_events(con, head.game_id, viewer)
+            viewer, upto = gate(con, head.game_id, viewer)
+            events = data.api_events(con, head.game_id, viewer, upto)
         return JSONResponse(events, headers=HEADERS)
 
     def game_api(request: Request) -> Response:
@@ -190,7 +306,8 @@ def create_app(
         with reader.con() as con:
             head = data.game_head(con, game_id)
             viewer = data.parse_viewer(request.query_params.get("seat"), len(head.agents))
-            payload = data.game_data(con, head.game_id, viewer)
+            viewer, upto = gate(con, head.game_id, viewer)
+            payload = data.game_data(con, head.game_id, viewer, upto)
         return JSONResponse(payload, headers=HEADERS)
 
     def tournament_page(request: Request) -> Response:
@@ -219,8 +336,14 @@ def create_app(
     def seats_page(request: Request) -> Response:
         from agents.human.mailbox import waiting
 
+        given = request.query_params.get("key")
+        if given is None:
+            return page(pages.render("seats.html", questions=None, key="", base=""))
+        if not hmac.compare_digest(given.encode(), key.encode()):
+            return error(403, "this is not the operator's key of this viewer")
         found = waiting(seats) if seats is not None else []
-        return page(pages.render("seats.html", questions=found, base=""))
+        base = str(request.base_url).rstrip("/")
+        return page(pages.render("seats.html", questions=found, key=given, home=base, base=""))
 
     async def seat_page(request: Request) -> Response:
         from agents.human.mailbox import answer_line, post_answer, question
@@ -231,27 +354,41 @@ def create_app(
         q = question(seats, token)
         if request.method == "POST":
             if not same_origin(request):
-                return error(403, "answers come from this viewer's own page")
-            if q is not None:
-                body = await request.body()
-                if len(body) > MAX_FORM:
-                    return error(413, f"an answer is at most {MAX_FORM:,} bytes")
-                # The form is url-encoded (the page's own form); parsed here, no extra library.
-                form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
-                post_answer(seats, token, answer_line(q.get("schema"), form))
-                await read_by_seat(seats, token, len(q.get("notes", [])))
-            where = f"/seats/desk/{q['desk']}" if q is not None and q.get("desk") else ""
-            return Response(
-                status_code=303, headers={**HEADERS, "Location": where or f"/seats/{token}"}
-            )
+                return error(403, "answers come from this viewer's own page", seat=True)
+            if q is None:
+                return error(
+                    409,
+                    "this decision is not waiting now (answered, timed out or never"
+                    " asked): the answer was not used",
+                    seat=True,
+                )
+            try:
+                body = await read_body(request, MAX_FORM)
+            except TooLarge:
+                return error(413, f"an answer is at most {MAX_FORM:,} bytes", seat=True)
+            except data.BadRequest as exc:
+                return error(400, str(exc), seat=True)
+            # The form is url-encoded (the page's own form); parsed here, no extra library.
+            form = {k: v[0] for k, v in parse_qs(body.decode("utf-8", "replace")).items()}
+            if not post_answer(seats, token, answer_line(q.get("schema"), form)):
+                # Two posts before the seat read the first (a double click): the first stands.
+                back = f"/seats/desk/{q['desk']}" if q.get("desk") else f"/seats/{token}"
+                said = "an answer to this decision is already in and is played; this one was not"
+                return error(409, f"{said} used", seat=True, back=back)
+            await read_by_seat(seats, token, len(q.get("notes", [])))
+            where = f"/seats/desk/{q['desk']}" if q.get("desk") else f"/seats/{token}"
+            return Response(status_code=303, headers={**SEAT_HEADERS, "Location": where})
         if q is None:
-            return page(pages.render("seat_gone.html", base=""))
+            return page(pages.render("seat_gone.html", base=""), headers=SEAT_HEADERS)
         return seat_html(q)
 
     def seat_html(q: dict[str, Any]) -> Response:
         form = form_fields(q.get("schema"))
         drawn = draw.seat_drawing(q.get("name"), q.get("frame"))
-        return page(pages.render("seat.html", q=q, form=form, drawing=drawn, base=""))
+        return page(
+            pages.render("seat.html", q=q, form=form, drawing=drawn, base=""),
+            headers=SEAT_HEADERS,
+        )
 
     def desk_page(request: Request) -> Response:
         from agents.human.mailbox import desk_state, page_back, question
@@ -264,7 +401,8 @@ def create_app(
         q = question(seats, state["token"]) if state["token"] else None
         if q is not None:
             return seat_html(q)
-        return page(pages.render("seat_wait.html", desk=desk, state=state, base=""))
+        html = pages.render("seat_wait.html", desk=desk, state=state, base="")
+        return page(html, headers=SEAT_HEADERS)
 
     async def desk_api(request: Request) -> Response:
         from agents.human.mailbox import page_back
@@ -292,7 +430,7 @@ def create_app(
         if seats is None:
             return error(404, "this viewer takes no seats", api=True)
         if not same_origin(request):
-            return error(403, "only this viewer's own page leaves its seat", api=True)
+            return error(403, "only this viewer's own page leaves its seat", api=True, seat=True)
         page = request.query_params.get("page", "")[:64] or None
         marked = page_left(seats, request.path_params["desk"], page)
         return JSONResponse({"marked": marked}, headers=HEADERS)
@@ -322,7 +460,7 @@ def create_app(
         yield
         reader.close()
 
-    return Starlette(
+    made = Starlette(
         lifespan=lifespan,
         routes=routes,
         exception_handlers={404: not_found, 405: not_found},
@@ -333,6 +471,9 @@ def create_app(
             Middleware(GZipMiddleware, minimum_size=2000),
         ],
     )
+    made.state.operator_key = key
+    made.state.close = reader.close  # for a caller that never starts it
+    return made
 
 
 LONG_POLL = 3.0
@@ -380,9 +521,13 @@ async def read_by_seat(seats: Path, token: str, notes: int) -> None:
 
 def same_origin(request: Request) -> bool:
     """A form post sent by a page of this server (a browser names the page's origin): not
-    one another site's page makes a visitor's browser send."""
+    one another site's page makes a visitor's browser send. `Origin: null` (a sandboxed
+    frame, a page from disk, a redirect from elsewhere) is no origin of this server."""
+    fetched = request.headers.get("sec-fetch-site")
+    if fetched is not None and fetched not in ("same-origin", "none"):
+        return False
     origin = request.headers.get("origin")
-    if origin is None or origin == "null":
+    if origin is None:
         referer = request.headers.get("referer", "")
         return not referer or referer.split("/")[2:3] == [request.headers.get("host", "")]
     return origin.split("://", 1)[-1] == request.headers.get("host", "")

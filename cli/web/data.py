@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -38,10 +39,10 @@ MAX_PAGE = 10_000_000
 SORTS = {
     "date": "created_at",
     "game": "game",
-    "tournament": "tournament",
+    "tournament": "shown_tournament",
     "seed": "seed",
     "status": "status",
-    "id": "game_id",
+    "id": "shown_id",
 }
 STATUSES = ("running", "finished", "abandoned")
 MAX_FILTER = 200
@@ -53,6 +54,10 @@ class BadRequest(ValueError):
 
 class NotFound(LookupError):
     """No such game or tournament."""
+
+
+class Closed(PermissionError):
+    """A game in play (or a game of a tournament in play), closed to the request."""
 
 
 # ---- parsing request values -------------------------------------------------------------------
@@ -125,24 +130,33 @@ class ListQuery(msgspec.Struct, kw_only=True):
         return cls(**values, sort=sort, desc=order == "desc", page=page)
 
     def where(self) -> tuple[str, list[Any]]:
-        """The SQL condition on `games g` and its parameters."""
+        """The SQL condition on the shown games `g` (see `shown_games`) and its parameters.
+
+        Every filter reads what the list shows: a game in play matches no agent, and a
+        tournament name or game id withheld matches nothing, so that no filter tells them.
+        """
         parts: list[str] = []
         params: list[Any] = []
-        for key in ("game", "tournament", "status"):
+        for key, column in (("game", "game"), ("tournament", "shown_tournament")):
             value = getattr(self, key)
             if value:
-                parts.append(f"g.{key} = ?")
+                parts.append(f"g.{column} = ?")
                 params.append(value)
+        if self.status:
+            parts.append("g.status = ?")
+            params.append(self.status)
         if self.agent:
-            parts.append("list_contains(CAST(g.seats->>'$[*].agent' AS VARCHAR[]), ?)")
+            parts.append(
+                "NOT g.in_play AND list_contains(CAST(g.seats->>'$[*].agent' AS VARCHAR[]), ?)"
+            )
             params.append(self.agent)
         if self.q:
             # Plain substring tests on the agent names themselves: no LIKE wildcard, and
             # nothing of the seats' JSON (keys, quotes, escapes) can match.
             parts.append(
-                "(starts_with(g.game_id, ?) OR EXISTS (SELECT 1 FROM"
+                "(starts_with(g.shown_id, ?) OR (NOT g.in_play AND EXISTS (SELECT 1 FROM"
                 " unnest(CAST(g.seats->>'$[*].agent' AS VARCHAR[])) AS s(agent)"
-                " WHERE contains(lower(s.agent), ?)))"
+                " WHERE contains(lower(s.agent), ?))))"
             )
             params.extend([self.q, self.q.lower()])
         return (" AND ".join(parts) or "TRUE"), params
@@ -167,47 +181,136 @@ class GameLine(msgspec.Struct, kw_only=True):
     """One line of the games list."""
 
     game_id: str
+    """Empty while withheld (a game id made from a tournament name that holds its seed)."""
     game: str
     tournament: str | None
+    """None while withheld (a tournament in play whose name holds its seed)."""
     agents: list[str]
+    """Empty while the game is in play (`in_play`)."""
     seed: int | None
     """None while the seed is withheld (`projections.seeds`)."""
     created_at: str
     status: str
     winners: list[str]
+    in_play: bool = False
+    """The game runs, or a game of its tournament is still to be played."""
+
+
+def live_tournaments(con: duckdb.DuckDBPyConnection) -> str:
+    """SQL naming the tournaments in play: those whose schedule holds a game not finished
+    (running, stopped half-way, to be played again or not begun)."""
+    if not _has_table(con, "tournament_games"):
+        return "SELECT NULL::VARCHAR AS name WHERE FALSE"
+    return (
+        "SELECT DISTINCT t.tournament AS name FROM tournament_games t"
+        " WHERE t.game_id NOT IN (SELECT game_id FROM games WHERE status = 'finished')"
+    )
+
+
+class InPlay(msgspec.Struct, frozen=True):
+    """The tournaments in play now, and those of them whose name holds their seed."""
+
+    live: list[str]
+    named: list[str]
+
+
+def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
+    """Which tournaments are in play (read once per page: the list's queries share it)."""
+    live = [str(r[0]) for r in con.execute(live_tournaments(con)).fetchall()]
+    named: list[str] = []
+    if live and _has_table(con, "tournaments"):
+        seeds = con.execute(
+            "SELECT name, seed FROM tournaments WHERE name IN (SELECT unnest(?))", [live]
+        ).fetchall()
+        named = [n for n, seed in seeds if re.search(rf"(?<!\d){int(seed)}(?!\d)", str(n))]
+    return InPlay(live=live, named=named)
+
+
+def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> tuple[str, list]:
+    """SQL of the games table as the list may show it, and its parameters: each row with
+    `in_play`, and `shown_tournament` and `shown_id` (NULL while they would tell a
+    tournament's seed: old default names were made from it, and game ids from the name)."""
+    play = play or in_play_now(con)
+    sql = (
+        "WITH p AS (SELECT g0.game_id, g0.game, g0.tournament, g0.seats, g0.seed,"
+        " g0.created_at, g0.status, (g0.status = 'running'"
+        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)) AS in_play,"
+        " coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE) AS named FROM games g0),"
+        " g AS (SELECT *, CASE WHEN named THEN NULL ELSE tournament END AS shown_tournament,"
+        " CASE WHEN named THEN NULL ELSE game_id END AS shown_id FROM p)"
+    )
+    return sql, [play.live, play.named]
+
+
+def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    got = con.execute(
+        "SELECT count(*) FROM duckdb_tables() WHERE table_name = ?", [name]
+    ).fetchone()
+    return bool(got and got[0])
 
 
 def list_games(
-    con: duckdb.DuckDBPyConnection, query: ListQuery, winners: Winners | None = None
+    con: duckdb.DuckDBPyConnection,
+    query: ListQuery,
+    winners: Winners | None = None,
+    play: InPlay | None = None,
 ) -> tuple[list[GameLine], int]:
     """One page of games matching `query`, and how many match in all."""
     where, params = query.where()
-    total = con.execute(f"SELECT count(*) FROM games g WHERE {where}", params).fetchone()
+    shown, first = shown_games(con, play)
+    total = con.execute(
+        f"{shown} SELECT count(*) FROM g WHERE {where}", [*first, *params]
+    ).fetchone()
     count = int(total[0]) if total else 0
     column = SORTS[query.sort]
     direction = "DESC" if query.desc else "ASC"
     hidden = sorted(seeds_in_play(con))
     # A withheld seed is NULL here, in the order too: its place among the others would tell it.
-    shown_seed = "CASE WHEN list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END"
+    shown_seed = (
+        "CASE WHEN g.in_play OR list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END"
+    )
     order = shown_seed if column == "seed" else f"g.{column}"
     order_params = [hidden] if column == "seed" else []
     rows = con.execute(
-        f"SELECT g.game_id, g.game, g.tournament, g.seats, {shown_seed}, g.created_at, g.status"
-        f" FROM games g WHERE {where}"
-        f" ORDER BY {order} {direction} NULLS LAST, g.game_id {direction}"
+        f"{shown} SELECT g.game_id, g.game, g.shown_tournament, g.seats, {shown_seed},"
+        " g.created_at, g.status, g.in_play, g.shown_id"
+        f" FROM g WHERE {where}"
+        f" ORDER BY {order} {direction} NULLS LAST, g.shown_id {direction} NULLS LAST,"
+        f" g.game_id {direction}"
         " LIMIT ? OFFSET ?",
-        [hidden, *params, *order_params, PER_PAGE, (query.page - 1) * PER_PAGE],
+        [*first, hidden, *params, *order_params, PER_PAGE, (query.page - 1) * PER_PAGE],
     ).fetchall()
-    ids = [r[0] for r in rows]
+    return _lines(con, rows, winners), count
+
+
+def lines_of(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> list[GameLine]:
+    """The list lines of the games `ids`, in that order (what a published index shows)."""
+    hidden = sorted(seeds_in_play(con))
+    shown, first = shown_games(con)
+    rows = con.execute(
+        f"{shown} SELECT g.game_id, g.game, g.shown_tournament, g.seats,"
+        " CASE WHEN g.in_play OR list_contains(?::BIGINT[], g.seed) THEN NULL ELSE g.seed END,"
+        " g.created_at, g.status, g.in_play, g.shown_id FROM g"
+        " WHERE g.game_id IN (SELECT unnest(?))",
+        [*first, hidden, list(ids)],
+    ).fetchall()
+    place = {gid: i for i, gid in enumerate(ids)}
+    return _lines(con, sorted(rows, key=lambda r: place[r[0]]), None)
+
+
+def _lines(
+    con: duckdb.DuckDBPyConnection, rows: Sequence[tuple[Any, ...]], winners: Winners | None
+) -> list[GameLine]:
+    ids = [r[0] for r in rows if not r[7]]
     ranks = winners.of(con, ids) if winners is not None else _final_ranks(con, ids)
     lines = []
-    for game_id, game, tournament, seats, seed, created, status in rows:
-        agents = [str(s.get("agent", "")) for s in json.loads(seats)]
+    for game_id, game, tournament, seats, seed, created, status, in_play, shown_id in rows:
+        agents = [] if in_play else [str(s.get("agent", "")) for s in json.loads(seats)]
         got = ranks.get(game_id)
         won = [agents[i] for i, r in enumerate(got) if r == 1 and i < len(agents)] if got else []
         lines.append(
             GameLine(
-                game_id=game_id,
+                game_id=shown_id or "",
                 game=game,
                 tournament=tournament,
                 agents=agents,
@@ -215,9 +318,10 @@ def list_games(
                 created_at=_date(created),
                 status=status,
                 winners=won,
+                in_play=bool(in_play),
             )
         )
-    return lines, count
+    return lines
 
 
 def _final_ranks(con: duckdb.DuckDBPyConnection, ids: Sequence[str]) -> dict[str, list[int]]:
@@ -275,14 +379,17 @@ def _date(value: Any) -> str:
     return "" if value is None else str(value)
 
 
-def choices(con: duckdb.DuckDBPyConnection) -> dict[str, list[str]]:
-    """The values the list's filters offer: games and tournaments stored."""
+def choices(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> dict[str, list[str]]:
+    """The values the list's filters offer: games and tournaments stored (not a name that
+    is withheld)."""
     games = [r[0] for r in con.execute("SELECT DISTINCT game FROM games ORDER BY 1").fetchall()]
+    withheld = set((play or in_play_now(con)).named)
     tours = [
         r[0]
         for r in con.execute(
             "SELECT DISTINCT tournament FROM games WHERE tournament IS NOT NULL ORDER BY 1"
         ).fetchall()
+        if r[0] not in withheld
     ]
     return {"games": games, "tournaments": tours, "statuses": list(STATUSES)}
 
@@ -328,12 +435,77 @@ def game_head(con: duckdb.DuckDBPyConnection, game_id: str) -> GameHead:
     )
 
 
+def in_play(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
+    """Why game `game_id` is in play (it runs, or its tournament has games still to be
+    played), or None once it may be shown."""
+    row = con.execute(
+        "SELECT status, tournament FROM games WHERE game_id = ?", [game_id]
+    ).fetchone()
+    if row is None:
+        return None
+    if row[0] == "running":
+        return "the game is in play"
+    if row[1] is not None and tournament_in_play(con, row[1]):
+        return "a game of its tournament is in play"
+    return None
+
+
+def tournament_in_play(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether tournament `name` has a game running or still to be played."""
+    got = (
+        con.execute(
+            "SELECT count(*) FROM tournament_games t LEFT JOIN games x ON x.game_id = t.game_id"
+            " WHERE t.tournament = ? AND x.status IS DISTINCT FROM 'finished'",
+            [name],
+        ).fetchone()
+        if _has_table(con, "tournament_games")
+        else None
+    )
+    running = con.execute(
+        "SELECT count(*) FROM games WHERE tournament = ? AND status = 'running'", [name]
+    ).fetchone()
+    return bool((got and got[0]) or (running and running[0]))
+
+
+def dealt_elsewhere(con: duckdb.DuckDBPyConnection, game_id: str) -> bool:
+    """Whether another game dealt from this game's seed runs or is still to be played (its
+    chance outcomes are this game's: another rotation of a deal, the next attempt)."""
+    row = con.execute("SELECT seed FROM games WHERE game_id = ?", [game_id]).fetchone()
+    if row is None:
+        return False
+    seed = int(row[0])
+    running = con.execute(
+        "SELECT count(*) FROM games WHERE seed = ? AND game_id <> ? AND status = 'running'",
+        [seed, game_id],
+    ).fetchone()
+    if running and running[0]:
+        return True
+    if not _has_table(con, "tournament_games"):
+        return False
+    scheduled = con.execute(
+        "SELECT count(*) FROM tournament_games t LEFT JOIN games g ON g.game_id = t.game_id"
+        " WHERE t.seed = ? AND t.game_id <> ? AND g.status IS DISTINCT FROM 'finished'",
+        [seed, game_id],
+    ).fetchone()
+    return bool(scheduled and scheduled[0])
+
+
+def event_count(con: duckdb.DuckDBPyConnection, game_id: str) -> int:
+    """How many events of game `game_id` are stored (its events are numbered from 0)."""
+    got = con.execute("SELECT max(seq) FROM events WHERE game_id = ?", [game_id]).fetchone()
+    return 0 if got is None or got[0] is None else int(got[0]) + 1
+
+
 def event_rows(
-    con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer
+    con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer, upto: int | None = None
 ) -> list[tuple[int, str, int, int | None, str]]:
-    """(seq, type, turn, actor, payload) of the events `viewer` may see, in order."""
+    """(seq, type, turn, actor, payload) of the events `viewer` may see, in order (with
+    `upto`, only those numbered below it)."""
     sql = "SELECT seq, type, turn, actor, payload FROM events WHERE game_id = ?"
     params: list[Any] = [game_id]
+    if upto is not None:
+        sql += " AND seq < ?"
+        params.append(upto)
     if viewer == PUBLIC:
         sql += " AND visible_to IS NULL"
     elif isinstance(viewer, int):
@@ -383,20 +555,24 @@ def _hidden(gdef: catalog.GameDef | None) -> Mapping[str, tuple[str, ...]]:
     return hidden if isinstance(hidden, Mapping) else {}
 
 
-def api_events(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> list[Any]:
-    """The events `viewer` may see: each its seq, type, turn, actor and fields."""
+def api_events(
+    con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer, upto: int | None = None
+) -> list[Any]:
+    """The events `viewer` may see (with `upto`, of those numbered below it): each its seq,
+    type, turn, actor and fields."""
     out = []
     gdef = _game_def(con, game_id) if viewer is not None else None
     own = gdef is not None and seat_numbered(gdef, viewer if isinstance(viewer, int) else None)
     hidden = _hidden(gdef)
-    rows = event_rows(con, game_id, viewer)
+    rows = event_rows(con, game_id, viewer, upto)
     reader = _Reader(con, game_id, gdef, viewer, rows)
+    bare = reader.no_lineup or upto is not None  # a spectator's delayed view: no lineup
     secret = withheld_seed(con, game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
         fields = seedless_fields(typ, fields, secret)
-        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+        if bare and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         if own:
             seq = turn = i
@@ -461,14 +637,17 @@ def _game_def(con: duckdb.DuckDBPyConnection, game_id: str) -> catalog.GameDef |
         return None
 
 
-def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -> dict[str, Any]:
-    """Everything the viewer's script needs for one game seen by `viewer`."""
+def game_data(
+    con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer, upto: int | None = None
+) -> dict[str, Any]:
+    """Everything the viewer's script needs for one game seen by `viewer` (with `upto`, as
+    it stood before its event number `upto`)."""
     head = game_head(con, game_id)
     if isinstance(viewer, int) and viewer >= len(head.agents):
         raise BadRequest(
             f"seat {viewer} is not a seat of this game (seats 0 to {len(head.agents) - 1})"
         )
-    rows = event_rows(con, head.game_id, viewer)
+    rows = event_rows(con, head.game_id, viewer, upto)
     try:
         gdef: catalog.GameDef | None = catalog.get(head.game)
     except catalog.UnknownGame:
@@ -488,12 +667,13 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
     notes: dict[int, str] = {}
     hidden = _hidden(gdef)
     reader = _Reader(con, head.game_id, gdef, viewer, rows, decoded)
+    bare = reader.no_lineup or upto is not None  # a spectator's delayed view: no lineup
     secret = withheld_seed(con, head.game_id)
     for i, (seq, typ, turn, actor, payload) in enumerate(rows):
         fields, actor = reader.fields(i, payload, actor)
         fields = _shown_fields(fields, viewer, hidden)
         fields = seedless_fields(typ, fields, secret)
-        if reader.no_lineup and typ == "game_started" and isinstance(fields, dict):
+        if bare and typ == "game_started" and isinstance(fields, dict):
             fields.pop("seats", None)
         text = None
         if reader.lens is not None:
@@ -529,7 +709,7 @@ def game_data(con: duckdb.DuckDBPyConnection, game_id: str, viewer: fr.Viewer) -
         else fr.build(None, rows, viewer)
     )
     shown_head = msgspec.to_builtins(head)
-    if reader.no_lineup:
+    if bare:
         shown_head["agents"] = [""] * len(head.agents)
     return {
         "game": shown_head,
@@ -602,7 +782,9 @@ def tournament_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]
         SeatResult(gid, seat, agent, int(score) if float(score).is_integer() else score, rank, 0)
         for gid, seat, agent, score, rank in rows
     ]
-    ratings = rate(results, shuffles=0) if results else []
+    closed = tournament_in_play(con, name)
+    # Standings of a tournament in play would tell how its deals went for games to come.
+    ratings = rate(results, shuffles=0) if results and not closed else []
     table = [
         {
             "agent": r.agent,
@@ -626,6 +808,7 @@ def tournament_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]
         "finished": by_status.get("finished", 0),
         "ratings": table,
         "running": by_status.get("running", 0) > 0,
+        "closed": closed,
     }
 
 

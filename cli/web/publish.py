@@ -38,6 +38,8 @@ class SiteStats(msgspec.Struct):
     games: int
     bytes: int
     seconds: float
+    in_play: int = 0
+    """Games listed in the index without a page: in play, or of a tournament in play."""
 
 
 def file_name(game_id: str) -> str:
@@ -131,8 +133,12 @@ def write_site(
     for name in pages.STATIC_FILES:
         written += write(f"static/{name}", pages.asset(name))
     common = {"base": "../", "static_dir": "static/", "csp": CSP, "home": "../index.html"}
-    lines: list[data.GameLine] = []
-    for game_id in ids:
+    lines = data.lines_of(con, ids)
+    shown = 0
+    for game_id, listed in zip(ids, lines, strict=True):
+        if listed.in_play:
+            continue  # listed without its lineup; no page until it (and its tournament) ends
+        shown += 1
         head = data.game_head(con, game_id)
         stem = file_name(game_id)
         views: list[tuple[Any, str, str]] = [(data.PUBLIC, stem, "What every seat saw")]
@@ -159,7 +165,6 @@ def write_site(
                 **common,
             )
             written += write(f"games/{file_stem}.html", html.encode())
-        lines.append(_line(con, head))
     index = pages.render(
         "list.html",
         lines=lines,
@@ -182,19 +187,6 @@ def write_site(
     )
     written += write("index.html", index.encode())
     write.sweep()
-    return SiteStats(games=len(ids), bytes=written, seconds=time.perf_counter() - t0)
-
-
-def _line(con: duckdb.DuckDBPyConnection, head: data.GameHead) -> data.GameLine:
-    ranks = data._final_ranks(con, [head.game_id]).get(head.game_id) or []
-    winners = [head.agents[i] for i, r in enumerate(ranks) if r == 1 and i < len(head.agents)]
-    return data.GameLine(
-        game_id=head.game_id,
-        game=head.game,
-        tournament=head.tournament,
-        agents=head.agents,
-        seed=head.seed,
-        created_at=head.created_at,
-        status=head.status,
-        winners=winners,
+    return SiteStats(
+        games=shown, bytes=written, seconds=time.perf_counter() - t0, in_play=len(ids) - shown
     )

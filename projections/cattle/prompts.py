@@ -15,6 +15,7 @@ from typing import Any
 from engine.cattle import decisions as dec
 from events.cattle import game as ev
 from events.cattle.domain import ANIMAL_VALUES, BID_STEP, GameConfig
+from projections import editions
 from projections.cattle.history import RECENT_TURNS, recent_turn_lines, turn_lines
 from projections.cattle.observation import SeatView
 
@@ -22,6 +23,18 @@ NOTES_TOKENS = 300
 """Target size of a scratchpad, in tokens."""
 NOTES_CHARS = NOTES_TOKENS * 4
 """Hard cap on a scratchpad, in characters (about four characters per token)."""
+NOTES_SHARE = 0.75
+"""The share of a seat's answer limit (`max_tokens`) its notes are asked to stay under, so
+that notes written to the size asked for are not cut by the limit."""
+
+
+def notes_tokens(max_tokens: int | None) -> int:
+    """The size a seat's notes are asked to stay under: `NOTES_TOKENS`, or less when the
+    seat's answers are limited to fewer tokens than that needs."""
+    if max_tokens is None:
+        return NOTES_TOKENS
+    return max(1, min(NOTES_TOKENS, int(max_tokens * NOTES_SHARE)))
+
 
 CHARACTERS: dict[str, str] = {
     "optimal": (
@@ -341,7 +354,15 @@ def _turn(view: SeatView, d: dec.TurnDecision) -> list[str]:
     ]
 
 
-def _bid(view: SeatView, d: dec.BidDecision) -> list[str]:
+def _round_line(d: dec.BidDecision, edition: int) -> str:
+    """Which bid round this is: counted from 1 (from 0 in edition 1)."""
+    first = 0 if edition < 2 else 1
+    if d.confirmation:
+        return f"Confirmation round (nobody bid in round {first})"
+    return f"Round {d.round + first}"
+
+
+def _bid(view: SeatView, d: dec.BidDecision, edition: int = editions.CURRENT) -> list[str]:
     value = ANIMAL_VALUES[d.animal]
     if d.mode == "fast":
         head = ["FAST AUCTION - one sealed bid"]
@@ -350,7 +371,7 @@ def _bid(view: SeatView, d: dec.BidDecision) -> list[str]:
     else:
         head = [
             "CANONICAL AUCTION - simultaneous bidding round",
-            "Confirmation round (nobody bid in round 0)" if d.confirmation else f"Round {d.round}",
+            _round_line(d, edition),
         ]
     lines = [
         *head,
@@ -468,13 +489,15 @@ def _tie(view: SeatView, d: dec.TieDecision) -> list[str]:
     ]
 
 
-def decision_text(view: SeatView, decision: dec.AnyDecision) -> str:
+def decision_text(
+    view: SeatView, decision: dec.AnyDecision, edition: int = editions.CURRENT
+) -> str:
     """The decision part of a prompt: its context, options and the JSON to answer with."""
     match decision:
         case dec.TurnDecision():
             lines = _turn(view, decision)
         case dec.BidDecision():
-            lines = _bid(view, decision)
+            lines = _bid(view, decision, edition)
         case dec.SaleDecision():
             lines = _sale(view, decision)
         case dec.TradeDecision():
@@ -500,9 +523,10 @@ def decision_prompt(
     decision: dec.AnyDecision,
     memory: str = "full",
     rejection: ev.ActionRejected | None = None,
+    edition: int = editions.CURRENT,
 ) -> str:
     """The whole user prompt for one decision: observation, then the decision."""
-    parts = [observation_text(view, memory), "", decision_text(view, decision)]
+    parts = [observation_text(view, memory), "", decision_text(view, decision, edition)]
     if rejection is not None:
         parts[1:1] = ["", rejection_text(rejection, view)]
     return "\n".join(parts)
@@ -524,12 +548,13 @@ def truncation_retry_prompt(kind: str) -> str:
     )
 
 
-def scratchpad_prompt(notes: str, lines: Sequence[str]) -> str:
-    """Asks for rewritten notes after the seat's own turn, showing every turn since the last."""
+def scratchpad_prompt(notes: str, lines: Sequence[str], limit: int = NOTES_TOKENS) -> str:
+    """Asks for rewritten notes after the seat's own turn, showing every turn since the last;
+    `limit` is the size in tokens they are asked to stay under."""
     return "\n".join(
         [
             "Update your private game notes with the new events below.",
-            f"Keep them under {NOTES_TOKENS} tokens.",
+            f"Keep them under {limit} tokens.",
             "Useful things to track: signs of each opponent's wealth, how opponents behave,",
             "progress toward complete sets, and how trades turned out.",
             "",

@@ -8,6 +8,7 @@ it saw them face up) nor the deck.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,7 +50,7 @@ from events.gamebench.air_land_sea import (
     AlsStarted,
     AlsWithdrew,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "air_land_sea.sql"
 """The `gb_als_battles` and `gb_als_plays` views."""
@@ -144,20 +145,20 @@ class AlsView(ViewBase):
         """The seat's own hand, sorted."""
         return sorted(self.hands.get(self.seat, []))
 
-    def recent(self, n: int = RECENT) -> list[str]:
+    def recent(self, n: int = RECENT, first: int = 0) -> list[str]:
         """The timeline lines of the last `n` events this seat saw that have one."""
         out: list[str] = []
         for e in reversed(self.history):
-            line = describe(e, self.seat)
+            line = describe(e, self.seat, first)
             if line is not None:
                 out.append(line)
                 if len(out) == n:
                     break
         return out[::-1]
 
-    def board_lines(self) -> list[str]:
+    def board_lines(self, count_from: int = 0) -> list[str]:
         """Each theatre, left to right: both sides' cards (bottom first), strengths and who
-        controls it now."""
+        controls it now (seats counted from `count_from`)."""
         strength = strengths(self.order, self.lanes, self.inert)
         held = control(strength, self.first)
         lines = []
@@ -165,8 +166,9 @@ class AlsView(ViewBase):
             sides = []
             for s in (0, 1):
                 cards = ", ".join(_shown(c, up) for c, up in self.lanes[t][s]) or "no cards"
-                sides.append(f"{_who(s, self.seat)} {strength[i][s]} [{cards}]")
-            lines.append(f"{t}: {sides[0]}; {sides[1]}; controlled by {_who(held[i], self.seat)}")
+                sides.append(f"{_who(s, self.seat, count_from)} {strength[i][s]} [{cards}]")
+            who = _who(held[i], self.seat, count_from)
+            lines.append(f"{t}: {sides[0]}; {sides[1]}; controlled by {who}")
         return lines
 
     def snapshot(self, pending: Any = None) -> AlsSnapshot:
@@ -188,16 +190,20 @@ class AlsView(ViewBase):
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    return player_name(seat, first, viewer)
 
 
 def _cards(n: int) -> str:
     return f"{n} card" if n == 1 else f"{n} cards"
 
 
-def _who(seat: int, viewer: int) -> str:
-    return "you" if seat == viewer else _player(seat)
+_GB_PLAYER = re.compile(r"Player (\d+)'s")
+"""A seat named in a label of the rules (counted from 1, as GameBench does)."""
+
+
+def _who(seat: int, viewer: int, first: int = 0) -> str:
+    return "you" if seat == viewer else _player(seat, first)
 
 
 def _shown(card: str, up: bool) -> str:
@@ -216,68 +222,72 @@ def _name(card: str | None) -> str:
     return card_name(card) if card else "a card"
 
 
-def describe(e: Any, viewer: int | None) -> str | None:
+def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     """One line of the timeline per event, worded for `viewer` (None: everything)."""
     match e:
         case AlsStarted():
             return f"Air, Land and Sea: first to {e.config.target} victory points"
         case AlsBattleBegan():
             return (
-                f"Battle {e.battle + 1}: theatres {', '.join(e.order)}; {_player(e.first)} is "
+                f"Battle {e.battle + 1}: theatres {', '.join(e.order)}; {_player(e.first, first, viewer)} is "
                 f"the 1st player (points {e.vp[0]}-{e.vp[1]})"
             )
         case AlsShuffled():
             return None if viewer is not None else f"Battle {e.battle + 1}: cards shuffled"
         case AlsDealt():
-            return f"{_player(e.seat)} is dealt {', '.join(card_name(c) for c in e.hand)}"
+            return f"{_player(e.seat, first, viewer)} is dealt {', '.join(card_name(c) for c in e.hand)}"
         case AlsHiddenCard():
-            return f"({_player(e.seat)}'s face-down card is {card_name(e.card)})"
+            return f"({_player(e.seat, first, viewer)}'s face-down card is {card_name(e.card)})"
         case AlsDrew():
-            return f"{_player(e.seat)} draws {card_name(e.card)} for Reinforce"
+            return f"{_player(e.seat, first, viewer)} draws {card_name(e.card)} for Reinforce"
         case AlsPlayed():
             how = "face up" if e.faceup else "face down"
             via = {"turn": "", "redeploy": " (Redeploy)", "reinforce": " (Reinforce)"}[e.via]
-            line = f"{_player(e.seat)} plays {_name(e.card)} {how} to {e.theatre}{via}"
+            line = (
+                f"{_player(e.seat, first, viewer)} plays {_name(e.card)} {how} to {e.theatre}{via}"
+            )
             if e.destroyed is not None:
                 line += f"; {e.destroyed} destroys it"
             return line
         case AlsFlipped():
             side = "face up" if e.faceup else "face down"
             return (
-                f"{_player(e.seat)} ({e.ability}) flips {_player(e.owner)}'s "
+                f"{_player(e.seat, first, viewer)} ({e.ability}) flips {_player(e.owner, first, viewer)}'s "
                 f"{card_name(e.card)} in {e.theatre} {side}"
             )
         case AlsMoved():
-            return f"{_player(e.seat)} (Transport) moves {_name(e.card)} from {e.theatre} to {e.to}"
+            return f"{_player(e.seat, first, viewer)} (Transport) moves {_name(e.card)} from {e.theatre} to {e.to}"
         case AlsReturned():
-            return f"{_player(e.seat)} (Redeploy) takes a face-down card in {e.theatre} back"
+            return f"{_player(e.seat, first, viewer)} (Redeploy) takes a face-down card in {e.theatre} back"
         case AlsSkipped():
-            return f"{_player(e.seat)} does not use {e.ability}"
+            return f"{_player(e.seat, first, viewer)} does not use {e.ability}"
         case AlsWithdrew():
-            return f"{_player(e.seat)} withdraws holding {_cards(e.cards_left)}"
+            return f"{_player(e.seat, first, viewer)} withdraws holding {_cards(e.cards_left)}"
         case AlsRejected():
             if e.explain:
                 # Usually asked again; once requests run out the fallback's play has a line.
-                return f"{_player(e.seat)}'s request for rules was refused ({e.reason})"
-            return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal action was played"
+                return (
+                    f"{_player(e.seat, first, viewer)}'s request for rules was refused ({e.reason})"
+                )
+            return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal action was played"
         case AlsRuleExplained():
             if viewer is not None and viewer != e.seat:
                 return None
-            return f"{_player(e.seat)} read the rules under {e.heading!r}"
+            return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case AlsBattleEnded():
             how = "the other player withdrew" if e.reason == "withdrew" else "theatres held"
             return (
-                f"Battle {e.battle + 1} to {_player(e.winner)} ({how}): +{e.gained} points "
+                f"Battle {e.battle + 1} to {_player(e.winner, first, viewer)} ({how}): +{e.gained} points "
                 f"(points {e.vp[0]}-{e.vp[1]})"
             )
         case AlsEnded():
             if e.winner is None:
                 return f"Match drawn after {e.battles} battles at {e.vp[0]}-{e.vp[1]}"
             why = "reached the target" if e.reason == "target" else "led at the battle cap"
-            return f"{_player(e.winner)} wins the match ({why}, {e.vp[0]}-{e.vp[1]})"
+            return f"{_player(e.winner, first, viewer)} wins the match ({why}, {e.vp[0]}-{e.vp[1]})"
         case ActionDefaulted():
             # Worded here so that the seat has one name in the whole timeline.
-            return f"! {_player(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
+            return f"! {_player(e.seat, first, viewer)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     return None
 
 
@@ -387,8 +397,8 @@ class AlsPrompter(GameBenchPrompter):
         hand = view.hand()
         lose = withdraw_points(view.first == me, len(hand))
         lines = [
-            f"You are {_player(me)}, the {role} player of battle {view.battle + 1} (at most "
-            f"{view.max_battles}). Victory points: you {view.vp[me]}, {_player(other)} "
+            f"You are {_player(me, self.first)}, the {role} player of battle {view.battle + 1} (at most "
+            f"{view.max_battles}). Victory points: you {view.vp[me]}, {_player(other, self.first)} "
             f"{view.vp[other]}; {view.target} win the match.",
             *(
                 [
@@ -400,20 +410,24 @@ class AlsPrompter(GameBenchPrompter):
                 else []
             ),
             "Theatres, left to right (strength, then cards bottom first; the last is uncovered):",
-            *view.board_lines(),
+            *view.board_lines(self.first),
             "Your hand: "
             + ("; ".join(f"{card_name(c)}: {_ability(c, view.inert)}" for c in hand) or "empty"),
-            f"{_player(other)} holds {_cards(view.counts[other])}. If you withdrew now "
-            f"{_player(other)} would score {lose}.",
+            f"{_player(other, self.first)} holds {_cards(view.counts[other])}. If you withdrew now "
+            f"{_player(other, self.first)} would score {lose}.",
             "Recent events:",
-            *view.recent(),
+            *view.recent(first=self.first),
             QUESTIONS.get(decision.kind, "Choose an action."),
         ]
         return "\n".join(lines)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
-        """Every legal action with its label (the rules word them for the seat asked)."""
-        return list(zip(decision.labels, decision.legal, strict=True))
+        """Every legal action with its label (the rules word them for the seat asked, naming
+        the other seat as GameBench does; from edition 2 renumbered as the harness does)."""
+        labels = decision.labels
+        if self.first == 0:
+            labels = [_GB_PLAYER.sub(lambda m: f"{_player(int(m[1]) - 1)}'s", t) for t in labels]
+        return list(zip(labels, decision.legal, strict=True))
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""

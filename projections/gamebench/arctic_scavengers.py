@@ -59,7 +59,7 @@ from events.gamebench.arctic_scavengers import (
     ArcSupplied,
     sort_titles,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "arctic_scavengers.sql"
 """The `arc_actions` and `arc_skirmishes` views."""
@@ -101,8 +101,8 @@ def _cards(titles: Sequence[str]) -> str:
     return ", ".join(f"{t} x{counts[t]}" if counts[t] > 1 else t for t in sort_titles(list(counts)))
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    return player_name(seat, first, viewer)
 
 
 def _n(count: int, what: str) -> str:
@@ -238,11 +238,11 @@ class ArcView(ViewBase):
         rest.subtract(self.skirmish)
         return list(sort_titles(list(rest.elements())))
 
-    def recent(self, n: int = RECENT) -> list[str]:
+    def recent(self, n: int = RECENT, first: int = 0) -> list[str]:
         """The timeline lines of the last `n` events this seat saw that have one."""
         out: list[str] = []
         for e in reversed(self.history):
-            line = describe(e, self.seat)
+            line = describe(e, self.seat, first)
             if line is not None:
                 out.append(line)
                 if len(out) == n:
@@ -275,7 +275,7 @@ class ArcView(ViewBase):
         )
 
 
-def describe(e: Any, viewer: int | None) -> str | None:
+def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     """One line of the timeline per event, worded for `viewer` (None: everything)."""
     match e:
         case ArcStarted():
@@ -284,15 +284,19 @@ def describe(e: Any, viewer: int | None) -> str | None:
             return None if viewer is not None else "The junkyard and contested pile are shuffled"
         case ArcRoundStarted():
             return (
-                f"Round {e.round + 1}: {_player(e.first)} gathers first; "
+                f"Round {e.round + 1}: {_player(e.first, first, viewer)} gathers first; "
                 f"{_n(e.contested_left, 'contested resource')} left"
             )
         case ArcShuffled():
-            return None if viewer is not None else f"{_player(e.seat)}'s tribe is shuffled"
+            return (
+                None
+                if viewer is not None
+                else f"{_player(e.seat, first, viewer)}'s tribe is shuffled"
+            )
         case ArcDealt():
-            return f"{_player(e.seat)} is dealt {_cards(e.hand)}"
+            return f"{_player(e.seat, first, viewer)} is dealt {_cards(e.hand)}"
         case ArcPlayed():
-            who = _player(e.seat)
+            who = _player(e.seat, first, viewer)
             if e.action == "hire":
                 paid = f" paying {_cards(e.cards)}" if e.cards else ""
                 return f"{who} hires a {e.hired}{paid} (food left {e.food})"
@@ -306,49 +310,51 @@ def describe(e: Any, viewer: int | None) -> str | None:
                 f"{_n(e.value, 'card')} from {what}"
             )
         case ArcDrew():
-            return f"{_player(e.seat)} draws {_cards(e.cards)}"
+            return f"{_player(e.seat, first, viewer)} draws {_cards(e.cards)}"
         case ArcDug():
-            return f"{_player(e.seat)} turns up {_cards(e.cards)}"
+            return f"{_player(e.seat, first, viewer)} turns up {_cards(e.cards)}"
         case ArcKept():
             goes = "goes" if e.returned == 1 else "go"
             back = f"; {_n(e.returned, 'dug card')} {goes} under the junkyard" if e.returned else ""
-            return f"{_player(e.seat)} keeps {e.card or 'nothing'}{back}"
+            return f"{_player(e.seat, first, viewer)} keeps {e.card or 'nothing'}{back}"
         case ArcJunked():
             return None if viewer is not None else f"Trashed cards go in at {list(e.positions)}"
         case ArcStopped():
             goes = "goes" if e.committed == 1 else "go"
-            return f"{_player(e.seat)} stops: {_n(e.committed, 'card')} {goes} into the skirmish"
+            return f"{_player(e.seat, first, viewer)} stops: {_n(e.committed, 'card')} {goes} into the skirmish"
         case ArcRevealed():
-            piles = "; ".join(f"{_player(s)}: {_cards(p)}" for s, p in enumerate(e.piles))
+            piles = "; ".join(
+                f"{_player(s, first, viewer)}: {_cards(p)}" for s, p in enumerate(e.piles)
+            )
             return f"Skirmish piles revealed: {piles}"
         case ArcStruck():
             verb = "snipes" if e.kind == "snipe" else "sabotages"
-            return f"{_player(e.seat)} {verb} {_player(e.target)}'s {e.card}"
+            return f"{_player(e.seat, first, viewer)} {verb} {_player(e.target, first, viewer)}'s {e.card}"
         case ArcHeld():
-            return f"{_player(e.seat)} strikes no more"
+            return f"{_player(e.seat, first, viewer)} strikes no more"
         case ArcSkirmished():
             fights = ", ".join(str(f) for f in e.fight)
             if e.winner is None:
                 return f"Skirmish tied (fight {fights}): {e.card} goes under the junkyard"
-            return f"{_player(e.winner)} wins the skirmish (fight {fights}) and takes {e.card}"
+            return f"{_player(e.winner, first, viewer)} wins the skirmish (fight {fights}) and takes {e.card}"
         case ArcRejected():
-            return f"{_player(e.seat)}'s answer was refused ({e.reason})"
+            return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason})"
         case ArcRuleExplained():
             if viewer is not None and viewer != e.seat:
                 return None
-            return f"{_player(e.seat)} read the rules under {e.heading!r}"
+            return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case ArcEnded():
             sizes = ", ".join(str(t) for t in e.tribes)
             if e.winner is None:
                 return f"Game over: tribes {sizes} people; the largest tribes tie"
-            return f"Game over: tribes {sizes} people; {_player(e.winner)} wins"
+            return f"Game over: tribes {sizes} people; {_player(e.winner, first, viewer)} wins"
         case ActionDefaulted():
             # Worded here so that the seat has one name in the whole timeline.
-            return f"! {_player(e.seat)}'s {e.decision} defaulted to {e.action} ({e.reason})"
+            return f"! {_player(e.seat, first, viewer)}'s {e.decision} defaulted to {e.action} ({e.reason})"
     return None
 
 
-def label(action: Any) -> str:
+def label(action: Any, first: int = 0) -> str:
     """How a legal action is listed in a prompt."""
     if isinstance(action, Gather):
         if action.kind == "trash":
@@ -361,7 +367,7 @@ def label(action: Any) -> str:
         return f"Keep {action.card}" if action.card else "Keep nothing"
     if isinstance(action, Strike):
         verb = "Snipe" if action.kind == "snipe" else "Sabotage"
-        return f"{verb} {_player(action.target)}'s {action.card}"
+        return f"{verb} {_player(action.target, first)}'s {action.card}"
     assert isinstance(action, Stop)
     return "Stop"
 
@@ -440,12 +446,12 @@ class ArcPrompter(GameBenchPrompter):
     def situation(self, view: Any, decision: Any) -> str:
         """The seat's cards, the public table, recent events and the question."""
         tribes = ", ".join(
-            f"{_player(s)} {p} people in {c} cards"
+            f"{_player(s, self.first)} {p} people in {c} cards"
             for s, (p, c) in enumerate(zip(view.people, view.cards, strict=True))
         )
         mercs = ", ".join(f"{t} {k}" for t, k in view.mercs.items())
         lines = [
-            f"You are {_player(view.seat)} of {view.players}. Round {view.round + 1} of "
+            f"You are {_player(view.seat, self.first)} of {view.players}. Round {view.round + 1} of "
             f"{len(CONTESTED)}; {view.contested} contested resources left.",
             f"Tribes: {tribes}.",
             f"Your hand: {_cards(view.hand)}.",
@@ -458,17 +464,17 @@ class ArcPrompter(GameBenchPrompter):
             lines.append(f"Your skirmish pile: {_cards(view.skirmish)}.")
         if view.revealed:
             for s, p in enumerate(view.revealed):
-                lines.append(f"{_player(s)}'s pile: {_cards(p)} (fight {fight(p)}).")
+                lines.append(f"{_player(s, self.first)}'s pile: {_cards(p)} (fight {fight(p)}).")
         if view.dug:
             lines.append(f"You turned up: {_cards(view.dug)}.")
         seen = sort_titles(list({*view.hand, *view.dug, *(t for p in view.revealed for t in p)}))
         lines += ["Cards in view:", *(card_text(t) for t in seen)]
-        lines += ["Recent events:", *view.recent(), _ASK[decision.kind]]
+        lines += ["Recent events:", *view.recent(first=self.first), _ASK[decision.kind]]
         return "\n".join(lines)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label."""
-        return [(label(a), a) for a in decision.legal]
+        return [(label(a, self.first), a) for a in decision.legal]
 
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""

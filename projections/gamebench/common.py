@@ -19,6 +19,7 @@ from typing import Any, Self
 
 from engine.gamebench.common import Explain, raw_text
 from events.gamebench.common import RuleExplainedBase
+from projections import editions
 from projections.answers import json_bounds_error, load_json
 
 MODES = ("prompt", "cot", "sc-cot")
@@ -244,6 +245,14 @@ class ViewBase:
         raise NotImplementedError
 
 
+def player_name(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    """A seat as the GameBench games name it in every text: `Player <seat>`, counted from 0
+    as everywhere in the harness (from `first`: 1 in prompts of edition 1), with "(you)" for
+    the seat that reads it (docs/gamebench.md, Seat numbers)."""
+    you = " (you)" if first == 0 and viewer is not None and seat == viewer else ""
+    return f"Player {seat + first}{you}"
+
+
 @dataclass(frozen=True)
 class PrompterBase:
     """What every GameBench prompter shares: the reasoning mode, the standing instructions,
@@ -254,10 +263,18 @@ class PrompterBase:
     title: str = ""
     playing: str = "a game against other players"
     """What the standing instructions call the game (its kind and opponents)."""
+    edition: int = editions.CURRENT
+    """The edition of the prompts (projections.editions)."""
 
     def for_seat(self, options: Any) -> Self:
-        """The prompter of a seat with these options (its reasoning mode)."""
-        return replace(self, mode=mode_of(options))
+        """The prompter of a seat with these options (its reasoning mode and edition)."""
+        return replace(self, mode=mode_of(options), edition=editions.of(options))
+
+    @property
+    def first(self) -> int:
+        """The number of the first seat in this edition's prompts (1 in edition 1, whose
+        games named seats as GameBench does; 0 from edition 2, as the harness does)."""
+        return 1 if self.edition < 2 else 0
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions (one character only: the default, `optimal`)."""

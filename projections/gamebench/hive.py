@@ -30,7 +30,13 @@ from events.gamebench.hive import (
     HiveRuleExplained,
     HiveStarted,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, read_line
+from projections.gamebench.common import (
+    GameBenchPrompter,
+    RuleBook,
+    ViewBase,
+    player_name,
+    read_line,
+)
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "hive.sql"
 """The `hive_moves` view."""
@@ -56,8 +62,20 @@ class HiveView(ViewBase):
         self.board: dict[tuple[int, int], tuple[int, str]] = {}
         self.ply = 0
         self.winner: int | None = None
-        self.last: str | None = None
+        self.last_event: Any = None
+        """The last turn played."""
         """The timeline line of the last turn (the opponent's, when the seat is asked)."""
+
+    def last_line(self, first: int = 0) -> str | None:
+        """The timeline line of the last move, seats counted from `first`."""
+        if self.last_event is None:
+            return None
+        return describe(self.last_event, self.seat, first)
+
+    @property
+    def last(self) -> str | None:
+        """The timeline line of the last move."""
+        return self.last_line()
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
@@ -73,23 +91,25 @@ class HiveView(ViewBase):
             return
         if isinstance(e, HivePlaced | HiveMoved | HivePassed):
             self.ply = e.ply + 1
-            self.last = describe(e, self.seat)
+            self.last_event = e
 
     def hand(self, seat: int) -> list[str]:
         """A seat's pieces not yet placed."""
         placed = {p for s, p in self.board.values() if s == seat}
         return [p for p in PIECES if p not in placed]
 
-    def text(self) -> str:
-        """The board as the models read it."""
+    def text(self, first: int = 0) -> str:
+        """The board as the models read it (seats counted from `first`)."""
         lines = []
         for (q, r), (s, p) in sorted(self.board.items()):
             free = 6 - sum(n in self.board for n in neighbours((q, r)))
-            lines.append(f"({q}, {r}): {_player(s)} {BUGS[p[0]]} {p} ({free} free neighbours)")
+            lines.append(
+                f"({q}, {r}): {_player(s, first)} {BUGS[p[0]]} {p} ({free} free neighbours)"
+            )
         if not lines:
             lines.append("(the board is empty)")
         for s in (0, 1):
-            lines.append(f"{_player(s)} hand: {', '.join(self.hand(s)) or 'empty'}")
+            lines.append(f"{_player(s, first)} hand: {', '.join(self.hand(s)) or 'empty'}")
         return "\n".join(lines)
 
     def snapshot(self, pending: Any = None) -> HiveSnapshot:
@@ -107,35 +127,37 @@ class HiveView(ViewBase):
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    return player_name(seat, first, viewer)
 
 
-def describe(e: Any, viewer: int | None) -> str | None:
+def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     """One line of the timeline per event (rule explanations only for their seat)."""
     match e:
         case HiveStarted():
-            return "Hive: Player 1 against Player 2, no beetles"
+            return (
+                f"Hive: {_player(0, first, viewer)} against {_player(1, first, viewer)}, no beetles"
+            )
         case HivePlaced():
-            return f"{_player(e.seat)} placed {BUGS[e.piece[0]]} {e.piece} at ({e.q}, {e.r})"
+            return f"{_player(e.seat, first, viewer)} placed {BUGS[e.piece[0]]} {e.piece} at ({e.q}, {e.r})"
         case HiveMoved():
             return (
-                f"{_player(e.seat)} moved {BUGS[e.piece[0]]} {e.piece} from "
+                f"{_player(e.seat, first, viewer)} moved {BUGS[e.piece[0]]} {e.piece} from "
                 f"({e.from_q}, {e.from_r}) to ({e.q}, {e.r})"
             )
         case HivePassed():
-            return f"{_player(e.seat)} passed (no legal placement or move)"
+            return f"{_player(e.seat, first, viewer)} passed (no legal placement or move)"
         case HiveRejected():
-            return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal action was played"
+            return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal action was played"
         case HiveRuleExplained():
             if viewer is not None and viewer != e.seat:
                 return None
-            return f"{_player(e.seat)} read the rules under {e.heading!r}"
+            return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case HiveEnded():
             if e.winner is None:
                 why = "both queens surrounded" if e.reason == "both_surrounded" else "turn cap"
                 return f"Draw ({why})"
-            return f"{_player(e.winner)} wins: the other queen is surrounded"
+            return f"{_player(e.winner, first, viewer)} wins: the other queen is surrounded"
     return None
 
 
@@ -203,13 +225,14 @@ class HivePrompter(GameBenchPrompter):
     def situation(self, view: Any, decision: Any) -> str:
         """The board, both hands, the last turn and the turn number."""
         lines = [
-            f"You are {_player(view.seat)}. Turn {decision.ply + 1} of the game "
+            f"You are {_player(view.seat, self.first)}. Turn {decision.ply + 1} of the game "
             f"(your turn {decision.ply // 2 + 1}).",
             "Pieces on the board (cell: owner, bug, name):",
-            view.text(),
+            view.text(self.first),
         ]
-        if view.last is not None:
-            lines.append(f"Last turn: {view.last}.")
+        last = view.last_line(self.first)
+        if last is not None:
+            lines.append(f"Last turn: {last}.")
         return "\n".join(lines)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:

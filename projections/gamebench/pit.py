@@ -36,7 +36,7 @@ from events.gamebench.pit import (
     PitSwapped,
     PitTraded,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "pit.sql"
 """The `pit_trades` and `pit_corners` views."""
@@ -108,11 +108,11 @@ class PitView(ViewBase):
         elif isinstance(e, PitEnded):
             self.ended = True
 
-    def recent(self, n: int = RECENT) -> list[str]:
+    def recent(self, n: int = RECENT, first: int = 0) -> list[str]:
         """The timeline lines of the last `n` events this seat saw that have one."""
         out: list[str] = []
         for e in reversed(self.history):
-            line = describe(e, self.seat)
+            line = describe(e, self.seat, first)
             if line is not None:
                 out.append(line)
                 if len(out) == n:
@@ -136,15 +136,15 @@ class PitView(ViewBase):
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    return player_name(seat, first, viewer)
 
 
 def _cards(n: int) -> str:
     return f"{n} card{'s' if n != 1 else ''}"
 
 
-def describe(e: Any, viewer: int | None) -> str | None:
+def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     """One line of the timeline per event, worded for `viewer` (None: everything)."""
     match e:
         case PitStarted():
@@ -153,33 +153,33 @@ def describe(e: Any, viewer: int | None) -> str | None:
             return None if viewer is not None else f"Round {e.round + 1}: the deck is shuffled"
         case PitDealt():
             held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, e.hand, strict=True) if n)
-            return f"Round {e.round + 1}: {_player(e.seat)} is dealt {held}"
+            return f"Round {e.round + 1}: {_player(e.seat, first, viewer)} is dealt {held}"
         case PitOffered():
-            return f"{_player(e.seat)} offers {_cards(e.count)} face down"
+            return f"{_player(e.seat, first, viewer)} offers {_cards(e.count)} face down"
         case PitOfferKind():
-            return f"({_player(e.seat)}'s offer is {e.kind})"
+            return f"({_player(e.seat, first, viewer)}'s offer is {e.kind})"
         case PitPassed():
-            return f"{_player(e.seat)} passes"
+            return f"{_player(e.seat, first, viewer)} passes"
         case PitTraded():
             return (
-                f"{_player(e.responder)} takes the offer: {_player(e.offerer)} and "
-                f"{_player(e.responder)} swap {_cards(e.count)}"
+                f"{_player(e.responder, first, viewer)} takes the offer: {_player(e.offerer, first, viewer)} and "
+                f"{_player(e.responder, first, viewer)} swap {_cards(e.count)}"
             )
         case PitSwapped():
             return (
-                f"{_player(e.offerer)} gave {e.count} {e.offered} and "
-                f"{_player(e.responder)} gave {e.count} {e.given}"
+                f"{_player(e.offerer, first, viewer)} gave {e.count} {e.offered} and "
+                f"{_player(e.responder, first, viewer)} gave {e.count} {e.given}"
             )
         case PitRejected():
-            return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal one was played"
+            return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal one was played"
         case PitRuleExplained():
             if viewer is not None and viewer != e.seat:
                 return None
-            return f"{_player(e.seat)} read the rules under {e.heading!r}"
+            return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case PitCornered():
             extra = (" with the Bull" if e.bull else "") + (" holding the Bear" if e.bear else "")
             return (
-                f"{_player(e.seat)} corners {e.commodity}{extra}: +{e.gained} points "
+                f"{_player(e.seat, first, viewer)} corners {e.commodity}{extra}: +{e.gained} points "
                 f"(points: {', '.join(map(str, e.points))})"
             )
         case PitEnded():
@@ -248,22 +248,28 @@ class PitPrompter(GameBenchPrompter):
     def situation(self, view: Any, decision: Any) -> str:
         """The seat's hand, the points, recent events and the question."""
         held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, view.hand, strict=True) if n)
-        points = ", ".join(f"{_player(s)} {p}" for s, p in enumerate(view.points))
+        points = ", ".join(f"{_player(s, self.first)} {p}" for s, p in enumerate(view.points))
         lines = [
-            f"You are {_player(view.seat)} of {view.players}. Round {view.round + 1}, turn "
+            f"You are {_player(view.seat, self.first)} of {view.players}. Round {view.round + 1}, turn "
             f"{decision.turn + 1} of at most {view.max_turns}; the target is {view.target} "
             "points.",
             f"Points: {points}.",
             f"Your hand: {held}.",
             "Recent events:",
-            *view.recent(),
+            *view.recent(first=self.first),
         ]
         if decision.kind == "offer":
             lines.append("It is your turn: offer some cards of one kind.")
-        else:
+        elif self.edition < 2:
             lines.append(
-                f"{_player(decision.offerer)} offers {_cards(decision.count)} face down. Take "
-                f"it by giving {_cards(decision.count)} of one kind, or pass."
+                f"{_player(decision.offerer, self.first)} offers {_cards(decision.count)} face"
+                f" down. Take it by giving {_cards(decision.count)} of one kind, or pass."
+            )
+        else:
+            # The offer itself is the last of the recent events: named here, not told again.
+            lines.append(
+                f"Your answer to {_player(decision.offerer)}'s offer: take it by giving"
+                f" {_cards(decision.count)} of one kind, or pass."
             )
         return "\n".join(lines)
 

@@ -9,7 +9,7 @@ on it or '.' for none.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +28,7 @@ from events.gamebench.santorini import (
     SantoriniRuleExplained,
     SantoriniStarted,
 )
-from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, key
+from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, key, player_name
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "santorini.sql"
 """The `santorini_actions` view."""
@@ -55,21 +55,32 @@ class SantoriniView(ViewBase):
         self.pawns: dict[str, tuple[int, int] | None] = dict.fromkeys(PAWNS)
         self.ply = 0
         self.winner: int | None = None
-        self.last: str | None = None
-        """The timeline line of the last move (the opponent's, when the seat is asked)."""
+        self.last_event: Any = None
+        """The last move (the opponent's, when the seat is asked)."""
+
+    def last_line(self, first: int = 0) -> str | None:
+        """The timeline line of the last move, seats counted from `first`."""
+        if self.last_event is None:
+            return None
+        return describe(self.last_event, self.seat, first)
+
+    @property
+    def last(self) -> str | None:
+        """The timeline line of the last move."""
+        return self.last_line()
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
         if isinstance(e, SantoriniPlaced):
             self.pawns[e.pawn] = (e.row, e.col)
             self.ply = e.ply + 1
-            self.last = describe(e, self.seat)
+            self.last_event = e
         elif isinstance(e, SantoriniPlayed):
             self.pawns[e.pawn] = (e.row, e.col)
             if e.build_row is not None and e.build_col is not None:
                 self.heights[e.build_row * SIZE + e.build_col] += 1
             self.ply = e.ply + 1
-            self.last = describe(e, self.seat)
+            self.last_event = e
         elif isinstance(e, SantoriniEnded):
             self.ended = True
             self.winner = e.winner
@@ -99,34 +110,37 @@ class SantoriniView(ViewBase):
         )
 
 
-def _player(seat: int) -> str:
-    return f"Player {seat + 1}"
+def _player(seat: int, first: int = 0, viewer: int | None = None) -> str:
+    return player_name(seat, first, viewer)
 
 
-def describe(e: Any, viewer: int | None) -> str | None:
+def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
     """One line of the timeline per event (rule explanations only for their seat)."""
     match e:
         case SantoriniStarted():
-            return "Santorini: Player 1 (pawns A, B) against Player 2 (pawns X, Y)"
+            return (
+                f"Santorini: {_player(0, first, viewer)} (pawns A, B) against"
+                f" {_player(1, first, viewer)} (pawns X, Y)"
+            )
         case SantoriniPlaced():
-            return f"{_player(e.seat)} placed pawn {e.pawn} at ({e.row}, {e.col})"
+            return f"{_player(e.seat, first, viewer)} placed pawn {e.pawn} at ({e.row}, {e.col})"
         case SantoriniPlayed():
             moved = (
-                f"{_player(e.seat)} moved pawn {e.pawn} from ({e.from_row}, {e.from_col}) "
+                f"{_player(e.seat, first, viewer)} moved pawn {e.pawn} from ({e.from_row}, {e.from_col}) "
                 f"to ({e.row}, {e.col}) at level {e.level}"
             )
             if e.build_row is None:
                 return moved
             return f"{moved} and built at ({e.build_row}, {e.build_col}) to level {e.height}"
         case SantoriniRejected():
-            return f"{_player(e.seat)}'s answer was refused ({e.reason}); a random legal action was played"
+            return f"{_player(e.seat, first, viewer)}'s answer was refused ({e.reason}); a random legal action was played"
         case SantoriniRuleExplained():
             if viewer is not None and viewer != e.seat:
                 return None
-            return f"{_player(e.seat)} read the rules under {e.heading!r}"
+            return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case SantoriniEnded():
             why = "reached level 3" if e.reason == "level3" else "left the other without a move"
-            return f"{_player(e.winner)} wins: {why}"
+            return f"{_player(e.winner, first, viewer)} wins: {why}"
     return None
 
 
@@ -160,7 +174,7 @@ def label(action: Place | Play, at: tuple[int, int] | None) -> str:
 SUMMARY = (
     "Two players each control two pawns on a five by five board of squares; you win by moving "
     "one of your pawns up onto a level 3 square, or when your opponent cannot finish a turn. "
-    "Player 1 owns pawns A and B, player 2 owns X and Y. Pawns take turns in the order A, X, "
+    "Player 0 owns pawns A and B, Player 1 owns X and Y. Pawns take turns in the order A, X, "
     "B, Y: each player plays its two pawns alternately. Squares start at level 0 and rise one "
     "level per block built on them, up to level 4. Squares are named (row, column), both "
     "counted 0 to 4 from the top left; row 0 is north, column 0 is west."
@@ -170,7 +184,7 @@ SUMMARY = (
 SECTIONS: dict[str, str] = {
     HEADINGS[0]: (
         "Before the first turn the pawns are put on empty squares one at a time, in the order "
-        "A (player 1), X (player 2), B (player 1), Y (player 2)."
+        "A (Player 0), X (Player 1), B (Player 0), Y (Player 1)."
     ),
     HEADINGS[1]: (
         "A turn starts by moving the pawn whose turn it is to one of the eight squares around "
@@ -193,6 +207,23 @@ SECTIONS: dict[str, str] = {
 
 BOOK = RuleBook(title="Santorini", summary=SUMMARY, sections=tuple(SECTIONS.items()))
 """The rules as a model sees them."""
+BOOK_1 = replace(
+    BOOK,
+    summary=SUMMARY.replace(
+        "Player 0 owns pawns A and B, Player 1 owns", "Player 1 owns pawns A and B, player 2 owns"
+    ),
+    sections=tuple(
+        (
+            h,
+            text.replace(
+                "A (Player 0), X (Player 1), B (Player 0), Y (Player 1)",
+                "A (player 1), X (player 2), B (player 1), Y (player 2)",
+            ),
+        )
+        for h, text in SECTIONS.items()
+    ),
+)
+"""The rules as edition 1 of the prompts showed them (seats counted from 1)."""
 
 
 @dataclass(frozen=True)
@@ -203,18 +234,24 @@ class SantoriniPrompter(GameBenchPrompter):
     playing: str = "a board game against another player"
     book: RuleBook = BOOK
 
+    def for_seat(self, options: Any) -> SantoriniPrompter:
+        """The prompter of a seat with these options (edition 1 has its own rule book)."""
+        p = super().for_seat(options)
+        return replace(p, book=BOOK_1 if p.edition < 2 else BOOK)
+
     def situation(self, view: Any, decision: Any) -> str:
         """The board, the pawns, the last move and the pawn to play."""
         mine = ("A", "B") if view.seat == 0 else ("X", "Y")
         theirs = ("X", "Y") if view.seat == 0 else ("A", "B")
         lines = [
-            f"You are {_player(view.seat)}: your pawns are {mine[0]} and {mine[1]}, your "
+            f"You are {_player(view.seat, self.first)}: your pawns are {mine[0]} and {mine[1]}, your "
             f"opponent's are {theirs[0]} and {theirs[1]}.",
             "The board (each square: its level 0-4, then the letter of the pawn on it or '.'):",
             view.board(),
         ]
-        if view.last is not None:
-            lines.append(f"Last move: {view.last}.")
+        last = view.last_line(self.first)
+        if last is not None:
+            lines.append(f"Last move: {last}.")
         if decision.kind == "place":
             lines.append(f"Place your pawn {decision.pawn} on an empty square.")
         else:

@@ -24,6 +24,7 @@ from events.gamebench.sea_battle import (
     team_of,
     team_seats,
 )
+from projections import editions
 from projections.gamebench import common
 from projections.gamebench.common import (
     PrompterBase,
@@ -199,9 +200,15 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
 # --------------------------------------------------------------------------- prompts
 
 
-def book(c: SeaBattleConfig) -> RuleBook:
+ROCK = {1: "R", 2: "#"}
+"""How the sea's grid marks a rock, per edition of the prompts (from edition 2 `#`: `R` is
+also the move that turns right)."""
+
+
+def book(c: SeaBattleConfig, edition: int = editions.CURRENT) -> RuleBook:
     """The rules as a model sees them (GameBench's headings, in the project's words, and the
     plan's own headings), with this configuration's numbers."""
+    rock = ROCK[min(edition, 2)]
     return RuleBook(
         title="Sea Battle",
         summary="Sink all of the other team's ships before they sink all of your team's.",
@@ -213,7 +220,7 @@ def book(c: SeaBattleConfig) -> RuleBook:
             (
                 "Board",
                 f"The sea is a {c.size} by {c.size} grid. Its outer ring and some squares"
-                " inside are rocks (R); ships sit on open water (.).",
+                f" inside are rocks ({rock}); ships sit on open water (.).",
             ),
             (
                 "Gameplay",
@@ -258,26 +265,35 @@ def book(c: SeaBattleConfig) -> RuleBook:
     )
 
 
-def board_lines(view: SeaBattleView) -> list[str]:
-    """The sea as a grid: . water, R rock, a letter a ship; columns and rows numbered."""
+def board_lines(view: SeaBattleView, edition: int = editions.CURRENT) -> list[str]:
+    """The sea as a grid: . water, a rock, a letter a ship; columns and rows numbered (from
+    edition 2 every column by its whole number, not its last digit)."""
     c = view.config
     assert c is not None
     n = c.size
+    rock = ROCK[min(edition, 2)]
     grid = [["." for _ in range(n)] for _ in range(n)]
     for x in range(n):
-        grid[0][x] = grid[n - 1][x] = "R"
+        grid[0][x] = grid[n - 1][x] = rock
     for y in range(n):
-        grid[y][0] = grid[y][n - 1] = "R"
+        grid[y][0] = grid[y][n - 1] = rock
     for x, y in view.rocks:
-        grid[y][x] = "R"
+        grid[y][x] = rock
     for i, s in enumerate(view.ships):
         if s is not None:
             grid[s.y][s.x] = SHIPS[i]
-    head = "   " + " ".join(str(x % 10) for x in range(n))
-    return [head, *(f"{y:>2} " + " ".join(row) for y, row in enumerate(grid))]
+    if edition < 2:
+        head = "   " + " ".join(str(x % 10) for x in range(n))
+        return [head, *(f"{y:>2} " + " ".join(row) for y, row in enumerate(grid))]
+    w = len(str(n - 1))
+    head = "   " + " ".join(f"{x:>{w}}" for x in range(n))
+    return [
+        head,
+        *(f"{y:>2} " + " ".join(f"{cell:>{w}}" for cell in row) for y, row in enumerate(grid)),
+    ]
 
 
-def observation_text(view: SeaBattleView) -> str:
+def observation_text(view: SeaBattleView, edition: int = editions.CURRENT) -> str:
     """What the seat sees: its ship and team, the sea, every ship's place, the last turn."""
     c = view.config
     assert c is not None
@@ -295,8 +311,8 @@ def observation_text(view: SeaBattleView) -> str:
         f"Turn {view.turn} of at most {c.max_turns}. Your team's damage: {dmg} (a ship sinks"
         f" at {c.hull}).",
         "",
-        "SEA (x across, y down; R rock, . water):",
-        *board_lines(view),
+        f"SEA (x across, y down; {ROCK[min(edition, 2)]} rock, . water):",
+        *board_lines(view, edition),
         "",
         "SHIPS (x,y) heading: " + "; ".join(ships),
     ]
@@ -345,9 +361,9 @@ class SeaBattlePrompter(PrompterBase):
         assert view.config is not None
         return "\n".join(
             [
-                *rules_lines(book(view.config), view.explained),
+                *rules_lines(book(view.config, self.edition), view.explained),
                 "",
-                observation_text(view),
+                observation_text(view, self.edition),
                 "",
                 decision_text(view, decision, self.mode),
             ]

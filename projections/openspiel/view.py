@@ -38,6 +38,7 @@ from events.openspiel.game import (
     OpenSpielEnded,
     OpenSpielStarted,
 )
+from projections import editions
 from projections.answers import json_bounds_error, load_json
 from projections.openspiel.board import board_of
 
@@ -424,7 +425,27 @@ def _num(rx: str, text: str) -> str | None:
     return m.group(1) if m else None
 
 
-def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | None:
+KUHN_BETS = {"p": "pass", "b": "bet"}
+"""The letters of OpenSpiel's Kuhn poker record, in words."""
+
+
+def _kuhn(raw: str, edition: int) -> str:
+    """What a Kuhn poker seat's record says: its card and, from edition 2, the bets so far in
+    words with the record's letters explained (the record alone shows a pass as a `p`)."""
+    card = ("Jack", "Queen", "King")[int(raw[0])]
+    if edition < 2:
+        return f"Your card is the {card}. OpenSpiel's record of your hand (card, then bets):"
+    bets = ", ".join(KUHN_BETS.get(c, c) for c in raw[1:]) or "none yet"
+    return (
+        f"Your card is the {card}. Bets so far, the first player's first: {bets}."
+        " OpenSpiel's record of your hand: your card's number, then one letter per bet"
+        " (p: pass, b: bet):"
+    )
+
+
+def explain(
+    preset: str | None, seat: int, raw: str, snap: Snapshot, edition: int = editions.CURRENT
+) -> str | None:
     """One sentence in plain words about what OpenSpiel's string shows a GTBench game's seat."""
     match preset:
         case "tic_tac_toe":
@@ -437,8 +458,7 @@ def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | No
         case "breakthrough":
             return f"You play '{'bw'[seat]}'; the board as it stands ('.' is empty):"
         case "kuhn_poker" if raw[:1] in ("0", "1", "2"):
-            card = ("Jack", "Queen", "King")[int(raw[0])]
-            return f"Your card is the {card}. OpenSpiel's record of your hand (card, then bets):"
+            return _kuhn(raw, edition)
         case "liars_dice" if raw.split():
             return f"Your die shows {raw.split()[0]}. OpenSpiel's record (your die, then bids):"
         case "blind_auction" if (value := _num(r"val (\d+)", raw)) is not None:
@@ -464,7 +484,9 @@ def explain(preset: str | None, seat: int, raw: str, snap: Snapshot) -> str | No
     return None
 
 
-def decision_text(config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str) -> str:
+def decision_text(
+    config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str, edition: int = editions.CURRENT
+) -> str:
     """The question of one decision."""
     if snap.own_moves_only:
         moves = [t for _, t in snap.moves] or ["none yet"]
@@ -473,7 +495,7 @@ def decision_text(config: OpenSpielConfig, snap: Snapshot, seat: int, mode: str)
         moves = [f"{_p(p)}: {t}" for p, t in snap.moves] or ["none yet"]
         heading = "MOVES SO FAR (that you saw)"
     raw = snap.observation.rstrip("\n")
-    words = explain(config.preset, seat, raw, snap)
+    words = explain(config.preset, seat, raw, snap, edition)
     parts = [
         "RULES",
         rules_text(config),
@@ -623,11 +645,13 @@ class OpenSpielPrompter:
     """Prompts and answer reading of model seats in OpenSpiel games."""
 
     mode: str = "prompt"
+    edition: int = editions.CURRENT
+    """The edition of the prompts (projections.editions)."""
 
     def for_seat(self, options: Any) -> OpenSpielPrompter:
-        """The prompter of a seat with these options (its reasoning mode)."""
+        """The prompter of a seat with these options (its reasoning mode and edition)."""
         mode = getattr(options, "mode", None) or "prompt"
-        return replace(self, mode=mode)
+        return replace(self, mode=mode, edition=editions.of(options))
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions (OpenSpiel games have one character: the default)."""
@@ -639,7 +663,7 @@ class OpenSpielPrompter:
         """The question for one decision, from what the seat may see."""
         snap = view.snapshot(decision)
         assert view.start is not None
-        return decision_text(view.start.config, snap, view.seat, self.mode)
+        return decision_text(view.start.config, snap, view.seat, self.mode, self.edition)
 
     def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
         """The JSON schema of the answer (seats with ``output=json_schema``): the legal

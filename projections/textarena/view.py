@@ -10,7 +10,7 @@ unchanged; its answer goes to TextArena unchanged.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 import msgspec
@@ -25,6 +25,7 @@ from events.textarena.game import (
     TextArenaEnded,
     TextArenaStarted,
 )
+from projections import editions
 from projections.textarena.chat import chat_board
 
 
@@ -224,19 +225,50 @@ SYSTEM = (
 )
 
 
-def decision_text(config: TextArenaConfig, snap: Snapshot, seat: int) -> str:
-    """The question of one decision: rules, then TextArena's observation for the seat."""
+CORRECTIONS: dict[str, tuple[str, str]] = {
+    "blotto": (
+        "Format: '[A4 B2 C2]'",
+        "Note: the game's format example above shows only how to write a split: its units add"
+        " up to 8, while your split must use all 20 of your units, as [A7 B7 C6] does.",
+    ),
+}
+"""Per preset: a text of TextArena's own prompt whose example contradicts the game's rules,
+and the line that corrects it (shown after what the game shows, from edition 2 of the
+prompts; docs/textarena.md, What a seat is told)."""
+
+
+def correction(config: TextArenaConfig, observation: str) -> str | None:
+    """The correcting line for what the game shows a seat, if its example misleads."""
+    found = CORRECTIONS.get(config.preset or "")
+    if found is None or found[0] not in observation:
+        return None
+    return found[1]
+
+
+def decision_text(
+    config: TextArenaConfig, snap: Snapshot, seat: int, edition: int = editions.CURRENT
+) -> str:
+    """The question of one decision: rules, then TextArena's observation for the seat (and,
+    from edition 2, a line correcting an example of TextArena's that contradicts the rules)."""
+    shown = snap.observation.strip(chr(10))
+    note = correction(config, shown) if edition >= 2 else None
     return (
         f"RULES\n{rules_text(config)}\n\n"
         f"You are Player {seat}.\n\n"
-        f"WHAT THE GAME SHOWS YOU\n{snap.observation.strip(chr(10))}\n\n"
-        "Your move:"
+        f"WHAT THE GAME SHOWS YOU\n{shown}\n\n" + (f"{note}\n\n" if note else "") + "Your move:"
     )
 
 
 @dataclass(frozen=True)
 class TextArenaPrompter:
     """Prompts and answer reading of model seats in TextArena games."""
+
+    edition: int = editions.CURRENT
+    """The edition of the prompts (projections.editions)."""
+
+    def for_seat(self, options: Any) -> TextArenaPrompter:
+        """The prompter of a seat with these options (its edition)."""
+        return replace(self, edition=editions.of(options))
 
     def system_prompt(self, config: Any, character: str | None, seat: int | None = None) -> str:
         """The standing instructions (one character: the default)."""
@@ -247,7 +279,7 @@ class TextArenaPrompter:
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """The question for one decision, from what the seat may see."""
         assert view.start is not None
-        return decision_text(view.start.config, view.snapshot(decision), view.seat)
+        return decision_text(view.start.config, view.snapshot(decision), view.seat, self.edition)
 
     def rejection(self, view: Any, seat: int, kind: str) -> Any:
         """The rules never ask again here: TextArena's own invalid-move rules apply."""

@@ -61,6 +61,8 @@ from runner.session import game_row, play_and_store, play_game
 
 GAME = catalog.get("gamebench:air_land_sea")
 CONFIG = AlsConfig()
+# Scripted logs: the seats are named random, but the moves are the script's, so replays
+# answer them from the log (`rerun=False`) instead of playing the random agent again.
 SEATS = [SeatSpec(agent="random")] * 2
 PROMPTER = AlsPrompter()
 
@@ -159,7 +161,7 @@ def test_golden_playthrough() -> None:
     assert began == [("Air", "Land", "Sea"), ("Sea", "Air", "Land"), ("Land", "Sea", "Air"), ("Air", "Land", "Sea")]  # fmt: skip
     d = RULES.pending(state)
     assert d is not None and d.seats == (1,) and d.kind == "turn" and d.battle == 3
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
     data = json.loads(json.dumps(GAME.extras["state_data"](RULES.fold(log))))
     assert data["vp"] == [8, 2] and data["battle"] == 3
 
@@ -175,7 +177,7 @@ def test_the_gamebench_code_preset_leaves_four_abilities_out() -> None:
     text = PROMPTER.situation(view, d)
     assert "Cover Fire (Land 4): no ability in this match" in text
     assert "these cards have no ability: Air Drop (Air 2), Maneuver (Air 3)" in text
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_withdrawal_points_follow_the_supreme_commander_cards() -> None:
@@ -192,7 +194,7 @@ def test_the_battle_cap_stops_a_level_match_as_a_draw() -> None:
     assert isinstance(end, AlsEnded) and end.reason == "battle_cap"
     assert end.vp == (2, 2) and end.winner is None and end.scores == (0.5, 0.5)
     assert RULES.pending(state) is None
-    assert verify(log).ok
+    assert verify(log, rerun=False).ok
 
 
 def test_explain_and_refusals() -> None:
@@ -222,7 +224,7 @@ def test_explain_and_refusals() -> None:
         e.reason for e in log if isinstance(e, AlsRejected)
     )
     assert any(isinstance(e, AlsPlayed | AlsWithdrew) and e.n == 0 for e in log)
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_a_refused_request_is_not_told_as_a_random_play() -> None:
@@ -238,11 +240,12 @@ def test_a_refused_request_is_not_told_as_a_random_play() -> None:
     line = describe(next(e for e in log if isinstance(e, AlsRejected)), 0)
     assert line is not None and "a random legal action was played" in line
     assert (
-        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 2 withdraws holding 1 card"
+        describe(AlsWithdrew(n=3, seat=1, cards_left=1), 0) == "Player 1 withdraws holding 1 card"
     )
-    # Seat 1 is "Player 2" in every other line, the default line included.
+    # Seat 1 is "Player 1" in every line, the default line included ("(you)" for itself).
     defaulted = ActionDefaulted(seat=1, decision="turn", action="{}", reason="unreadable")
-    assert describe(defaulted, 1) == "! Player 2's turn defaulted to {} (unreadable)"
+    assert describe(defaulted, 0) == "! Player 1's turn defaulted to {} (unreadable)"
+    assert describe(defaulted, 1) == "! Player 1 (you)'s turn defaulted to {} (unreadable)"
 
 
 def _places(state: AlsState) -> list[str]:
@@ -298,7 +301,7 @@ def test_any_legal_play_keeps_the_invariants(seed: int, preset: str, picks: list
         end = log[-1]
         assert isinstance(end, AlsEnded) and sum(end.scores) == 1.0
         assert end.reason == "target" and max(end.vp) >= config.target
-    assert verify(log, prefix=not state.over).ok
+    assert verify(log, rerun=False, prefix=not state.over).ok
 
 
 def _hide_from(log: list[Any], seat: int) -> list[Any]:
@@ -350,7 +353,7 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
     d = RULES.pending(state)
     assert d is not None and d.kind == "maneuver" and d.seats == (1,)
     for text, want in (
-        ("Action: Flip Player 1's face-down card in Air face up", Flip(owner=0, theatre="Air")),
+        ("Action: Flip Player 0's face-down card in Air face up", Flip(owner=0, theatre="Air")),
         (
             "hmm\nAction: flip your heavy bombers (air 6) in air face down",
             Flip(owner=1, theatre="Air"),
@@ -358,7 +361,7 @@ def test_answers_and_prompts(snapshot: SnapshotAssertion) -> None:
         ("**Action:** Explain(Theaters)", Explain(heading="Theaters")),
     ):
         assert PROMPTER.parse(text, d, 1)[0] == want
-    assert PROMPTER.parse("Action: Flip Player 1's Escalation in Land", d, 1)[0] is None
+    assert PROMPTER.parse("Action: Flip Player 0's Escalation in Land", d, 1)[0] is None
     assert PROMPTER.default_action(d, 1) in d.legal
     view = AlsView(1).sync(log)
     prompt = PROMPTER.decision_prompt(view, d, "", None)
@@ -398,9 +401,9 @@ def test_the_viewer_frames_show_a_seat_its_own_hand_only() -> None:
     record = play_game(GAME.preset("quick"), 2, ["commander", "random"])
     mine = build(GAME, [e for e in record.events if visible(e, 0)], 0)
     every = build(GAME, record.events, None)
-    assert all("Player 2 hand" not in f["text"] for f in mine.frames)
-    assert any("Player 1 hand" in f["text"] for f in mine.frames)
-    assert any("Player 2 hand" in f["text"] for f in every.frames)
+    assert all("Player 1 hand" not in f["text"] for f in mine.frames)
+    assert any("Player 0 hand" in f["text"] for f in mine.frames)
+    assert any("Player 1 hand" in f["text"] for f in every.frames)
 
 
 def test_commander_beats_random() -> None:
@@ -437,7 +440,7 @@ def test_transport_and_redeploy() -> None:
     assert [e.via for e in log if isinstance(e, AlsPlayed)] == ["turn"] * 4 + ["redeploy"]
     assert state.lanes["Land"] == [[("S1", True)], [("L6", True)]]
     assert [len(h) for h in state.hands] == [4, 4] and state.to_move == 0
-    assert verify(log, prefix=True).ok
+    assert verify(log, rerun=False, prefix=True).ok
 
 
 def test_the_seat_page_is_the_same_whatever_it_cannot_see(tmp_path: Path) -> None:

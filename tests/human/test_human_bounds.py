@@ -106,7 +106,8 @@ def test_browser_forms_nested_deep_or_48_kb_long_are_refused(tmp_path: Path) -> 
 
 
 def test_the_timeline_names_a_person_as_the_game_does() -> None:
-    """Pit counts its players from 1; the lines of a person's answers and defaults do too."""
+    """Pit numbers its players as the harness does (seat 0 is Player 0) in every line: the
+    game's own lines and those of a person's answers and defaults."""
     game = catalog.get("gamebench:pit")
     config = game.preset("quick")
     agents = make_agents(["random"] * config.players, 2, config)
@@ -117,6 +118,7 @@ def test_the_timeline_names_a_person_as_the_game_does() -> None:
     asyncio.run(run.run_async())
     text = [line for _, _, line in timeline(run.log)]
     person = [t for t in text if "[human]" in t or "left the game" in t or "defaulted" in t]
-    assert person and all("Player 1" in t for t in person), person
-    assert any(t.startswith("Round 1: Player 1 is dealt") for t in text)
-    assert not [t for t in text if "Player 0" in t]
+    assert person and all("Player 0" in t for t in person), person
+    assert any("Player 0 is dealt" in t for t in text), text[:5]
+    # No line counts from 1: no seat is named past the last one.
+    assert not [t for t in text if f"Player {config.players}" in t]

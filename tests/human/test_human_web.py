@@ -45,8 +45,9 @@ def test_a_browser_seat_plays_a_whole_game(tmp_path: Path) -> None:
     try:
         first = next_question(seats, proc, seen)
         assert first is not None
-        with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
-            listed = client.get("/seats")
+        app = create_app(db, seats=seats)
+        with TestClient(app, base_url="http://127.0.0.1") as client:
+            listed = client.get("/seats", params={"key": app.state.operator_key})
             (desk,) = {q["desk"] for q in waiting(seats)}
             assert f"/seats/desk/{desk}" in listed.text  # the seat's page, for every decision
             assert client.get(f"/api/seats/{desk}").json()["token"] == first
@@ -101,11 +102,11 @@ def test_questions_of_a_stopped_process_are_removed(tmp_path: Path) -> None:
     write_json(seats / f"{desk}.desk", {"desk": desk, "token": token, "pid": stopped.pid})
     write_json(seats / f"{token}.answer", {"line": "1"})
     DuckStore(tmp_path / "g.duckdb").close()
-    with TestClient(
-        create_app(tmp_path / "g.duckdb", seats=seats), base_url="http://127.0.0.1"
-    ) as c:
+    app = create_app(tmp_path / "g.duckdb", seats=seats)
+    with TestClient(app, base_url="http://127.0.0.1") as c:
         assert c.get(f"/api/seats/{desk}").json()["gone"] is True
-        assert "No game waits on a person" in c.get("/seats").text
+        listed = c.get("/seats", params={"key": app.state.operator_key})
+        assert "No game waits on a person" in listed.text
     assert not list(seats.iterdir())
 
 

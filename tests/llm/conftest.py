@@ -16,7 +16,7 @@ from runner.session import play_and_store
 
 from .helpers import seat, set_env
 
-GOLDEN_STANDARD_SEED = 6
+GOLDEN_STANDARD_SEED = 29
 GOLDEN_DUEL_SEED = 1
 
 

@@ -395,11 +395,12 @@ CASES: list[tuple[str, str, Tamper, str, Any]] = [
         None,
     ),
     (
+        # The bidder is a code agent, played again: the edited bid is not the one it makes.
         "winning bid raised (re-simulation)",
         "code",
         lambda c, g: raise_bid(c, g, winning_bid),
         "replay",
-        "after",
+        "same",
     ),
     (
         "model seat's turn choice flipped (its recorded answer disagrees)",

@@ -164,8 +164,8 @@ def test_a_person_plays_a_game_in_the_browser(browser: Any, tmp_path: Path) -> N
         first_question(seats, proc)
         ctx, pg = new_page(browser)
         try:
-            pg.goto(url + "/seats")
-            pg.click("text=take the seat")
+            pg.goto(url.seats)
+            pg.click("a.seat-link")
             pg.wait_for_selector("#answer")
             assert "/seats/desk/" in pg.url
             assert pg.is_visible("label[for=f_action]")
@@ -198,13 +198,13 @@ def test_two_people_play_each_other(browser: Any, tmp_path: Path) -> None:
         pages = [new_page(browser) for _ in range(2)]
         try:
             first, second = (pg for _, pg in pages)
-            first.goto(url + "/seats")
-            first.click("text=take the seat")  # seat 0 asks first
+            first.goto(url.seats)
+            first.click("a.seat-link")  # seat 0 asks first
             first.wait_for_selector("#answer")
             play_by_keys(first)
             first.wait_for_selector("#seat-waiting")
-            second.goto(url + "/seats")
-            second.click("text=take the seat")
+            second.goto(url.seats)
+            second.click("a.seat-link")
             second.wait_for_selector("#answer")
             assert "seat 1" in second.inner_text("h1")
             turns = 1
@@ -233,8 +233,8 @@ def test_a_closed_page_leaves_the_seat(browser: Any, tmp_path: Path) -> None:
         first_question(seats, proc)
         ctx, pg = new_page(browser)
         try:
-            pg.goto(url + "/seats")
-            pg.click("text=take the seat")
+            pg.goto(url.seats)
+            pg.click("a.seat-link")
             pg.wait_for_selector("#answer")
             # The page's script runs (its first look shows the time left) before it closes.
             pg.wait_for_selector("#left:not(:empty)")

@@ -4,16 +4,17 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import socket
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
 import duckdb
+from starlette.routing import Route
 
 from agents.llm.loopback import Incoming, LegalPolicy, LoopbackServer
 from engine.cattle.presets import load_preset
@@ -120,18 +121,22 @@ def build_store(tmp: Path) -> Games:
     return games
 
 
-def free_port() -> int:
-    """A port nobody listens on now."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
+class Served(str):
+    """The base URL of a running viewer, with the operator's key of its seats page."""
+
+    key: str
+
+    @property
+    def seats(self) -> str:
+        """The operator's page of the seats waiting on people."""
+        return f"{self}/seats?key={self.key}"
 
 
 @contextmanager
-def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Iterator[str]:
-    """`cattle serve` on `db` in a subprocess (listening on `host`, taking seats from the
-    question folder `seats` when given); yields its base URL and stops it after."""
-    port = free_port()
+def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Iterator[Served]:
+    """`cattle serve` on `db` in a subprocess (listening on `host`, on a port the system
+    picks, taking seats from the question folder `seats` when given); yields its base URL
+    (read from what it prints once it listens) and stops it after."""
     proc = subprocess.Popen(
         [
             sys.executable,
@@ -143,7 +148,7 @@ def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Ite
             "--host",
             host,
             "--port",
-            str(port),
+            "0",
             *(["--seats", str(seats)] if seats is not None else []),
         ],
         cwd=ROOT,
@@ -152,18 +157,14 @@ def serving(db: Path, host: str = "127.0.0.1", seats: Path | None = None) -> Ite
         text=True,
         env={**os.environ, "COLUMNS": "300", "NO_COLOR": "1"},
     )
-    url = f"http://{host}:{port}"
     try:
-        deadline = time.monotonic() + 60
-        while True:
-            assert proc.poll() is None, proc.communicate()
-            try:
-                with socket.create_connection((host, port), timeout=0.5):
-                    break
-            except OSError:
-                if time.monotonic() > deadline:
-                    raise AssertionError("the server did not start") from None
-                time.sleep(0.1)
+        assert proc.stdout is not None
+        said = [proc.stdout.readline(), proc.stdout.readline()]
+        found = re.search(r"(http://\S+?)/ ", said[0])
+        key = re.search(r"/seats\?key=(\S+)", said[1])
+        assert found and key, (said, proc.poll() is None or proc.communicate())
+        url = Served(found.group(1))
+        url.key = key.group(1)
         yield url
     finally:
         proc.terminate()
@@ -183,3 +184,50 @@ def chromium_missing() -> str | None:
     except ImportError:
         return "playwright is not installed (uv sync)"
     return None
+
+
+@contextmanager
+def served_here(app: Any) -> Iterator[str]:
+    """`app` served over real HTTP by uvicorn in a thread of this process, on a port the
+    system picks; yields its base URL and stops it after."""
+    import threading
+
+    import uvicorn
+
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(64)
+    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", lifespan="on"))
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
+    thread.start()
+    try:
+        # The socket listens already: a request made before the server has started waits in
+        # its queue, and is answered once the app is up.
+        yield f"http://127.0.0.1:{sock.getsockname()[1]}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)
+        sock.close()
+
+
+def addresses(
+    app: Any,
+    values: dict[str, list[str]],
+    seats: tuple[str, ...] = ("public", "all", "0", "1", "2", "3"),
+) -> list[str]:
+    """Every address the app's routes answer (GET), each path parameter filled with every
+    value given for it, each without and with every `seat` of `seats`."""
+    out = []
+    for route in app.routes:
+        assert isinstance(route, Route), route
+        if "GET" not in (route.methods or set()):
+            continue
+        paths = [route.path]
+        for name in re.findall(r"{(\w+)(?::\w+)?}", route.path):
+            assert name in values, f"no value to try for {{{name}}} of {route.path}"
+            paths = [
+                re.sub(rf"{{{name}(?::\w+)?}}", v, p, count=1) for p in paths for v in values[name]
+            ]
+        for path in paths:
+            out += [path, *(f"{path}?seat={s}" for s in seats)]
+    return out

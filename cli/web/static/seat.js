@@ -28,7 +28,14 @@
         if (form.requestSubmit) { form.requestSubmit(); } else { form.submit(); }
       }
     });
-    form.addEventListener("submit", function () { moving = true; });
+    // One answer per look: a second submit (a double click) is not sent; the server would
+    // refuse it anyway (409), the first answer standing.
+    var sent = false;
+    form.addEventListener("submit", function (e) {
+      if (sent) { e.preventDefault(); return; }
+      sent = true;
+      moving = true;
+    });
     var first = form.querySelector("select, input, textarea");
     if (first && document.activeElement !== first) { first.focus(); }
   }
