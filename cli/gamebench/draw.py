@@ -28,8 +28,8 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
 
 # ---- Santorini -------------------------------------------------------------------------------
 
-OWNER = {"A": "player 1", "B": "player 1", "X": "player 2", "Y": "player 2"}
-"""Santorini's pawns: A and B are the first player's, X and Y the second's."""
+OWNER = {"A": "player 0", "B": "player 0", "X": "player 1", "Y": "player 1"}
+"""Santorini's pawns: A and B are the first player's (seat 0), X and Y the second's."""
 
 
 def _santorini(board: dict[str, Any], text: str) -> Markup:
@@ -62,7 +62,7 @@ def _santorini(board: dict[str, Any], text: str) -> Markup:
             pawn = at.get((r, c))
             what = f"level {h}" + (" (domed)" if h >= 4 else "")
             if pawn is not None:
-                side = "p0" if OWNER.get(pawn) == "player 1" else "p1"
+                side = "p0" if OWNER.get(pawn) == "player 0" else "p1"
                 shapes.append(
                     tag("circle", cx=x + CELL / 2, cy=y + CELL / 2, r=13, class_=f"piece {side}")
                 )
@@ -269,7 +269,7 @@ def _hive(board: dict[str, Any], text: str) -> Markup:
     body: list[Markup] = []
     for x, y, q, r, s, p, bug in where:
         cx, cy = x + ox, y + oy
-        label = f"({q}, {r}): player {s + 1} {bug} {p}"
+        label = f"({q}, {r}): player {s} {bug} {p}"
         body.append(
             labelled(
                 "g",
@@ -288,13 +288,11 @@ def _hive(board: dict[str, Any], text: str) -> Markup:
     width = max(xs) - min(xs) + 2 * (MARGIN + HEX)
     height = max(ys) - min(ys) + 2 * (MARGIN + HEX)
     label = f"Hive board: {len(cells)} pieces placed" + (
-        ": " + ", ".join(f"{p} of player {s + 1} at ({q}, {r})" for q, r, s, p, _ in cells)
+        ": " + ", ".join(f"{p} of player {s} at ({q}, {r})" for q, r, s, p, _ in cells)
         if cells
         else ""
     )
-    caption = [
-        f"Player {i + 1} hand: {', '.join(h) or 'empty'}" for i, h in enumerate(board["hands"])
-    ]
+    caption = [f"Player {i} hand: {', '.join(h) or 'empty'}" for i, h in enumerate(board["hands"])]
     caption.append(str(board.get("status") or ""))
     if board.get("last"):
         caption.append(f"Last: {board['last']}.")
@@ -310,7 +308,7 @@ def _pit(board: dict[str, Any], text: str) -> Markup:
     width = 420.0
     offer = board.get("offer")
     if offer is not None:
-        line = f"Standing offer: player {offer[0] + 1} trades {offer[1]} card(s)"
+        line = f"Standing offer: player {offer[0]} trades {offer[1]} card(s)"
     else:
         line = "No standing offer"
     body.append(
@@ -322,10 +320,10 @@ def _pit(board: dict[str, Any], text: str) -> Markup:
     for seat, held in board["hands"]:
         me = " (you)" if seat == board.get("me") else ""
         cards = [k for k, n in held.items() for _ in range(n)]
-        label = f"player {seat + 1}{me} holds " + (
+        label = f"player {seat}{me} holds " + (
             ", ".join(f"{n} {k}" for k, n in held.items()) or "nothing"
         )
-        shapes = [tag("text", f"Player {seat + 1}{me}", x=MARGIN, y=y + 30, class_="label-left")]
+        shapes = [tag("text", f"Player {seat}{me}", x=MARGIN, y=y + 30, class_="label-left")]
         for i, kind in enumerate(cards):
             x = MARGIN + 110 + i * 30
             shapes.append(
@@ -335,7 +333,7 @@ def _pit(board: dict[str, Any], text: str) -> Markup:
             width = max(width, x + 28 + MARGIN)
         body.append(labelled("g", label, shapes, role="img", class_="pit-hand", data_seat=seat))
         y += 50
-    points = ", ".join(f"player {i + 1} {p}" for i, p in enumerate(board["points"]))
+    points = ", ".join(f"player {i} {p}" for i, p in enumerate(board["points"]))
     label = f"Pit table: {board['status']}; points {points}; {line.lower()}"
     return figure(
         label,
@@ -372,7 +370,7 @@ def _als(board: dict[str, Any], text: str) -> Markup:
             ),
             tag(
                 "text",
-                f"{t['name']} (player {t['control'] + 1} holds)",
+                f"{t['name']} (player {t['control']} holds)",
                 x=x + 8,
                 y=MARGIN + 18,
                 class_="theatre-name",
@@ -384,7 +382,7 @@ def _als(board: dict[str, Any], text: str) -> Markup:
             parts.append(
                 tag(
                     "text",
-                    f"Player {s + 1}: strength {t['strength'][s]}",
+                    f"Player {s}: strength {t['strength'][s]}",
                     x=x + 8,
                     y=top + 14,
                     class_="label-left",
@@ -406,18 +404,18 @@ def _als(board: dict[str, Any], text: str) -> Markup:
                 )
                 parts.append(tag("text", card, x=x + 14, y=y + 14, class_="als-text"))
             said.append(
-                f"player {s + 1} strength {t['strength'][s]} ({', '.join(t['cards'][s]) or 'no cards'})"
+                f"player {s} strength {t['strength'][s]} ({', '.join(t['cards'][s]) or 'no cards'})"
             )
-        label = f"{t['name']}: {'; '.join(said)}; held by player {t['control'] + 1}"
+        label = f"{t['name']}: {'; '.join(said)}; held by player {t['control']}"
         body.append(
             labelled("g", label, parts, role="img", class_="als-theatre", data_theatre=t["name"])
         )
     caption = [f"{board['status']}; points {board['points'][0]}-{board['points'][1]}"]
     for s, hand in board["hands"]:
         me = " (you)" if s == board.get("me") else ""
-        caption.append(f"Player {s + 1}{me} hand: {', '.join(hand) or 'empty'}")
+        caption.append(f"Player {s}{me} hand: {', '.join(hand) or 'empty'}")
     label = "Air, Land and Sea: " + "; ".join(
-        f"{t['name']} held by player {t['control'] + 1}" for t in theatres
+        f"{t['name']} held by player {t['control']}" for t in theatres
     )
     width = MARGIN * 2 + len(theatres) * (COL_W + 10)
     return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
@@ -437,13 +435,13 @@ def _arctic(board: dict[str, Any], text: str) -> Markup:
         parts = [
             tag(
                 "text",
-                f"Player {s + 1}{me}: tribe of {people}",
+                f"Player {s}{me}: tribe of {people}",
                 x=MARGIN,
                 y=y + 14,
                 class_="theatre-name",
             )
         ]
-        said = [f"player {s + 1}{me}: tribe of {people}"]
+        said = [f"player {s}{me}: tribe of {people}"]
         rows = [("hand", hand)] if hand is not None else []
         rows.append(("skirmish", pile))
         for k, (what, cards) in enumerate(rows):
@@ -462,7 +460,7 @@ def _arctic(board: dict[str, Any], text: str) -> Markup:
         )
         y += 30 + 26 * len(rows)
     label = "Arctic Scavengers: " + ", ".join(
-        f"player {s + 1} tribe of {p}" for s, p in enumerate(board["tribes"])
+        f"player {s} tribe of {p}" for s, p in enumerate(board["tribes"])
     )
     return figure(
         label, width, y + MARGIN, body, family="gamebench", caption=[board["status"]], text=text

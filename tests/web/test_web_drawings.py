@@ -286,7 +286,7 @@ def test_hive_pieces_are_the_rules_state(
         read = {}
         for cell, owner, piece, label in got:
             q, r = map(int, cell.split(","))
-            assert label.startswith(f"({q}, {r}): player {int(owner) + 1} ")
+            assert label.startswith(f"({q}, {r}): player {int(owner)} ")
             assert label.endswith(f" {piece}")
             read[(q, r)] = (int(owner), piece)
         assert read == want, url
@@ -308,7 +308,7 @@ def test_pit_seat_sees_its_own_hand_alone(
     )
     assert [seat for seat, _ in hands] == ["0"]
     held = ", ".join(f"{n} {k}" for k, n in state["hands"][0].items())
-    assert hands[0][1] == f"player 1 (you) holds {held}"
+    assert hands[0][1] == f"player 0 (you) holds {held}"
     assert page.errors == []
     # Another hand dealt to seat 1 alone: seat 0's drawing stays as it was.
     urls = [f"/games/{gid}?seat={s}" for s in (0, 1)]
@@ -359,9 +359,9 @@ def test_air_land_sea_theatres_are_the_rules_state(
         )
         assert [t for t, _ in got] == list(st.order), url
         for i, (t, label) in enumerate(got):
-            assert label.endswith(f"held by player {held[i] + 1}"), (url, label)
+            assert label.endswith(f"held by player {held[i]}"), (url, label)
             for s in (0, 1):
-                assert f"player {s + 1} strength {power[i][s]} (" in label
+                assert f"player {s} strength {power[i][s]} (" in label
                 for card, up in st.lanes[t][s]:
                     # A face-down card of the other seat is shown without its name.
                     if up or s == seat:
