@@ -173,6 +173,7 @@ GAME = GameDef(
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """Air, Land and Sea, as the catalogue knows it."""

@@ -156,6 +156,7 @@ GAME = GameDef(
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """Arctic Scavengers, as the catalogue knows it."""

@@ -32,7 +32,7 @@ from engine.gamebench.codenames import (
 from engine.gamebench.codenames_words import THEMES, strength
 from events.catalog import GameDef
 from events.gamebench.codenames import ASSASSIN, EVENT_TYPES, NAME, TEAMS, CodenamesConfig
-from projections.gamebench.codenames import CodenamesPrompter, CodenamesView, describe
+from projections.gamebench.codenames import CodenamesPrompter, CodenamesView, describe, frames
 from projections.gamebench.common import END_REASONS
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "codenames.sql"
@@ -183,6 +183,8 @@ GAME = GameDef(
         "end_reasons": END_REASONS[NAME],
         "teams": (TEAMS[0], TEAMS[0], TEAMS[1], TEAMS[1]),
         "match_scores": True,
+        "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """GameBench's Codenames, as the catalogue knows it."""

@@ -146,6 +146,7 @@ GAME = GameDef(
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """Hive, as the catalogue knows it."""

@@ -126,6 +126,7 @@ GAME = GameDef(
         "match_scores": True,
         "state_data": state_data,
         "frames": frames,
+        "drawing": "cli.gamebench.draw",
         "pools": "runner.gamebench.pools",
     },
 )

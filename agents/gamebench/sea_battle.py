@@ -21,7 +21,7 @@ from engine.gamebench.sea_battle import CANNONS, DIRS, MOVES, RULES, STEPS, SetP
 from events.catalog import GameDef
 from events.gamebench.sea_battle import EVENT_TYPES, NAME, SeaBattleConfig, team_of
 from projections.gamebench.common import END_REASONS
-from projections.gamebench.sea_battle import SeaBattlePrompter, SeaBattleView, describe
+from projections.gamebench.sea_battle import SeaBattlePrompter, SeaBattleView, describe, frames
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "sea_battle.sql"
 """The `gb_sea_battle_turns` and `gb_sea_battle_hits` views."""
@@ -212,6 +212,12 @@ GAME = GameDef(
     sql=(SQL,),
     code_agents=dict(CODE_AGENTS),
     prompter=SeaBattlePrompter(),
-    extras={"end_reasons": END_REASONS[NAME], "teams": (0, 0, 0, 1, 1, 1), "match_scores": True},
+    extras={
+        "end_reasons": END_REASONS[NAME],
+        "teams": (0, 0, 0, 1, 1, 1),
+        "match_scores": True,
+        "frames": frames,
+        "drawing": "cli.gamebench.draw",
+    },
 )
 """GameBench's Sea Battle, as the catalogue knows it."""

@@ -168,6 +168,11 @@ class Question:
     timeout: float
     board: Any = None
     """The seat's view drawn for a person (a rich renderable), or None: the prompt."""
+    name: str = ""
+    """The game's name in the catalogue (its drawing is found by it)."""
+    frame: dict[str, Any] | None = None
+    """The viewer's frame of what the seat has seen (`seat_frame`): the data its drawing is
+    made of, the same as on the seat's page of the viewer."""
 
 
 class Terminal:
@@ -475,6 +480,24 @@ def missing_field(schema: dict[str, Any] | None, line: str) -> str | None:
     return items[len(words)][0]
 
 
+def seat_frame(game: catalog.GameDef, seat: int, view: Any) -> dict[str, Any] | None:
+    """The viewer's frame (`extras["frames"]`) after the events the seat's view holds, or
+    None for a game without frames or a view that keeps no history: a person's seat is drawn
+    from exactly what the seat has seen, as its page in the viewer is."""
+    maker = game.extras.get("frames")
+    history = getattr(view, "history", None)
+    if maker is None or not isinstance(history, list):
+        return None
+    try:
+        step, _logs = maker(seat)
+        frame = None
+        for e in history:
+            frame = step(e)
+    except Exception:  # a drawing is a help to the person, never a reason to stop the game
+        return None
+    return frame if isinstance(frame, dict) else None
+
+
 def label(prompter: Any, action: Any, decision: Any, seat: int, schema: Any) -> str:
     """How to tell the person what was played: the listed choice it is, else its JSON."""
     key, options = choices(schema)
@@ -557,6 +580,8 @@ class HumanAgent(Agent):
                 fields=names,
                 timeout=self.timeout,
                 board=board(self.game.name, self.prompter, view, decision, prompt),
+                name=self.game.name,
+                frame=seat_frame(self.game, self.seat, view),
             )
         )
 

@@ -99,6 +99,8 @@ class Mailbox:
             "choices": q.choices,
             "fields": q.fields,
             "timeout": q.timeout,
+            "name": q.name,
+            "frame": q.frame,
             "asked_at": time.time(),  # shown in the browser only; never part of the game
             "notes": [],
         }

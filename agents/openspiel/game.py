@@ -118,6 +118,7 @@ GAME = GameDef(
         "plays": plays,
         "render": render,
         "frames": frames,
+        "drawing": "cli.openspiel.draw",
         "seat_numbering": True,
         # A rejected move's history position would tell its seat how many actions it did not
         # see; the seat is told the rejection without it.

@@ -130,6 +130,7 @@ GAME = GameDef(
         "plays": plays,
         "render": render,
         "frames": frames,
+        "drawing": "cli.textarena.draw",
         "seat_numbering": True,
         "state_data": state_data,
         "analysis": _Analysis(),

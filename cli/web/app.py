@@ -26,7 +26,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, Response
 from starlette.routing import Route
 
-from cli.web import data, pages
+from cli.web import data, draw, pages
 from events.store import READ_WAIT, DuckStore, StoreError, connect, lock_wait, readers_waiting
 
 CSP = (
@@ -283,6 +283,7 @@ def create_app(
                 head=head,
                 viewer=viewer,
                 payload=payload,
+                drawings=draw.drawings(payload),
                 base="",
                 static=True,
                 views=views,
@@ -383,7 +384,11 @@ def create_app(
 
     def seat_html(q: dict[str, Any]) -> Response:
         form = form_fields(q.get("schema"))
-        return page(pages.render("seat.html", q=q, form=form, base=""), headers=SEAT_HEADERS)
+        drawn = draw.seat_drawing(q.get("name"), q.get("frame"))
+        return page(
+            pages.render("seat.html", q=q, form=form, drawing=drawn, base=""),
+            headers=SEAT_HEADERS,
+        )
 
     def desk_page(request: Request) -> Response:
         from agents.human.mailbox import desk_state, page_back, question

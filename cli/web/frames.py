@@ -108,15 +108,61 @@ def _text_builder(
 
 
 def _dump(value: Any, secret: int | None = None) -> str:
-    """A state or view as indented JSON (its repr if it has none), without its `seed` while
-    that is withheld (a state that keeps the seed would tell every draw to come)."""
+    """A state or view as plain lines of `name: value` (its repr if it has no fields), without
+    its `seed` while that is withheld (a state that keeps the seed would tell every draw to
+    come). Plain text, not JSON: the viewer shows it to people in monospace."""
     try:
         data = msgspec.to_builtins(value)
         if secret is not None and isinstance(data, dict) and data.get("seed") == secret:
             data["seed"] = None
-        text = msgspec.json.format(msgspec.json.encode(data), indent=2).decode()
+        text = "\n".join(_lines(data, 0))
     except (TypeError, msgspec.EncodeError):
         text = repr(value)
         if secret is not None:
             text = re.sub(rf"\bseed=-?{secret}\b", "seed=None", text)
     return text if len(text) <= MAX_TEXT else text[:MAX_TEXT] + "\n..."
+
+
+def _scalar(value: Any) -> str:
+    if value is None:
+        return "-"
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    return str(value)
+
+
+def _flat(value: Any) -> bool:
+    return not isinstance(value, dict | list) or (
+        isinstance(value, list) and all(not isinstance(v, dict | list) for v in value)
+    )
+
+
+def _lines(value: Any, depth: int) -> list[str]:
+    """`value` (plain data) as indented lines: a mapping as `name: value`, a list of plain
+    values on one line, a list of lists (a grid) one row a line."""
+    pad = "  " * depth
+    if isinstance(value, dict):
+        out: list[str] = []
+        for key, item in value.items():
+            if _flat(item):
+                shown = ", ".join(map(_scalar, item)) if isinstance(item, list) else _scalar(item)
+                out.append(f"{pad}{key}: {shown if shown else '(none)'}")
+            else:
+                out.append(f"{pad}{key}:")
+                out.extend(_lines(item, depth + 1))
+        return out
+    if isinstance(value, list):
+        if _flat(value):
+            return [pad + (", ".join(map(_scalar, value)) or "(none)")]
+        out = []
+        for item in value:
+            if _flat(item):
+                out.append(
+                    pad
+                    + (" ".join(map(_scalar, item)) if isinstance(item, list) else _scalar(item))
+                )
+            else:
+                out.append(f"{pad}-")
+                out.extend(_lines(item, depth + 1))
+        return out
+    return [pad + _scalar(value)]

@@ -42,6 +42,13 @@ def script_json(value: Any) -> Markup:
 _env.filters["script_json"] = script_json
 _env.filters["query"] = lambda params: urlencode(params)
 
+SITE_NAME = "Game replays"
+"""The site's name in every header and title: it holds every game of the store, whatever
+its family, not one game's."""
+SITE_HOLDS = "games played by models, code agents and people, move by move"
+"""The line beside the name that says what the site holds."""
+_env.globals.update(site_name=SITE_NAME, site_holds=SITE_HOLDS)
+
 
 def render(name: str, **context: Any) -> str:
     """The page of template `name` with `context`."""

@@ -17,7 +17,7 @@ from typing import Any
 import duckdb
 import msgspec
 
-from cli.web import data, pages
+from cli.web import data, draw, pages
 
 # Published pages carry their policy in a meta element: only the site's own scripts and styles.
 CSP = (
@@ -158,6 +158,7 @@ def write_site(
                 head=head,
                 viewer=viewer,
                 payload=payload,
+                drawings=draw.drawings(payload),
                 views=links,
                 link_list="../index.html",
                 link_tournament=None,

@@ -453,9 +453,31 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
         for s in sorted(view.hands):
             held = ", ".join(card_name(c) for c in sorted(view.hands[s])) or "empty"
             lines.append(f"{_player(s)} hand: {held}")
-        return {"kind": "text", "text": "\n".join(lines)}
+        return {"kind": "text", "text": "\n".join(lines), "board": _board(view)}
 
     return step, {}
+
+
+def _board(view: AlsView) -> dict[str, Any]:
+    """The drawing's data: the theatres and hands the frame's lines tell, nothing more."""
+    strength = strengths(view.order, view.lanes, view.inert)
+    held = control(strength, view.first)
+    return {
+        "game": "air_land_sea",
+        "status": f"Battle {view.battle + 1}" + (" (over)" if view.ended else ""),
+        "points": list(view.vp),
+        "theatres": [
+            {
+                "name": t,
+                "strength": list(strength[i]),
+                "control": held[i],
+                "cards": [[_shown(c, up) for c, up in view.lanes[t][s]] for s in (0, 1)],
+            }
+            for i, t in enumerate(view.order)
+        ],
+        "hands": [[s, [card_name(c) for c in sorted(view.hands[s])]] for s in sorted(view.hands)],
+        "me": view.seat if view.seat >= 0 else None,
+    }
 
 
 __all__ = ["SQL", "AlsPrompter", "AlsSnapshot", "AlsView", "describe", "frames"]

@@ -509,7 +509,16 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
             lines.append(f"{_player(s)} hand: {_cards(hands[s])}")
         for s, p in enumerate(view.revealed):
             lines.append(f"{_player(s)} skirmish: {_cards(p)}")
-        return {"kind": "text", "text": "\n".join(lines)}
+        # The drawing's data: the tribes, hands and skirmish piles the lines above tell.
+        board = {
+            "game": "arctic_scavengers",
+            "status": lines[0],
+            "tribes": list(view.people),
+            "hands": {str(s): list(h) for s, h in sorted(hands.items())},
+            "skirmish": [list(p) for p in view.revealed],
+            "me": seat if seat >= 0 else None,
+        }
+        return {"kind": "text", "text": "\n".join(lines), "board": board}
 
     return step, {}
 

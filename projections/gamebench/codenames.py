@@ -378,3 +378,40 @@ class CodenamesPrompter(PrompterBase):
     def default_action(self, decision: Any, seat: int) -> Any:
         """The documented action when no usable answer came."""
         return default_action(decision, seat)
+
+
+# --------------------------------------------------------------------------- viewer frames
+
+
+def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
+    """The viewer's frames (`extras["frames"]`): a seat's observation text and its board as
+    the seat knows it (a spymaster with the key, an operative the revealed cards only). The
+    events come filtered for `viewer`, so a seat's frame holds the key only if it saw it."""
+    seat = viewer if isinstance(viewer, int) else 0
+    view = CodenamesView(seat)
+    seen: list[Any] = []
+
+    def step(e: Any) -> dict[str, Any]:
+        seen.append(e)
+        view.sync(seen, [None] * len(seen))
+        if view.config is None or not view.words:
+            return {"kind": "text", "text": "(the board is not dealt yet)"}
+        if isinstance(viewer, int):
+            text = observation_text(view)
+        else:
+            text = "\n".join(["BOARD:", *_board(view), "", "CLUES AND GUESSES:", *_history(view)])
+        last = view.clues[-1] if view.clues else None
+        board = {
+            "game": "codenames",
+            "words": list(view.words),
+            "key": list(view.key) if view.key is not None else None,
+            "shown": list(view.shown),
+            "clue": None if last is None or last.refused else [last.team, last.word, last.number],
+            "seat": viewer if isinstance(viewer, int) else None,
+            "role": role_of(seat) if isinstance(viewer, int) else None,
+            "team": team_of(seat) if isinstance(viewer, int) else None,
+            "winner": getattr(view.end, "winner", None) if view.end is not None else None,
+        }
+        return {"kind": "text", "text": text, "board": board}
+
+    return step, {}

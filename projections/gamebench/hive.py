@@ -373,6 +373,14 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
             lines.append(f"{_player(view.ply % 2)} to play.")
         if view.last is not None:
             lines.append(f"Last: {view.last}.")
-        return {"kind": "text", "text": "\n".join(lines)}
+        # The drawing's data: the same pieces and hands the text above lists.
+        board = {
+            "game": "hive",
+            "cells": [[q, r, s, p, BUGS[p[0]]] for (q, r), (s, p) in sorted(view.board.items())],
+            "hands": [view.hand(0), view.hand(1)],
+            "status": lines[-2] if view.last is not None else lines[-1],
+            "last": view.last,
+        }
+        return {"kind": "text", "text": "\n".join(lines), "board": board}
 
     return step, {}

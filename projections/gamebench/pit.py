@@ -438,6 +438,18 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
         for s in sorted(hands):
             held = ", ".join(f"{n} {k}" for k, n in zip(KINDS, hands[s], strict=True) if n)
             lines.append(f"{_player(s)}: {held}")
-        return {"kind": "text", "text": "\n".join(lines)}
+        # The drawing's data: the hands and offer the lines above tell, nothing more.
+        board = {
+            "game": "pit",
+            "status": lines[0],
+            "points": list(view.points),
+            "offer": list(view.offer) if view.offer is not None else None,
+            "hands": [
+                [s, {k: n for k, n in zip(KINDS, hands[s], strict=True) if n}]
+                for s in sorted(hands)
+            ],
+            "me": seat if seat >= 0 else None,
+        }
+        return {"kind": "text", "text": "\n".join(lines), "board": board}
 
     return step, {}

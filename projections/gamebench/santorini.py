@@ -323,6 +323,14 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
             lines.append(f"{_player(view.ply % 2)} to {what} pawn {pawn}.")
         if view.last is not None:
             lines.append(f"Last: {view.last}.")
-        return {"kind": "text", "text": "\n".join(lines)}
+        # The drawing's data: the same heights and pawns the board line above is made of.
+        board = {
+            "game": "santorini",
+            "heights": [view.heights[r * SIZE : (r + 1) * SIZE] for r in range(SIZE)],
+            "pawns": {p: None if at is None else list(at) for p, at in view.pawns.items()},
+            "status": lines[1],
+            "last": view.last,
+        }
+        return {"kind": "text", "text": "\n".join(lines), "board": board}
 
     return step, {}

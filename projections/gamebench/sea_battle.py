@@ -385,3 +385,59 @@ class SeaBattlePrompter(PrompterBase):
     def default_action(self, decision: Any, seat: int) -> Any:
         """Played when no usable answer came: stay and hold fire all turn."""
         return SetPlan(seat=seat, plan=IDLE_PLAN)
+
+
+# --------------------------------------------------------------------------- viewer frames
+
+HEADINGS = ("north", "east", "south", "west")
+"""A ship's heading by its number."""
+
+
+def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
+    """The viewer's frames (`extras["frames"]`): a seat's observation text and its sea chart
+    (every ship's place and heading is public; damage is known for the seat's own team only,
+    from the reports it was sent)."""
+    seat = viewer if isinstance(viewer, int) else 0
+    view = SeaBattleView(seat)
+    seen: list[Any] = []
+
+    def step(e: Any) -> dict[str, Any]:
+        seen.append(e)
+        view.sync(seen, [None] * len(seen))
+        c = view.config
+        if c is None or not view.ships:
+            return {"kind": "text", "text": "(the sea is not charted yet)"}
+        mine = isinstance(viewer, int)
+        if mine:
+            text = observation_text(view)
+        else:
+            text = "\n".join(["SEA (x across, y down; R rock, . water):", *board_lines(view)])
+        damage: dict[str, int] = {}
+        if mine:
+            for s, d in zip(team_seats(view.team), view.team_damage, strict=True):
+                damage[SHIPS[s]] = d
+        ships = [
+            {
+                "ship": SHIPS[i],
+                "team": team_of(i),
+                "x": s.x if s is not None else None,
+                "y": s.y if s is not None else None,
+                "heading": HEADINGS[s.heading % 4] if s is not None else None,
+                "damage": damage.get(SHIPS[i]),
+            }
+            for i, s in enumerate(view.ships)
+        ]
+        board = {
+            "game": "sea_battle",
+            "size": c.size,
+            "rocks": [list(r) for r in view.rocks],
+            "ships": ships,
+            "hull": c.hull,
+            "turn": view.turn,
+            "max_turns": c.max_turns,
+            "me": SHIPS[seat] if mine else None,
+            "ended": view.ended,
+        }
+        return {"kind": "text", "text": text, "board": board}
+
+    return step, {}

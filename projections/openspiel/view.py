@@ -40,6 +40,7 @@ from events.openspiel.game import (
 )
 from projections import editions
 from projections.answers import json_bounds_error, load_json
+from projections.openspiel.board import board_of
 
 MODES = ("prompt", "cot", "sc-cot")
 """Reasoning modes of a model seat: answer at once, think first, or think several times and
@@ -303,7 +304,13 @@ def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], d
             body = text(e)
         except OpenSpielMissing as exc:
             body = str(exc)
-        return {"kind": "text", "text": body}
+        start = seen[0] if seen else None
+        game = start.game_string if isinstance(start, OpenSpielStarted) else ""
+        # The board is read from the string shown, so a drawing holds what the seat was told.
+        board = board_of(game, body) if game else None
+        if board is None:
+            return {"kind": "text", "text": body}
+        return {"kind": "text", "text": body, "board": board}
 
     return step, {}
 

@@ -26,6 +26,7 @@ from events.textarena.game import (
     TextArenaStarted,
 )
 from projections import editions
+from projections.textarena.chat import chat_board
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -157,7 +158,11 @@ def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], d
         seen.append(e)
         if seat is not None:
             view.sync(seen, [None] * len(seen))
-            return {"kind": "text", "text": view.observation.strip("\n")}
+            text = view.observation.strip("\n")
+            board = chat_board(text, seat, view.role) if text else None
+            if board is None:
+                return {"kind": "text", "text": text}
+            return {"kind": "text", "text": text, "board": board}
         return {"kind": "text", "text": describe(e, None) or ""}
 
     return step, {}

@@ -206,8 +206,12 @@
       return;
     }
     const f = data.frames[data.index[pos]];
+    // A drawing the server made for this frame (its strings escaped there) is shown as a
+    // copy of its hidden original in the page; nothing is parsed as markup here.
+    const drawn = document.querySelector('#drawings > [data-frame="' + data.index[pos] + '"]');
     let node;
-    if (f.kind === "cattle") node = drawCattle(f);
+    if (drawn && drawn.firstElementChild) node = drawn.firstElementChild.cloneNode(true);
+    else if (f.kind === "cattle") node = drawCattle(f);
     else if (f.kind === "pact") node = drawPact(f);
     else node = drawText(f);
     tableEl.appendChild(node);

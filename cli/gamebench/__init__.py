@@ -1,0 +1,1 @@
+"""GameBench's parts of the command line: its boards in the viewer."""

@@ -1,0 +1,1 @@
+"""OpenSpiel's parts of the command line: its boards in the viewer."""

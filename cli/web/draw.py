@@ -1,0 +1,142 @@
+"""Drawings of a game's frames: one per family, shared by every page that shows a game.
+
+A frame (see `cli.web.frames`) is plain data made from the events a viewer may see; a
+family's drawing turns it into inline SVG or HTML, so a drawing can hold no more than its
+frame. A game names its drawing module in its definition (`extras["drawing"]`, a module path
+with a `draw(frame, meta)` function); a frame that module does not draw, or a game without
+one, is shown as its text in monospace (the viewer's fallback).
+
+Every string of a drawing that comes from a frame is escaped here, on the server: a drawing
+is markup, but never markup a stored string can make. Each drawing carries its text
+alternative (an `aria-label` and a `<title>` on the figure and on each cell it draws), so
+screen readers and tests read what it shows.
+"""
+
+from __future__ import annotations
+
+import importlib
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from typing import Any
+
+from markupsafe import Markup, escape
+
+from events import catalog
+
+Draw = Callable[[dict[str, Any], Mapping[str, Any]], Markup | None]
+"""A family's drawing: the markup of one frame (None: not drawn, the text is shown)."""
+
+
+def drawer(game: str) -> Draw | None:
+    """The drawing function of the game named `game`, or None (no drawing, or the game or
+    its drawing module cannot be loaded here)."""
+    try:
+        gdef = catalog.get(game)
+    except catalog.UnknownGame:
+        return None
+    path = gdef.extras.get("drawing")
+    if not isinstance(path, str):
+        return None
+    try:
+        module = importlib.import_module(path)
+    except ImportError:
+        return None
+    fn = getattr(module, "draw", None)
+    return fn if callable(fn) else None
+
+
+def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
+    """The drawing of each frame of a game's viewer data (`cli.web.data.game_data`) that its
+    family draws, by frame number."""
+    head = payload.get("game") or {}
+    fn = drawer(str(head.get("game", "")))
+    if fn is None:
+        return {}
+    meta = payload.get("meta") or {}
+    out: dict[int, Markup] = {}
+    for i, frame in enumerate(payload.get("frames") or []):
+        try:
+            got = fn(frame, meta)
+        except Exception:  # a frame of a shape the drawing does not know: its text is shown
+            got = None
+        if got is not None:
+            out[i] = got
+    return out
+
+
+def seat_drawing(game: Any, frame: Any) -> Markup | None:
+    """The drawing of a person's seat page: its game's drawing of the frame the seat's
+    question carries (None when there is none to draw)."""
+    if not isinstance(game, str) or not isinstance(frame, dict):
+        return None
+    fn = drawer(game)
+    if fn is None:
+        return None
+    try:
+        return fn(frame, {})
+    except Exception:  # a frame of a shape the drawing does not know: the prompt is shown
+        return None
+
+
+# ---- building blocks every family's drawing uses ---------------------------------------------
+
+
+def attrs(**values: Any) -> Markup:
+    """Attributes, escaped (`class_` for class, `aria_label` for aria-label; None is left
+    out)."""
+    parts = []
+    for key, value in values.items():
+        if value is None:
+            continue
+        name = key.rstrip("_").replace("_", "-")
+        parts.append(Markup(' {}="{}"').format(Markup(name), value))
+    return Markup("").join(parts)
+
+
+def tag(name: str, body: Iterable[Markup | str] | Markup | str = (), **values: Any) -> Markup:
+    """An element with escaped attributes and body (strings in the body are escaped)."""
+    if isinstance(body, str):
+        body = [body]
+    inner = Markup("").join(escape(b) for b in body)
+    return Markup("<{0}{1}>{2}</{0}>").format(Markup(name), attrs(**values), inner)
+
+
+def labelled(name: str, label: str, body: Iterable[Markup | str] = (), **values: Any) -> Markup:
+    """An SVG element read as `label`: its `aria-label` and a `<title>` (the tooltip)."""
+    return tag(name, [tag("title", label), *body], aria_label=label, **values)
+
+
+def figure(
+    label: str,
+    width: float,
+    height: float,
+    body: Sequence[Markup],
+    *,
+    family: str,
+    caption: Sequence[str] = (),
+    text: str | None = None,
+) -> Markup:
+    """A drawing as a figure: the SVG (named by `label`), lines of caption under it, and
+    the text the seat's prompt shows (`text`) folded away beneath."""
+    svg = tag(
+        "svg",
+        [tag("title", label), *body],
+        class_="drawing-svg",
+        viewBox=f"0 0 {width:g} {height:g}",
+        width=f"{width:g}",
+        height=f"{height:g}",
+        role="group",
+        aria_label=label,
+        xmlns="http://www.w3.org/2000/svg",
+    )
+    parts = [svg]
+    for line in caption:
+        parts.append(tag("p", line, class_="drawing-caption"))
+    if text is not None:
+        parts.append(
+            tag(
+                "details",
+                [tag("summary", "As the seat's prompt shows it"), tag("pre", text)],
+                class_="drawing-text",
+            )
+        )
+    return tag("figure", parts, class_=f"drawing drawing-{family}", data_family=family)
