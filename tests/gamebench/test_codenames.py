@@ -337,7 +337,7 @@ def test_any_answer_is_read_or_refused_in_one_line(text: str, kind: str) -> None
     if kind == "guess":
         s = play(s, log, GiveClue(seat=0, word="zebra", number=1))
     d = RULES.pending(s)
-    action, stage, error = parse_answer(text, d, 0)
+    action, stage, error = parse_answer(text, d, d.seats[0])
     assert (action is None) == (error is not None) and isinstance(stage, str)
     if error is not None:
         assert "\n" not in error and len(error) < 200
