@@ -52,6 +52,7 @@ from events.gamebench.hive import (
     HiveStarted,
     movement_of,
     rules_of,
+    settings,
 )
 
 HEADINGS: tuple[str, ...] = ("Placing pieces", "Moving pieces", "Bugs", "End of the game")
@@ -428,7 +429,8 @@ class HiveRules:
     def max_decisions(config: HiveConfig) -> int:
         """The turn cap (twice over for two-step turns), and each heading explained once per
         seat."""
-        return config.max_plies * (1 if config.steps == "one" else 2) + 2 * len(HEADINGS)
+        steps = settings(config)[0]
+        return config.max_plies * (1 if steps == "one" else 2) + 2 * len(HEADINGS)
 
     def start(
         self, config: HiveConfig, seed: int, seats: Sequence[SeatSpec]

@@ -29,6 +29,7 @@ from collections.abc import Sequence
 from typing import Any
 
 import msgspec
+from msgspec import UNSET
 
 from engine.gamebench.common import Explain, fallback, screened
 from events.config import SeatSpec
@@ -329,7 +330,7 @@ class PitRules:
                         bear=bear != 0,
                         gained=gained,
                         points=tuple(points),
-                        hand=which,
+                        hand=which if which else UNSET,
                     )
                     self.evolve(st, e)
                     events.append(e)

@@ -12,6 +12,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import Event
 from events.config import ConfigError, SeatSpec
@@ -40,23 +41,27 @@ class HiveConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_plies: int = MAX_PLIES
     """Turns of the game (both players', passes included) after which it is a draw."""
     name: str = "standard"
-    steps: Literal["two", "one"] = "two"
+    steps: Literal["two", "one"] | UnsetType = UNSET
     """`two`: a turn asks for a piece (a bug to place or a piece to move) and then for its
-    cell, as GameBench's code does; `one`: one list of every placement and move (rules 1.0.0
-    always asked so)."""
-    both_lose: bool = True
+    cell, as GameBench's code does (unset: two); `one`: one list of every placement and move
+    (rules 1.0.0 always asked so). Unset, it is left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
+    both_lose: bool | UnsetType = UNSET
     """Both queens surrounded by one turn: 0 to each (GameBench's code) or, when False, 0.5
-    each (rules 1.0.0 always scored so)."""
-    movement: Literal["gamebench", "gates"] = "gamebench"
+    each (rules 1.0.0 always scored so); unset: True, left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
+    movement: Literal["gamebench", "gates"] | UnsetType = UNSET
     """How a piece crawls: `gamebench`, GameBench's code (no crawl out of or into a cell with
     at most one empty neighbour, spiders along pieces); `gates`, standard Hive's sliding
-    between two pieces (rules 1.0.0 always moved so)."""
+    between two pieces (rules 1.0.0 always moved so); unset: gamebench, left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
 
     def validate(self) -> HiveConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
-        if self.movement not in ("gamebench", "gates"):
+        steps, _, movement = settings(self)
+        if movement not in ("gamebench", "gates"):
             raise ConfigError(f"movement must be 'gamebench' or 'gates', got {self.movement!r}")
-        if self.steps not in ("two", "one"):
+        if steps not in ("two", "one"):
             raise ConfigError(f"steps must be 'two' or 'one', got {self.steps!r}")
         if self.players != 2:
             raise ConfigError(f"Hive has exactly 2 players, got {self.players}")
@@ -103,12 +108,23 @@ def rules_of(start: HiveStarted) -> tuple[str, bool]:
     """(steps, both_lose) a game was played by: rules 1.0.0 asked in one step and drew."""
     if start.engine_version == "1.0.0":
         return "one", False
-    return start.config.steps, start.config.both_lose
+    steps, both_lose, _ = settings(start.config)
+    return steps, both_lose
+
+
+def settings(config: HiveConfig) -> tuple[str, bool, str]:
+    """(steps, both_lose, movement) a configuration asks for, unset fields at their
+    defaults."""
+    return (
+        "two" if isinstance(config.steps, UnsetType) else config.steps,
+        True if isinstance(config.both_lose, UnsetType) else config.both_lose,
+        "gamebench" if isinstance(config.movement, UnsetType) else config.movement,
+    )
 
 
 def movement_of(start: HiveStarted) -> str:
     """How pieces crawl in a game: rules 1.0.0 always used the gates of standard Hive."""
-    return "gates" if start.engine_version == "1.0.0" else start.config.movement
+    return "gates" if start.engine_version == "1.0.0" else settings(start.config)[2]
 
 
 class HivePicked(Event, frozen=True, kw_only=True, tag="hive_picked"):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
@@ -55,19 +56,22 @@ class PitConfig(msgspec.Struct, frozen=True, kw_only=True):
     """Turns after which the game ends anyway, scored by points (GameBench has no limit;
     its random games last about 136 turns)."""
     name: str = "standard"
-    trading: Literal["open", "blind"] = "open"
-    """`open`: GameBench's code (two hands a seat, open offers that name the commodity, any
-    cards given back); `blind`: face-down offers of one kind taken with as many cards of
-    one kind (rules 1.0.0 always traded so)."""
-    corner: int = 6
-    """Cards of one commodity that make a corner (one fewer with the Bull): GameBench's code
-    counts 6; rules 1.0.0 always counted all 9."""
+    trading: Literal["open", "blind"] | UnsetType = UNSET
+    """`open` (unset: the default): GameBench's code (two hands a seat, open offers that name
+    the commodity, any cards given back); `blind`: face-down offers of one kind taken with as
+    many cards of one kind (rules 1.0.0 always traded so). Unset, it is left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
+    corner: int | UnsetType = UNSET
+    """Cards of one commodity that make a corner (one fewer with the Bull; unset: 6, as
+    GameBench's code counts); rules 1.0.0 always counted all 9. Unset, it is left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
 
     def validate(self) -> PitConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
-        if self.trading not in ("open", "blind"):
+        trading, corner = settings(self)
+        if trading not in ("open", "blind"):
             raise ConfigError(f"trading must be 'open' or 'blind', got {self.trading!r}")
-        if not 2 <= self.corner <= PER_COMMODITY:
+        if not 2 <= corner <= PER_COMMODITY:
             raise ConfigError(f"corner must be 2..{PER_COMMODITY}, got {self.corner}")
         if not 2 <= self.players <= len(COMMODITIES):
             raise ConfigError(f"Pit takes 2..{len(COMMODITIES)} players, got {self.players}")
@@ -92,7 +96,13 @@ def rules_of(start: PitStarted) -> tuple[str, int]:
     """(trading, corner) a game was played by: rules 1.0.0 always traded blind to 9."""
     if start.engine_version == "1.0.0":
         return "blind", PER_COMMODITY
-    return start.config.trading, start.config.corner
+    return settings(start.config)
+
+
+def settings(config: PitConfig) -> tuple[str, int]:
+    """(trading, corner) a configuration asks for, unset fields at their defaults."""
+    trading = "open" if isinstance(config.trading, UnsetType) else config.trading
+    return trading, 6 if isinstance(config.corner, UnsetType) else config.corner
 
 
 class PitShuffled(Event, frozen=True, kw_only=True, tag="pit_shuffled"):
@@ -199,8 +209,10 @@ class PitCornered(Event, frozen=True, kw_only=True, tag="pit_cornered"):
     gained: int
     points: tuple[int, ...]
     """Every seat's points after the corner."""
-    hand: int = 0
-    """Which of the seat's hands cornered (1: the second hand open trading deals)."""
+    hand: int | UnsetType = UNSET
+    """Which of the seat's hands cornered: 1, the second hand open trading deals; unset, the
+    first (never stored as 0, so that corners stored before the field existed keep their
+    bytes)."""
 
 
 class PitHiddenDealt(Event, frozen=True, kw_only=True, tag="pit_hidden_dealt"):

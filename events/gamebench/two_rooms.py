@@ -16,6 +16,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
@@ -71,10 +72,12 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_message: int = 200
     """Longest message, in characters; a longer one is cut."""
     name: str = "standard"
-    roles: Literal["hidden", "dealt"] = "hidden"
+    roles: Literal["hidden", "dealt"] | UnsetType = UNSET
     """`hidden`: a card tells its holder only its colour, and nobody learns who the President
     or the Bomber is before the end (GameBench's code); `dealt`: each card also tells its
-    holder its role, as in the board game (rules 1.0.0 always dealt them)."""
+    holder its role, as in the board game (rules 1.0.0 always dealt them). Unset (the default):
+    hidden, left out of the stored config while unset (the default), so that games stored before
+    the field existed keep their bytes."""
 
     def validate(self) -> TwoRoomsConfig:
         """Raise `ConfigError` unless the rules can play this configuration; return self."""
@@ -89,7 +92,7 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
             )
         if not 0 <= self.talks <= 5:
             raise ConfigError(f"talks must be 0..5, got {self.talks}")
-        if self.roles not in ("hidden", "dealt"):
+        if not isinstance(self.roles, UnsetType) and self.roles not in ("hidden", "dealt"):
             raise ConfigError(f"roles must be 'hidden' or 'dealt', got {self.roles!r}")
         if not 20 <= self.max_message <= 1000:
             raise ConfigError(f"max_message must be 20..1000, got {self.max_message}")
@@ -137,7 +140,9 @@ class TrRolesDrawn(Event, frozen=True, kw_only=True, tag="gb_tr_roles_drawn"):
 
 def roles_of(start: TrStarted) -> str:
     """How a game deals roles: games of rules 1.0.0 dealt every role to its holder."""
-    return "dealt" if start.engine_version == "1.0.0" else start.config.roles
+    if start.engine_version == "1.0.0":
+        return "dealt"
+    return "hidden" if isinstance(start.config.roles, UnsetType) else start.config.roles
 
 
 class TrRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="gb_tr_rule_explained"):

@@ -27,7 +27,7 @@ from engine.gamebench.hive import (
     neighbours,
 )
 from events import catalog
-from events.codec import encode
+from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.gamebench.hive import (
     PIECES,
@@ -40,6 +40,7 @@ from events.gamebench.hive import (
     HiveRejected,
     HiveRuleExplained,
 )
+from events.gamebench.hive import settings as hive_settings
 from events.store import DuckStore
 from projections.gamebench.hive import HivePrompter, HiveView
 from runner.replay import verify
@@ -457,13 +458,16 @@ def test_gamebenchs_crawl_never_enters_or_leaves_a_cell_with_one_open_side() -> 
         moves[movement] = {(a.q, a.r) for a in d.legal if isinstance(a, Move) and a.piece == "A3"}
     assert (1, -1) in moves["gates"] and (1, -1) not in moves["gamebench"]
     assert moves["gamebench"] and moves["gamebench"] < moves["gates"]
-    assert GAME.preset("rules").movement == "gates" and DEFAULT.movement == "gamebench"
+    assert hive_settings(GAME.preset("rules"))[2] == "gates"
+    assert hive_settings(DEFAULT)[2] == "gamebench"
 
 
 def test_games_of_rules_1_0_0_still_verify() -> None:
     """A log stored by rules 1.0.0 (one step, its own cap and draw) re-runs by those rules."""
     path = Path(__file__).parent / "data" / "hive-1.0.0.jsonl"
-    log = [GAME.decoder.decode(line) for line in path.read_text().splitlines()]
+    lines = path.read_text().splitlines()
+    log = [GAME.decoder.decode(line) for line in lines]
+    assert encode_each(log) == lines  # the stored bytes, as verification checks them
     assert log[0].engine_version == "1.0.0" and log[0].config.max_plies == 250
     state = RULES.fold(log)
     assert (state.steps, state.both_lose) == ("one", False) and state.over

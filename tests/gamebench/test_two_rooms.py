@@ -33,7 +33,7 @@ from engine.gamebench.two_rooms import (
 )
 from events import agent as ae
 from events import catalog
-from events.codec import encode
+from events.codec import encode, encode_each
 from events.config import SeatSpec
 from events.gamebench import two_rooms as te
 from events.gamebench.two_rooms import HEADINGS, TwoRoomsConfig
@@ -789,7 +789,9 @@ def test_games_of_rules_1_0_0_still_verify() -> None:
     """A log stored by rules 1.0.0 (every role dealt to its holder) folds and re-runs by
     those rules; new games of the `dealt` preset play the same rules under 1.1.0."""
     path = Path(__file__).parent / "data" / "two_rooms-1.0.0.jsonl"
-    log = [GAME.decoder.decode(line) for line in path.read_text().splitlines()]
+    lines = path.read_text().splitlines()
+    log = [GAME.decoder.decode(line) for line in lines]
+    assert encode_each(log) == lines  # the stored bytes, as verification checks them
     assert log[0].engine_version == "1.0.0" and log[0].config == TwoRoomsConfig()
     assert sorted(e.role for e in log if isinstance(e, te.TrCardDealt)).count("") == 4
     assert RULES.fold(log).roles == "dealt"
