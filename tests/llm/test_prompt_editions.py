@@ -159,7 +159,8 @@ def test_blotto_corrects_textarenas_own_example(tmp_path: Path, server: Loopback
 
 
 def test_pit_tells_an_offer_once(tmp_path: Path, server: LoopbackServer) -> None:
-    _, record = _play(server, tmp_path, "gamebench:pit", "quick", ["M", "random"])
+    # Face-down offers to answer are the blind preset's (open Pit, the default, has none).
+    _, record = _play(server, tmp_path, "gamebench:pit", "blind", ["M", "random"])
     answers = [p for p in _prompts(record.events) if "Your answer to Player" in p]
     assert answers
     for p in answers:
