@@ -87,22 +87,18 @@ def play_path(config: Any, games: int, folder: Path) -> float:
 
 
 def tournament_path(config: Any, games: int, db: Path) -> float:
-    """Games/s of the tournament runner in one process (batched writes)."""
+    """Games/s of the tournament runner in one process (batched writes), over a schedule
+    stored as `cattle tournament` stores it: the agents' round robin, or every seat the one
+    agent when all seats play the same."""
     from events.store import DuckStore
-    from runner.tournament import GameTask, play_tournament
+    from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
 
-    tasks = [
-        GameTask(
-            index=i,
-            game_id=f"speed.{i:05d}",
-            seed=1000 + i,
-            seats=tuple(SPECS),
-            config=config,
-            tournament="speed",
-        )
-        for i in range(games)
-    ]
     with DuckStore(db) as store:
+        ensure_schema(store)
+        pool = tuple(dict.fromkeys(SPECS))
+        fmt = "round-robin" if len(pool) == len(SPECS) else "mixed"
+        create(store, "speed", fmt, pool, games, 1000, config)
+        _, tasks, _ = pending_tasks(store, "speed")
         start = _clock()
         stored = play_tournament(store, "speed", config, tasks, workers=1)
         elapsed = _clock() - start
