@@ -18,7 +18,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from typer import _click
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperCommand, TyperGroup, TyperOption
 
 _setup: list[Callable[[], None]] = []
 _note: list[Any] = []
@@ -193,6 +193,7 @@ def load_help_formatter() -> None:
     """Import typer's rich help formatter with stand-ins for the two rich classes it imports
     but this app never has it use; the real modules stay importable as usual."""
     if "typer.rich_utils" in sys.modules:
+        _tidy_help(sys.modules["typer.rich_utils"])
         return
     placed = []
     for module, name in _UNUSED_BY_HELP:
@@ -202,11 +203,37 @@ def load_help_formatter() -> None:
             sys.modules[module] = stub
             placed.append((module, stub))
     try:
-        importlib.import_module("typer.rich_utils")
+        rich_utils = importlib.import_module("typer.rich_utils")
     finally:
         for module, stub in placed:
             if sys.modules.get(module) is stub:
                 del sys.modules[module]
+    _tidy_help(rich_utils)
+
+
+def _tidy_help(rich_utils: Any) -> None:
+    """Have typer's help flow prose to the terminal's width and show no type for a flag."""
+    rich_utils._fix_linebreaks = _flowing_paragraphs
+    TyperOption.display_type_rich = _type_unless_flag  # type: ignore[method-assign]
+
+
+_plain_type = TyperOption.display_type_rich
+
+
+def _flowing_paragraphs(paragraphs: list[str], markup_mode: Any) -> str:
+    """A command's help after its first line, each paragraph one line that rich wraps at the
+    terminal's width (typer keeps the docstring's own line breaks, which break mid-sentence
+    on any other width); a paragraph that starts with \\b keeps its lines."""
+    return "\n\n".join(
+        p.strip("\b\n") if p.startswith("\b") else " ".join(p.split("\n")) for p in paragraphs
+    )
+
+
+def _type_unless_flag(self: TyperOption, ctx: _click.Context) -> str | None:
+    """The value type shown in an option's help, none for a flag (it takes no value)."""
+    if self.is_flag and not self.count:
+        return None
+    return _plain_type(self, ctx)
 
 
 app = typer.Typer(

@@ -12,6 +12,7 @@ from typing import Annotated, Any
 
 import msgspec
 import typer
+from rich.cells import cell_len
 from rich.table import Table
 from rich.text import Text
 
@@ -247,37 +248,82 @@ def games(
             )
         )
         return
-    out.print(_games_table(rows, shown, scores, db))
+    out.print(_games_table(rows, shown, scores, db, width=out.width))
+
+
+_GAMES_COLUMNS = ("game id", "game", "preset", "status", "agents", "scores")
 
 
 def _games_table(
-    rows: list[Any], shown: list[Any], scores: dict[str, dict[int, float]], db: Path
+    rows: list[Any],
+    shown: list[Any],
+    scores: dict[str, dict[int, float]],
+    db: Path,
+    width: int | None = None,
 ) -> Table:
-    """The stored games as a table (every stored string as plain text)."""
+    """The stored games as a table (every stored string as plain text), its columns fitted to
+    `width` so that no word breaks while whole words can fit."""
     table = Table(
         title=plain(
             f"{len(rows)} game(s) in {db}"
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
     )
-    # The id never wraps (people copy it); seeds, event counts and times are in --json.
-    table.add_column("game id", no_wrap=True)
-    widths = {"game": 6, "preset": 8, "status": 8}
-    for col in ("game", "preset", "status", "agents", "scores"):
-        # Long words (a game's name, an agent spec) wrap onto more lines rather than lose
-        # their end.
-        table.add_column(col, min_width=widths.get(col), overflow="fold")
-    for r in shown:
-        sc = scores.get(r.game_id, {})
-        table.add_row(
+    cells = [
+        [
             plain(r.game_id),
             plain(r.game),
             plain(setup_text(r.config)),
             plain(r.status if not r.tournament else f"{r.status} ({r.tournament})"),
             plain(seat_list([s.agent for s in r.seats])),
-            " / ".join(score_text(sc[i]) if i in sc else "-" for i in range(len(r.seats))),
-        )
+            plain(_scores_cell(scores.get(r.game_id, {}), len(r.seats))),
+        ]
+        for r in shown
+    ]
+    fitted = _word_widths(cells, width) if width is not None else [None] * len(_GAMES_COLUMNS)
+    for i, (col, fit) in enumerate(zip(_GAMES_COLUMNS, fitted, strict=True)):
+        # The id never wraps (people copy it); seeds, event counts and times are in --json.
+        # A word longer than its column's share (an agent spec) still folds rather than lose
+        # its end.
+        table.add_column(col, width=fit, no_wrap=i == 0, overflow="fold")
+    for row in cells:
+        table.add_row(*row)
     return table
+
+
+def _scores_cell(scores: dict[int, float], seats: int) -> str:
+    return " / ".join(score_text(scores[i]) if i in scores else "-" for i in range(seats))
+
+
+def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
+    """Column widths for a bordered table of `cells` within `width` columns: rich narrows the
+    widest columns first, below their longest word (`cattle-tr` / `ade`); this narrows the
+    widest column that still has room above its longest word instead, and leaves the rest to
+    rich when even the longest words do not fit. None where a column keeps its natural width."""
+    columns = list(zip(*cells, strict=True)) if cells else []
+    if not columns:
+        return [None] * len(_GAMES_COLUMNS)
+    heads = _GAMES_COLUMNS
+    natural = [
+        max(cell_len(heads[i]), *(max(map(cell_len, c.plain.split("\n"))) for c in col))
+        for i, col in enumerate(columns)
+    ]
+    floor = [
+        max(cell_len(heads[i]), *(max(map(cell_len, c.plain.split()), default=0) for c in col))
+        for i, col in enumerate(columns)
+    ]
+    floor[0] = natural[0]  # the id never wraps
+    # Each column has one space of padding either side, and one border line between and
+    # around the columns.
+    room = width - 3 * len(columns) - 1
+    widths = list(natural)
+    while sum(widths) > room:
+        slack = [w - f for w, f in zip(widths, floor, strict=True)]
+        if max(slack) <= 0:
+            return [None] * len(columns)
+        i = max(range(len(widths)), key=lambda k: widths[k] if slack[k] > 0 else -1)
+        widths[i] -= 1
+    return [w if w < n else None for w, n in zip(widths, natural, strict=True)]
 
 
 def _seat_arg(seat: int | None, players: int) -> None:

@@ -97,6 +97,28 @@ def test_games_lists_every_stored_game(db) -> None:
     assert all(r["status"] == "finished" for r in rows)
 
 
+def cell_words(table: str) -> set[str]:
+    """The words in the body cells of a printed table."""
+    return {
+        word
+        for row in table.splitlines()
+        if row.startswith("│")
+        for cell in row.strip("│").split("│")
+        for word in cell.split()
+    }
+
+
+def test_games_at_80_columns_breaks_no_word(db) -> None:
+    wide = cattle("games", "--db", db["path"])
+    narrow = cattle("games", "--db", db["path"], env={"COLUMNS": "80"})
+    assert wide.returncode == 0 and narrow.returncode == 0, narrow.stderr
+    assert max(map(len, narrow.stdout.splitlines())) <= 80
+    # A long cell takes more lines at 80 columns, but every word in it stays whole (a game's
+    # name, a preset, an agent, a score), as the table shows it with room to spare.
+    assert "cattle-trade" in cell_words(wide.stdout)
+    assert cell_words(wide.stdout) <= cell_words(narrow.stdout), narrow.stdout
+
+
 def printed_seqs(text: str) -> list[int]:
     return [int(m.group(1)) for m in re.finditer(r"^\s*(\d+)  ", text, re.M)]
 

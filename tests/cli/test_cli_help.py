@@ -69,3 +69,28 @@ def test_the_command_index_matches_the_commands() -> None:
     from cli import indexer
 
     assert indexer.main(["--check"]) == 0, "run `uv run python -m cli.indexer`"
+
+
+def test_help_prose_flows_to_the_terminal_width_and_flags_show_no_type() -> None:
+    import click
+    import typer
+
+    from cli.app import app
+    from cli.main import command_names
+
+    assert tuple(command_names()) == COMMANDS
+    group = typer.main.get_command(app)
+    ctx = click.Context(group)
+    wide = helps({"COLUMNS": "2000"}, COMMANDS)
+    for name in COMMANDS:
+        command = group.get_command(ctx, name)
+        assert command is not None
+        text = wide[f"{name} --help"]
+        # At this width every paragraph after the first line fits on one line of the help.
+        for paragraph in (command.help or "").split("\n\n")[1:]:
+            line = " ".join(paragraph.split())
+            assert any(line in " ".join(row.split()) for row in text.splitlines()), (name, line)
+        for param in command.params:
+            if isinstance(param, click.Option) and param.is_flag and not param.count:
+                row = next(r for r in text.splitlines() if param.opts[0] + " " in r)
+                assert "<" not in row, (name, row)
