@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import CHROMIUM, CHROMIUM_ARGS, ROOT, SCRIPT, Games, chromium_missing, serving
+from webkit import ROOT, SCRIPT, Games, chromium_missing, launch_chromium, serving
 
 why = chromium_missing()
 pytestmark = pytest.mark.skipif(why is not None, reason=why or "")
@@ -21,14 +21,8 @@ SHOTS = Path(__file__).parent / "shots"
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium from the system, headless."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 @pytest.fixture(scope="module")

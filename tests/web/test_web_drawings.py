@@ -19,7 +19,7 @@ import duckdb
 import msgspec
 import pytest
 import uvicorn
-from webkit import CHROMIUM, CHROMIUM_ARGS, chromium_missing
+from webkit import chromium_missing, launch_chromium
 
 from cli.web.app import create_app
 from cli.web.publish import file_name, write_site
@@ -110,14 +110,8 @@ def archive(stored: Stored, tmp_path_factory: pytest.TempPathFactory) -> Path:
 def browser() -> Iterator[Any]:
     if why is not None:
         pytest.skip(why)
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 @pytest.fixture(scope="module")

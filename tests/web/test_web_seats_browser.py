@@ -20,7 +20,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import CHROMIUM, CHROMIUM_ARGS, ROOT, chromium_missing, serving
+from webkit import ROOT, chromium_missing, launch_chromium, serving
 
 from events.openspiel.game import ChanceSampled
 from events.store import DuckStore
@@ -35,14 +35,8 @@ SHOT = os.environ.get("CATTLE_SEAT_SHOT")
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
     """Chromium from the system, headless."""
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 def new_page(browser: Any) -> tuple[Any, Any]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from webkit import CHROMIUM, CHROMIUM_ARGS, ROOT, addresses, chromium_missing, served_here
+from webkit import ROOT, addresses, chromium_missing, launch_chromium, served_here
 
 from cli.web.app import create_app
 from events import catalog
@@ -29,14 +29,8 @@ AGENTS = "human:ann?via=web&timeout=120,human:bob?via=web&timeout=120"
 
 @pytest.fixture(scope="module")
 def browser() -> Iterator[Any]:
-    from playwright.sync_api import sync_playwright
-
-    with sync_playwright() as p:
-        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
-        try:
-            yield b
-        finally:
-            b.close()
+    with launch_chromium() as b:
+        yield b
 
 
 def asked(seats: Path, proc: Any, seat: int) -> dict[str, Any]:

@@ -231,3 +231,16 @@ def addresses(
         for path in paths:
             out += [path, *(f"{path}?seat={s}" for s in seats)]
     return out
+
+
+@contextmanager
+def launch_chromium() -> Iterator[Any]:
+    """The system's Chromium, headless, with the flags this machine needs; closed on exit."""
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
+        try:
+            yield b
+        finally:
+            b.close()
