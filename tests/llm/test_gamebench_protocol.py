@@ -375,3 +375,14 @@ def test_style_is_part_of_the_name_and_checked(server: LoopbackServer) -> None:
             load_preset("micro-duel"), 1, [seat(server, "openai", opts="style=gamebench"), "random"]
         )
     assert LegalPolicy  # the default stand-in plays the style (test_every_game_plays_...)
+
+
+def test_reparse_leaves_the_style_alone(server: LoopbackServer) -> None:
+    """`cattle reparse` rereads answers with the game's own parser, which is not how the
+    style reads them: a seat of the style plays its record and is not reread."""
+    from runner.reparse import reparse
+
+    name = "gamebench:pit"
+    record = play_game(_config(name), 1, _lineup(server, name, "mode=prompt&max_calls=4"))
+    assert _calls(record.events)
+    assert reparse([("g", list(record.events))]) == []
