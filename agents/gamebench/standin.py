@@ -7,8 +7,11 @@ answered from what their prompt shows: a Codenames clue (a word from a small lis
 form of a board word) and guess (a hidden board word), a Sea Battle plan (eight tokens
 within the turn's cannonballs), an Are You the Traitor? question and answer, and a Two Rooms
 message (the listed ``Say: <your message>``). A seat with ``output=json_schema`` gets the
-answer as JSON. Every choice comes from the generator the loopback passes in, so the same
-prompt always gets the same answer.
+answer as JSON. A seat of GameBench's own protocol (`style=gamebench`) gets its JSON object
+(`action`, and `openended_response` for an open-ended key), a few words of reasoning when its
+chain of thought asks for them, and answers to the planner's questions (`mode=rap`). Every
+choice comes from the generator the loopback passes in, so the same prompt always gets the
+same answer.
 """
 
 from __future__ import annotations

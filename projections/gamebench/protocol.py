@@ -23,6 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.gamebench.common import raw_text
 from projections.gamebench.common import GameBenchPrompter, RuleBook, instruction
 
 SYSTEM = (
@@ -150,12 +151,19 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         return _two_rooms(prompter, view, decision, seat)
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
-    assert isinstance(prompter, GameBenchPrompter), type(prompter).__name__
-    situation = prompter.situation(view, decision)
+    if isinstance(prompter, GameBenchPrompter):
+        return Menu(
+            observation=prompter.situation(view, decision),
+            instructions="Choose one of the actions listed below.",
+            predefined=tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
+        )
+    # A game whose prompter lists no labels of its own but whose decision lists its actions:
+    # its whole prompt as the observation, each action's JSON as its key.
+    legal = getattr(decision, "legal", None) or ()
     return Menu(
-        observation=situation,
+        observation=prompter.decision_prompt(view, decision, "none", None),
         instructions="Choose one of the actions listed below.",
-        predefined=tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
+        predefined=tuple(Choice(raw_text(a), raw_text(a), a) for a in legal),
     )
 
 

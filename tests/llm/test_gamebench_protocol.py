@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from agents.gamebench.standin import _lists
@@ -386,3 +388,72 @@ def test_reparse_leaves_the_style_alone(server: LoopbackServer) -> None:
     record = play_game(_config(name), 1, _lineup(server, name, "mode=prompt&max_calls=4"))
     assert _calls(record.events)
     assert reparse([("g", list(record.events))]) == []
+
+
+def test_a_prompter_without_labels_lists_the_actions_as_json() -> None:
+    """A game whose prompter has no labels but whose decision lists its actions (as Sea
+    Battle's eight a turn may) is shown its whole prompt, each action's JSON a key."""
+    from types import SimpleNamespace
+
+    from engine.gamebench.hive import Pass, Place
+    from projections.gamebench.common import PrompterBase, RuleBook
+
+    class Bare(PrompterBase):
+        def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+            return "the whole prompt"
+
+    d = SimpleNamespace(legal=(Pass(), Place(bug="Q", q=0, r=0)), kind="turn")
+    m = gp.menu(Bare(), None, d, 0)
+    assert m.observation == "the whole prompt"
+    assert [c.key for c in m.predefined] == [
+        '{"type":"pass"}',
+        '{"type":"place","bug":"Q","q":0,"r":0}',
+    ]
+    book = RuleBook(title="t", summary="s", sections=())
+    read = gp.read(json.dumps({"action": m.predefined[1].key}), m, {}, book)
+    assert (read.kind, read.action) == ("action", Place(bug="Q", q=0, r=0))
+
+
+def _small_menu() -> gp.Menu:
+    return gp.Menu(
+        observation="o",
+        instructions="i",
+        predefined=(gp.Choice("go", "Go on.", "GO"),),
+        openended=(gp.Choice("say", "Say something."),),
+        read=lambda key, text: (("SAY", text), None) if text else (None, "empty"),
+    )
+
+
+def test_reading_answers_as_gamebench_does() -> None:
+    """A Python literal with `action`; an open-ended key needs its response; JSON's `true`
+    is no Python literal; headings only where the game has them; an unknown key is an
+    error naming the valid keys."""
+    from projections.gamebench.common import RuleBook
+
+    m = _small_menu()
+    book = RuleBook(title="t", summary="s", sections=(("Moving", "Bugs move."),))
+    keys = {"H1": "Moving"}
+    assert gp.read("{'action': 'go'}", m, keys, book).action == "GO"
+    assert gp.read('{"action": "say", "openended_response": "hi"}', m, keys, book).action == (
+        "SAY",
+        "hi",
+    )
+    assert gp.read('{"action": "say"}', m, keys, book).kind == "error"
+    assert gp.read('{"action": "go", "x": true}', m, keys, book).kind == "invalid"
+    assert gp.read('{"action": "Explain(H1)"}', m, keys, book).reply == "Bugs move."
+    assert gp.read('{"action": "Explain(H1)"}', m, {}, book).error == "invalid Explain"
+    assert gp.read('{"action": "Explain(go)"}', m, keys, book).reply == "Go on."
+    assert gp.read('{"action": "say", "openended_response": ""}', m, keys, book).kind == "unread"
+    wrong = gp.read('{"action": "stay"}', m, keys, book)
+    assert wrong.kind == "error" and "['go', 'say']" in (wrong.reply or "")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=300) | st.builds(lambda a: json.dumps({"action": a}), st.text(max_size=40)))
+def test_reading_never_raises(text: str) -> None:
+    """Whatever a model answers, the reading says what it was (never an exception)."""
+    from projections.gamebench.common import RuleBook
+
+    book = RuleBook(title="t", summary="s", sections=(("Moving", "Bugs move."),))
+    reading = gp.read(text, _small_menu(), {"H1": "Moving"}, book)
+    assert reading.kind in ("action", "unread", "explain", "invalid", "error")
