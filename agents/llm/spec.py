@@ -302,6 +302,17 @@ def resolve(spec: SeatSpec) -> SeatOptions:
     )
 
 
+def calls_per_decision(options: SeatOptions) -> int | None:
+    """The most model calls one decision of a seat makes, before transport attempts (None:
+    no bound, only a budget limits them). The project's protocol: the answer, a format retry
+    and a truncation retry, each of `samples` answers; GameBench's (`style=gamebench`): its
+    three tries, one more call to reason first in `cot`, and no bound in `rap`, whose search
+    asks about every action the model predicts (docs/bounds.md)."""
+    if options.style == "gamebench":
+        return {"prompt": 3, "cot": 4}.get(options.mode)
+    return 3 * max(1, options.samples)
+
+
 def _budget(value: Any) -> int | None:
     return None if value is None else int(value)
 

@@ -457,3 +457,19 @@ def test_reading_never_raises(text: str) -> None:
     book = RuleBook(title="t", summary="s", sections=(("Moving", "Bugs move."),))
     reading = gp.read(text, _small_menu(), {"H1": "Moving"}, book)
     assert reading.kind in ("action", "unread", "explain", "invalid", "error")
+
+
+def test_calls_per_decision_bounds_every_style(server: LoopbackServer) -> None:
+    """The dry run's bound per decision: the project's 3 (x samples), GameBench's three
+    tries, four with chain of thought, none for RAP; and a played decision keeps to it."""
+    from agents.llm.spec import calls_per_decision, parse_model_spec, resolve
+
+    def per(opts: str) -> int | None:
+        return calls_per_decision(resolve(parse_model_spec(f"openai:m?{opts}")))
+
+    assert per("mode=prompt") == 3 and per("mode=sc-cot&samples=4") == 12
+    assert per("style=gamebench") == 3 and per("style=gamebench&mode=cot") == 4
+    assert per("style=gamebench&mode=rap") is None
+    name = "gamebench:pit"
+    record = play_game(_config(name), 1, _lineup(server, name, "mode=cot&max_calls=12"))
+    assert all(len(calls) <= 4 for calls in _by_decision(record.events))
