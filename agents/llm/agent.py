@@ -17,6 +17,10 @@ Per decision (see docs/llm.md for the table):
   recorded;
 * every decision ends with a `ModelDecision`: its outcome class (agents.llm.outcome), the
   calls and tokens it took, and the action played instead of the model's, if any.
+
+A seat of another prompt style (`style=gamebench`: GameBench's own protocol) hands each
+decision's conversation to that style's module (`STYLES`), which sends, records and falls
+back through the same methods.
 """
 
 from __future__ import annotations
