@@ -300,7 +300,7 @@ def _planner(req: Incoming) -> str:
     return "a move"
 
 
-def test_rap_calls(scripted: Any) -> None:
+def test_rap_calls(scripted: Any, tmp_path: Path) -> None:
     """With predictions that never change, each decision of N actions costs N + 1 calls to
     weigh the root's actions (one pick, N evaluations), 7 to expand the first (the others'
     actions, the next state, the chance of winning, its two actions, one pick, two
@@ -308,7 +308,10 @@ def test_rap_calls(scripted: Any) -> None:
     the cache. The first action is played."""
     srv = scripted(_planner)
     name = "gamebench:two_rooms_and_a_boom"
-    record = play_game(_config(name), 1, _lineup(srv, name, "mode=rap"))
+    with DuckStore(tmp_path / "g.duckdb") as store:
+        gid, record = play_and_store(store, _config(name), 1, _lineup(srv, name, "mode=rap"))
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem  # the search replays from its log
     decisions = _by_decision(record.events)
     assert len(decisions) >= 2
     for calls in decisions:
