@@ -65,6 +65,11 @@ def _basis(got: dict[str, Any]) -> str:
     )
 
 
+def _bound(per_seat: int | None, seats: int) -> str:
+    """A row's calls bound, or `none` for a seat that plans without one (GameBench's RAP)."""
+    return "none" if per_seat is None else f"{per_seat * seats:,}"
+
+
 def print_estimate(got: dict[str, Any]) -> None:
     """Print a dry run's estimate as a table that fits 80 columns."""
     from rich.table import Table
@@ -94,7 +99,7 @@ def print_estimate(got: dict[str, Any]) -> None:
             f"{r['input_tokens'] + r['output_tokens']:,.0f}",
             money,
             plain(basis),
-            f"{r['calls_bound_per_seat'] * r['seats']:,}",
+            _bound(r["calls_bound_per_seat"], r["seats"]),
         )
     t.caption = "calls bound: decisions x 3 calls x attempts, or max_calls"
     out.print(t)
@@ -102,7 +107,11 @@ def print_estimate(got: dict[str, Any]) -> None:
     out.print(
         plain(
             f"In all: {got['calls']:,.0f} calls, {got['tokens']:,.0f} tokens, cost {total};"
-            f" at most {got['calls_bound']:,} calls."
+            + (
+                f" at most {got['calls_bound']:,} calls."
+                if got["calls_bound"] is not None
+                else " no bound on the calls (a seat plans without one: set --max-calls)."
+            )
         )
     )
     budgets = got["budgets"]

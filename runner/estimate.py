@@ -29,7 +29,7 @@ from typing import Any
 import msgspec
 
 from agents import parse_spec
-from agents.llm.spec import PROVIDERS, resolve
+from agents.llm.spec import PROVIDERS, calls_per_decision, resolve
 from engine.schedule import iter_schedule
 from events import catalog
 
@@ -37,8 +37,6 @@ DEFAULT_INPUT = 1_500
 """Input tokens per call assumed when no stored game of the game and configuration exists."""
 DEFAULT_OUTPUT = 150
 """Output tokens per call assumed then."""
-CALLS_PER_DECISION = 3
-"""At most: the answer, a format retry, a truncation retry (docs/bounds.md)."""
 
 
 @dataclass(frozen=True)
@@ -166,7 +164,8 @@ def estimate_games(
             )
         )
         k = seats[spec]
-        bound = decisions * CALLS_PER_DECISION * options.attempts * max(1, options.samples)
+        per = calls_per_decision(options)
+        bound = None if per is None else decisions * per * options.attempts
         rows.append(
             {
                 "agent": parsed.agent,
@@ -178,7 +177,9 @@ def estimate_games(
                 "price": price,
                 "basis": rates.basis,
                 "cut": cut,
-                "calls_bound_per_seat": min(bound, options.max_calls or bound),
+                "calls_bound_per_seat": min(
+                    [b for b in (bound, options.max_calls) if b is not None], default=None
+                ),
             }
         )
     total_calls = sum(r["calls"] for r in rows)
@@ -212,12 +213,17 @@ def estimate_games(
         "tokens": total_tokens * share,
         "cost": None if total_cost is None else total_cost * share,
         "cut": cut,
-        "calls_bound": min(
-            [sum(r["calls_bound_per_seat"] * r["seats"] for r in rows)]
-            + ([max_calls] if max_calls else [])
-        ),
+        "calls_bound": _calls_bound(rows, max_calls),
         "budgets": {"max_calls": max_calls, "max_tokens": max_tokens, "max_cost": max_cost},
     }
+
+
+def _calls_bound(rows: Sequence[dict[str, Any]], max_calls: int | None) -> int | None:
+    """The most calls the seats can make: their bounds' sum, or `--max-calls` when smaller;
+    None when a seat has no bound and no `--max-calls` gives one (GameBench's RAP)."""
+    seats = [r["calls_bound_per_seat"] for r in rows]
+    own = None if None in seats else sum(b * r["seats"] for b, r in zip(seats, rows, strict=True))
+    return min([b for b in (own, max_calls or None) if b is not None], default=None)
 
 
 def estimate(

@@ -148,7 +148,13 @@ def reread_game(game_id: str, events: Sequence[Any], tallies: dict[tuple[str, st
     game = catalog.get(start.game)
     agents: list[Any] = []
     for i, spec in enumerate(start.seats):
-        if spec.agent.partition(":")[0] in PROVIDERS and game.prompter is not None:
+        # A seat of another prompt style (GameBench's own protocol) reads its answers its
+        # own way, not by the game's parser: it plays its record and is not reread.
+        if (
+            spec.agent.partition(":")[0] in PROVIDERS
+            and game.prompter is not None
+            and resolve(spec).style == "cattle"
+        ):
             key = (game.name, spec.agent)
             tally = tallies.setdefault(key, Tally(game=game.name, agent=spec.agent))
             agent = _Rereader(i, start.seed, start.config, events, game_id, tally)

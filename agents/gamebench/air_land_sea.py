@@ -18,7 +18,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agents.base import Agent
-from agents.gamebench.common import RandomAgent
+from agents.gamebench.common import GameBenchRandom, RandomAgent
 from engine.gamebench.air_land_sea import (
     RULES,
     AlsDecision,
@@ -136,6 +136,8 @@ class Commander(Agent):
 
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    # One of the listed actions, whichever rules list them (docs/gamebench.md).
+    "gamebench-random": lambda seat, seed, config: GameBenchRandom(seat, seed, config),
     "commander": lambda seat, seed, config: Commander(seat, seed, config),
     "heuristic": lambda seat, seed, config: Commander(seat, seed, config),
 }

@@ -17,7 +17,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agents.base import Agent
-from agents.gamebench.common import RandomAgent
+from agents.gamebench.common import GameBenchRandom, RandomAgent
 from engine.gamebench.arctic_scavengers import (
     RULES,
     ArcDecision,
@@ -115,8 +115,38 @@ class Warlord(Agent):
         )
 
 
+GATHER_KEYS = ("dig", "draw", "hire", "hunt", "trash", "stop")
+"""The open-ended keys of GameBench's gathering menu, in its order."""
+
+
+class ArcGameBenchRandom(GameBenchRandom):
+    """GameBench's own random agent at Arctic Scavengers (docs/gamebench.md): its gathering
+    menu holds six open-ended keys, and its empty answer names no cards, which GameBench's
+    program replaces by a one-card action; so: `stop` one time in six, else a one-card gather
+    drawn uniformly (hiring needs cards named, so it never hires). From a dig it keeps one of
+    the dug cards uniformly; in a skirmish its strikes name no card and do nothing, so it
+    holds."""
+
+    label = "gamebench:arctic_scavengers:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        assert isinstance(decision, ArcDecision)
+        legal = decision.legal
+        if decision.kind == "skirmish":
+            return next(a for a in legal if isinstance(a, Stop))
+        if decision.kind == "keep":
+            cards = [a for a in legal if isinstance(a, Keep) and a.card is not None]
+            return self.rng.choice(cards or list(legal))
+        key = self.rng.choice(GATHER_KEYS)
+        singles = [a for a in legal if isinstance(a, Gather) and len(a.cards) == 1]
+        if key == "stop" or not singles:
+            return next(a for a in legal if isinstance(a, Stop))
+        return self.rng.choice(singles)
+
+
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "gamebench-random": lambda seat, seed, config: ArcGameBenchRandom(seat, seed, config),
     "warlord": lambda seat, seed, config: Warlord(seat, seed, config),
     "heuristic": lambda seat, seed, config: Warlord(seat, seed, config),
 }

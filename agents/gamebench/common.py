@@ -29,3 +29,19 @@ class RandomAgent(Agent):
 
     def act(self, view: Any, decision: Any) -> Any:
         return self.rng.choice(decision.legal)
+
+
+class GameBenchRandom(RandomAgent):
+    """GameBench's own random agent where its menu is the decision's list of legal actions:
+    one of them, uniformly (its `agents/random_agent.py` draws one key of the menu it is
+    offered; docs/gamebench.md, GameBench's random agent). A game whose GameBench menu differs
+    from its decisions subclasses it and plays what that menu's draw leads to."""
+
+    spec = "gamebench-random"
+    label = "gamebench:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        legal = getattr(decision, "legal", None)
+        if legal:
+            return self.rng.choice(legal)
+        raise TypeError(f"{type(decision).__name__} lists no legal actions")

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agents.base import Agent
-from agents.gamebench.common import RandomAgent
+from agents.gamebench.common import GameBenchRandom, RandomAgent
 from engine.gamebench.hive import (
     RULES,
     HiveState,
@@ -27,6 +27,8 @@ from engine.gamebench.hive import (
     Place,
     legal_actions,
     neighbours,
+    picked,
+    picks,
     state_data,
 )
 from events.catalog import GameDef
@@ -105,8 +107,29 @@ class Stinger(Agent):
         return best
 
 
+class HiveGameBenchRandom(GameBenchRandom):
+    """GameBench's own random agent at Hive: its turn is two menus (a bug to place or a piece
+    to move, then its cell), each drawn from uniformly. A two-step turn here asks the same two
+    questions; a one-step turn (the flat list of rules 1.0.0) is drawn the same way, the piece
+    first, so that the draw is GameBench's in every preset."""
+
+    label = "gamebench:hive:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        assert isinstance(decision, HiveTurn)
+        if decision.step != 0:
+            return self.rng.choice(decision.legal)
+        flat = [a for a in decision.legal if not isinstance(a, Pick)]
+        first = picks(flat)
+        pick = self.rng.choice(first)
+        if isinstance(pick, Pass):
+            return pick
+        return self.rng.choice(picked(flat, pick))
+
+
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    "gamebench-random": lambda seat, seed, config: HiveGameBenchRandom(seat, seed, config),
     "stinger": lambda seat, seed, config: Stinger(seat, seed, config),
     # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
     "heuristic": lambda seat, seed, config: Stinger(seat, seed, config),

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from agents.base import Agent
-from agents.gamebench.common import RandomAgent
+from agents.gamebench.common import GameBenchRandom, RandomAgent
 from engine.gamebench.pit import (
     RULES,
     Accept,
@@ -139,6 +139,8 @@ class Cornerer(Agent):
 
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
+    # GameBench's menu at Pit is the decision's list (docs/gamebench.md, its random agent).
+    "gamebench-random": lambda seat, seed, config: GameBenchRandom(seat, seed, config),
     "cornerer": lambda seat, seed, config: Cornerer(seat, seed, config),
     # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
     "heuristic": lambda seat, seed, config: Cornerer(seat, seed, config),

@@ -45,6 +45,20 @@ class RandomAgent(common.RandomAgent):
         return SetPlan(seat=self.seat, plan="".join(out))
 
 
+class GameBenchRandomAgent(common.GameBenchRandom):
+    """GameBench's own random agent at Sea Battle: one of the turn's listed actions,
+    uniformly (GameBench's data-era game lists eight a turn). A preset whose turn is a plan
+    built from parts (the prototype, which lists nothing) gets the random plan above, since
+    GameBench never played it."""
+
+    label = "gamebench:sea_battle:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        if getattr(decision, "legal", None):
+            return self.rng.choice(decision.legal)
+        return RandomAgent.act(self, view, decision)  # type: ignore[arg-type]
+
+
 class BroadsideAgent(Agent):
     """Searches the 256 move sequences for the best broadsides (see the module docstring)."""
 
@@ -180,6 +194,7 @@ def _fire(volleys: list[tuple[int, int]], balls: int) -> tuple[list[str], int]:
 
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
+    "gamebench-random": GameBenchRandomAgent,
     "broadside": BroadsideAgent,
     # GameBench's suite names every game's own heuristic alike (docs/gamebench.md).
     "heuristic": BroadsideAgent,

@@ -82,6 +82,26 @@ class RandomAgent(common.RandomAgent):
         return self.rng.choice(decision.legal[1:])
 
 
+class GameBenchRandomAgent(common.RandomAgent):
+    """GameBench's own random agent at Are You the Traitor?: the player to ask uniformly,
+    every question and answer the empty string; at a stop poll `STOP` or `Pass` with even
+    odds (its two keys), and after `STOP` the accused uniformly among the others."""
+
+    spec = "gamebench-random"
+    label = "gamebench:are_you_the_traitor:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        if isinstance(decision, AskDecision):
+            return Ask(seat=self.seat, to=self.rng.choice(decision.names), text="")
+        if isinstance(decision, AnswerDecision):
+            return Say(seat=self.seat, text="")
+        assert isinstance(decision, StopDecision)
+        stops = [a for a in decision.legal if isinstance(a, Stop)]
+        if not stops or self.rng.random() < 0.5:
+            return Pass(seat=self.seat)
+        return self.rng.choice(stops)
+
+
 _SUSPECT = re.compile(r"suspect player ([A-E])\b", re.IGNORECASE)
 
 
@@ -174,6 +194,7 @@ class SleuthAgent(Agent):
 
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
+    "gamebench-random": GameBenchRandomAgent,
     "sleuth": SleuthAgent,
     "heuristic": SleuthAgent,
 }

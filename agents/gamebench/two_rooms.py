@@ -66,6 +66,20 @@ class RandomAgent(common.RandomAgent):
         return self.rng.choice(decision.legal)
 
 
+class GameBenchRandomAgent(common.RandomAgent):
+    """GameBench's own random agent at Two Rooms: every open question answered with the
+    empty string, so at its turn to talk it says "" (it never shows a card: GameBench's game
+    offers no showing); as a leader, one of the listed hostages, uniformly."""
+
+    spec = "gamebench-random"
+    label = "gamebench:two_rooms:gamebench-random"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        if isinstance(decision, TalkTurn):
+            return Say(seat=self.seat, text="")
+        return self.rng.choice(decision.legal)
+
+
 class SleuthAgent(common.RandomAgent):
     """Shares its card with teammates it found, and leads by what it was shown."""
 
@@ -168,6 +182,7 @@ class SleuthAgent(common.RandomAgent):
 
 CODE_AGENTS: dict[str, Any] = {
     "random": RandomAgent,
+    "gamebench-random": GameBenchRandomAgent,
     "sleuth": SleuthAgent,
     "heuristic": SleuthAgent,
 }

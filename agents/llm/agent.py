@@ -17,12 +17,17 @@ Per decision (see docs/llm.md for the table):
   recorded;
 * every decision ends with a `ModelDecision`: its outcome class (agents.llm.outcome), the
   calls and tokens it took, and the action played instead of the model's, if any.
+
+A seat of another prompt style (`style=gamebench`: GameBench's own protocol) hands each
+decision's conversation to that style's module (`STYLES`), which sends, records and falls
+back through the same methods.
 """
 
 from __future__ import annotations
 
 import asyncio
 import contextvars
+import importlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -60,6 +65,13 @@ MAX_WAIT = 120.0
 AUTH_LIMIT = 3
 """Live refusals of a seat's key or permissions (401, 403) in a row, counted over every game
 of a tournament played in this process, after which its game stops (`AuthRefused`)."""
+
+
+STYLES: dict[str, str] = {"gamebench": "agents.gamebench.protocol"}
+"""Prompt style -> the family module whose ``decide(agent, view, decision)`` holds a decision's
+conversation in that style (named as strings, as the catalogue names families; the default
+style, ``cattle``, is this module's own `_decide`). A style module may offer
+``check(agent)``, run when the seat is built, which refuses a game or mode it cannot play."""
 
 
 class AuthRefused(ModelRefused):
@@ -115,6 +127,15 @@ class LLMAgent(Agent):
             self.system = prompter.system_prompt(config, options.character, self.seat)
         except KeyError as exc:
             raise SpecError(str(exc.args[0])) from None
+        self.style: Any = None
+        """The module of the seat's prompt style (None: the project's own protocol)."""
+        if options.style != "cattle":
+            self.style = importlib.import_module(STYLES[options.style])
+            check = getattr(self.style, "check", None)
+            if check is not None:
+                check(self)
+        elif options.mode == "rap":
+            raise SpecError("mode=rap is GameBench's planner: it needs style=gamebench")
         self._notes_seen = 0
         self._calls = 0
         """Model calls made in this game (every transport attempt), for the budgets."""
@@ -374,6 +395,8 @@ class LLMAgent(Agent):
         return action
 
     async def _decide(self, view: Any, decision: Any) -> Any:
+        if self.style is not None:
+            return await self.style.decide(self, view, decision)
         kind = decision.kind
         prompter = self.prompter
         rejection = prompter.rejection(view, self.seat, kind)
@@ -485,6 +508,8 @@ class LLMAgent(Agent):
     async def after_turn(self, view: Any) -> None:
         if self.options.memory != "full" or view.ended or self.over_budget() is not None:
             return
+        if self.style is not None:
+            return  # a style keeps no notes between decisions (GameBench's agents do not)
         new = view.history[self._notes_seen :]
         # A game may leave the events of a turn just begun for the next update, so that
         # every update sees whole turns (the prompter's optional `notes_ready`).

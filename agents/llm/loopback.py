@@ -102,6 +102,9 @@ Policy = Callable[[Incoming], Answer]
 _KINDS = (
     # TextArena games (first: their observation text may hold any other marker)
     ("\nWHAT THE GAME SHOWS YOU\n", "textarena"),
+    # GameBench's own protocol (style=gamebench) and its planner's questions
+    ("\n# Observation\n", "gamebench"),
+    ("\nWhat you see of the game, between <state> and </state>:\n", "gamebench"),
     ("Update your private game notes", "scratchpad"),
     # Cattle Trade
     ("It's your turn. Choose ONE action", "turn"),

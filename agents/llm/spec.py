@@ -27,9 +27,13 @@ MEMORY_MODES = ("none", "recent", "full")
 EFFORTS = ("minimal", "low", "medium", "high")
 OUTPUTS = ("text", "json_schema")
 """How answers are asked for: free text holding JSON, or JSON constrained by a schema."""
-MODES = ("prompt", "cot", "sc-cot")
+MODES = ("prompt", "cot", "sc-cot", "rap")
 """Reasoning modes (games whose prompts offer them): answer at once, think first, or think
-`samples` times and play the majority answer."""
+`samples` times and play the majority answer; `rap` (GameBench's reasoning via planning) in
+the `gamebench` style only."""
+STYLES = ("cattle", "gamebench")
+"""Prompt styles: the project's own protocol (prompts, answers and retries of each game's
+prompter), or GameBench's model protocol in GameBench's games (docs/gamebench.md)."""
 SC_SAMPLES = 5
 """Samples of the `sc-cot` mode unless `samples` says otherwise."""
 PROMPTS = editions.CURRENT
@@ -59,6 +63,7 @@ IDENTITY = (
     "character",
     "mode",
     "samples",
+    "style",
 )
 """Options that change how a seat plays; non-default ones are part of the agent name."""
 
@@ -136,6 +141,10 @@ def _coerce(key: str, value: str) -> Any:
         if v not in MODES:
             raise SpecError(f"mode must be one of {', '.join(MODES)}, got {v!r}")
         return v
+    if key == "style":
+        if v not in STYLES:
+            raise SpecError(f"style must be one of {', '.join(STYLES)}, got {v!r}")
+        return v
     if key == "prompts":
         n = int(v)
         if not 1 <= n <= PROMPTS:
@@ -158,7 +167,7 @@ def _coerce(key: str, value: str) -> Any:
         if n < 1:
             raise SpecError(f"{key} must be at least 1, got {v}")
         return n
-    known = [*DEFAULTS, "mode", "samples", *BUDGETS]
+    known = [*DEFAULTS, "mode", "samples", "style", *BUDGETS]
     raise SpecError(f"unknown option {key!r}; known: {', '.join(known)}")
 
 
@@ -197,6 +206,10 @@ def parse_model_spec(text: str) -> SeatSpec:
     return make_spec(provider, model, options, base_url)
 
 
+_UNSHOWN = {"style": "cattle"}
+"""Identity options without a stored default whose default value is left out of a name."""
+
+
 def make_spec(
     provider: str, model: str, options: dict[str, Any], base_url: str | None = None
 ) -> SeatSpec:
@@ -212,7 +225,7 @@ def make_spec(
     shown = [
         f"{k}={'none' if options[k] is None else options[k]}"
         for k in IDENTITY
-        if k in options and options[k] != DEFAULTS.get(k)
+        if k in options and options[k] != DEFAULTS.get(k, _UNSHOWN.get(k))
     ]
     agent = f"{provider}:{model}" + ("?" + "&".join(sorted(shown)) if shown else "")
     return SeatSpec(agent=agent, options=opts)
@@ -249,6 +262,9 @@ class SeatOptions:
     prompts: int = 1
     """The edition of the prompts the seat is shown (`PROMPTS`; 1 for seats stored before
     editions were recorded)."""
+    style: str = "cattle"
+    """The prompt style (`STYLES`): ``cattle`` unless the seat asks for another (the option
+    is stored only when given, so seats stored before styles existed keep their bytes)."""
 
 
 def resolve(spec: SeatSpec) -> SeatOptions:
@@ -282,7 +298,19 @@ def resolve(spec: SeatSpec) -> SeatOptions:
         price=None if opts.get("price") is None else _price(str(opts["price"])),
         # A resolved seat as stored keeps the edition it played with (none stored: the first).
         prompts=int(spec.options.get("prompts", 1) if "model" in spec.options else opts["prompts"]),
+        style=str(opts.get("style", "cattle")),
     )
+
+
+def calls_per_decision(options: SeatOptions) -> int | None:
+    """The most model calls one decision of a seat makes, before transport attempts (None:
+    no bound, only a budget limits them). The project's protocol: the answer, a format retry
+    and a truncation retry, each of `samples` answers; GameBench's (`style=gamebench`): its
+    three tries, one more call to reason first in `cot`, and no bound in `rap`, whose search
+    asks about every action the model predicts (docs/bounds.md)."""
+    if options.style == "gamebench":
+        return {"prompt": 3, "cot": 4}.get(options.mode)
+    return 3 * max(1, options.samples)
 
 
 def _budget(value: Any) -> int | None:

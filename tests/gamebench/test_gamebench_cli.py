@@ -34,7 +34,15 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
     assert [s["agent"] for s in summary["scores"]] == ["random", "random"]
     assert abs(sum(s["score"] for s in summary["scores"]) - 1.0) < 1e-9
     # `heuristic` names each game's own heuristic (GameBench's suite).
-    assert pit.stdout.split() == ["anthropic", "cornerer", "heuristic", "human", "openai", "random"]
+    assert pit.stdout.split() == [
+        "anthropic",
+        "cornerer",
+        "gamebench-random",
+        "heuristic",
+        "human",
+        "openai",
+        "random",
+    ]
     assert santorini.stdout.split() == [
         "anthropic",
         "climber",

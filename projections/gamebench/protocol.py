@@ -1,0 +1,419 @@
+"""GameBench's own model protocol as a prompt style (`style=gamebench`): what a seat is shown
+and how its answers are read (docs/gamebench.md, GameBench's model protocol).
+
+GameBench's text agent (`agents/gpt.py` at f5ffba2) sends one system message and, per
+decision, one user message in four parts: the game's title and summary (and, in the games
+whose rules carry extra sections, a JSON object of headings keyed `H1`, `H2`, ... that the
+model may expand with `Explain(<key>)`), `# Observation` (what the player sees), `# Actions`
+(the decision's instructions, the JSON form of an answer, the predefined and the open-ended
+action keys as Python lists, and `Explain(<action>)` when an action has a description), then
+a summary naming the keys again. A model answers a JSON object with `action` (and
+`openended_response` for an open-ended key). This module builds those parts from each game's
+own views and reads an answer back into the game's actions; `agents.gamebench.protocol`
+holds the conversation (three tries, chain of thought, RAP). Only the system message is
+GameBench's wording (it is the protocol); every other sentence is the project's.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.gamebench.common import raw_text
+from projections.gamebench.common import GameBenchPrompter, RuleBook, instruction
+
+SYSTEM = (
+    "You are an agent playing a game. Select the action that maximizes your probability of winning."
+)
+"""GameBench's system message, word for word (`agents/gpt.py` at f5ffba2,
+`OpenAITextAgent.system_message`): the protocol is defined by it."""
+
+TRIES = 3
+"""Answers asked per decision (GameBench's `max_retries`)."""
+
+HEADINGS_OFFERED = frozenset(
+    {
+        "gamebench:air_land_sea",
+        "gamebench:codenames",
+        "gamebench:hive",
+        "gamebench:sea_battle",
+    }
+)
+"""The games whose GameBench rules carry extra sections (`additional_details` is a dict in
+`games/air_land_sea/game.py`, `games/codenames/config.py`, `games/hive/config.py` and
+`games/sea_battle.py` at f5ffba2; it is None in the other five), so only their prompts list
+headings to expand."""
+
+REASON = (
+    "Before you answer, think aloud about which of these actions gives you the best chance"
+    " of winning."
+)
+"""The first of chain of thought's two calls asks for reasoning only (the project's words)."""
+
+STANDIN_MARK = "\n# Observation\n"
+"""Every first user message of the style holds this line (the loopback stand-in's cue)."""
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One key of a decision's menu."""
+
+    key: str
+    description: str
+    action: Any = None
+    """The action a predefined key plays (None for an open-ended key)."""
+
+
+@dataclass(frozen=True)
+class Menu:
+    """A decision as GameBench's protocol shows it."""
+
+    observation: str
+    instructions: str
+    predefined: tuple[Choice, ...]
+    openended: tuple[Choice, ...] = ()
+    read: Callable[[str, str], tuple[Any, str | None]] | None = field(default=None)
+    """(open-ended key, response) -> (action or None, error or None)."""
+
+    @property
+    def keys(self) -> list[str]:
+        """Every key a valid answer may name, predefined first."""
+        return [c.key for c in self.predefined] + [c.key for c in self.openended]
+
+    def description(self, key: str) -> str:
+        """What `Explain(<key>)` shows: the key's description (empty for an unknown key)."""
+        return "".join(c.description for c in (*self.predefined, *self.openended) if c.key == key)
+
+
+# ------------------------------------------------------------------------------ rule books
+
+
+def rule_book(prompter: Any, view: Any) -> RuleBook:
+    """The rules a seat of this game reads (title, summary, sections), as its own prompts
+    show them."""
+    module = type(prompter).__module__
+    name = module.rsplit(".", 1)[-1]
+    if name == "hive":
+        from projections.gamebench import hive
+
+        return hive.book_of(view)
+    if name == "two_rooms":
+        from projections.gamebench import two_rooms
+
+        return two_rooms.book_of(view)
+    if name == "sea_battle":
+        from projections.gamebench import sea_battle
+
+        return sea_battle.book(view.config, prompter.edition)
+    if name == "traitor":
+        from projections.gamebench import traitor
+
+        return traitor.book(view.config)
+    if name == "codenames":
+        from projections.gamebench import codenames
+
+        return codenames.BOOK
+    book: RuleBook = prompter.book
+    return book
+
+
+def headings(game: str, book: RuleBook) -> dict[str, str]:
+    """The headings a seat may expand, keyed `H1`, `H2`, ... (none outside the four games
+    GameBench gave sections)."""
+    if game not in HEADINGS_OFFERED:
+        return {}
+    return {f"H{i + 1}": h for i, h in enumerate(book.headings)}
+
+
+# ------------------------------------------------------------------------------ menus
+
+
+def _strip_instruction(text: str, mode: str) -> str:
+    """A game's question without its closing `Action:` instruction."""
+    for m in ("prompt", "cot"):
+        text = text.removesuffix("\n" + instruction(m)).removesuffix(instruction(m))
+    del mode
+    return text.rstrip()
+
+
+def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    """The decision's menu: the observation, the instructions and the keys."""
+    name = type(prompter).__module__.rsplit(".", 1)[-1]
+    if name == "codenames":
+        return _codenames(prompter, view, decision, seat)
+    if name == "traitor":
+        return _traitor(prompter, view, decision, seat)
+    if name == "two_rooms":
+        return _two_rooms(prompter, view, decision, seat)
+    if name == "sea_battle" and not getattr(decision, "legal", None):
+        return _sea_battle_plan(prompter, view, decision, seat)
+    if isinstance(prompter, GameBenchPrompter):
+        return Menu(
+            observation=prompter.situation(view, decision),
+            instructions="Choose one of the actions listed below.",
+            predefined=tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
+        )
+    # A game whose prompter lists no labels of its own but whose decision lists its actions:
+    # its whole prompt as the observation, each action's JSON as its key.
+    legal = getattr(decision, "legal", None) or ()
+    return Menu(
+        observation=prompter.decision_prompt(view, decision, "none", None),
+        instructions="Choose one of the actions listed below.",
+        predefined=tuple(Choice(raw_text(a), raw_text(a), a) for a in legal),
+    )
+
+
+def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    from engine.gamebench.codenames import ClueDecision, Guess, Pass
+    from projections.gamebench import codenames
+
+    question = _strip_instruction(codenames.decision_text(view, decision, "prompt"), "prompt")
+    if isinstance(decision, ClueDecision):
+
+        def read(key: str, response: str) -> tuple[Any, str | None]:
+            action, _, error = codenames.parse_answer(response, decision, seat)
+            return action, error
+
+        clue = "Your clue, written as word,number (e.g. ocean,2); 0 allows any number of guesses."
+        return Menu(
+            observation=codenames.observation_text(view),
+            instructions=question,
+            predefined=(),
+            openended=(Choice("submit_clue", clue),),
+            read=read,
+        )
+    words = tuple(
+        Choice(w, f"Reveal the hidden card {w}.", Guess(seat=seat, word=w))
+        for w in decision.options
+    )
+    end = Choice("end_turn", "Stop guessing and end your team's turn.", Pass(seat=seat))
+    return Menu(
+        observation=codenames.observation_text(view),
+        instructions=question,
+        predefined=(*words, end),
+    )
+
+
+def _sea_battle_plan(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    from projections.gamebench import sea_battle
+
+    question = _strip_instruction(sea_battle.decision_text(view, decision, "prompt"), "prompt")
+
+    def read(key: str, response: str) -> tuple[Any, str | None]:
+        action, _, error = sea_battle.parse_answer(response, decision, seat)
+        return action, error
+
+    return Menu(
+        observation=sea_battle.observation_text(view, prompter.edition),
+        instructions=question,
+        predefined=(),
+        openended=(Choice("plan", "The turn's eight tokens, e.g. FnLlFrWn."),),
+        read=read,
+    )
+
+
+def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    from engine.gamebench.traitor import AnswerDecision, Ask, AskDecision, Say
+    from projections.gamebench import traitor
+
+    observation = traitor.observation_text(view)
+    if isinstance(decision, AskDecision):
+        keys = tuple(
+            Choice(f"Ask Player {n}", f"Put a question to Player {n}.") for n in decision.names
+        )
+
+        def ask(key: str, response: str) -> tuple[Any, str | None]:
+            words = response.strip()
+            if not words:
+                return None, "the question is empty"
+            return Ask(seat=seat, to=key.rsplit(" ", 1)[-1], text=words), None
+
+        return Menu(
+            observation=observation,
+            instructions=f"Question {decision.exchange} of the round: ask one other player"
+            " one question.",
+            predefined=(),
+            openended=keys,
+            read=ask,
+        )
+    if isinstance(decision, AnswerDecision):
+
+        def say(key: str, response: str) -> tuple[Any, str | None]:
+            words = response.strip()
+            if not words:
+                return None, "the answer is empty"
+            return Say(seat=seat, text=words), None
+
+        return Menu(
+            observation=observation,
+            instructions=f"Player {decision.asker} asked you: {decision.question!r}. Answer it.",
+            predefined=(),
+            openended=(Choice("answer", "Your answer to the question."),),
+            read=say,
+        )
+    question = _strip_instruction(traitor.decision_text(view, decision, "prompt"), "prompt")
+    question = question.split("\nLegal actions:", 1)[0]
+    return Menu(
+        observation=observation,
+        instructions=question,
+        predefined=tuple(
+            Choice(traitor.stop_label(a), traitor.stop_label(a), a) for a in decision.legal
+        ),
+    )
+
+
+def _two_rooms(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    from engine.gamebench.two_rooms import Say, TalkTurn
+
+    situation = prompter.situation(view, decision)
+    predefined = tuple(Choice(k, k, a) for k, a in prompter.options(decision))
+    if not isinstance(decision, TalkTurn):
+        return Menu(
+            observation=situation,
+            instructions="Choose one of the actions listed below.",
+            predefined=predefined,
+        )
+
+    def say(key: str, response: str) -> tuple[Any, str | None]:
+        return Say(seat=seat, text=response.strip()), None
+
+    return Menu(
+        observation=situation,
+        instructions="Talk to your room, show something to one player, or keep quiet.",
+        predefined=predefined,
+        openended=(Choice("say", "Say one message to the players of your room."),),
+        read=say,
+    )
+
+
+# ------------------------------------------------------------------------------ the prompt
+
+
+def _pylist(keys: Sequence[str]) -> str:
+    """Keys as GameBench prints them: a Python list's repr."""
+    return str(list(keys))
+
+
+def first_message(title: str, summary: str, keys: dict[str, str], m: Menu) -> str:
+    """The decision's first user message, up to (not including) the closing summary."""
+    text = f"The game you are playing is {title}. Its rules in short:\n{summary}\n"
+    if keys:
+        text += (
+            "More rules are written under the headings below; to read one, answer with the"
+            " action Explain(<heading key>).\n"
+        )
+        text += json.dumps(keys, indent=4)
+    text += f"\n# Observation\nThis is the game as you see it now:\n{m.observation}\n"
+    text += f"\n# Actions\n{m.instructions}\n"
+    if m.openended:
+        text += (
+            "Answer with a JSON object with these keys.\n"
+            '{\n    "action": str,\n    "openended_response": Optional[str],\n}\n'
+            "Give the openended_response only when your action is an open-ended one.\n"
+            "These are the open-ended actions:\n" + _pylist([c.key for c in m.openended]) + "\n"
+        )
+    else:
+        text += 'Answer with a JSON object with these keys.\n{\n    "action": str,\n}\n'
+    if m.predefined:
+        text += "These are the predefined actions:\n"
+        text += _pylist([c.key for c in m.predefined]) + "\n"
+    # GameBench offers it when any predefined key has a description (all do) or an
+    # open-ended one has a non-empty description.
+    if m.predefined or any(c.description for c in m.openended):
+        text += "To learn more about what one of these actions does, answer Explain(<action>).\n"
+    return text
+
+
+def closing(m: Menu) -> str:
+    """The closing summary: the keys again and the JSON each kind of action takes."""
+    return (
+        "\nIn short: for a predefined action, answer a JSON object whose 'action' is one of"
+        " these:\n"
+        + _pylist([c.key for c in m.predefined])
+        + "\nFor an open-ended action, answer a JSON object whose 'action' is one of these and"
+        " whose 'openended_response' holds your response:\n" + _pylist([c.key for c in m.openended])
+    )
+
+
+# ------------------------------------------------------------------------------ answers
+
+
+@dataclass(frozen=True)
+class Reading:
+    """What one answer was, and what the conversation does next.
+
+    `kind`: `action` (the decision's action is `action`), `unread` (the open-ended response
+    could not be read into an action: the tries end and the default plays, as GameBench hands
+    such an answer to the game), `explain` (`reply` is the text shown next), `invalid` (the
+    answer is no JSON object with an action, and nothing is said), or `error` (`reply` is the
+    error shown next)."""
+
+    kind: str
+    action: Any = None
+    reply: str | None = None
+    stage: str = "json"
+    error: str | None = None
+
+
+_EXPLAIN_HEADING = re.compile(r"Explain\((H\d+)\)")
+_EXPLAIN_ANY = re.compile(r"Explain\((.+)\)")
+
+
+def read(text: str, m: Menu, keys: dict[str, str], book: RuleBook) -> Reading:
+    """One answer read as GameBench's agent reads it: a Python literal holding `action`;
+    an open-ended key needs `openended_response`; `Explain(H<n>)` shows the rules under
+    heading n, `Explain(<key>)` a key's description; any other key is an error."""
+    try:
+        answer = ast.literal_eval(text.strip())
+        chosen = answer["action"]
+    except Exception:
+        return Reading("invalid", stage="failed", error="no JSON object with an 'action'")
+    open_keys = [c.key for c in m.openended]
+    if chosen in open_keys and "openended_response" not in answer:
+        return Reading(
+            "error",
+            reply="Your action is open-ended, so your JSON needs an 'openended_response' key.",
+            stage="failed",
+            error="open-ended action without a response",
+        )
+    try:
+        asked = _EXPLAIN_HEADING.findall(chosen)
+        if asked:
+            if asked[0] not in keys:
+                raise KeyError(asked[0])
+            return Reading("explain", reply=book.text(keys[asked[0]]), stage="explain")
+        asked = _EXPLAIN_ANY.findall(chosen)
+        if asked:
+            return Reading("explain", reply=m.description(asked[0]), stage="explain")
+    except Exception:
+        return Reading(
+            "error",
+            reply="That Explain action cannot be answered.",
+            stage="failed",
+            error="invalid Explain",
+        )
+    if chosen in open_keys:
+        assert m.read is not None
+        response = answer["openended_response"]
+        action, error = m.read(chosen, response if isinstance(response, str) else str(response))
+        if action is None:
+            return Reading("unread", stage="failed", error=error or "unreadable response")
+        return Reading("action", action=action)
+    for c in m.predefined:
+        if c.key == chosen:
+            return Reading("action", action=c.action)
+    return Reading(
+        "error",
+        reply=(
+            f"{chosen} is not a valid action. The valid actions are:\n"
+            + _pylist(m.keys)
+            + "\nAnswer a JSON object with the action under 'action' (and, for an open-ended"
+            " action, your response under 'openended_response')."
+        ),
+        stage="failed",
+        error=f"{str(chosen)[:60]!r} is not one of the valid actions",
+    )

@@ -1,0 +1,118 @@
+"""`gamebench-random` in the seven games that first lacked it (Codenames and Santorini test
+their own): GameBench's random agent as its code plays each game (docs/gamebench.md,
+GameBench's random agent). Each game is played short, stored, and verified from its specs and
+seed; what the agent does that the project's `random` does not is checked from the log."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from events import catalog
+from events.codec import encode
+from events.store import DuckStore
+from runner.session import play_and_store, play_game
+from runner.verify import check_game
+
+GAMES: dict[str, tuple[str, list[str]]] = {
+    "gamebench:pit": ("quick", ["gamebench-random", "random"]),
+    "gamebench:hive": ("short", ["gamebench-random", "random"]),
+    "gamebench:air_land_sea": ("standard", ["gamebench-random", "random"]),
+    "gamebench:sea_battle": ("standard", ["gamebench-random"] * 3 + ["random"] * 3),
+    "gamebench:two_rooms_and_a_boom": ("short", ["gamebench-random"] * 3 + ["random"] * 3),
+    "gamebench:are_you_the_traitor": ("quick", ["gamebench-random"] * 2 + ["random"] * 3),
+    "gamebench:arctic_scavengers": ("standard", ["gamebench-random", "random"]),
+}
+
+
+def _config(name: str, preset: str) -> Any:
+    game = catalog.get(name)
+    return game.presets()[preset]
+
+
+def _events(config: Any, seed: int, lineup: list[str]) -> list[Any]:
+    return list(play_game(config, seed, lineup).events)
+
+
+@pytest.mark.parametrize("name", sorted(GAMES))
+def test_plays_stores_and_verifies(name: str, tmp_path: Path) -> None:
+    """A game of each: the same seed plays the same game, and the stored game verifies."""
+    preset, lineup = GAMES[name]
+    config = _config(name, preset)
+    first = [encode(e) for e in _events(config, 3, lineup)]
+    assert first == [encode(e) for e in _events(config, 3, lineup)]
+    with DuckStore(tmp_path / "g.duckdb") as store:
+        gid, _ = play_and_store(store, config, 3, lineup)
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem
+
+
+def _seat_events(events: list[Any], seats: set[int], tag: str) -> list[Any]:
+    out = []
+    for e in events:
+        if type(e).__struct_config__.tag == tag and getattr(e, "seat", None) in seats:
+            out.append(e)
+    return out
+
+
+def test_two_rooms_says_empty_strings() -> None:
+    """Every turn to talk of GameBench's random player is an empty message, which the rules
+    record as saying nothing (it never shows its card); the project's random player says its
+    stock lines and shows cards."""
+    preset, lineup = GAMES["gamebench:two_rooms_and_a_boom"]
+    config = _config("gamebench:two_rooms_and_a_boom", preset)
+    for seed in (5, 6):
+        events = _events(config, seed, lineup)
+        mine = {0, 1, 2}
+        ours = [e for e in events if getattr(e, "seat", None) in mine]
+        names = {type(e).__name__ for e in ours}
+        assert "TrKeptQuiet" in names and not names & {"TrSaid", "TrShown"}
+        theirs = [e for e in events if type(e).__name__ == "TrSaid" and e.seat not in mine]
+        assert theirs and all(e.text for e in theirs)
+
+
+def test_traitor_asks_and_answers_empty_strings() -> None:
+    """GameBench's random player's questions and answers are empty strings."""
+    preset, lineup = GAMES["gamebench:are_you_the_traitor"]
+    events = _events(_config("gamebench:are_you_the_traitor", preset), 2, lineup)
+    speeches = [e for e in events if type(e).__name__ in ("AytAsked", "AytAnswered")]
+    ours = [e for e in speeches if e.text in ("", "(says nothing)")]
+    assert ours and len(ours) < len(speeches)
+
+
+def test_arctic_spends_one_card_and_never_strikes() -> None:
+    """Its empty answers leave GameBench's program to spend one card at a time and never to
+    hire; its strikes name no card and do nothing, so it holds. The project's random player
+    spends several cards at once."""
+    from agents.gamebench.arctic_scavengers import ArcGameBenchRandom
+    from engine.gamebench.arctic_scavengers import ArcDecision, Stop, Strike
+
+    config = _config("gamebench:arctic_scavengers", "standard")
+
+    def played(lineup: list[str]) -> list[Any]:
+        out = []
+        for seed in range(3):
+            out += [e for e in _events(config, seed, lineup) if type(e).__name__ == "ArcPlayed"]
+        return out
+
+    mine = played(["gamebench-random", "gamebench-random"])
+    assert mine and all(len(e.cards) == 1 and e.action != "hire" for e in mine)
+    assert any(len(e.cards) > 1 for e in played(["random", "random"]))
+    strike = Strike(kind="snipe", target=1, card="Brawler")
+    turn = ArcDecision(seats=(0,), round=1, kind="skirmish", legal=(strike, Stop()))
+    assert {ArcGameBenchRandom(0, s, config).act(None, turn) for s in range(20)} == {Stop()}
+
+
+def test_hive_draws_the_piece_first() -> None:
+    """On a one-step turn it draws the piece and then its cell, as GameBench's two menus do:
+    the first move of a game (every cell next to nothing, one bug of four kinds) is as likely
+    a queen as an ant, though ants have three times the placements."""
+    from agents.gamebench.hive import HiveGameBenchRandom
+    from engine.gamebench.hive import HiveTurn, Place
+
+    legal = tuple(Place(bug=b, q=q, r=0) for b in "QSGA" for q in range(3 if b == "A" else 1))
+    turn = HiveTurn(seats=(0,), ply=0, legal=legal)
+    bugs = [HiveGameBenchRandom(0, s, None).act(None, turn).bug for s in range(400)]
+    assert abs(bugs.count("Q") - bugs.count("A")) < 60
