@@ -49,13 +49,13 @@ from events.gamebench.common import ranks, seat_scores
 from events.gamebench.sea_battle import (
     HEADINGS,
     TEAM_SIZE,
-    headings_of,
-    rules_of,
     Hit,
     Phase,
     SeaBattleConfig,
     Ship,
     Shot,
+    headings_of,
+    rules_of,
     team_of,
 )
 
