@@ -95,8 +95,6 @@ class SeaBattleConfig(msgspec.Struct, frozen=True, kw_only=True):
         """Raise `ConfigError` unless the rules can play this configuration; return self."""
         if settings(self) not in ("gamebench", "prototype"):
             raise ConfigError(f"rules must be 'gamebench' or 'prototype', got {self.rules!r}")
-        if settings(self) == "gamebench" and self.cannonballs != 1:
-            raise ConfigError("the gamebench rules fire one cannonball a turn: cannonballs = 1")
         if self.players != 6:
             raise ConfigError(f"Sea Battle seats exactly 6 players, got {self.players}")
         if not 8 <= self.size <= 40:
