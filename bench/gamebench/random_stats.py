@@ -5,7 +5,8 @@ the same figures from GameBench's own code (docs/gamebench.md gives both sides).
 
 For each game, N games of the `random` agent in every seat at seeds 0..N-1 of the default
 preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
-game in turns, a Hive game in turns of either player, passes included), the draw rate, the
+game in turns, a Hive game in turns of either player, passes included, a Sea Battle game
+in turns, each a move and a volley of every ship afloat), the draw rate, the
 first seat's (or blue team's) win rate and the spread of the first seat's match score.
 """
 
@@ -32,7 +33,7 @@ def _decisions(events: Sequence[Any]) -> int:
 
 
 def _turns(events: Sequence[Any]) -> int:
-    """Pit: the turns played (the end event counts them)."""
+    """Pit and Sea Battle: the turns played (the end event counts them)."""
     return int(events[-1].turns)
 
 
@@ -64,6 +65,7 @@ def _plies(events: Sequence[Any]) -> int:
 LENGTHS: dict[str, tuple[str, Length]] = {
     "gamebench:hive": ("turns", _plies),
     "gamebench:pit": ("turns", _turns),
+    "gamebench:sea_battle": ("turns", _turns),
     "gamebench:two_rooms_and_a_boom": ("decisions", _decisions),
 }
 """Each game's unit of length and how to count it in a log."""
