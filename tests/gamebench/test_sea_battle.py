@@ -136,7 +136,8 @@ def test_a_cannonball_hits_the_first_ship_within_reach_and_a_rock_stops_it() -> 
 
 def test_friendly_fire_hurts_and_cannonballs_run_out() -> None:
     s, log = sea(
-        {0: (6, 5, N), 1: (5, 5, N)}, config=SeaBattleConfig(rules="prototype", size=12, rocks=0, cannonballs=3)
+        {0: (6, 5, N), 1: (5, 5, N)},
+        config=SeaBattleConfig(rules="prototype", size=12, rocks=0, cannonballs=3),
     )
     s = turn(s, log, {0: "WlWbWlWn"})
     refused = [e for e in log if isinstance(e, se.SbRequestRefused)]
@@ -252,8 +253,12 @@ def test_code_agents_games_replay_and_verify(seed: int) -> None:
 def test_broadsides_beat_random_ships() -> None:
     total = 0.0
     for seed in range(4):
-        a = play_game(GAME.preset("prototype_quick"), seed, ["broadside"] * 3 + ["random"] * 3).result
-        b = play_game(GAME.preset("prototype_quick"), seed, ["random"] * 3 + ["broadside"] * 3).result
+        a = play_game(
+            GAME.preset("prototype_quick"), seed, ["broadside"] * 3 + ["random"] * 3
+        ).result
+        b = play_game(
+            GAME.preset("prototype_quick"), seed, ["random"] * 3 + ["broadside"] * 3
+        ).result
         assert a is not None and b is not None
         total += a.scores[0] + b.scores[3]
     assert total / 8 > 0.6

@@ -6,9 +6,9 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from msgspec.structs import replace
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from msgspec.structs import replace
 
 from engine.gamebench.common import Explain
 from engine.gamebench.sea_battle import CHOICES, RULES, SbState, SetPlan, listed_rocks, ring
@@ -139,7 +139,7 @@ def test_a_ship_sunk_in_the_volley_still_fires() -> None:
 
 
 def test_an_unusable_plan_is_a_seeded_draw_and_a_refusal() -> None:
-    s, log = sea({})
+    s, _ = sea({})
     d = RULES.pending(s)
     assert d is not None
     acts: list[Any] = [SetPlan(seat=0, plan="sail away")]
@@ -152,7 +152,7 @@ def test_an_unusable_plan_is_a_seeded_draw_and_a_refusal() -> None:
 
 
 def test_explain_offers_gamebenchs_six_headings() -> None:
-    s, log = sea({})
+    s, _ = sea({})
     d = RULES.pending(s)
     assert d is not None
     acts: list[Any] = [Explain(heading="Movement")]
