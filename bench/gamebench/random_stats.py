@@ -25,10 +25,21 @@ Length = Callable[[Sequence[Any]], int]
 
 
 def _decisions(events: Sequence[Any]) -> int:
-    """Two Rooms: every talk turn and every leader's choice."""
+    """Two Rooms: every talk turn (open talk) or every pick, question and answer (GameBench's
+    talk; a question that could not be read counts, as GameBench asked for it), and every
+    leader's choice."""
     from events.gamebench import two_rooms as te
 
-    kinds = (te.TrSaid, te.TrKeptQuiet, te.TrShown, te.TrHostagesChosen)
+    kinds = (
+        te.TrSaid,
+        te.TrKeptQuiet,
+        te.TrShown,
+        te.TrAskedWhom,
+        te.TrAsked,
+        te.TrAskSkipped,
+        te.TrAnswered,
+        te.TrHostagesChosen,
+    )
     return sum(isinstance(e, kinds) for e in events)
 
 
