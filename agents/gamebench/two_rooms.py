@@ -203,9 +203,7 @@ def presets() -> Mapping[str, TwoRoomsConfig]:
         "short": TwoRoomsConfig(rounds=2, talks=1, name="short").validate(),
         "two": TwoRoomsConfig(hostages=2, name="two").validate(),
         "open": TwoRoomsConfig(talk="open", name="open").validate(),
-        "open_short": TwoRoomsConfig(
-            talk="open", rounds=2, talks=1, name="open_short"
-        ).validate(),
+        "open_short": TwoRoomsConfig(talk="open", rounds=2, talks=1, name="open_short").validate(),
     }
 
 

@@ -490,7 +490,7 @@ class TwoRoomsRules:
         played, events = screened(
             a,
             d.legal,
-            headings=HEADINGS,
+            headings=te.headings_for(state.talk),
             explained=state.explained[seat],
             requests=state.requests[seat],
             granted=lambda h: te.TrRuleExplained(seat=seat, heading=h, round=state.round),

@@ -48,6 +48,21 @@ HEADINGS: tuple[str, ...] = (
 """The rule headings a seat may ask to have explained (GameBench's Appendix K gives only the
 summary of this game; these headings are the project's)."""
 
+HEADINGS_ASK: tuple[str, ...] = (
+    "Teams and cards",
+    "Rooms and leaders",
+    "Questions",
+    "Hostages",
+    "Winning",
+)
+"""The headings under GameBench's talk (`talk = "ask"`), the project's too."""
+
+
+def headings_for(talk: str) -> tuple[str, ...]:
+    """The rule headings a seat may ask for under a way of talking."""
+    return HEADINGS_ASK if talk == "ask" else HEADINGS
+
+
 LETTERS = "ABCDEFGHIJKL"
 """The players' names (a seeded permutation of the first n letters)."""
 

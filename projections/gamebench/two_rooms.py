@@ -646,8 +646,32 @@ DEALT_BOOK = RuleBook(
 """The rules as a model sees them when each card tells its role."""
 
 
+QUESTIONS = (
+    "In each round, room 0 first, then room 1, every player in turn (in the order of the"
+    " players' names) picks one other player of its room, asks it one question and hears its"
+    " answer (anyone may lie). Only the two of them hear the question and the answer, except"
+    " that the room's leader is also told of it when the player who asked is not the leader"
+    " and is on the leader's team. Nobody can show a card."
+)
+"""The rules of GameBench's talk (`talk = "ask"`), in the project's words."""
+
+
+def _ask_book(book: RuleBook) -> RuleBook:
+    sections = tuple(
+        ("Questions", QUESTIONS) if h == "Talking and showing" else (h, text)
+        for h, text in book.sections
+    )
+    return RuleBook(title=book.title, summary=book.summary, sections=sections)
+
+
+ASK_BOOK = _ask_book(BOOK)
+ASK_DEALT_BOOK = _ask_book(DEALT_BOOK)
+
+
 def book_of(view: TwoRoomsView) -> RuleBook:
     """The rule book of the game a view follows."""
+    if view.talk_mode == "ask":
+        return ASK_DEALT_BOOK if view.roles == "dealt" else ASK_BOOK
     return DEALT_BOOK if view.roles == "dealt" else BOOK
 
 
@@ -884,7 +908,7 @@ class TwoRoomsPrompter(GameBenchPrompter):
     def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
         """The JSON schema of an answer: a listed choice or a heading not explained yet for
         a leader; for a turn to talk, `Say: ...`, a listed action or an `Explain`."""
-        left = [h for h in self.book.headings if h not in view.explained]
+        left = [h for h in book_of(view).headings if h not in view.explained]
         labels = [label for label, _ in self.options(decision)]
         if isinstance(decision, HostageTurn | AskWhomTurn):
             return answer_schema(
