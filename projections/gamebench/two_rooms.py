@@ -732,10 +732,10 @@ def observation_text(view: TwoRoomsView, decision: Any) -> str:
         for rnd, room, asker, answerer, q, ans in view.exchanges:
             a_name = "you" if asker == view.seat else view.name(asker)
             b_name = "you" if answerer == view.seat else view.name(answerer)
-            text = f"  round {rnd}, room {room}: {a_name} asked {b_name}"
-            text += f" {q!r}" if q is not None else ""
-            text += f"; the answer: {ans!r}" if ans is not None else ""
-            lines.append(text)
+            line = f"  round {rnd}, room {room}: {a_name} asked {b_name}"
+            line += f" {q!r}" if q is not None else ""
+            line += f"; the answer: {ans!r}" if ans is not None else ""
+            lines.append(line)
         if not view.exchanges:
             lines.append("  none yet")
         return "\n".join(lines)
