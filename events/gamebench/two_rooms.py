@@ -88,7 +88,7 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
     hostages: int = 1
     """Hostages each leader sends per round (GameBench: 1)."""
     talks: int = 2
-    """Times each player speaks (or shows, or keeps quiet) per round."""
+    """Times each player speaks (or shows, or keeps quiet) per round under open talk."""
     max_message: int = 200
     """Longest message, in characters; a longer one is cut."""
     name: str = "standard"
