@@ -150,6 +150,11 @@ def test_games_of_rules_1_1_0_talk_openly() -> None:
     assert s.talk == "open" and te.talk_of(log[0]) == "open"
     d = old.pending(s)
     assert d is not None and d.kind == "talk"
+    while (d := old.pending(s)) is not None:
+        a = KeepQuiet(seat=d.seats[0]) if d.kind == "talk" else d.legal[0]
+        s, evs = old.step(s, d, [a])
+        log += evs
+    assert isinstance(log[-1], te.TrEnded) and verify(log).ok  # replayed by rules 1.1.0
 
 
 @pytest.mark.parametrize(
