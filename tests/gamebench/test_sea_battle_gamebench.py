@@ -222,3 +222,16 @@ def test_games_end_with_consistent_damage_and_replay(seed: int, agents: list[str
     if end.reason == "sunk":
         assert {i // 3 for i in afloat} == {end.winner}
     assert verify(record.events).ok
+
+
+def test_the_chart_draws_north_up() -> None:
+    """GameBench's y grows northwards, so a ship on a high row is drawn near the top."""
+    from cli.gamebench.draw import MARGIN, SEA, _sea_battle
+
+    ship = {"ship": "A", "team": 0, "x": 3, "y": 10, "heading": "north", "damage": None}
+    board = {"size": 12, "rocks": [], "ships": [ship], "hull": 10, "turn": 1, "max_turns": 9}
+    up = str(_sea_battle({**board, "y_up": True}, ""))
+    down = str(_sea_battle(board, ""))
+    x = MARGIN + 3 * SEA + SEA / 2
+    assert f"translate({x:g} {MARGIN + 1 * SEA + SEA / 2:g})" in up
+    assert f"translate({x:g} {MARGIN + 10 * SEA + SEA / 2:g})" in down
