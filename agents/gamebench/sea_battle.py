@@ -1,8 +1,13 @@
 """Sea Battle as the catalogue knows it, with its code agents.
 
-* `random`: GameBench's random baseline: every token drawn uniformly among those the ship can
-  play (a shot only while cannonballs are left).
-* `broadside`: tries all 256 sequences of four moves against the sea as it stands (the other
+* `random`: GameBench's random baseline: under the gamebench rules one of the eight plans
+  uniformly (as `agents/random_agent.py` picks a listed action); under the prototype rules
+  every token drawn uniformly among those the ship can play (a shot only while cannonballs
+  are left).
+* `broadside`, gamebench rules: tries the eight plans against the sea as it stands (the other
+  ships taken as staying put) and keeps the one whose cannonball would hit an enemy (never a
+  friend), then the fewest bumps, then the shortest distance left to the nearest enemy.
+* `broadside`, prototype rules: tries all 256 sequences of four moves against the sea as it stands (the other
   ships taken as staying put), fires on each step at an enemy within reach on either side
   (never when a friend is on or next to the line of fire), and keeps the sequence with the most shots on
   enemies, the fewest bumps into rocks and ships, and then the shortest distance left to the
@@ -17,7 +22,17 @@ from typing import Any
 
 from agents.base import Agent
 from agents.gamebench import common
-from engine.gamebench.sea_battle import CANNONS, DIRS, MOVES, RULES, STEPS, SetPlan, is_rock
+from engine.gamebench.sea_battle import (
+    CANNONS,
+    CHOICES,
+    DIRS,
+    DIRS_UP,
+    MOVES,
+    RULES,
+    STEPS,
+    SetPlan,
+    is_rock,
+)
 from events.catalog import GameDef
 from events.gamebench.sea_battle import EVENT_TYPES, NAME, SeaBattleConfig, team_of
 from projections.gamebench.common import END_REASONS
@@ -35,6 +50,8 @@ class RandomAgent(common.RandomAgent):
     label = "gamebench:sea_battle:random"
 
     def act(self, view: Any, decision: Any) -> SetPlan:
+        if decision.rules == "gamebench":
+            return SetPlan(seat=self.seat, plan=self.rng.choice(CHOICES))
         balls = decision.cannonballs
         out = []
         for _ in range(STEPS):
@@ -66,6 +83,8 @@ class BroadsideAgent(Agent):
 
     def act(self, view: Any, decision: Any) -> SetPlan:
         assert isinstance(view, SeaBattleView) and view.config is not None
+        if decision.rules == "gamebench":
+            return SetPlan(seat=self.seat, plan=_gamebench_broadside(view, self.seat))
         c = view.config
         me = view.ships[self.seat]
         assert me is not None
@@ -156,6 +175,43 @@ class BroadsideAgent(Agent):
         return SetPlan(seat=self.seat, plan=best[1])
 
 
+def _gamebench_broadside(view: SeaBattleView, seat: int) -> str:
+    """The best of the eight plans (see the module docstring); ties go to the first listed."""
+    c = view.config
+    assert c is not None
+    me = view.ships[seat]
+    assert me is not None
+    rocks = frozenset(view.rocks)
+    others = {(s.x, s.y): i for i, s in enumerate(view.ships) if s is not None and i != seat}
+    enemies = [(s.x, s.y) for i, s in enumerate(view.ships) if s and team_of(i) != view.team]
+    best: tuple[float, str] | None = None
+    for plan in CHOICES:
+        x, y, h, bumps = me.x, me.y, me.heading, 0
+        if plan[0] != "W":
+            x, y, b = _ahead(x, y, h, rocks, others, c.size, DIRS_UP)
+            bumps += b
+            if plan[0] != "F":
+                h = (h + (-1 if plan[0] == "L" else 1)) % 4
+                x, y, b = _ahead(x, y, h, rocks, others, c.size, DIRS_UP)
+                bumps += b
+        dx, dy = DIRS_UP[(h + (-1 if plan[1] == "l" else 1)) % 4]
+        aim = 0
+        for k in range(1, c.reach + 1):
+            sq = (x + dx * k, y + dy * k)
+            if is_rock(rocks, c.size, *sq):
+                break
+            j = others.get(sq)
+            if j is not None:
+                aim = 1 if team_of(j) != view.team else -1
+                break
+        far = min((abs(ex - x) + abs(ey - y) for ex, ey in enemies), default=0)
+        score = 3.0 * aim - 2.0 * bumps - 0.05 * far
+        if best is None or score > best[0]:
+            best = (score, plan)
+    assert best is not None
+    return best[1]
+
+
 def _ahead(
     x: int,
     y: int,
@@ -163,9 +219,10 @@ def _ahead(
     rocks: frozenset[tuple[int, int]],
     others: dict[tuple[int, int], int],
     size: int,
+    steps: tuple[tuple[int, int], ...] = DIRS,
 ) -> tuple[int, int, int]:
     """One square ahead if free: (x, y, 1 when blocked else 0)."""
-    dx, dy = DIRS[h]
+    dx, dy = steps[h]
     nx, ny = x + dx, y + dy
     if is_rock(rocks, size, nx, ny) or (nx, ny) in others:
         return x, y, 1
@@ -202,20 +259,34 @@ CODE_AGENTS: dict[str, Any] = {
 """Code agents by spec."""
 
 
+PRESETS: dict[str, SeaBattleConfig] = {
+    "standard": SeaBattleConfig(cannonballs=1, max_turns=1000).validate(),
+    "quick": SeaBattleConfig(
+        size=12, rocks=6, hull=6, cannonballs=1, max_turns=60, name="quick"
+    ).validate(),
+    "prototype": SeaBattleConfig(rules="prototype", name="prototype").validate(),
+    "prototype_quick": SeaBattleConfig(
+        size=12, rocks=6, hull=6, max_turns=12, rules="prototype", name="prototype_quick"
+    ).validate(),
+}
+"""`standard`: the game GameBench's data came from (24 x 24 sea, 14 rocks, one of eight plans
+a turn; GameBench has no turn limit, 1000 turns bound it here); `quick`: the same on a 12 x 12
+sea with 6 rocks and hulls of 6; `prototype` and `prototype_quick`: GameBench's first draft
+(eight-token plans, 6 cannonballs a turn, 30 turns; rules 1.0.0's game), kept for its games
+and for anyone who wants the richer plans."""
+
+
 def presets() -> Mapping[str, SeaBattleConfig]:
-    """The standard game (GameBench's 24 x 24 sea) and a small quick one."""
-    return {
-        "standard": SeaBattleConfig().validate(),
-        "quick": SeaBattleConfig(size=12, rocks=6, hull=6, max_turns=12, name="quick").validate(),
-    }
+    """Sea Battle's named configurations."""
+    return PRESETS
 
 
 GAME = GameDef(
     name=NAME,
     title="Sea Battle (GameBench)",
     summary=(
-        "Three ships against three on a rocky 24 x 24 sea; every ship seals a plan of four"
-        " moves and four volleys, and all plans play out at once."
+        "Three ships against three on a rocky 24 x 24 sea; every ship picks a move and a side"
+        " to fire to, and all plans play out at once."
     ),
     event_types=EVENT_TYPES,
     config_type=SeaBattleConfig,

@@ -5,7 +5,8 @@ mode's instruction; most list their choices under ``Legal actions:``, one label 
 the stand-in names one of them. Four decisions take a free-form argument instead and are
 answered from what their prompt shows: a Codenames clue (a word from a small list that is no
 form of a board word) and guess (a hidden board word), a Sea Battle plan (eight tokens
-within the turn's cannonballs), an Are You the Traitor? question and answer, and a Two Rooms
+within the turn's cannonballs under the prototype rules; one of the listed plans, each on a
+``- <plan>: <what it does>`` line, under the gamebench rules), an Are You the Traitor? question and answer, and a Two Rooms
 message (the listed ``Say: <your message>``). A seat with ``output=json_schema`` gets the
 answer as JSON. A seat of GameBench's own protocol (`style=gamebench`) gets its JSON object
 (`action`, and `openended_response` for an open-ended key), a few words of reasoning when its
@@ -109,6 +110,8 @@ def choice(prompt: str, rng: random.Random) -> str:
         return _guess(prompt, rng)
     if "\nYOUR PLAN FOR TURN" in prompt:
         return _plan(prompt, rng)
+    if "\nChoose how your ship moves" in prompt:
+        return rng.choice(re.findall(r"^- ([^:\n]+):", prompt, re.MULTILINE) or ["pass"])
     if "\nYOUR QUESTION" in prompt:
         return _question(prompt, rng)
     if "\nYOUR ANSWER" in prompt:

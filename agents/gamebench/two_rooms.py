@@ -1,7 +1,10 @@
 """Two Rooms and a Boom as the catalogue knows it, with its code agents.
 
-* `random`: GameBench's random baseline. At a turn to talk it picks uniformly among keeping
-  quiet, each listed show and a few stock messages; a leader sends a random choice.
+* `random`: GameBench's random baseline. Under `talk = "ask"` it questions a room-mate drawn
+  uniformly and asks and answers with empty strings, as GameBench's `agents/random_agent.py`
+  does at f5ffba2 (a listed key drawn uniformly, `openended_response=""`). Under
+  `talk = "open"` it picks uniformly among keeping quiet, each listed show and a few stock
+  messages. A leader sends a random choice.
 * `sleuth`: trusts only cards and colours shown to it, never talk. At a turn to talk it
   shows its whole card to a player known to be its teammate who has not seen it, else its
   colour to its room's leader, else (blue only: red keeps its colour from strangers) to a
@@ -12,7 +15,9 @@
   card; a player of unknown colour half as likely as a known blue), keeps likely Presidents
   with its Bomber or sends them towards a Bomber it knows is in the other room, and sends
   its Bomber across in the last round when the President is more likely over there. Ties
-  by its seeded generator.
+  by its seeded generator. Under `talk = "ask"` it questions the first room-mate (by name)
+  whose colour it was not shown, asks for it, answers "I am blue." whatever its colour, and
+  leads from what it was shown (nothing, in this talk): it never trusts words.
 """
 
 from __future__ import annotations
@@ -24,8 +29,11 @@ from typing import Any
 from agents.gamebench import common
 from engine.gamebench.two_rooms import (
     RULES,
+    AnswerTurn,
+    AskWhomTurn,
     HostageTurn,
     KeepQuiet,
+    QuestionTurn,
     Say,
     Send,
     Show,
@@ -58,6 +66,8 @@ class RandomAgent(common.RandomAgent):
     label = "gamebench:two_rooms:random"
 
     def act(self, view: Any, decision: Any) -> Any:
+        if isinstance(decision, QuestionTurn | AnswerTurn):
+            return Say(seat=self.seat, text="")
         if isinstance(decision, TalkTurn):
             pick = self.rng.randrange(len(decision.legal) + len(STOCK))
             if pick < len(decision.legal):
@@ -88,6 +98,14 @@ class SleuthAgent(common.RandomAgent):
     label = "gamebench:two_rooms:sleuth"
 
     def act(self, view: Any, decision: Any) -> Any:
+        if isinstance(decision, AskWhomTurn):
+            known = getattr(view, "known", {})
+            fresh = [a for a in decision.legal if a.to not in known]
+            return min(fresh or list(decision.legal), key=lambda a: decision.names[a.to])
+        if isinstance(decision, QuestionTurn):
+            return Say(seat=self.seat, text="Which team are you on?")
+        if isinstance(decision, AnswerTurn):
+            return Say(seat=self.seat, text="I am blue.")
         if isinstance(decision, TalkTurn):
             return self.talk(view, decision)
         assert isinstance(decision, HostageTurn)
@@ -192,12 +210,15 @@ CODE_AGENTS: dict[str, Any] = {
 def presets() -> Mapping[str, TwoRoomsConfig]:
     """GameBench's game (6 players, 3 rounds, 1 hostage, roles told to nobody), a short one
     for tests, one where each leader sends 2 of its 3 players, and `dealt`, where each card
-    tells its holder its role as in the board game."""
+    tells its holder its role as in the board game; `open`, where players talk to the whole
+    room and show colours (rules 1.1.0's talk) instead of GameBench's questions and answers."""
     return {
         "standard": TwoRoomsConfig().validate(),
         "dealt": TwoRoomsConfig(roles="dealt", name="dealt").validate(),
         "short": TwoRoomsConfig(rounds=2, talks=1, name="short").validate(),
         "two": TwoRoomsConfig(hostages=2, name="two").validate(),
+        "open": TwoRoomsConfig(talk="open", name="open").validate(),
+        "open_short": TwoRoomsConfig(talk="open", rounds=2, talks=1, name="open_short").validate(),
     }
 
 

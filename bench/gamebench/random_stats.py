@@ -5,7 +5,8 @@ the same figures from GameBench's own code (docs/gamebench.md gives both sides).
 
 For each game, N games of the `random` agent in every seat at seeds 0..N-1 of the default
 preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
-game in turns, a Hive game in turns of either player, passes included), the draw rate, the
+game in turns, a Hive game in turns of either player, passes included, a Sea Battle game
+in turns, each a move and a volley of every ship afloat), the draw rate, the
 first seat's (or blue team's) win rate and the spread of the first seat's match score.
 """
 
@@ -24,15 +25,26 @@ Length = Callable[[Sequence[Any]], int]
 
 
 def _decisions(events: Sequence[Any]) -> int:
-    """Two Rooms: every talk turn and every leader's choice."""
+    """Two Rooms: every talk turn (open talk) or every pick, question and answer (GameBench's
+    talk; a question that could not be read counts, as GameBench asked for it), and every
+    leader's choice."""
     from events.gamebench import two_rooms as te
 
-    kinds = (te.TrSaid, te.TrKeptQuiet, te.TrShown, te.TrHostagesChosen)
+    kinds = (
+        te.TrSaid,
+        te.TrKeptQuiet,
+        te.TrShown,
+        te.TrAskedWhom,
+        te.TrAsked,
+        te.TrAskSkipped,
+        te.TrAnswered,
+        te.TrHostagesChosen,
+    )
     return sum(isinstance(e, kinds) for e in events)
 
 
 def _turns(events: Sequence[Any]) -> int:
-    """Pit: the turns played (the end event counts them)."""
+    """Pit and Sea Battle: the turns played (the end event counts them)."""
     return int(events[-1].turns)
 
 
@@ -64,6 +76,7 @@ def _plies(events: Sequence[Any]) -> int:
 LENGTHS: dict[str, tuple[str, Length]] = {
     "gamebench:hive": ("turns", _plies),
     "gamebench:pit": ("turns", _turns),
+    "gamebench:sea_battle": ("turns", _turns),
     "gamebench:two_rooms_and_a_boom": ("decisions", _decisions),
 }
 """Each game's unit of length and how to count it in a log."""

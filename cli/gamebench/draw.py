@@ -174,6 +174,12 @@ _ARROW = {"north": 0, "east": 90, "south": 180, "west": 270}
 
 def _sea_battle(board: dict[str, Any], text: str) -> Markup:
     n = int(board["size"])
+    up = bool(board.get("y_up"))
+
+    def row(y: int) -> int:
+        """The drawn row of a square's y (GameBench's y grows northwards, up the page)."""
+        return n - 1 - y if up else y
+
     body: list[Markup] = [
         tag("rect", x=MARGIN, y=MARGIN, width=n * SEA, height=n * SEA, class_="water")
     ]
@@ -182,7 +188,12 @@ def _sea_battle(board: dict[str, Any], text: str) -> Markup:
     for x, y in sorted(rocks | edge):
         body.append(
             tag(
-                "rect", x=MARGIN + x * SEA, y=MARGIN + y * SEA, width=SEA, height=SEA, class_="rock"
+                "rect",
+                x=MARGIN + x * SEA,
+                y=MARGIN + row(y) * SEA,
+                width=SEA,
+                height=SEA,
+                class_="rock",
             )
         )
     inner = sorted(rocks - edge)
@@ -202,7 +213,7 @@ def _sea_battle(board: dict[str, Any], text: str) -> Markup:
                 labelled("g", f"ship {s['ship']} (team {s['team']}): sunk", [], class_="sea-ship")
             )
             continue
-        cx, cy = MARGIN + s["x"] * SEA + SEA / 2, MARGIN + s["y"] * SEA + SEA / 2
+        cx, cy = MARGIN + s["x"] * SEA + SEA / 2, MARGIN + row(s["y"]) * SEA + SEA / 2
         hurt = f", damage {s['damage']} of {board['hull']}" if s.get("damage") is not None else ""
         label = f"ship {s['ship']} (team {s['team']}) at ({s['x']}, {s['y']}) heading {s['heading']}{hurt}"
         afloat.append(f"{s['ship']} at ({s['x']}, {s['y']}) {s['heading']}")
@@ -229,7 +240,13 @@ def _sea_battle(board: dict[str, Any], text: str) -> Markup:
         )
     for i in range(n):
         body.append(
-            tag("text", str(i), x=MARGIN / 2, y=MARGIN + i * SEA + SEA / 2 + 4, class_="axis")
+            tag(
+                "text",
+                str(row(i)),
+                x=MARGIN / 2,
+                y=MARGIN + i * SEA + SEA / 2 + 4,
+                class_="axis",
+            )
         )
         body.append(tag("text", str(i), x=MARGIN + i * SEA + SEA / 2, y=MARGIN - 6, class_="axis"))
     label = f"Sea chart, {n} by {n}, edge of rock: " + "; ".join(afloat)

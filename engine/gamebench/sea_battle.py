@@ -1,6 +1,15 @@
 """The rules of GameBench's Sea Battle as a decider: `start`, `pending`, `step`, `evolve`.
 
-Each turn every ship afloat seals a plan of eight tokens, a move then a cannon token, four
+The `gamebench` rules (the default; rules 2.0.0) play the game GameBench's matches came from,
+as `games/sea_battle.py` has it from commit 8721bb9 (its last change, 2024-02-02) through the
+published data: each turn every ship afloat picks one of eight plans, a move (F ahead, L and R
+ahead then a quarter turn and ahead again, W stay) and a side to fire to (l or r). When all
+are in, ships move in two claim phases (`play_turn_gamebench`), then every ship fires one
+cannonball. GameBench plays an unusable answer as a random one of the eight; here the draw
+comes from the seed. There is no turn limit in GameBench; `max_turns` bounds the game here.
+
+The `prototype` rules (rules 1.0.0, and the `prototype` preset) play GameBench's first draft,
+which commit 621b7ed replaced before any match was recorded. Each turn every ship afloat seals a plan of eight tokens, a move then a cannon token, four
 times: moves F (one square ahead), L and R (one ahead, a quarter turn to that side, one ahead
 again), W (stay); cannon tokens n (hold fire), l, r (one cannonball to that side), b (both
 sides; two cannonballs). A ship has `cannonballs` per turn. When every plan is in, the turn
@@ -45,11 +54,26 @@ from events.gamebench.sea_battle import (
     SeaBattleConfig,
     Ship,
     Shot,
+    headings_of,
+    rules_of,
     team_of,
 )
 
-VERSION = "1.0.0"
-"""Stored with every game; bump when a rule change alters logs."""
+VERSION = "2.0.0"
+"""Stored with every game; bump when a rule change alters logs. 2.0.0: the `rules` knob,
+GameBench's data-era game by default (1.0.0 always played the prototype and is kept to replay
+its games)."""
+
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
+"""Every rules version these rules replay (a log names the one it was played by)."""
+
+DIRS_UP: tuple[tuple[int, int], ...] = ((0, 1), (1, 0), (0, -1), (-1, 0))
+"""Steps of headings north, east, south, west under the gamebench rules (y grows northwards,
+as in GameBench's complex-number positions)."""
+CHOICES: tuple[str, ...] = ("Ll", "Lr", "Fl", "Fr", "Rl", "Rr", "Wl", "Wr")
+"""The eight plans of the gamebench rules, in the order GameBench lists them."""
+LISTED_ROCKS = 20
+"""How many entries from the end of GameBench's rock list its observation names."""
 
 DIRS: tuple[tuple[int, int], ...] = ((0, -1), (1, 0), (0, 1), (-1, 0))
 """Steps of headings north, east, south, west (rows grow southwards)."""
@@ -91,6 +115,8 @@ class PlanDecision(msgspec.Struct, frozen=True, kw_only=True):
     seats: tuple[int, ...]
     turn: int
     cannonballs: int
+    rules: str = "prototype"
+    """The rule set: `gamebench` asks for one of `CHOICES`, `prototype` for eight tokens."""
 
     @property
     def kind(self) -> str:
@@ -103,6 +129,8 @@ class SbState(msgspec.Struct, frozen=True, kw_only=True):
 
     config: SeaBattleConfig
     seed: int = 0
+    rules: str = "prototype"
+    """The rule set the game is played by (`rules_of` its start)."""
     rocks: frozenset[tuple[int, int]] = frozenset()
     """Rocks inside the ring (the ring itself is rock too: see `is_rock`)."""
     ships: tuple[Ship | None, ...] = ()
@@ -134,6 +162,161 @@ def chart(
     picked = rng.sample(inside, config.rocks + config.players)
     ships = tuple(Ship(x=x, y=y, heading=rng.randrange(4)) for x, y in picked[config.rocks :])
     return tuple(sorted(picked[: config.rocks])), ships
+
+
+def dirs(rules: str) -> tuple[tuple[int, int], ...]:
+    """The steps of the four headings under a rule set."""
+    return DIRS_UP if rules == "gamebench" else DIRS
+
+
+def chart_gamebench(
+    config: SeaBattleConfig, seed: int
+) -> tuple[tuple[tuple[int, int], ...], tuple[Ship, ...]]:
+    """(rocks in the order drawn, ships) as GameBench charts its sea: distinct squares inside
+    the ring, the ships' first, each ship facing a random way."""
+    rng = random.Random(f"{seed}:gamebench:sea_battle:chart")
+    inside = [(x, y) for x in range(1, config.size - 1) for y in range(1, config.size - 1)]
+    picked = rng.sample(inside, config.players + config.rocks)
+    ships = tuple(Ship(x=x, y=y, heading=rng.randrange(4)) for x, y in picked[: config.players])
+    return tuple(picked[config.players :]), ships
+
+
+def ring(size: int) -> list[tuple[int, int]]:
+    """The border squares in the order GameBench lists its rocks: the west column (south to
+    north), the north row, the east column, the south row (west to east)."""
+    n = size
+    return (
+        [(0, i) for i in range(n)]
+        + [(i, n - 1) for i in range(n)]
+        + [(n - 1, i) for i in range(n)]
+        + [(i, 0) for i in range(n)]
+    )
+
+
+def listed_rocks(size: int, rocks: Sequence[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The rocks GameBench's observation names: the last 20 of its list (the border, then the
+    rocks drawn inside), so six border squares come before the 14 rocks of its sea."""
+    return [*ring(size), *rocks][-LISTED_ROCKS:]
+
+
+def read_choice(plan: Any) -> str | None:
+    """The gamebench plan a text names (its letters: a move F, L, R or W, then l or r, case
+    aside), or None."""
+    if not isinstance(plan, str):
+        return None
+    chars = [c for c in plan if c.isalpha()]
+    if len(chars) != 2:
+        return None
+    token = chars[0].upper() + chars[1].lower()
+    return token if token in CHOICES else None
+
+
+def drawn_choice(seed: int, turn: int, seat: int) -> str:
+    """The plan played for an unusable answer: one of the eight, drawn from the seed."""
+    return random.Random(f"{seed}:gamebench:sea_battle:drawn:{turn}:{seat}").choice(CHOICES)
+
+
+def play_turn_gamebench(s: SbState, plans: Sequence[str]) -> list[Phase]:
+    """A turn under the gamebench rules (by seat; "" for sunk ships): one move phase, one
+    volley, in the order of GameBench's `move_ships` and `fire_cannons` (8721bb9).
+
+    Movement: every ship that moves claims the square ahead, a ship that stays its own; in seat
+    order, a ship claiming a rock takes rock damage, one whose claim another ship afloat shares
+    (a ship on its own square aside) takes ram damage, and the rest move. Then ships turn
+    (turning happens even when the first step failed), turning ships claim the square ahead
+    again, and in seat order a claim of a rock costs rock damage, a shared claim leaves the
+    ship where it is unharmed, and the rest move. Volley: every ship afloat after moving fires
+    one cannonball to the side it chose, even if sunk by an earlier shot of the same volley; it
+    flies up to `reach` squares and hits the first ship afloat (in seat order) on its square;
+    a rock stops it. A ship sinks the moment its damage reaches `hull`."""
+    c = s.config
+    steps = DIRS_UP
+    ships: list[Ship | None] = list(s.ships)
+    damage = list(s.damage)
+    hits: list[Hit] = []
+    sunk: list[int] = []
+    rocks = s.rocks
+
+    def hurt(i: int, cause: Any, amount: int, by: int | None = None) -> None:
+        damage[i] += amount
+        hits.append(Hit(seat=i, cause=cause, damage=amount, by=by))
+        if damage[i] >= c.hull:
+            ships[i] = None
+            sunk.append(i)
+
+    def afloat() -> list[int]:
+        return [i for i, sh in enumerate(ships) if sh is not None]
+
+    def ahead(sh: Ship) -> tuple[int, int]:
+        dx, dy = steps[sh.heading]
+        return sh.x + dx, sh.y + dy
+
+    def at(sh: Ship | None) -> tuple[int, int]:
+        assert sh is not None
+        return sh.x, sh.y
+
+    def resolve(claim: dict[int, tuple[int, int]], rammed: bool) -> None:
+        for i in afloat():
+            sh = ships[i]
+            if sh is None:
+                continue
+            sq = claim[i]
+            if is_rock(rocks, c.size, *sq):
+                hurt(i, "rock", c.rock_damage)
+            elif any(claim[j] == sq and at(ships[j]) != (sh.x, sh.y) for j in afloat()):
+                if rammed:
+                    hurt(i, "ram", c.ram_damage)
+            else:
+                ships[i] = Ship(x=sq[0], y=sq[1], heading=sh.heading)
+
+    moves = {i: plans[i][0] for i in afloat()}
+    claim: dict[int, tuple[int, int]] = {}
+    for i in afloat():
+        sh = ships[i]
+        assert sh is not None
+        claim[i] = ahead(sh) if moves[i] in "FLR" else (sh.x, sh.y)
+    resolve(claim, rammed=True)
+    for i in afloat():
+        sh = ships[i]
+        assert sh is not None
+        if moves[i] in "LR":
+            turn = -1 if moves[i] == "L" else 1
+            ships[i] = Ship(x=sh.x, y=sh.y, heading=(sh.heading + turn) % 4)
+    claim = {}
+    for i in afloat():
+        sh = ships[i]
+        assert sh is not None
+        claim[i] = ahead(sh) if moves[i] in "LR" else (sh.x, sh.y)
+    resolve(claim, rammed=False)
+    phases = [Phase(kind="move", step=1, ships=tuple(ships), hits=tuple(hits), sunk=tuple(sunk))]
+    hits, sunk = [], []
+    shots: list[Shot] = []
+    for i, sh in [(i, ships[i]) for i in afloat()]:
+        assert sh is not None
+        side = plans[i][1]
+        dx, dy = steps[(sh.heading + (-1 if side == "l" else 1)) % 4]
+        hit = None
+        for k in range(1, c.reach + 1):
+            sq = (sh.x + dx * k, sh.y + dy * k)
+            if is_rock(rocks, c.size, *sq):
+                break
+            j = next((j for j in afloat() if at(ships[j]) == sq), None)
+            if j is not None:
+                hit = j
+                hurt(j, "cannon", c.cannon_damage, by=i)
+                break
+        shots.append(Shot(seat=i, side=side, hit=hit))
+    phases.append(
+        Phase(
+            kind="fire",
+            step=1,
+            ships=tuple(ships),
+            hits=tuple(hits),
+            shots=tuple(shots),
+            sunk=tuple(sunk),
+        )
+    )
+    return phases
 
 
 def read_plan(plan: Any, cannonballs: int) -> tuple[str, str | None]:
@@ -329,9 +512,21 @@ def _over(ships: Sequence[Ship | None]) -> bool:
 
 
 class SeaBattleRules:
-    """GameBench's Sea Battle (the `events.catalog.Rules` protocol)."""
+    """GameBench's Sea Battle (the `events.catalog.Rules` protocol); `version` picks the rules
+    games are recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(f"no Sea Battle rules {version!r} (known: {', '.join(VERSIONS)})")
+        self.version = version
+
+    def for_version(self, version: str) -> SeaBattleRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return SeaBattleRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: SeaBattleConfig) -> int:
@@ -345,11 +540,14 @@ class SeaBattleRules:
         config.validate()
         if len(seats) != config.players:
             raise IllegalAction(f"Sea Battle seats {config.players} players, got {len(seats)}")
-        rocks, ships = chart(config, seed)
-        events: list[Any] = [
-            se.SbStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION),
-            se.SbCharted(rocks=rocks, ships=ships),
-        ]
+        started = se.SbStarted(
+            seed=seed, config=config, seats=tuple(seats), engine_version=self.version
+        )
+        if rules_of(started) == "gamebench":
+            rocks, ships = chart_gamebench(config, seed)
+        else:
+            rocks, ships = chart(config, seed)
+        events: list[Any] = [started, se.SbCharted(rocks=rocks, ships=ships)]
         return reduce(self.evolve, events, SbState(config=config)), events
 
     def pending(self, state: SbState) -> PlanDecision | None:
@@ -359,7 +557,9 @@ class SeaBattleRules:
         seats = tuple(
             i for i, s in enumerate(state.ships) if s is not None and state.plans[i] is None
         )
-        return PlanDecision(seats=seats, turn=state.turn, cannonballs=state.config.cannonballs)
+        return PlanDecision(
+            seats=seats, turn=state.turn, cannonballs=state.config.cannonballs, rules=state.rules
+        )
 
     def active(self, state: SbState) -> int | None:
         """No seat has a turn of its own: all plan at once."""
@@ -394,7 +594,9 @@ class SeaBattleRules:
     def _answer(self, s: SbState, seat: int, a: Any) -> list[Any]:
         out: list[Any] = []
         if isinstance(a, Explain):
-            heading, why, again = explain(a, HEADINGS, s.explained[seat], s.requests[seat])
+            heading, why, again = explain(
+                a, headings_of(s.rules), s.explained[seat], s.requests[seat]
+            )
             if heading is not None:
                 return [se.SbRuleExplained(seat=seat, heading=heading, turn=s.turn)]
             out.append(
@@ -404,7 +606,17 @@ class SeaBattleRules:
             )
             if again:
                 return out
-            plan = IDLE_PLAN  # no requests left: the ship idles this turn
+            plan = self._fallback(s, seat)  # no requests left
+        elif isinstance(a, SetPlan) and s.rules == "gamebench":
+            choice = read_choice(a.plan)
+            if choice is None:
+                plan = drawn_choice(s.seed, s.turn, seat)
+                why3 = f"not one of the eight plans; {plan} was drawn in its place"
+                out.append(
+                    se.SbRequestRefused(seat=seat, turn=s.turn, raw=action_json(a), reason=why3)
+                )
+            else:
+                plan = choice
         elif isinstance(a, SetPlan):
             plan, why2 = read_plan(a.plan, s.config.cannonballs)
             if why2 is not None:
@@ -412,7 +624,7 @@ class SeaBattleRules:
                     se.SbRequestRefused(seat=seat, turn=s.turn, raw=action_json(a), reason=why2)
                 )
         else:
-            plan = IDLE_PLAN
+            plan = self._fallback(s, seat)
             out.append(
                 se.SbRequestRefused(
                     seat=seat, turn=s.turn, raw=action_json(a), reason="a plan was asked"
@@ -421,11 +633,20 @@ class SeaBattleRules:
         out.append(se.SbPlanSealed(seat=seat, turn=s.turn, plan=plan))
         return out
 
+    @staticmethod
+    def _fallback(s: SbState, seat: int) -> str:
+        """The plan of a ship that gave none it could use: the prototype idles; GameBench
+        plays one of the eight at random (drawn from the seed here)."""
+        return drawn_choice(s.seed, s.turn, seat) if s.rules == "gamebench" else IDLE_PLAN
+
     def _play(self, s: SbState) -> list[Any]:
         plans = tuple(
             p if p is not None and s.ships[i] is not None else "" for i, p in enumerate(s.plans)
         )
-        phases = play_turn(s, plans)
+        if s.rules == "gamebench":
+            phases = play_turn_gamebench(s, plans)
+        else:
+            phases = play_turn(s, plans)
         played = se.SbTurnPlayed(turn=s.turn, plans=plans, phases=tuple(phases))
         after = self.evolve(s, played)
         out: list[Any] = [played]
@@ -495,6 +716,7 @@ class SeaBattleRules:
                     s,
                     config=e.config,
                     seed=e.seed,
+                    rules=rules_of(e),
                     damage=(0,) * n,
                     plans=(None,) * n,
                     explained=((),) * n,

@@ -4,7 +4,15 @@ Set-up (from the seed): every seat gets a name (a letter), the seats are split e
 at random between room 0 and room 1, one blue seat is the President and one red seat the
 Bomber, and one player of each room is its leader for the whole game.
 
-A round: first the talk. In each room, the players take turns in the order of their names,
+A round: first the talk. Under `talk = "ask"` (the default; rules 1.2.0), as GameBench's
+`play` has it (games/two_rooms_and_a_boom/two_rooms.py at 4f1a3de): in room 0, then room 1,
+each player in turn (in the order of their names) picks one room-mate, asks it a question,
+and the room-mate answers; the question and answer are the two players' own, and the room's
+leader hears the exchange too when the asker is not the leader and shares the leader's
+colour. A pick that names no room-mate is drawn from the seed (GameBench picks at random), a
+question that cannot be read ends the exchange unasked (GameBench skips it), and an answer
+that cannot be read is a stock reply (GameBench's fallback). Under `talk = "open"` (rules
+1.0.0 and 1.1.0): in each room, the players take turns in the order of their names,
 `talks` times round: a turn is one message to the room (cut at `max_message` characters),
 showing one's card (colour and role) or only one's colour to another player of the room,
 or keeping quiet. Then the leader of room 0 and the leader of room 1 each choose
@@ -56,11 +64,16 @@ from events.gamebench.two_rooms import (
     team_seats,
 )
 
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 """Stored with every game; bump when a rule change alters logs. 1.1.0: the `roles` knob,
-hidden by default (1.0.0 dealt every role to its holder and is kept to replay its games)."""
+hidden by default (1.0.0 dealt every role to its holder). 1.2.0: the `talk` knob, GameBench's
+questions and answers by default (1.0.0 and 1.1.0 talked openly); older versions are kept
+to replay their games."""
 
-VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
+VERSIONS: tuple[str, ...] = ("1.0.0", "1.1.0", VERSION)
+
+NO_ANSWER = "I cannot answer that now."
+"""The reply heard when an answer cannot be read (GameBench's code has a stock reply too)."""
 """Every rules version these rules replay (a log names the one it was played by)."""
 
 
@@ -96,7 +109,14 @@ class Send(msgspec.Struct, frozen=True, kw_only=True, tag="send"):
     hostages: tuple[int, ...]
 
 
-Action = Say | KeepQuiet | Show | Send | Explain
+class Ask(msgspec.Struct, frozen=True, kw_only=True, tag="ask"):
+    """Pick the room-mate to question (`talk = "ask"`)."""
+
+    seat: int
+    to: int
+
+
+Action = Say | KeepQuiet | Show | Send | Ask | Explain
 """Every Two Rooms action."""
 
 _DEC: msgspec.json.Decoder[Action] = msgspec.json.Decoder(Action)
@@ -143,7 +163,58 @@ class HostageTurn(msgspec.Struct, frozen=True, kw_only=True):
         return "hostages"
 
 
-Decision = TalkTurn | HostageTurn
+class AskWhomTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """A player picks the room-mate it questions: one of `legal`."""
+
+    seats: tuple[int, ...]
+    round: int
+    room: int
+    legal: tuple[Ask, ...]
+    names: tuple[str, ...]
+    seed: int
+
+    @property
+    def kind(self) -> str:
+        """The decision's name."""
+        return "ask_whom"
+
+
+class QuestionTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """A player asks its chosen room-mate `to` one question (any text)."""
+
+    seats: tuple[int, ...]
+    round: int
+    room: int
+    to: int
+    max_message: int
+    names: tuple[str, ...]
+    legal: tuple[()] = ()
+
+    @property
+    def kind(self) -> str:
+        """The decision's name."""
+        return "question"
+
+
+class AnswerTurn(msgspec.Struct, frozen=True, kw_only=True):
+    """A player answers the question `asker` put to it (any text)."""
+
+    seats: tuple[int, ...]
+    round: int
+    room: int
+    asker: int
+    question: str
+    max_message: int
+    names: tuple[str, ...]
+    legal: tuple[()] = ()
+
+    @property
+    def kind(self) -> str:
+        """The decision's name."""
+        return "answer"
+
+
+Decision = TalkTurn | HostageTurn | AskWhomTurn | QuestionTurn | AnswerTurn
 
 
 # --------------------------------------------------------------------------- state
@@ -170,6 +241,12 @@ class TrState(msgspec.Struct, frozen=True, kw_only=True):
     requests: tuple[int, ...] = ()
     roles: str = "hidden"
     """How the cards deal roles (`TwoRoomsConfig.roles`; always `dealt` in rules 1.0.0)."""
+    talk: str = "open"
+    """How the players talk (`talk_of` the start)."""
+    stage: int = 0
+    """Within an exchange (`talk = "ask"`): 0 pick, 1 question, 2 answer."""
+    target: int = -1
+    question: str = ""
 
     def occupants(self, room: int) -> tuple[int, ...]:
         """The seats in a room, in the order of their names."""
@@ -182,9 +259,10 @@ class TrState(msgspec.Struct, frozen=True, kw_only=True):
     def queue(self) -> tuple[tuple[int, int, int], ...]:
         """This round's turns to talk: (seat, room, turn), room 0's first."""
         out: list[tuple[int, int, int]] = []
+        talks = 1 if self.talk == "ask" else self.config.talks
         for room in (0, 1):
             occupants = self.occupants(room)
-            for turn in range(1, self.config.talks + 1):
+            for turn in range(1, talks + 1):
                 out.extend((s, room, turn) for s in occupants)
         return tuple(out)
 
@@ -254,6 +332,10 @@ def _normalised(action: Any) -> Any:
     return action
 
 
+_SKIP = object()
+"""The fallback of a question that cannot be read: the exchange ends unasked."""
+
+
 def hostage_fallback(d: HostageTurn) -> Send:
     """A leader's hostages when no usable answer came: a legal choice drawn from the seed
     and the decision (GameBench sends a random player)."""
@@ -281,7 +363,7 @@ class TwoRoomsRules:
     def max_decisions(config: TwoRoomsConfig) -> int:
         """Every round: each player's turns to talk and the two leaders' choices; every seat
         may ask for each heading once."""
-        per_round = config.players * config.talks + 2
+        per_round = config.players * max(config.talks, 3) + 2
         return config.rounds * per_round + config.players * len(HEADINGS)
 
     def start(
@@ -313,6 +395,37 @@ class TwoRoomsRules:
         if state.over or state.round == 0:
             return None
         queue = state.queue()
+        if state.pos < len(queue) and state.talk == "ask":
+            seat, room, _ = queue[state.pos]
+            names = state.names
+            if state.stage == 0:
+                mates = (s for s in state.occupants(room) if s != seat)
+                return AskWhomTurn(
+                    seats=(seat,),
+                    round=state.round,
+                    room=room,
+                    legal=tuple(Ask(seat=seat, to=s) for s in mates),
+                    names=names,
+                    seed=state.seed,
+                )
+            if state.stage == 1:
+                return QuestionTurn(
+                    seats=(seat,),
+                    round=state.round,
+                    room=room,
+                    to=state.target,
+                    max_message=state.config.max_message,
+                    names=names,
+                )
+            return AnswerTurn(
+                seats=(state.target,),
+                round=state.round,
+                room=room,
+                asker=seat,
+                question=state.question,
+                max_message=state.config.max_message,
+                names=names,
+            )
         if state.pos < len(queue):
             seat, room, turn = queue[state.pos]
             return TalkTurn(
@@ -359,17 +472,25 @@ class TwoRoomsRules:
         events: list[Any] = []
         if isinstance(d, TalkTurn) and isinstance(a, Say) and a.seat == seat:
             return self._apply(state, self._say(state, d, seat, a))
+        if isinstance(d, QuestionTurn | AnswerTurn) and isinstance(a, Say) and a.seat == seat:
+            return self._apply(state, self._exchange(state, d, seat, a))
         hearers = state.occupants(d.room)
 
         def draw() -> Any:
             if isinstance(d, TalkTurn):
                 return KeepQuiet(seat=seat)
+            if isinstance(d, AskWhomTurn):
+                return fallback(d.seed, NAME, 100 * d.round + d.room * 10 + state.pos, d.legal)
+            if isinstance(d, QuestionTurn):
+                return _SKIP
+            if isinstance(d, AnswerTurn):
+                return Say(seat=seat, text=NO_ANSWER)
             return hostage_fallback(d)
 
         played, events = screened(
             a,
             d.legal,
-            headings=HEADINGS,
+            headings=te.headings_for(state.talk),
             explained=state.explained[seat],
             requests=state.requests[seat],
             granted=lambda h: te.TrRuleExplained(seat=seat, heading=h, round=state.round),
@@ -379,9 +500,16 @@ class TwoRoomsRules:
             fold=lambda e: None,
             draw=draw,
         )
+        if played is _SKIP:
+            events.append(te.TrAskSkipped(seat=seat, round=d.round, room=d.room))
+            return self._apply(state, events)
         if played is None:
             return self._apply(state, events)
         match played:
+            case Ask():
+                events.append(te.TrAskedWhom(seat=seat, to=played.to, round=d.round, room=d.room))
+            case Say() if isinstance(d, AnswerTurn):
+                events += self._exchange(state, d, seat, played)
             case KeepQuiet():
                 events.append(
                     te.TrKeptQuiet(seat=seat, round=d.round, room=d.room, hearers=hearers)
@@ -411,6 +539,55 @@ class TwoRoomsRules:
                         te.TrHostagesSwapped(round=d.round, sent=(first, played.hostages))
                     )
         return self._apply(state, events)
+
+    @staticmethod
+    def _exchange(state: TrState, d: QuestionTurn | AnswerTurn, seat: int, a: Say) -> list[Any]:
+        """A question or an answer: the text kept to one line and `max_message` characters
+        (an empty text is heard as empty, as GameBench's random player speaks)."""
+        events: list[Any] = []
+        if not isinstance(a.text, str):
+            events.append(
+                te.TrRequestRefused(
+                    seat=seat, turn=state.round, raw=raw_text(a), reason="a question is text"
+                )
+            )
+            if isinstance(d, QuestionTurn):
+                events.append(te.TrAskSkipped(seat=seat, round=d.round, room=d.room))
+                return events
+            text = NO_ANSWER
+        else:
+            text = message(a.text)
+        if len(text) > d.max_message:
+            events.append(
+                te.TrRequestRefused(
+                    seat=seat,
+                    turn=state.round,
+                    raw=raw_text(a),
+                    reason=f"at most {d.max_message} characters; it was cut",
+                )
+            )
+            text = text[: d.max_message].rstrip()
+        if isinstance(d, QuestionTurn):
+            events.append(te.TrAsked(seat=seat, to=d.to, round=d.round, room=d.room, text=text))
+            return events
+        leader = state.leaders[d.room]
+        told = (
+            leader
+            if d.asker != leader and state.cards[d.asker][0] == state.cards[leader][0]
+            else -1
+        )
+        events.append(
+            te.TrAnswered(
+                seat=seat,
+                asker=d.asker,
+                round=d.round,
+                room=d.room,
+                question=d.question,
+                text=text,
+                leader=told,
+            )
+        )
+        return events
 
     @staticmethod
     def _say(state: TrState, d: TalkTurn, seat: int, a: Say) -> list[Any]:
@@ -477,6 +654,12 @@ class TwoRoomsRules:
         match e:
             case te.TrSaid() | te.TrKeptQuiet() | te.TrShown():
                 return replace(s, pos=s.pos + 1)
+            case te.TrAskedWhom():
+                return replace(s, stage=1, target=e.to)
+            case te.TrAsked():
+                return replace(s, stage=2, question=e.text)
+            case te.TrAnswered() | te.TrAskSkipped():
+                return replace(s, pos=s.pos + 1, stage=0, target=-1, question="")
             case te.TrHostagesChosen():
                 return replace(s, chosen=(*s.chosen, e.hostages))
             case te.TrHostagesSwapped():
@@ -511,6 +694,7 @@ class TwoRoomsRules:
                     config=e.config,
                     seed=e.seed,
                     roles=te.roles_of(e),
+                    talk=te.talk_of(e),
                     cards=(("", ""),) * n,
                     explained=((),) * n,
                     requests=(0,) * n,
@@ -556,6 +740,12 @@ class TwoRoomsRules:
                     return Show(seat=seat, to=e.to, what=e.what)
                 case te.TrHostagesChosen() if e.seat == seat:
                     return Send(seat=seat, hostages=e.hostages)
+                case te.TrAskedWhom() if e.seat == seat:
+                    return Ask(seat=seat, to=e.to)
+                case te.TrAsked() if e.seat == seat:
+                    return Say(seat=seat, text=e.text)
+                case te.TrAnswered() if e.seat == seat:
+                    return Say(seat=seat, text=e.text)
         raise LookupError(f"no action of seat {seat} for {decision!r} after event {pos}")
 
 

@@ -2,7 +2,13 @@
 
 Seats 0-2 sail ships A, B, C (team 0); seats 3-5 sail X, Y, Z (team 1). The chart (rocks,
 ships, headings) is public. Each turn every ship afloat seals a plan; a plan stays with its
-seat until all are in, then the whole turn is played out in one public event. Each team
+seat until all are in, then the whole turn is played out in one public event.
+
+Two rule sets share these events (`rules_of`): `gamebench`, the game GameBench's data came
+from (a plan is one of eight two-letter choices, a move then a side to fire to; one move
+phase and one volley a turn; squares in GameBench's own coordinates, y growing northwards),
+and `prototype`, the eight-token plans of GameBench's first draft (y growing southwards), which
+rules 1.0.0 always played. Each team
 gets its own ships' damage after every turn (GameBench shows a ship only its own damage).
 Tags carry the `gb_sb_` prefix; the start and end tags are the shared ones.
 """
@@ -12,6 +18,7 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
@@ -37,7 +44,13 @@ HEADINGS: tuple[str, ...] = (
     "Sinking",
     "Winning",
 )
-"""The rule headings a seat may ask to have explained (GameBench's, and the plan's own)."""
+"""The rule headings a seat may ask to have explained under the `prototype` rules (GameBench's
+six, and the plan's own)."""
+
+HEADINGS_GAMEBENCH: tuple[str, ...] = ("Teams", "Board", "Gameplay", "Damage", "Sinking", "Winning")
+"""The headings GameBench's data-era game offers (games/sea_battle.py at 8721bb9)."""
+
+Rules = Literal["gamebench", "prototype"]
 
 
 def team_of(seat: int) -> int:
@@ -71,9 +84,17 @@ class SeaBattleConfig(msgspec.Struct, frozen=True, kw_only=True):
     max_turns: int = 30
     """Turns before the game stops as a draw."""
     name: str = "standard"
+    rules: Rules | UnsetType = UNSET
+    """`gamebench` (unset: the default): the game GameBench's data came from, one of eight
+    choices a turn and one cannonball fired every turn (`cannonballs` must be 1);
+    `prototype`: eight-token plans with `cannonballs` a turn (rules 1.0.0 always played so).
+    Left out of the stored config while unset, so that games stored before the field existed
+    keep their bytes."""
 
     def validate(self) -> SeaBattleConfig:
         """Raise `ConfigError` unless the rules can play this configuration; return self."""
+        if settings(self) not in ("gamebench", "prototype"):
+            raise ConfigError(f"rules must be 'gamebench' or 'prototype', got {self.rules!r}")
         if self.players != 6:
             raise ConfigError(f"Sea Battle seats exactly 6 players, got {self.players}")
         if not 8 <= self.size <= 40:
@@ -94,9 +115,20 @@ class SeaBattleConfig(msgspec.Struct, frozen=True, kw_only=True):
         return self
 
 
+def settings(config: SeaBattleConfig) -> str:
+    """The rule set a configuration asks for (unset: `gamebench`)."""
+    return "gamebench" if isinstance(config.rules, UnsetType) else config.rules
+
+
+def headings_of(rules: str) -> tuple[str, ...]:
+    """The rule headings a seat may ask for under a rule set."""
+    return HEADINGS_GAMEBENCH if rules == "gamebench" else HEADINGS
+
+
 class Ship(msgspec.Struct, frozen=True, kw_only=True):
-    """Where a ship is: column x (0 at the left), row y (0 at the top), heading 0..3
-    (north, east, south, west)."""
+    """Where a ship is: column x (0 at the left), row y, heading 0..3 (north, east, south,
+    west). Row 0 is the top under the prototype rules, the bottom (GameBench's y, growing
+    northwards) under the gamebench rules."""
 
     x: int
     y: int
@@ -113,8 +145,16 @@ class SbStarted(Event, frozen=True, kw_only=True, tag="game_started"):
     game: str = NAME
 
 
+def rules_of(start: SbStarted) -> str:
+    """The rule set a game was played by: rules 1.0.0 always played the prototype."""
+    if start.engine_version == "1.0.0":
+        return "prototype"
+    return settings(start.config)
+
+
 class SbCharted(Event, frozen=True, kw_only=True, tag="gb_sb_charted"):
-    """The sea (public): the rocks inside the ring and every ship's start, by seat."""
+    """The sea (public): the rocks inside the ring and every ship's start, by seat (under the
+    gamebench rules the rocks in the order they were drawn, which the observation keeps)."""
 
     rocks: tuple[tuple[int, int], ...]
     ships: tuple[Ship, ...]
@@ -137,7 +177,8 @@ class SbPlanSealed(SeatPrivate, frozen=True, kw_only=True, tag="gb_sb_plan_seale
     seat: int
     turn: int
     plan: str
-    """Eight tokens: move, cannon, move, cannon, ... (e.g. FnLlRbWn)."""
+    """Prototype: eight tokens, move, cannon, move, cannon, ... (e.g. FnLlRbWn); gamebench:
+    a move (F, L, R or W for stay) and a side to fire to (l or r), e.g. Lr."""
 
 
 class Hit(msgspec.Struct, frozen=True, kw_only=True):

@@ -9,6 +9,11 @@ its role) is dealt to that player only; the talk of a room is heard by the playe
 room at the time; a card or colour shown by one player to another is seen by the two only;
 a leader's choice of hostages is its own until both leaders have chosen and the hostages
 cross (public). Tags carry the `gb_tr_` prefix; the start and end tags are the shared ones.
+
+Two ways to talk share the rest (`talk_of`): `ask`, GameBench's (each player in turn picks a
+room-mate, asks it one question and hears its answer, the two alone, the exchange passed on to
+the room's leader when the asker shares the leader's colour), and `open` (a message to the
+whole room, a shown colour or silence), which rules 1.0.0 and 1.1.0 always played.
 """
 
 from __future__ import annotations
@@ -43,6 +48,21 @@ HEADINGS: tuple[str, ...] = (
 """The rule headings a seat may ask to have explained (GameBench's Appendix K gives only the
 summary of this game; these headings are the project's)."""
 
+HEADINGS_ASK: tuple[str, ...] = (
+    "Teams and cards",
+    "Rooms and leaders",
+    "Questions",
+    "Hostages",
+    "Winning",
+)
+"""The headings under GameBench's talk (`talk = "ask"`), the project's too."""
+
+
+def headings_for(talk: str) -> tuple[str, ...]:
+    """The rule headings a seat may ask for under a way of talking."""
+    return HEADINGS_ASK if talk == "ask" else HEADINGS
+
+
 LETTERS = "ABCDEFGHIJKL"
 """The players' names (a seeded permutation of the first n letters)."""
 
@@ -68,10 +88,16 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
     hostages: int = 1
     """Hostages each leader sends per round (GameBench: 1)."""
     talks: int = 2
-    """Times each player speaks (or shows, or keeps quiet) per round."""
+    """Times each player speaks (or shows, or keeps quiet) per round under open talk."""
     max_message: int = 200
     """Longest message, in characters; a longer one is cut."""
     name: str = "standard"
+    talk: Literal["ask", "open"] | UnsetType = UNSET
+    """`ask` (unset: the default): GameBench's questions and answers, one exchange per player
+    a round (`talks` is not read); `open`: `talks` turns a round of a message to the room, a
+    shown card or colour, or silence (rules 1.0.0 and 1.1.0 always talked so). Left out of the
+    stored config while unset, so that games stored before the field existed keep their
+    bytes."""
     roles: Literal["hidden", "dealt"] | UnsetType = UNSET
     """`hidden`: a card tells its holder only its colour, and nobody learns who the President
     or the Bomber is before the end (GameBench's code); `dealt`: each card also tells its
@@ -92,6 +118,8 @@ class TwoRoomsConfig(msgspec.Struct, frozen=True, kw_only=True):
             )
         if not 0 <= self.talks <= 5:
             raise ConfigError(f"talks must be 0..5, got {self.talks}")
+        if not isinstance(self.talk, UnsetType) and self.talk not in ("ask", "open"):
+            raise ConfigError(f"talk must be 'ask' or 'open', got {self.talk!r}")
         if not isinstance(self.roles, UnsetType) and self.roles not in ("hidden", "dealt"):
             raise ConfigError(f"roles must be 'hidden' or 'dealt', got {self.roles!r}")
         if not 20 <= self.max_message <= 1000:
@@ -143,6 +171,13 @@ def roles_of(start: TrStarted) -> str:
     if start.engine_version == "1.0.0":
         return "dealt"
     return "hidden" if isinstance(start.config.roles, UnsetType) else start.config.roles
+
+
+def talk_of(start: TrStarted) -> str:
+    """How a game's players talk: games of rules 1.0.0 and 1.1.0 talked openly."""
+    if start.engine_version in ("1.0.0", "1.1.0"):
+        return "open"
+    return "ask" if isinstance(start.config.talk, UnsetType) else start.config.talk
 
 
 class TrRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="gb_tr_rule_explained"):
@@ -200,6 +235,60 @@ class TrShown(Event, frozen=True, kw_only=True, tag="gb_tr_shown"):
         return (self.seat, self.to)
 
 
+class TrAskedWhom(SeatPrivate, frozen=True, kw_only=True, tag="gb_tr_asked_whom"):
+    """A player picked the room-mate it will question (`talk = "ask"`); its own choice."""
+
+    ACTOR = "seat"
+    seat: int
+    to: int
+    round: int
+    room: int
+
+
+class TrAsked(Event, frozen=True, kw_only=True, tag="gb_tr_asked"):
+    """A player's question to a room-mate; heard by the two only."""
+
+    ACTOR = "seat"
+    seat: int
+    to: int
+    round: int
+    room: int
+    text: str
+
+    def audience(self) -> tuple[int, ...] | None:
+        return (self.seat, self.to)
+
+
+class TrAskSkipped(SeatPrivate, frozen=True, kw_only=True, tag="gb_tr_ask_skipped"):
+    """A player's question could not be read, so its exchange ends unasked (GameBench moves
+    on to the next player); known to the player only."""
+
+    ACTOR = "seat"
+    seat: int
+    round: int
+    room: int
+
+
+class TrAnswered(Event, frozen=True, kw_only=True, tag="gb_tr_answered"):
+    """The answer to a question: heard by the asker and the answerer, and told with the
+    question to `leader` (the room's leader, when the asker is not the leader and shares its
+    colour; -1 for nobody else)."""
+
+    ACTOR = "seat"
+    seat: int
+    """The player who answered."""
+    asker: int
+    round: int
+    room: int
+    question: str
+    text: str
+    leader: int = -1
+
+    def audience(self) -> tuple[int, ...] | None:
+        told = (self.asker, self.seat)
+        return told if self.leader < 0 or self.leader in told else (*told, self.leader)
+
+
 class TrHostagesChosen(SeatPrivate, frozen=True, kw_only=True, tag="gb_tr_hostages_chosen"):
     """A leader chose the hostages its room sends; its own until the exchange."""
 
@@ -245,6 +334,10 @@ TrEvent = (
     | TrSaid
     | TrKeptQuiet
     | TrShown
+    | TrAskedWhom
+    | TrAsked
+    | TrAskSkipped
+    | TrAnswered
     | TrHostagesChosen
     | TrHostagesSwapped
     | TrEnded

@@ -3,7 +3,8 @@
 -- statements end with a semicolon, and no comment holds one, so a loader may split on it.
 
 -- One row per turn to talk: what the player did (said, silent, shown), to whom it showed
--- its card or colour, and what it said.
+-- its card or colour, and what it said. Games with GameBench's talk (talk = ask) have
+-- no such turns; their exchanges are in gb_two_rooms_questions.
 CREATE OR REPLACE VIEW gb_two_rooms_talk AS
 SELECT game_id, seq,
        CAST(payload->>'round' AS INTEGER) AS round,
@@ -16,6 +17,19 @@ SELECT game_id, seq,
        payload->>'what' AS shown,
        payload->>'text' AS text
 FROM events WHERE type IN ('gb_tr_said', 'gb_tr_kept_quiet', 'gb_tr_shown');
+
+-- One row per answered question (talk = ask): who asked whom, the question, the answer,
+-- and the leader it was passed on to (NULL for nobody else).
+CREATE OR REPLACE VIEW gb_two_rooms_questions AS
+SELECT game_id, seq,
+       CAST(payload->>'round' AS INTEGER) AS round,
+       CAST(payload->>'room' AS SMALLINT) AS room,
+       CAST(payload->>'asker' AS SMALLINT) AS asker,
+       CAST(payload->>'seat' AS SMALLINT) AS answerer,
+       payload->>'question' AS question,
+       payload->>'text' AS answer,
+       CAST(nullif(CAST(payload->>'leader' AS INTEGER), -1) AS SMALLINT) AS told_leader
+FROM events WHERE type = 'gb_tr_answered';
 
 -- One row per hostage: the round, the room it left and the seat that crossed.
 CREATE OR REPLACE VIEW gb_two_rooms_hostages AS

@@ -3,6 +3,14 @@
 `SeaBattleView` folds exactly the events a seat may see: the chart, every turn once played,
 its team's damage reports, and its own sealed plans, refusals and explained rules. Another
 ship's plan reaches it only when the turn is played.
+
+Under the gamebench rules a model seat is shown what GameBench's `get_observation`
+(games/sea_battle.py at 8721bb9) tells a ship, in the project's words and in the same order:
+the rock border and the board's size, every ship afloat by owner (its own, a teammate's, an
+opponent's) with its square and heading, the last 20 entries of GameBench's rock list (six
+border squares, then the rocks inside in the order they were drawn), and its own damage with
+the damage that sinks it; then the eight plans with what each does. GameBench shows neither
+the last turn nor a map, so neither is shown here.
 """
 
 from __future__ import annotations
@@ -13,14 +21,22 @@ from typing import Any
 
 import msgspec
 
-from engine.gamebench.sea_battle import IDLE_PLAN, PlanDecision, SetPlan
+from engine.gamebench.sea_battle import (
+    CHOICES,
+    IDLE_PLAN,
+    PlanDecision,
+    SetPlan,
+    listed_rocks,
+)
 from events import agent as ae
 from events.gamebench import sea_battle as se
 from events.gamebench.sea_battle import (
     HEADINGS_COMPASS,
     SHIPS,
+    TEAM_SIZE,
     SeaBattleConfig,
     Ship,
+    rules_of,
     team_of,
     team_seats,
 )
@@ -60,6 +76,7 @@ class SeaBattleView(ViewBase):
     def __init__(self, seat: int) -> None:
         super().__init__(seat)
         self.config: SeaBattleConfig | None = None
+        self.rules = "prototype"
         self.rocks: tuple[tuple[int, int], ...] = ()
         self.ships: tuple[Ship | None, ...] = ()
         self.turn = 0
@@ -91,6 +108,7 @@ class SeaBattleView(ViewBase):
                 self.refusals.append(e)
             case se.SbStarted():
                 self.config = e.config
+                self.rules = rules_of(e)
             case se.SbCharted():
                 self.rocks = e.rocks
                 self.ships = e.ships
@@ -265,9 +283,119 @@ def book(c: SeaBattleConfig, edition: int = editions.CURRENT) -> RuleBook:
     )
 
 
+LABELS: dict[str, str] = {
+    "Ll": "move left then shoot left",
+    "Lr": "move left then shoot right",
+    "Fl": "move forward then shoot left",
+    "Fr": "move forward then shoot right",
+    "Rl": "move right then shoot left",
+    "Rr": "move right then shoot right",
+    "Wl": "don't move then shoot left",
+    "Wr": "don't move then shoot right",
+}
+"""The eight plans of the gamebench rules by the names GameBench gives its actions."""
+
+MOVE_TEXT = {
+    "L": "Sail one square ahead, make a quarter turn to the left and sail one more square",
+    "F": "Sail one square ahead",
+    "R": "Sail one square ahead, make a quarter turn to the right and sail one more square",
+    "W": "Stay where you are",
+}
+SIDE_TEXT = {
+    "l": "fire a cannonball off your left side",
+    "r": "fire a cannonball off your right side",
+}
+
+
+def gamebench_book(c: SeaBattleConfig) -> RuleBook:
+    """The rules under the gamebench rules: GameBench's summary and six headings (from its
+    `rules` at 8721bb9), in the project's words and with nothing GameBench does not say."""
+    return RuleBook(
+        title="Sea Battle",
+        summary="Sink every ship of the other team before they sink every ship of yours.",
+        sections=(
+            ("Teams", "Each team starts the game with three ships, one for each player."),
+            (
+                "Board",
+                f"The sea is a {c.size} by {c.size} grid. Rocks take up some squares and the"
+                " players' ships take up others.",
+            ),
+            (
+                "Gameplay",
+                "Every turn each player chooses how its ship moves and which side it fires to;"
+                " everyone's choices are then carried out at the same time.",
+            ),
+            (
+                "Damage",
+                "A ship takes damage in three ways: a cannonball from another ship hits it, it"
+                " sails into a rock, or it runs into another ship.",
+            ),
+            (
+                "Sinking",
+                "A ship that has taken enough damage sinks and plays no more in this game.",
+            ),
+            (
+                "Winning",
+                "A team wins when it still has a ship afloat and every ship of the other team"
+                " has sunk.",
+            ),
+        ),
+    )
+
+
+def gamebench_observation(view: SeaBattleView) -> str:
+    """What GameBench's observation tells a ship (see the module docstring)."""
+    c = view.config
+    assert c is not None
+    lines = [f"Rocks run all along the edge of the {c.size} by {c.size} sea."]
+    for i, s in enumerate(view.ships):
+        if s is None:
+            continue
+        whose = (
+            "Your ship"
+            if i == view.seat
+            else ("A ship of your team" if team_of(i) == view.team else "A ship of the other team")
+        )
+        lines.append(f"{whose}: at ({s.x}, {s.y}), heading {HEADINGS_COMPASS[s.heading].title()}.")
+    listed = ", ".join(f"({x}, {y})" for x, y in listed_rocks(c.size, view.rocks))
+    lines.append(f"Further rocks: {listed}")
+    mine = view.team_damage[view.seat % TEAM_SIZE]
+    lines.append(f"Your ship has taken {mine} damage; at {c.hull} it sinks.")
+    return "\n".join(lines)
+
+
+def gamebench_decision_text(mode: str) -> str:
+    """The question under the gamebench rules: the eight plans and what each does."""
+    return "\n".join(
+        [
+            "Choose how your ship moves and where it fires this turn. Your choices:",
+            *(f"- {LABELS[t]}: {MOVE_TEXT[t[0]]}, then {SIDE_TEXT[t[1]]}." for t in CHOICES),
+            "Example: Action: move forward then shoot left",
+            instruction(mode),
+        ]
+    )
+
+
+def parse_choice(text: str, seat: int) -> tuple[Any, str, str | None]:
+    """(action or None, how it was read, error or None) under the gamebench rules: one of the
+    eight plans by its name (case, spaces and punctuation aside) or its two letters."""
+    candidate, stage, error = read_line(text)
+    if not isinstance(candidate, str):
+        return candidate, stage, error
+    wanted = common.key(candidate)
+    for token, label in LABELS.items():
+        if common.key(label) == wanted:
+            return SetPlan(seat=seat, plan=token), stage, None
+    letters = "".join(ch for ch in candidate if ch.isalpha())
+    if len(letters) == 2 and letters[0].upper() + letters[1].lower() in LABELS:
+        return SetPlan(seat=seat, plan=letters[0].upper() + letters[1].lower()), stage, None
+    return None, "failed", f"{candidate[:60]!r} is not one of the eight plans"
+
+
 def board_lines(view: SeaBattleView, edition: int = editions.CURRENT) -> list[str]:
     """The sea as a grid: . water, a rock, a letter a ship; columns and rows numbered (from
-    edition 2 every column by its whole number, not its last digit)."""
+    edition 2 every column by its whole number, not its last digit). Under the gamebench
+    rules the top row is the northmost (GameBench's y grows northwards)."""
     c = view.config
     assert c is not None
     n = c.size
@@ -282,14 +410,17 @@ def board_lines(view: SeaBattleView, edition: int = editions.CURRENT) -> list[st
     for i, s in enumerate(view.ships):
         if s is not None:
             grid[s.y][s.x] = SHIPS[i]
+    rows = list(enumerate(grid))
+    if view.rules == "gamebench":
+        rows.reverse()
     if edition < 2:
         head = "   " + " ".join(str(x % 10) for x in range(n))
-        return [head, *(f"{y:>2} " + " ".join(row) for y, row in enumerate(grid))]
+        return [head, *(f"{y:>2} " + " ".join(row) for y, row in rows)]
     w = len(str(n - 1))
     head = "   " + " ".join(f"{x:>{w}}" for x in range(n))
     return [
         head,
-        *(f"{y:>2} " + " ".join(f"{cell:>{w}}" for cell in row) for y, row in enumerate(grid)),
+        *(f"{y:>2} " + " ".join(f"{cell:>{w}}" for cell in row) for y, row in rows),
     ]
 
 
@@ -359,6 +490,16 @@ class SeaBattlePrompter(PrompterBase):
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """Rules (progressive), what the seat sees, and the question."""
         assert view.config is not None
+        if view.rules == "gamebench":
+            return "\n".join(
+                [
+                    *rules_lines(gamebench_book(view.config), view.explained),
+                    "",
+                    gamebench_observation(view),
+                    "",
+                    gamebench_decision_text(self.mode),
+                ]
+            )
         return "\n".join(
             [
                 *rules_lines(book(view.config, self.edition), view.explained),
@@ -373,6 +514,14 @@ class SeaBattlePrompter(PrompterBase):
         """The JSON schema of an answer (seats with ``output=json_schema``): a plan of eight
         tokens or `Explain(<heading>)` for a heading not explained yet."""
         assert view.config is not None
+        if view.rules == "gamebench":
+            labels = [LABELS[t] for t in CHOICES]
+            labels += [
+                f"Explain({h})"
+                for h in gamebench_book(view.config).headings
+                if h not in view.explained
+            ]
+            return answer_schema(self.mode, {"type": "string", "enum": labels})
         left = [h for h in book(view.config).headings if h not in view.explained]
         plan = "([FLRW][nlrb]){4}"
         pattern = f"^({plan}|{explain_pattern(left)})$" if left else f"^{plan}$"
@@ -380,10 +529,16 @@ class SeaBattlePrompter(PrompterBase):
 
     def parse(self, text: str, decision: Any, seat: int) -> tuple[Any, str, str | None]:
         """A model's answer read into an action."""
+        if getattr(decision, "rules", "prototype") == "gamebench":
+            return parse_choice(text, seat)
         return parse_answer(text, decision, seat)
 
     def default_action(self, decision: Any, seat: int) -> Any:
-        """Played when no usable answer came: stay and hold fire all turn."""
+        """Played when no usable answer came: under the prototype rules stay and hold fire all
+        turn; under the gamebench rules an empty plan, which the rules replace by one of the
+        eight drawn from the seed (GameBench plays a random action for an unusable answer)."""
+        if getattr(decision, "rules", "prototype") == "gamebench":
+            return SetPlan(seat=seat, plan="")
         return SetPlan(seat=seat, plan=IDLE_PLAN)
 
 
@@ -408,10 +563,12 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
         if c is None or not view.ships:
             return {"kind": "text", "text": "(the sea is not charted yet)"}
         mine = isinstance(viewer, int)
+        up = view.rules == "gamebench"
         if mine:
-            text = observation_text(view)
+            text = gamebench_observation(view) if up else observation_text(view)
         else:
-            text = "\n".join(["SEA (x across, y down; R rock, . water):", *board_lines(view)])
+            axes = "x across, y up" if up else "x across, y down"
+            text = "\n".join([f"SEA ({axes}; R rock, . water):", *board_lines(view)])
         damage: dict[str, int] = {}
         if mine:
             for s, d in zip(team_seats(view.team), view.team_damage, strict=True):
@@ -437,6 +594,7 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
             "max_turns": c.max_turns,
             "me": SHIPS[seat] if mine else None,
             "ended": view.ended,
+            "y_up": up,
         }
         return {"kind": "text", "text": text, "board": board}
 

@@ -21,8 +21,13 @@ import msgspec
 
 from engine.gamebench.common import Explain
 from engine.gamebench.two_rooms import (
+    NO_ANSWER,
+    AnswerTurn,
+    Ask,
+    AskWhomTurn,
     HostageTurn,
     KeepQuiet,
+    QuestionTurn,
     Say,
     Send,
     Show,
@@ -113,6 +118,11 @@ class TwoRoomsView(ViewBase):
         self.known: dict[int, Known] = {}
         self.shown_by_me: list[tuple[int, str]] = []
         self.talk: list[tuple[int, int, int, str | None]] = []
+        self.talk_mode = "open"
+        """How the game's players talk (`TwoRoomsConfig.talk`)."""
+        self.exchanges: list[tuple[int, int, int, int, str | None, str | None]] = []
+        """Questions heard (`talk = "ask"`): (round, room, asker, answerer, question, answer;
+        None while unanswered or unasked)."""
         self.swaps: list[tuple[int, tuple[int, ...], tuple[int, ...]]] = []
         self.chosen: list[te.TrHostagesChosen] = []
         self.refusals: list[te.TrRequestRefused] = []
@@ -138,6 +148,19 @@ class TwoRoomsView(ViewBase):
                 self.talk.append((e.round, e.room, e.seat, e.text))
             case te.TrKeptQuiet():
                 self.talk.append((e.round, e.room, e.seat, None))
+            case te.TrAskedWhom():
+                self.exchanges.append((e.round, e.room, e.seat, e.to, None, None))
+            case te.TrAsked():
+                if self.exchanges and self.exchanges[-1][2:4] == (e.seat, e.to):
+                    self.exchanges.pop()
+                self.exchanges.append((e.round, e.room, e.seat, e.to, e.text, None))
+            case te.TrAnswered():
+                if self.exchanges and self.exchanges[-1][2:4] == (e.asker, e.seat):
+                    self.exchanges.pop()
+                self.exchanges.append((e.round, e.room, e.asker, e.seat, e.question, e.text))
+            case te.TrAskSkipped():
+                if self.exchanges and self.exchanges[-1][2] == e.seat:
+                    self.exchanges.pop()
             case te.TrShown():
                 if e.to == self.seat:
                     old = self.known.get(e.seat)
@@ -165,6 +188,7 @@ class TwoRoomsView(ViewBase):
             case te.TrStarted():
                 self.config = e.config
                 self.roles = te.roles_of(e)
+                self.talk_mode = te.talk_of(e)
             case te.TrEnded():
                 self.ended = True
                 self.end = e
@@ -192,7 +216,11 @@ class TwoRoomsView(ViewBase):
                 for k in sorted(self.known.values(), key=lambda k: self.name(k.seat))
             ),
             shown_by_me=tuple((self.name(to), what) for to, what in self.shown_by_me),
-            talk=tuple((r, room, self.name(s), text) for r, room, s, text in self.talk),
+            talk=tuple((r, room, self.name(s), text) for r, room, s, text in self.talk)
+            + tuple(
+                (r, room, self.name(a), f"to {self.name(b)}: {q!r} / {ans!r}")
+                for r, room, a, b, q, ans in self.exchanges
+            ),
             swaps=tuple(
                 (r, tuple(sorted(self.names_of(a))), tuple(sorted(self.names_of(b))))
                 for r, a, b in self.swaps
@@ -210,6 +238,8 @@ def asked_of(d: Any) -> Asked:
         return Asked(
             kind=d.kind, round=d.round, room=d.room, turn=d.turn, options=(SAY_LABEL, *labels)
         )
+    if isinstance(d, QuestionTurn | AnswerTurn):
+        return Asked(kind=d.kind, round=d.round, room=d.room, turn=0, options=(SAY_LABEL,))
     return Asked(kind=d.kind, round=d.round, room=d.room, turn=0, options=tuple(labels))
 
 
@@ -232,6 +262,23 @@ def describe(e: Any, viewer: int | None = None) -> str | None:
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} says {e.text!r}"
         case te.TrKeptQuiet():
             return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} keeps quiet"
+        case te.TrAskedWhom():
+            return (
+                f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} picks {_seat(e.to, viewer)}"
+            )
+        case te.TrAsked():
+            return (
+                f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} asks"
+                f" {_seat(e.to, viewer)} {e.text!r}"
+            )
+        case te.TrAskSkipped():
+            return f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} asks nothing"
+        case te.TrAnswered():
+            told = f" (told to {_seat(e.leader, viewer)})" if e.leader >= 0 else ""
+            return (
+                f"  R{e.round} room {e.room}: {_seat(e.seat, viewer)} answers"
+                f" {_seat(e.asker, viewer)} {e.text!r}{told}"
+            )
         case te.TrShown():
             role = f", {e.role or 'no role'}" if e.what == "card" else ""
             return (
@@ -336,6 +383,20 @@ class SeatLens:
                 return f"  R{e.round} room {e.room}: {self.who(e.seat)} says {e.text!r}"
             case te.TrKeptQuiet():
                 return f"  R{e.round} room {e.room}: {self.who(e.seat)} keeps quiet"
+            case te.TrAskedWhom():
+                return f"  R{e.round} room {e.room}: {self.who(e.seat)} picks {self.who(e.to)}"
+            case te.TrAsked():
+                return (
+                    f"  R{e.round} room {e.room}: {self.who(e.seat)} asks {self.who(e.to)}"
+                    f" {e.text!r}"
+                )
+            case te.TrAskSkipped():
+                return f"  R{e.round} room {e.room}: {self.who(e.seat)} asks nothing"
+            case te.TrAnswered():
+                return (
+                    f"  R{e.round} room {e.room}: {self.who(e.seat)} answers"
+                    f" {self.who(e.asker)}'s {e.question!r} with {e.text!r}"
+                )
             case te.TrShown():
                 role = f", {e.role or 'no role'}" if e.what == "card" else ""
                 return (
@@ -390,6 +451,8 @@ class SeatLens:
                 return f"showing its {a.what} to {self.who(a.to)}"
             case Send():
                 return f"sending {self.some(a.hostages)}"
+            case Ask():
+                return f"questioning {self.who(a.to)}"
         return f"asking for the rules on {getattr(a, 'heading', '?')!r}"
 
     def fields(self, e: Any) -> dict[str, Any]:
@@ -420,6 +483,26 @@ class SeatLens:
                     "what": e.what,
                     "colour": e.colour,
                     "role": e.role,
+                }
+            case te.TrAskedWhom() | te.TrAsked():
+                out = {
+                    "player": self._letters([e.seat])[0],
+                    "to": self._letters([e.to])[0],
+                    "round": e.round,
+                    "room": e.room,
+                }
+                return {**out, "text": e.text} if isinstance(e, te.TrAsked) else out
+            case te.TrAskSkipped():
+                return {"player": self._letters([e.seat])[0], "round": e.round, "room": e.room}
+            case te.TrAnswered():
+                return {
+                    "player": self._letters([e.seat])[0],
+                    "asker": self._letters([e.asker])[0],
+                    "round": e.round,
+                    "room": e.room,
+                    "question": e.question,
+                    "text": e.text,
+                    "leader_told": e.leader >= 0,
                 }
             case te.TrHostagesChosen():
                 return {
@@ -470,8 +553,8 @@ class SeatLens:
         return fields
 
 
-_ACTION: msgspec.json.Decoder[Say | KeepQuiet | Show | Send | Explain] = msgspec.json.Decoder(
-    Say | KeepQuiet | Show | Send | Explain
+_ACTION: msgspec.json.Decoder[Say | KeepQuiet | Show | Send | Ask | Explain] = msgspec.json.Decoder(
+    Say | KeepQuiet | Show | Send | Ask | Explain
 )
 
 
@@ -563,8 +646,32 @@ DEALT_BOOK = RuleBook(
 """The rules as a model sees them when each card tells its role."""
 
 
+QUESTIONS = (
+    "In each round, room 0 first, then room 1, every player in turn (in the order of the"
+    " players' names) picks one other player of its room, asks it one question and hears its"
+    " answer (anyone may lie). Only the two of them hear the question and the answer, except"
+    " that the room's leader is also told of it when the player who asked is not the leader"
+    " and is on the leader's team. Nobody can show a card."
+)
+"""The rules of GameBench's talk (`talk = "ask"`), in the project's words."""
+
+
+def _ask_book(book: RuleBook) -> RuleBook:
+    sections = tuple(
+        ("Questions", QUESTIONS) if h == "Talking and showing" else (h, text)
+        for h, text in book.sections
+    )
+    return RuleBook(title=book.title, summary=book.summary, sections=sections)
+
+
+ASK_BOOK = _ask_book(BOOK)
+ASK_DEALT_BOOK = _ask_book(DEALT_BOOK)
+
+
 def book_of(view: TwoRoomsView) -> RuleBook:
     """The rule book of the game a view follows."""
+    if view.talk_mode == "ask":
+        return ASK_DEALT_BOOK if view.roles == "dealt" else ASK_BOOK
     return DEALT_BOOK if view.roles == "dealt" else BOOK
 
 
@@ -620,6 +727,18 @@ def observation_text(view: TwoRoomsView, decision: Any) -> str:
     for e in view.chosen:
         lines.append(f"You sent as hostages in round {e.round}: {_names(view, e.hostages)}.")
     lines.append("")
+    if view.talk_mode == "ask":
+        lines.append("Questions you took part in or were told of (oldest first):")
+        for rnd, room, asker, answerer, q, ans in view.exchanges:
+            a_name = "you" if asker == view.seat else view.name(asker)
+            b_name = "you" if answerer == view.seat else view.name(answerer)
+            line = f"  round {rnd}, room {room}: {a_name} asked {b_name}"
+            line += f" {q!r}" if q is not None else ""
+            line += f"; the answer: {ans!r}" if ans is not None else ""
+            lines.append(line)
+        if not view.exchanges:
+            lines.append("  none yet")
+        return "\n".join(lines)
     lines.append("What you heard (oldest first):" if view.talk else "Nothing said yet.")
     for rnd, room, seat, text in view.talk:
         who = view.name(seat) + (" (you)" if seat == view.seat else "")
@@ -638,6 +757,8 @@ def hostage_label(d: Any, a: Send) -> str:
 
 def option_label(d: Any, a: Any) -> str:
     """The label of a listed action."""
+    if isinstance(a, Ask):
+        return f"Ask {d.names[a.to]}"
     if isinstance(a, KeepQuiet):
         return "Keep quiet"
     if isinstance(a, Show):
@@ -650,13 +771,30 @@ def labelled(d: Any) -> list[tuple[str, Any]]:
     players' names: a turn to talk lists them so already (the room in name order), a
     leader's choices (listed by the rules in seat order) are sorted by their labels."""
     out = [(option_label(d, a), a) for a in d.legal]
-    return sorted(out, key=lambda pair: pair[0]) if isinstance(d, HostageTurn) else out
+    return (
+        sorted(out, key=lambda pair: pair[0]) if isinstance(d, HostageTurn | AskWhomTurn) else out
+    )
 
 
 SAY_LABEL = "Say: <your message>"
 
 
 def _question(view: TwoRoomsView, d: Any) -> str:
+    if isinstance(d, AskWhomTurn):
+        return (
+            f"YOUR TURN TO ASK (room {d.room}): pick the player of your room you will put one"
+            " question to; only the two of you hear it and the answer."
+        )
+    if isinstance(d, QuestionTurn):
+        return (
+            f"YOUR QUESTION to {d.names[d.to]} (at most {d.max_message} characters): answer"
+            " with Say: <your question>."
+        )
+    if isinstance(d, AnswerTurn):
+        return (
+            f"{d.names[d.asker]} ASKS YOU: {d.question!r}. Answer with Say: <your answer>"
+            f" (at most {d.max_message} characters)."
+        )
     if isinstance(d, TalkTurn):
         talks = view.config.talks if view.config is not None else d.turn
         return (
@@ -695,6 +833,10 @@ def parse_answer(text: str, decision: Any, seat: int) -> tuple[Any, str, str | N
     candidate, stage, error = read_line(text)
     if not isinstance(candidate, str):
         return candidate, stage, error
+    if isinstance(decision, QuestionTurn | AnswerTurn):
+        head, sep, rest = candidate.partition(":")
+        said = rest if sep and key(head) == "say" else candidate
+        return Say(seat=seat, text=said.strip().strip("\"'")), stage, None
     if isinstance(decision, TalkTurn):
         head, _, rest = candidate.partition(":")
         if key(head) == "say":
@@ -724,6 +866,12 @@ def default_action(decision: Any, seat: int) -> Any:
     """Played when no usable answer came: keeping quiet, or hostages drawn from the seed."""
     if isinstance(decision, TalkTurn):
         return KeepQuiet(seat=seat)
+    if isinstance(decision, QuestionTurn):
+        return Say(seat=seat, text="")
+    if isinstance(decision, AnswerTurn):
+        return Say(seat=seat, text=NO_ANSWER)
+    if isinstance(decision, AskWhomTurn):
+        return min(decision.legal, key=lambda a: decision.names[a.to])
     return hostage_fallback(decision)
 
 
@@ -747,7 +895,7 @@ class TwoRoomsPrompter(GameBenchPrompter):
     def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
         """The rules (progressive), the situation, the actions and how to answer."""
         labels = [label for label, _ in self.options(decision)]
-        if isinstance(decision, TalkTurn):
+        if isinstance(decision, TalkTurn | QuestionTurn | AnswerTurn):
             labels = [SAY_LABEL, *labels]
         parts = [
             "\n".join(rules_lines(book_of(view), view.explained)),
@@ -760,9 +908,9 @@ class TwoRoomsPrompter(GameBenchPrompter):
     def answer_schema(self, view: Any, decision: Any) -> dict[str, Any]:
         """The JSON schema of an answer: a listed choice or a heading not explained yet for
         a leader; for a turn to talk, `Say: ...`, a listed action or an `Explain`."""
-        left = [h for h in self.book.headings if h not in view.explained]
+        left = [h for h in book_of(view).headings if h not in view.explained]
         labels = [label for label, _ in self.options(decision)]
-        if isinstance(decision, HostageTurn):
+        if isinstance(decision, HostageTurn | AskWhomTurn):
             return answer_schema(
                 self.mode,
                 {"type": "string", "enum": [*labels, *(f"Explain({h})" for h in left)]},

@@ -45,6 +45,15 @@ def policy(req: Incoming) -> Answer:
         if structured:
             return Answer(text='{"reasoning": "sail on", "action": "FbFnLnRb"}')
         return Answer(text="Sail on and fire both ways.\nAction: FbFnLnRb")
+    if "Choose how your ship moves" in p:
+        structured = "response_format" in req.body or "tools" in req.body
+        if "* Damage:" not in p:
+            if structured:
+                return Answer(text='{"reasoning": "rules first", "action": "Explain(Damage)"}')
+            return Answer(text="Action: Explain(Damage)")
+        if structured:
+            return Answer(text='{"reasoning": "turn", "action": "move right then shoot left"}')
+        return Answer(text="Turn and fire.\nAction: Move right, then shoot left")
     return Answer(text="Action: pass")
 
 
@@ -106,7 +115,7 @@ def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
     gid, events, asked = _play(
         env,
         "gamebench:sea_battle",
-        "quick",
+        "prototype_quick",
         lambda srv: [
             seat(srv, "openai", opts="mode=cot"),
             "broadside",
@@ -123,6 +132,32 @@ def test_sea_battle_model_seat_plays_and_verifies_offline(env: Path) -> None:
     for s in (0, 3):
         plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == s]
         assert plans and set(plans) == {"FbFnLnRb"}
+    assert {c.parse_stage for c in calls if c.seat == 3} == {"json"}
+    _verified(env, gid)
+
+
+def test_sea_battle_data_era_model_seat_plays_and_verifies_offline(env: Path) -> None:
+    """Under the default (gamebench) rules a model seat names one of the eight plans."""
+    gid, events, asked = _play(
+        env,
+        "gamebench:sea_battle",
+        "quick",
+        lambda srv: [
+            seat(srv, "openai"),
+            "broadside",
+            "random",
+            seat(srv, "openai", opts="output=json_schema"),
+            "broadside",
+            "random",
+        ],
+    )
+    calls = [e for e in events if isinstance(e, LLMCall)]
+    assert len(calls) == asked >= 4 and {c.seat for c in calls} == {0, 3}
+    explained = [(e.seat, e.heading) for e in events if isinstance(e, se.SbRuleExplained)]
+    assert sorted(explained) == [(0, "Damage"), (3, "Damage")]
+    for s in (0, 3):
+        plans = [e.plan for e in events if isinstance(e, se.SbPlanSealed) and e.seat == s]
+        assert plans and set(plans) == {"Rl"}
     assert {c.parse_stage for c in calls if c.seat == 3} == {"json"}
     _verified(env, gid)
 

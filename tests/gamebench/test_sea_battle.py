@@ -26,7 +26,7 @@ from runner.replay import verify
 from runner.session import play_game
 
 GAME = catalog.get("gamebench:sea_battle")
-SMALL = SeaBattleConfig(size=12, rocks=0, max_turns=5, name="small")
+SMALL = SeaBattleConfig(rules="prototype", size=12, rocks=0, max_turns=5, name="small")
 SEATS = tuple(SeatSpec(agent="test") for _ in range(6))
 N, E, S, W = range(4)
 FAR = [(1, 10, E), (2, 10, E), (3, 10, E), (8, 10, E), (9, 10, E), (10, 10, E)]
@@ -67,7 +67,7 @@ def at(state: SbState, seat: int) -> tuple[int, int, int] | None:
 
 
 def test_the_chart_comes_from_the_seed_inside_the_ring() -> None:
-    c = SeaBattleConfig()
+    c = SeaBattleConfig(rules="prototype")
     rocks, ships = chart(c, 9)
     squares = [*rocks, *((s.x, s.y) for s in ships)]
     assert len(rocks) == 14 and len(ships) == 6 and len(set(squares)) == 20
@@ -136,7 +136,8 @@ def test_a_cannonball_hits_the_first_ship_within_reach_and_a_rock_stops_it() -> 
 
 def test_friendly_fire_hurts_and_cannonballs_run_out() -> None:
     s, log = sea(
-        {0: (6, 5, N), 1: (5, 5, N)}, config=SeaBattleConfig(size=12, rocks=0, cannonballs=3)
+        {0: (6, 5, N), 1: (5, 5, N)},
+        config=SeaBattleConfig(rules="prototype", size=12, rocks=0, cannonballs=3),
     )
     s = turn(s, log, {0: "WlWbWlWn"})
     refused = [e for e in log if isinstance(e, se.SbRequestRefused)]
@@ -146,7 +147,7 @@ def test_friendly_fire_hurts_and_cannonballs_run_out() -> None:
 
 
 def test_sinking_every_enemy_wins_and_all_sinking_together_draws() -> None:
-    c = SeaBattleConfig(size=12, rocks=0, hull=1)
+    c = SeaBattleConfig(rules="prototype", size=12, rocks=0, hull=1)
     edge = {3: (8, 1, N), 4: (9, 1, N), 5: (10, 1, N)}
     s, log = sea(edge, config=c)
     s = turn(s, log, {3: "FnWnWnWn", 4: "FnWnWnWn", 5: "FnWnWnWn"})
@@ -163,7 +164,7 @@ def test_sinking_every_enemy_wins_and_all_sinking_together_draws() -> None:
 
 
 def test_the_turn_limit_is_a_draw() -> None:
-    s, log = sea({}, config=SeaBattleConfig(size=12, rocks=0, max_turns=2))
+    s, log = sea({}, config=SeaBattleConfig(rules="prototype", size=12, rocks=0, max_turns=2))
     s = turn(turn(s, log, {}), log, {})
     end = log[-1]
     assert isinstance(end, se.SbEnded) and end.reason == "turn_limit" and end.turns == 2
@@ -214,7 +215,7 @@ TOKENS = st.text(alphabet="FLRWnlrbx ", min_size=0, max_size=10)
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1), data=st.data())
 def test_any_plans_keep_the_invariants(seed: int, data: st.DataObject) -> None:
-    config = SeaBattleConfig(size=10, rocks=6, hull=6, max_turns=8)
+    config = SeaBattleConfig(rules="prototype", size=10, rocks=6, hull=6, max_turns=8)
     s, log = RULES.start(config, seed, SEATS)
     decisions = 0
     while (d := RULES.pending(s)) is not None:
@@ -245,15 +246,19 @@ def test_any_plans_keep_the_invariants(seed: int, data: st.DataObject) -> None:
 @settings(max_examples=5, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 2**63 - 1))
 def test_code_agents_games_replay_and_verify(seed: int) -> None:
-    record = play_game(GAME.preset("quick"), seed, ["broadside", "random"] * 3)
+    record = play_game(GAME.preset("prototype_quick"), seed, ["broadside", "random"] * 3)
     assert verify(record.events).ok
 
 
 def test_broadsides_beat_random_ships() -> None:
     total = 0.0
     for seed in range(4):
-        a = play_game(GAME.preset("quick"), seed, ["broadside"] * 3 + ["random"] * 3).result
-        b = play_game(GAME.preset("quick"), seed, ["random"] * 3 + ["broadside"] * 3).result
+        a = play_game(
+            GAME.preset("prototype_quick"), seed, ["broadside"] * 3 + ["random"] * 3
+        ).result
+        b = play_game(
+            GAME.preset("prototype_quick"), seed, ["random"] * 3 + ["broadside"] * 3
+        ).result
         assert a is not None and b is not None
         total += a.scores[0] + b.scores[3]
     assert total / 8 > 0.6
@@ -324,7 +329,7 @@ def test_another_ships_sealed_plan_leaves_a_seats_prompt_unchanged() -> None:
 
 def test_golden_playthrough(snapshot: Any) -> None:
     """A whole game of code agents as every seat reads it (regenerate: --snapshot-update)."""
-    record = play_game(GAME.preset("quick"), 1, ["broadside"] * 3 + ["random"] * 3)
+    record = play_game(GAME.preset("prototype_quick"), 1, ["broadside"] * 3 + ["random"] * 3)
     seen = {str(seat): timeline(record.events, seat) for seat in (None, 0, 3)}
     assert seen == snapshot
 

@@ -51,9 +51,10 @@ from runner.replay import verify
 from runner.session import game_row, play_game
 
 GAME = catalog.get("gamebench:two_rooms_and_a_boom")
-CONFIG = TwoRoomsConfig(roles="dealt", name="dealt")
-"""The tests below play the `dealt` preset (cards tell roles); `HIDDEN` is the default."""
-HIDDEN = TwoRoomsConfig()
+CONFIG = TwoRoomsConfig(roles="dealt", talk="open", name="dealt")
+"""The tests below play open talk (the `open` preset; test_two_rooms_ask.py plays GameBench's
+questions and answers, the default) with cards that tell roles; `HIDDEN` tells only colours."""
+HIDDEN = TwoRoomsConfig(talk="open")
 SEATS = tuple(SeatSpec(agent="test") for _ in range(6))
 NAMES = ("C", "A", "E", "F", "D", "B")
 ROOMS = (0, 0, 1, 1, 0, 1)
@@ -787,7 +788,7 @@ def test_the_default_prompt_states_the_team_and_no_role() -> None:
 
 def test_games_of_rules_1_0_0_still_verify() -> None:
     """A log stored by rules 1.0.0 (every role dealt to its holder) folds and re-runs by
-    those rules; new games of the `dealt` preset play the same rules under 1.1.0."""
+    those rules; new games dealing roles with open talk play the same rules today."""
     path = Path(__file__).parent / "data" / "two_rooms-1.0.0.jsonl"
     lines = path.read_text().splitlines()
     log = [GAME.decoder.decode(line) for line in lines]
@@ -796,7 +797,7 @@ def test_games_of_rules_1_0_0_still_verify() -> None:
     assert sorted(e.role for e in log if isinstance(e, te.TrCardDealt)).count("") == 4
     assert RULES.fold(log).roles == "dealt"
     assert verify(log).ok
-    dealt = play_game(GAME.preset("dealt"), 7, ["sleuth"] * 3 + ["random"] * 3).events
+    dealt = play_game(CONFIG, 7, ["sleuth"] * 3 + ["random"] * 3).events  # dealt, open talk
     assert [e for e in dealt[1:] if not isinstance(e, te.TrEnded)][:8] == log[1:9]
 
 

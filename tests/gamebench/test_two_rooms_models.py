@@ -64,7 +64,7 @@ def test_model_seats_play_two_rooms_and_the_game_verifies_offline(env: Path) -> 
             seat(srv, "openai", opts="mode=cot&output=json_schema"),
             "sleuth",
         ]
-        gid, record = play_and_store(store, game.preset("short"), 4, seats)
+        gid, record = play_and_store(store, game.preset("open_short"), 4, seats)
     events = record.events
     calls = [e for e in events if isinstance(e, LLMCall)]
     assert calls and all(c.error is None and c.parse_error is None for c in calls)
@@ -87,7 +87,7 @@ def test_model_seats_play_two_rooms_and_the_game_verifies_offline(env: Path) -> 
 
 def test_a_code_agent_tournament_verifies_and_rates(tmp_path: Path) -> None:
     db = tmp_path / "t.duckdb"
-    got = cattle("tournament", "--game", "gamebench:two_rooms_and_a_boom", "--preset", "short",
+    got = cattle("tournament", "--game", "gamebench:two_rooms_and_a_boom", "--preset", "open_short",
                  "--agents", "random,sleuth", "--games", "4", "--seed", "2", "--name", "tr",
                  "--quiet", "--db", db)  # fmt: skip
     assert got.returncode == 0, got.stderr

@@ -131,7 +131,7 @@ def test_sea_battle_numbers_every_column_whole_and_marks_rocks_apart_from_turns(
     from projections.gamebench.sea_battle import SeaBattlePrompter, SeaBattleView
 
     game = catalog.get("gamebench:sea_battle")
-    config = game.preset("standard")
+    config = game.preset("prototype")  # the grid is the prototype rules' prompt
     assert config.size > 10
     seats = [SeatSpec(agent="random") for _ in range(config.players)]
     state, log = RULES.start(config, 1, seats)

@@ -145,7 +145,7 @@ CASES: list[tuple[str, str, Callable[[Con, str], int | None]]] = [
     (
         "Two Rooms: a code agent's words edited",
         "rooms",
-        edit_text("gb_tr_said", "text", lambda t: "I am the bomber."),
+        edit_text("gb_tr_answered", "text", lambda t: "I am the bomber."),
     ),
     (
         "TextArena: a code agent's action string edited",
