@@ -38,6 +38,7 @@ from events.gamebench.air_land_sea import (
     NAME,
     THEATRES,
     VERSION,
+    VERSIONS,
     AlsBattleBegan,
     AlsBattleEnded,
     AlsConfig,
@@ -55,8 +56,9 @@ from events.gamebench.air_land_sea import (
     AlsSkipped,
     AlsStarted,
     AlsWithdrew,
+    rules_of,
 )
-from events.gamebench.common import ranks, winner_scores
+from events.gamebench.common import ranks, share_scores, winner_scores
 
 HEADINGS: tuple[str, ...] = (
     "Theaters",
@@ -149,6 +151,9 @@ class Task(msgspec.Struct, frozen=True):
     seat: int
     card: str
     theatre: str
+    side: int = -1
+    """Disrupt: whose uncovered cards the decider flips (-1: its own). GameBench's program
+    lets the Disrupt's owner choose the other player's flip too."""
 
 
 ABILITY_TASKS: dict[str, str] = {
@@ -201,13 +206,18 @@ def faceup_cards(lanes: dict[str, list[Stack]]) -> list[tuple[str, int, str]]:
 
 
 def strengths(
-    order: Sequence[str], lanes: dict[str, list[Stack]], inert: Collection[str] = ()
+    order: Sequence[str],
+    lanes: dict[str, list[Stack]],
+    inert: Collection[str] = (),
+    left_void: bool = False,
 ) -> list[tuple[int, int]]:
     """Each theatre's strength of seat 0 and seat 1, in `order`. A face-up card has its
     strength, a face-down one 2 (4 for a seat with Escalation face up); cards under a face-up
     Cover Fire have 4; a face-up Support gives its owner 3 in each adjacent theatre. Face-down
     cards may be unknown (an empty code): their strength does not depend on what they are.
-    Cards in `inert` keep their strength but not their ability."""
+    Cards in `inert` keep their strength but not their ability. With `left_void`, Escalation
+    and Cover Fire do nothing in the leftmost theatre (GameBench's program at 1b8b24e finds
+    them by their theatre's index and skips index 0 as if it were missing)."""
     escalated = [False, False]
     bonus = [[0, 0] for _ in order]
     for i, t in enumerate(order):
@@ -215,7 +225,7 @@ def strengths(
             for c, u in lanes[t][s]:
                 if not u or c in inert:
                     continue
-                if c == "S2":
+                if c == "S2" and not (left_void and i == 0):
                     escalated[s] = True
                 elif c == "A1":
                     for j in (i - 1, i + 1):
@@ -230,7 +240,7 @@ def strengths(
             total = bonus[i][s]
             cover = -1
             for k, (c, u) in enumerate(stack):
-                if u and c == "L4" and c not in inert:
+                if u and c == "L4" and c not in inert and not (left_void and i == 0):
                     cover = k
             for k, (c, u) in enumerate(stack):
                 total += 4 if k < cover else (CARDS[c].strength if u else down)
@@ -265,6 +275,7 @@ class AlsState:
         "drawn",
         "explained",
         "first",
+        "gone",
         "hands",
         "hidden",
         "lanes",
@@ -273,21 +284,28 @@ class AlsState:
         "over",
         "queue",
         "requests",
+        "rules",
+        "score",
         "seed",
         "to_move",
         "vp",
         "withdrawn",
     )
 
-    def __init__(self, config: AlsConfig, seed: int) -> None:
+    def __init__(self, config: AlsConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
+        self.rules, self.score = rules_of(config, version)
+        """`code` or `cards`; `share` or `win` (see `AlsConfig`)."""
         self.order: list[str] = list(THEATRES)
         self.first = 0
         self.battle = -1
         self.vp = [0, 0]
         self.hands: list[list[str]] = [[], []]
         self.deck: list[str] = []
+        self.gone: list[str] = []
+        """Cards destroyed this battle under the `code` rules (GameBench's program drops a
+        destroyed card from the game instead of putting it under the deck)."""
         self.lanes: dict[str, list[Stack]] = {t: [[], []] for t in THEATRES}
         self.to_move = 0
         self.queue: list[Task] = []
@@ -314,6 +332,10 @@ class AlsState:
         """(card, owner, theatre) of every face-up card whose ability acts in this match."""
         inert = self.config.inert
         return [x for x in faceup_cards(self.lanes) if x[0] not in inert]
+
+    def strengths(self) -> list[tuple[int, int]]:
+        """Each theatre's strength of both seats now, by this match's rules."""
+        return strengths(self.order, self.lanes, self.config.inert, self.rules == "code")
 
 
 def play_actions(st: AlsState, seat: int, withdraw: bool) -> list[tuple[AlsMove, str]]:
@@ -354,7 +376,8 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
     out: list[tuple[AlsMove, str]] = []
     if task.kind in ("maneuver", "ambush", "disrupt"):
         where = adjacent(st.order, task.theatre) if task.kind == "maneuver" else st.order
-        owners = (seat,) if task.kind == "disrupt" else (0, 1)
+        mine = seat if task.side < 0 else task.side
+        owners = (mine,) if task.kind == "disrupt" else (0, 1)
         for t in st.order:
             if t not in where:
                 continue
@@ -405,7 +428,10 @@ def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
     st.abilities += 1
     st.queue.append(Task(kind, owner, card, theatre))
     if kind == "disrupt":
-        st.queue.append(Task(kind, 1 - owner, card, theatre))
+        if st.rules == "code":
+            st.queue.append(Task(kind, owner, card, theatre, side=1 - owner))
+        else:
+            st.queue.append(Task(kind, 1 - owner, card, theatre))
 
 
 def _settle(st: AlsState) -> None:
@@ -440,9 +466,23 @@ def destroyed_by(st: AlsState, theatre: str, faceup: bool) -> str | None:
 
 
 class AlsRules:
-    """Air, Land and Sea as a decider (see the module docstring)."""
+    """Air, Land and Sea as a decider (see the module docstring); `version` picks the rules
+    games are recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(
+                f"no Air, Land and Sea rules {version!r} (known: {', '.join(VERSIONS)})"
+            )
+        self.version = version
+
+    def for_version(self, version: str) -> AlsRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return AlsRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: AlsConfig) -> int:
@@ -456,9 +496,11 @@ class AlsRules:
         self, config: AlsConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[AlsState, list[Any]]:
         """Announce the match, draw the theatres' order and the 1st player, deal."""
-        st = AlsState(config.validate(), seed)
+        st = AlsState(config.validate(), seed, self.version)
         events: list[Any] = [
-            AlsStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION)
+            AlsStarted(
+                seed=seed, config=config, seats=tuple(seats), engine_version=self.version
+            )
         ]
         rng = random.Random(f"{seed}:{NAME}:setup")
         order = list(THEATRES)
@@ -596,13 +638,16 @@ class AlsRules:
                     theatre=action.theatre,
                     faceup=False,
                     via="reinforce",
-                    destroyed=destroyed_by(st, action.theatre, False),
+                    # GameBench's program plays Reinforce's card without its checks.
+                    destroyed=None
+                    if st.rules == "code"
+                    else destroyed_by(st, action.theatre, False),
                 ),
             ]
         return [AlsSkipped(n=n, seat=seat, ability=CARDS[d.card or ""].name)]
 
     def _end_battle(self, st: AlsState, events: list[Any]) -> None:
-        strength = strengths(st.order, st.lanes, st.config.inert)
+        strength = st.strengths()
         held = control(strength, st.first)
         if st.withdrawn is not None:
             loser = st.withdrawn
@@ -628,7 +673,10 @@ class AlsRules:
             top = max(vp)
             leaders = [s for s in (0, 1) if vp[s] == top]
             win = leaders[0] if len(leaders) == 1 else None
-            scores = winner_scores(2, win) if win is not None else (0.5, 0.5)
+            if st.score == "share":
+                scores = share_scores(vp)
+            else:
+                scores = winner_scores(2, win) if win is not None else (0.5, 0.5)
             end = AlsEnded(
                 reason="target" if top >= st.config.target else "battle_cap",
                 winner=win,
@@ -640,7 +688,11 @@ class AlsRules:
             self.evolve(st, end)
             events.append(end)
             return
-        order = (st.order[-1], *st.order[:-1])
+        if st.rules == "code":
+            # GameBench's `rotate_theaters` moves the leftmost theatre to the far right.
+            order = (*st.order[1:], st.order[0])
+        else:
+            order = (st.order[-1], *st.order[:-1])
         self._battle(st, order, 1 - st.first, events)
 
     def evolve(self, st: AlsState, event: Any) -> AlsState:
@@ -651,6 +703,7 @@ class AlsRules:
             st.first = event.first
             st.to_move = event.first
             st.lanes = {t: [[], []] for t in THEATRES}
+            st.gone = []
             st.queue = []
             st.abilities = 0
             st.air_drop = [False, False]
@@ -718,7 +771,10 @@ class AlsRules:
         if e.via != "turn":
             st.queue.pop(0)
         if e.destroyed is not None:
-            st.deck.append(card)
+            if st.rules == "cards":
+                st.deck.append(card)
+            else:
+                st.gone.append(card)
         else:
             st.lanes[e.theatre][e.seat].append((card, e.faceup))
             if e.faceup:
@@ -728,7 +784,7 @@ class AlsRules:
     def fold(self, events: Sequence[Any]) -> AlsState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = AlsState(start.config, start.seed)
+        st = AlsState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st
@@ -792,6 +848,7 @@ def state_data(st: AlsState) -> dict[str, Any]:
         "to_move": st.to_move,
         "hands": [sorted(h) for h in st.hands],
         "deck": list(st.deck),
+        "destroyed": list(st.gone),
         "theatres": {
             t: [[{"card": c, "faceup": up} for c, up in side] for side in st.lanes[t]]
             for t in st.order
