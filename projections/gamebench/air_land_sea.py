@@ -313,8 +313,8 @@ SUMMARY = (
 """The summary a model seat reads under the `cards` rules (in the project's own words)."""
 
 CODE_SUMMARY = SUMMARY.replace(
-    "(match score 1, loser 0).",
-    "; each player's match score is its share of all the victory points scored.",
+    "wins the match (match score 1, loser 0).",
+    "ends the match; each player's match score is its share of all the victory points scored.",
 )
 """The summary under the default rules (GameBench's program at 1b8b24e)."""
 
