@@ -498,9 +498,7 @@ class AlsRules:
         """Announce the match, draw the theatres' order and the 1st player, deal."""
         st = AlsState(config.validate(), seed, self.version)
         events: list[Any] = [
-            AlsStarted(
-                seed=seed, config=config, seats=tuple(seats), engine_version=self.version
-            )
+            AlsStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version)
         ]
         rng = random.Random(f"{seed}:{NAME}:setup")
         order = list(THEATRES)

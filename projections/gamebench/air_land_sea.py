@@ -383,9 +383,7 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
-CARDS_BOOK = RuleBook(
-    title="Air, Land and Sea", summary=SUMMARY, sections=tuple(SECTIONS.items())
-)
+CARDS_BOOK = RuleBook(title="Air, Land and Sea", summary=SUMMARY, sections=tuple(SECTIONS.items()))
 """The rules as a model sees them under the `cards` rules (1.0.0)."""
 
 CODE_SECTIONS: dict[str, str] = {
@@ -414,6 +412,7 @@ BOOK = RuleBook(
 def book_of(view: AlsView) -> RuleBook:
     """The rule book of the match a view follows."""
     return CARDS_BOOK if view.rules == "cards" else BOOK
+
 
 QUESTIONS: dict[str, str] = {
     "turn": "It is your turn: deploy a card, improvise one face down, or withdraw.",

@@ -78,7 +78,9 @@ def test_the_disrupts_owner_chooses_both_flips() -> None:
     assert set(flips["cards"]) == {(0, 0)}
     view = AlsView(1).sync(run(GOLDEN[:11], CODE)[1])
     d = RULES.pending(run(GOLDEN[:11], CODE)[0])
-    assert "uncovered card of the other player's" in AlsPrompter().decision_prompt(view, d, "", None)
+    assert "uncovered card of the other player's" in AlsPrompter().decision_prompt(
+        view, d, "", None
+    )
 
 
 def _reinforce_under_containment(config: AlsConfig) -> AlsPlayed:
@@ -123,7 +125,7 @@ def test_escalation_and_cover_fire_do_nothing_in_the_leftmost_theatre(card: str)
 
 def test_the_leftmost_theatre_moves_right_and_scores_are_shares() -> None:
     for config, rotated in ((CODE, ("Land", "Sea", "Air")), (CARDS, ("Sea", "Air", "Land"))):
-        state, log = run([Withdraw()], config)
+        _, log = run([Withdraw()], config)
         began = [e.order for e in log if isinstance(e, AlsBattleBegan)]
         assert began == [("Air", "Land", "Sea"), rotated]
     fractional = 0
@@ -132,7 +134,7 @@ def test_the_leftmost_theatre_moves_right_and_scores_are_shares() -> None:
         end = record.events[-1]
         assert isinstance(end, AlsEnded) and end.winner is not None
         assert end.scores == tuple(v / sum(end.vp) for v in end.vp)
-        fractional += 0 < min(end.scores)
+        fractional += min(end.scores) > 0
     assert fractional >= 2
     assert verify(record.events).ok
 
