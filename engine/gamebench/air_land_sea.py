@@ -271,6 +271,7 @@ class AlsState:
         "battle",
         "battle_over",
         "config",
+        "current",
         "deck",
         "drawn",
         "explained",
@@ -303,6 +304,9 @@ class AlsState:
         self.vp = [0, 0]
         self.hands: list[list[str]] = [[], []]
         self.deck: list[str] = []
+        self.current: dict[str, int] = {}
+        """Under the `code` rules, each card's strength as GameBench's program last set it
+        (`Card.current_strength`), which the end of a battle counts (`counted`)."""
         self.gone: list[str] = []
         """Cards destroyed this battle under the `code` rules (GameBench's program drops a
         destroyed card from the game instead of putting it under the deck)."""
@@ -336,6 +340,67 @@ class AlsState:
     def strengths(self) -> list[tuple[int, int]]:
         """Each theatre's strength of both seats now, by this match's rules."""
         return strengths(self.order, self.lanes, self.config.inert, self.rules == "code")
+
+    def counted(self) -> list[tuple[int, int]]:
+        """The strengths the end of a battle counts: under the `code` rules each card's
+        strength as GameBench's program last set it (`current`, see `_refresh`) plus
+        Support's +3, which its `get_theater_strengths` adds afresh; else `strengths`."""
+        if self.rules != "code":
+            return self.strengths()
+        bonus = [[0, 0] for _ in self.order]
+        for i, t in enumerate(self.order):
+            for s in (0, 1):
+                if any(c == "A1" and u and c not in self.config.inert for c, u in self.lanes[t][s]):
+                    for j in (i - 1, i + 1):
+                        if 0 <= j < len(self.order):
+                            bonus[j][s] += 3
+        out = []
+        for i, t in enumerate(self.order):
+            a, b = (
+                bonus[i][s] + sum(self.current.get(c, 2) for c, _ in self.lanes[t][s])
+                for s in (0, 1)
+            )
+            out.append((a, b))
+        return out
+
+
+def _refresh(st: AlsState) -> None:
+    """GameBench's `apply_strength_effects` (game.py at 1b8b24e), which its program runs each
+    time it builds an observation: with Escalation face up outside the leftmost theatre its
+    owner's face-down cards become 4, and with no Escalation face up every face-down card
+    becomes 2; with Cover Fire face up outside the leftmost theatre the cards under it become
+    4, and with no Cover Fire face up every face-up card gets its printed strength. Face up in
+    the leftmost theatre (index 0, which the program's `if theater_ind` skips) either card
+    changes nothing, not even the reset."""
+    inert = st.config.inert
+    for code, reset_up in (("S2", False), ("L4", True)):
+        found = [
+            (i, s)
+            for i, t in enumerate(st.order)
+            for s in (0, 1)
+            for c, u in st.lanes[t][s]
+            if c == code and u and c not in inert
+        ]
+        if not found:
+            for t in st.order:
+                for side in st.lanes[t]:
+                    for c, u in side:
+                        if u == reset_up:
+                            st.current[c] = CARDS[c].strength if u else 2
+            continue
+        i, s = found[0]
+        if not i:
+            continue
+        if code == "S2":
+            for t in st.order:
+                for c, u in st.lanes[t][s]:
+                    if not u:
+                        st.current[c] = 4
+        else:
+            stack = st.lanes[st.order[i]][s]
+            k = next(k for k, (c, _) in enumerate(stack) if c == code)
+            for c, _ in stack[:k]:
+                st.current[c] = 4
 
 
 def play_actions(st: AlsState, seat: int, withdraw: bool) -> list[tuple[AlsMove, str]]:
@@ -402,7 +467,8 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
                 if not up:
                     label = f"Return your face-down {card_name(c)} in {t} to your hand"
                     out.append((Return(theatre=t, index=i), label))
-        if out:
+        if out or st.rules == "code":
+            # GameBench's program asks even with nothing to return (one option).
             out.append((Skip(), "Do not return a card"))
     elif task.kind == "reinforce":
         drawn = st.drawn[seat]
@@ -438,8 +504,11 @@ def _settle(st: AlsState) -> None:
     """After an answered decision: drop abilities that offer no choice (a Reinforce with an
     empty deck draws nothing), draw for a Reinforce that comes up, and pass the turn once no
     ability is waiting."""
+    code = st.rules == "code"
     while st.queue:
         task = st.queue[0]
+        if code:
+            _refresh(st)  # GameBench builds an observation as each ability starts
         if task.kind == "reinforce" and st.drawn[task.seat] is None and st.deck:
             st.drawn[task.seat] = st.deck.pop(0)
         if task_actions(st, task):
@@ -451,6 +520,8 @@ def _settle(st: AlsState) -> None:
         st.to_move = other
     elif not st.hands[mover]:
         st.battle_over = True
+    if code and not st.battle_over:
+        _refresh(st)  # and as each turn starts
 
 
 def destroyed_by(st: AlsState, theatre: str, faceup: bool) -> str | None:
@@ -645,7 +716,7 @@ class AlsRules:
         return [AlsSkipped(n=n, seat=seat, ability=CARDS[d.card or ""].name)]
 
     def _end_battle(self, st: AlsState, events: list[Any]) -> None:
-        strength = st.strengths()
+        strength = st.counted()
         held = control(strength, st.first)
         if st.withdrawn is not None:
             loser = st.withdrawn
@@ -702,6 +773,7 @@ class AlsRules:
             st.to_move = event.first
             st.lanes = {t: [[], []] for t in THEATRES}
             st.gone = []
+            st.current = {}
             st.queue = []
             st.abilities = 0
             st.air_drop = [False, False]
@@ -720,6 +792,7 @@ class AlsRules:
             st.queue.pop(0)
             stack = st.lanes[event.theatre][event.owner]
             stack[-1] = (stack[-1][0], event.faceup)
+            st.current[event.card] = CARDS[event.card].strength if event.faceup else 2
             if event.faceup:
                 _trigger(st, event.owner, event.card, event.theatre)
             self._answered(st)
@@ -732,6 +805,7 @@ class AlsRules:
             st.queue.pop(0)
             card, _ = st.lanes[event.theatre][event.seat].pop(event.index)
             st.hands[event.seat].append(card)
+            st.current.pop(card, None)
             st.queue.insert(0, Task("play", event.seat, "S4", event.theatre))
             self._answered(st)
         elif isinstance(event, AlsSkipped):
@@ -775,6 +849,7 @@ class AlsRules:
                 st.gone.append(card)
         else:
             st.lanes[e.theatre][e.seat].append((card, e.faceup))
+            st.current[card] = CARDS[card].strength if e.faceup else 2
             if e.faceup:
                 _trigger(st, e.seat, card, e.theatre)
         self._answered(st)

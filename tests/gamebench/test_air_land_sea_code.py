@@ -26,6 +26,7 @@ from events.codec import encode_each
 from events.config import SeatSpec
 from events.gamebench.air_land_sea import (
     AlsBattleBegan,
+    AlsBattleEnded,
     AlsConfig,
     AlsEnded,
     AlsFlipped,
@@ -158,3 +159,20 @@ def test_the_prompt_of_the_default_rules(snapshot: SnapshotAssertion) -> None:
     view = AlsView(1).sync(log)
     prompter = AlsPrompter()
     assert prompter.decision_prompt(view, d, "", None) == snapshot
+
+
+def test_a_battle_counts_strengths_as_gamebenchs_program_last_set_them() -> None:
+    """GameBench refreshes a card's strength only as it builds an observation, so a battle's
+    count can miss an Escalation or Cover Fire played or flipped after the last look."""
+    stale = 0
+    for config in (CODE, CARDS):
+        for seed in range(16):
+            log = play_game(config, seed, ["random", "random"]).events
+            for k, e in enumerate(log):
+                if isinstance(e, AlsBattleEnded) and e.reason == "theatres":
+                    state = RULES.fold(log[:k])
+                    assert e.strengths == tuple(state.counted())
+                    if e.strengths != tuple(state.strengths()):
+                        assert config is CODE
+                        stale += 1
+    assert stale >= 1
