@@ -1,20 +1,27 @@
 """Air, Land and Sea as GameBench plays it, as a decider (see docs/gamebench.md).
 
 A match is a series of battles. Each battle lays the three theatres in a row (the first
-battle's order drawn from the seed, then rotated: the rightmost goes to the far left), deals
-six cards to each player and alternates turns from the 1st player. On a turn a player either
-deploys a card face up to its own theatre, improvises a card face down to any theatre
-(strength 2), or withdraws. A card played face up, or flipped face up, sets off its instant
-ability; the abilities that need a choice (Maneuver, Ambush, Transport, Redeploy, Reinforce,
-Disrupt) are decisions of their own, resolved in the order they were set off before the
-turn passes. Ongoing abilities act while their card is face up.
+battle's order drawn from the seed, then rotated), deals six cards to each player and
+alternates turns from the 1st player. On a turn a player either deploys a card face up to
+its own theatre, improvises a card face down to any theatre (strength 2), or withdraws. A
+card played face up, or flipped face up, sets off its instant ability; the abilities that
+need a choice (Maneuver, Ambush, Transport, Redeploy, Reinforce, Disrupt) are decisions of
+their own, resolved in the order they were set off before the turn passes. Ongoing
+abilities act while their card is face up.
 
 A battle ends when a player withdraws (the other scores 2 to 6 points, fewer the more cards
 the withdrawing player still holds) or when both hands are empty: the player who controls
 more theatres (higher strength; ties and empty theatres to the 1st player) scores 6. The
-1st player alternates between battles. The first to 12 points wins the match (1, the loser
-0); after `max_battles` battles the match stops: the player with more points wins, level
-points are a draw (0.5 each).
+1st player alternates between battles. The first to 12 points ends the match; after
+`max_battles` battles it stops anyway.
+
+Two sets of rules (`AlsConfig.rules`): `code` (the default) plays as GameBench's program at
+1b8b24e does, its quirks included (the leftmost theatre moves right between battles, the
+Disrupt's owner chooses both flips, Reinforce's card escapes Containment and Blockade,
+Escalation and Cover Fire do nothing in the leftmost theatre, destroyed cards leave the
+game, a battle counts strengths as last refreshed); `cards` plays the cards as written
+(rules 1.0.0). The match score (`AlsConfig.score`) is each seat's share of the points
+(`share`, the default) or 1 / 0 (`win`, level points 0.5 each).
 
 An answer that is no legal action is recorded and replaced by a random legal one drawn from
 the seed (GameBench's fallback).
