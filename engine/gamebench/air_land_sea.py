@@ -285,6 +285,7 @@ class AlsState:
         "first",
         "gone",
         "hands",
+        "held",
         "hidden",
         "lanes",
         "n",
@@ -320,6 +321,9 @@ class AlsState:
         self.lanes: dict[str, list[Stack]] = {t: [[], []] for t in THEATRES}
         self.to_move = 0
         self.queue: list[Task] = []
+        self.held: list[Task] = []
+        """Under the `code` rules, abilities set off by a Disrupt's first flip, waiting for
+        its second."""
         self.abilities = 0
         """Instant abilities set off during the current turn."""
         self.air_drop = [False, False]
@@ -487,8 +491,12 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
     return out
 
 
-def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
-    """A card of `owner` just turned face up in `theatre`: set off its instant ability."""
+def _trigger(st: AlsState, owner: int, card: str, theatre: str, hold: bool = False) -> None:
+    """A card of `owner` just turned face up in `theatre`: set off its instant ability. By
+    the `cards` rules it waits behind the abilities already set off. By the `code` rules it
+    acts at once, before them (GameBench's program resolves it inside the ability that set it
+    off), except that the abilities set off by a Disrupt's flips (`hold`) wait until both
+    flips are made, then act in order (its `effect_stack`)."""
     if card in st.config.inert:
         return
     name = CARDS[card].name
@@ -499,12 +507,26 @@ def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
     if kind is None or st.abilities >= MAX_ABILITIES:
         return
     st.abilities += 1
-    st.queue.append(Task(kind, owner, card, theatre))
+    tasks = [Task(kind, owner, card, theatre)]
     if kind == "disrupt":
         if st.rules == "code":
-            st.queue.append(Task(kind, owner, card, theatre, side=1 - owner))
+            tasks.append(Task(kind, owner, card, theatre, side=1 - owner))
         else:
-            st.queue.append(Task(kind, 1 - owner, card, theatre))
+            tasks.append(Task(kind, 1 - owner, card, theatre))
+    if st.rules != "code":
+        st.queue.extend(tasks)
+    elif hold:
+        st.held.extend(tasks)
+    else:
+        st.queue[0:0] = tasks
+
+
+def _release(st: AlsState) -> None:
+    """Once a Disrupt's flips are both made (or the second is not possible), the abilities
+    they set off come first, in the order they were set off."""
+    if st.held and not (st.queue and st.queue[0].kind == "disrupt"):
+        st.queue[0:0] = st.held
+        st.held = []
 
 
 def _settle(st: AlsState) -> None:
@@ -521,6 +543,7 @@ def _settle(st: AlsState) -> None:
         if task_actions(st, task):
             return
         st.queue.pop(0)
+        _release(st)
     st.abilities = 0
     mover, other = st.to_move, 1 - st.to_move
     if st.hands[other]:
@@ -782,6 +805,7 @@ class AlsRules:
             st.gone = []
             st.current = {}
             st.queue = []
+            st.held = []
             st.abilities = 0
             st.air_drop = [False, False]
             st.drawn = [None, None]
@@ -796,12 +820,14 @@ class AlsRules:
         elif isinstance(event, AlsPlayed):
             self._played(st, event)
         elif isinstance(event, AlsFlipped):
-            st.queue.pop(0)
+            task = st.queue.pop(0)
             stack = st.lanes[event.theatre][event.owner]
             stack[-1] = (stack[-1][0], event.faceup)
             st.current[event.card] = CARDS[event.card].strength if event.faceup else 2
             if event.faceup:
-                _trigger(st, event.owner, event.card, event.theatre)
+                hold = st.rules == "code" and task.kind == "disrupt"
+                _trigger(st, event.owner, event.card, event.theatre, hold)
+            _release(st)
             self._answered(st)
         elif isinstance(event, AlsMoved):
             st.queue.pop(0)

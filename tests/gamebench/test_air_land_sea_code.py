@@ -16,6 +16,7 @@ from syrupy.assertion import SnapshotAssertion
 from engine.gamebench.air_land_sea import (
     RULES,
     AlsState,
+    Flip,
     Reinforce,
     Task,
     Withdraw,
@@ -176,3 +177,26 @@ def test_a_battle_counts_strengths_as_gamebenchs_program_last_set_them() -> None
                         assert config is CODE
                         stale += 1
     assert stale >= 1
+
+
+def _after_a_maneuver_flip(config: AlsConfig) -> list[str]:
+    """A Maneuver and an Ambush wait (as after a Disrupt's two flips); the Maneuver turns the
+    other seat's face-down Transport face up. The kinds of the abilities waiting then."""
+    state, _ = RULES.start(config, 0, SEATS)
+    left, middle, right = state.order
+    for pile in (*state.hands, state.deck):
+        pile[:] = [c for c in pile if c not in ("A3", "L2", "S1", "A6")]
+    state.lanes[middle][0].append(("A3", True))
+    state.lanes[left][1].append(("S1", False))
+    state.lanes[right][1].append(("L2", True))
+    state.lanes[right][0].append(("A6", True))
+    state.queue = [Task("maneuver", 0, "A3", middle), Task("ambush", 1, "L2", right)]
+    d = RULES.pending(state)
+    assert d is not None and d.kind == "maneuver"
+    state, _ = RULES.step(state, d, [Flip(owner=1, theatre=left)])
+    return [t.kind for t in state.queue]
+
+
+def test_an_ability_set_off_inside_another_acts_first_in_gamebenchs_program() -> None:
+    assert _after_a_maneuver_flip(CODE) == ["transport", "ambush"]
+    assert _after_a_maneuver_flip(CARDS) == ["ambush", "transport"]
