@@ -354,7 +354,8 @@ def tournament(
     --game gamebench plays GameBench's protocol over every GameBench game (or those --only
     names), each in its default preset: every pair of --agents plays --games matches in
     every game, one agent a side (its copies fill a team), each deal from both sides. The
-    agent `heuristic` is each game's own heuristic agent (docs/gamebench.md).
+    agent `heuristic` is each game's own heuristic agent (docs/gamebench.md). A `human`
+    there plays the matches of its pairings as above (GameBench's human baseline).
     """
     from agents import code_agents, parse_spec
     from runner.executors import EXECUTORS, make_executor, require_ray
