@@ -354,7 +354,8 @@ def tournament(
     --game gamebench plays GameBench's protocol over every GameBench game (or those --only
     names), each in its default preset: every pair of --agents plays --games matches in
     every game, one agent a side (its copies fill a team), each deal from both sides. The
-    agent `heuristic` is each game's own heuristic agent (docs/gamebench.md).
+    agent `heuristic` is each game's own heuristic agent (docs/gamebench.md). A `human`
+    there plays the matches of its pairings as above (GameBench's human baseline).
     """
     from agents import code_agents, parse_spec
     from runner.executors import EXECUTORS, make_executor, require_ray
@@ -462,19 +463,21 @@ def tournament(
         human_exit()
         return
     if catalog.is_family(game):
-        suite = _Suite(str(game), agents, games, seed, name, only, workers, quiet, init, db)
+        suite = _Suite(
+            str(game), agents, games, seed, name, only, workers, quiet, init, db, human_timeout
+        )
         for flag, value in (
             ("--format", fmt),
             ("--preset", preset),
             ("--preset-file", preset_file),
             ("--mode", mode),
-            ("--human-timeout", human_timeout),
         ):
             if value is not None:
                 raise UsageError(f"{flag} does not go with a family of games (--game {game})")
         if dry_run or as_json:
             raise UsageError(f"--dry-run does not go with a family of games (--game {game})")
         _play_suite(suite, start, executor, concurrency, (max_calls, max_tokens, max_cost, prices))
+        human_exit()
         return
     if only is not None:
         raise UsageError("--only goes with a family of games (--game gamebench)")
@@ -593,6 +596,7 @@ class _Suite(msgspec.Struct, frozen=True):
     quiet: bool
     init: bool
     db: Path
+    human_timeout: float | None = None
 
 
 def _play_suite(
@@ -624,8 +628,14 @@ def _play_suite(
     if not o.agents:
         raise UsageError(f"--agents is required (e.g. --agents random,heuristic for {o.family})")
     pool = _split(o.agents)
-    if has_human(pool):
-        raise UsageError("human seats do not go with a family of games; play one game at a time")
+    if o.human_timeout is not None:
+        pool = tuple(human_spec(a, o.human_timeout) for a in pool)
+    # A person plays the suite's matches of the pairings that seat them, one game at a time
+    # (GameBench's human baseline, docs/gamebench.md); no progress bar over their prompts.
+    people = has_human(pool)
+    if people and executor != "local":
+        raise UsageError("human seats play here: use --executor local")
+    quiet = o.quiet or people
     for game_name, _, _ in games:
         for a in pool:
             try:
@@ -650,7 +660,7 @@ def _play_suite(
         check_suite([(n, sides) for n, _, sides in games], pool, matches)
     except ScheduleError as exc:
         raise UsageError(str(exc)) from None
-    if executor == "local" and o.workers > max_workers():
+    if executor == "local" and o.workers > max_workers() and not people:
         # Many workers only for games that wait on models: every pairing must seat one.
         _, config, _ = games[0]
         code = [
@@ -687,7 +697,7 @@ def _play_suite(
                 None,
                 tasks,
                 workers=o.workers,
-                show=not o.quiet,
+                show=not quiet,
                 executor=ex,
                 concurrency=concurrency,
                 budget=_budget(store, name, *budgets),

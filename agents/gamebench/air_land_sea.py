@@ -32,7 +32,6 @@ from engine.gamebench.air_land_sea import (
     Withdraw,
     control,
     state_data,
-    strengths,
 )
 from events.catalog import GameDef
 from events.gamebench.air_land_sea import (
@@ -74,7 +73,7 @@ def after(view: AlsView, seat: int, action: Any) -> Lanes:
 
 def score(view: AlsView, seat: int, lanes: Lanes) -> float:
     """10 per theatre the seat would control, plus a tenth of each capped margin."""
-    strength = strengths(view.order, lanes, view.inert)
+    strength = view.strengths(lanes)
     held = control(strength, view.first)
     total = 0.0
     for (a, b), owner in zip(strength, held, strict=True):
@@ -122,7 +121,7 @@ class Commander(Agent):
 
     def _hopeless(self, view: AlsView, best: Any) -> bool:
         seat = self.seat
-        strength = strengths(view.order, after(view, seat, best), view.inert)
+        strength = view.strengths(after(view, seat, best))
         held = control(strength, view.first)
         if sum(1 for s in held if s == seat) >= 2:
             return False
@@ -144,11 +143,15 @@ CODE_AGENTS: dict[str, Any] = {
 
 
 def presets() -> Mapping[str, AlsConfig]:
-    """GameBench's match; the same with only the abilities GameBench's program applies; and
-    a short one (first to 6 points, at most 2 battles) for tests."""
+    """GameBench's match as its program at 1b8b24e played it (the default); the cards as
+    written, scored 1 / 0 (rules 1.0.0's match); rules 1.0.0's copy of GameBench's unfinished
+    program of March 2024 (six abilities inert); a short match for tests."""
     return {
         "standard": AlsConfig(),
-        "gamebench_code": AlsConfig(inert=GAMEBENCH_INERT, name="gamebench_code"),
+        "cards": AlsConfig(rules="cards", score="win", name="cards"),
+        "gamebench_wip": AlsConfig(
+            inert=GAMEBENCH_INERT, rules="cards", score="win", name="gamebench_wip"
+        ),
         "quick": AlsConfig(target=6, max_battles=2, name="quick"),
     }
 

@@ -6,7 +6,8 @@ the same figures from GameBench's own code (docs/gamebench.md gives both sides).
 For each game, N games of the `random` agent in every seat at seeds 0..N-1 of the default
 preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
 game in turns, a Hive game in turns of either player, passes included, a Sea Battle game
-in turns, each a move and a volley of every ship afloat), the draw rate, the
+in turns, each a move and a volley of every ship afloat, an Air, Land and Sea match in
+battles), the draw rate, the
 first seat's (or blue team's) win rate and the spread of the first seat's match score.
 """
 
@@ -62,8 +63,28 @@ def _corners(events: Sequence[Any]) -> int:
     return sum(isinstance(e, PitCornered) for e in events)
 
 
+def _battles(events: Sequence[Any]) -> int:
+    """Air, Land and Sea: battles fought."""
+    from events.gamebench.air_land_sea import AlsBattleEnded
+
+    return sum(isinstance(e, AlsBattleEnded) for e in events)
+
+
+def _withdrawals(events: Sequence[Any]) -> int:
+    """Air, Land and Sea: battles ended by a withdrawal."""
+    from events.gamebench.air_land_sea import AlsWithdrew
+
+    return sum(isinstance(e, AlsWithdrew) for e in events)
+
+
+def _answered(events: Sequence[Any]) -> int:
+    """Air, Land and Sea: decisions answered (turns and abilities' choices)."""
+    return len({e.n for e in events if isinstance(getattr(e, "n", None), int)})
+
+
 EXTRAS: dict[str, dict[str, Length]] = {
     "gamebench:pit": {"trades": _trades, "corners": _corners},
+    "gamebench:air_land_sea": {"withdrawals": _withdrawals, "decisions": _answered},
 }
 """Further counts a game's figures include (their means)."""
 
@@ -74,6 +95,7 @@ def _plies(events: Sequence[Any]) -> int:
 
 
 LENGTHS: dict[str, tuple[str, Length]] = {
+    "gamebench:air_land_sea": ("battles", _battles),
     "gamebench:hive": ("turns", _plies),
     "gamebench:pit": ("turns", _turns),
     "gamebench:sea_battle": ("turns", _turns),

@@ -1,20 +1,27 @@
 """Air, Land and Sea as GameBench plays it, as a decider (see docs/gamebench.md).
 
 A match is a series of battles. Each battle lays the three theatres in a row (the first
-battle's order drawn from the seed, then rotated: the rightmost goes to the far left), deals
-six cards to each player and alternates turns from the 1st player. On a turn a player either
-deploys a card face up to its own theatre, improvises a card face down to any theatre
-(strength 2), or withdraws. A card played face up, or flipped face up, sets off its instant
-ability; the abilities that need a choice (Maneuver, Ambush, Transport, Redeploy, Reinforce,
-Disrupt) are decisions of their own, resolved in the order they were set off before the
-turn passes. Ongoing abilities act while their card is face up.
+battle's order drawn from the seed, then rotated), deals six cards to each player and
+alternates turns from the 1st player. On a turn a player either deploys a card face up to
+its own theatre, improvises a card face down to any theatre (strength 2), or withdraws. A
+card played face up, or flipped face up, sets off its instant ability; the abilities that
+need a choice (Maneuver, Ambush, Transport, Redeploy, Reinforce, Disrupt) are decisions of
+their own, resolved in the order they were set off before the turn passes. Ongoing
+abilities act while their card is face up.
 
 A battle ends when a player withdraws (the other scores 2 to 6 points, fewer the more cards
 the withdrawing player still holds) or when both hands are empty: the player who controls
 more theatres (higher strength; ties and empty theatres to the 1st player) scores 6. The
-1st player alternates between battles. The first to 12 points wins the match (1, the loser
-0); after `max_battles` battles the match stops: the player with more points wins, level
-points are a draw (0.5 each).
+1st player alternates between battles. The first to 12 points ends the match; after
+`max_battles` battles it stops anyway.
+
+Two sets of rules (`AlsConfig.rules`): `code` (the default) plays as GameBench's program at
+1b8b24e does, its quirks included (the leftmost theatre moves right between battles, the
+Disrupt's owner chooses both flips, Reinforce's card escapes Containment and Blockade,
+Escalation and Cover Fire do nothing in the leftmost theatre, destroyed cards leave the
+game, a battle counts strengths as last refreshed); `cards` plays the cards as written
+(rules 1.0.0). The match score (`AlsConfig.score`) is each seat's share of the points
+(`share`, the default) or 1 / 0 (`win`, level points 0.5 each).
 
 An answer that is no legal action is recorded and replaced by a random legal one drawn from
 the seed (GameBench's fallback).
@@ -38,6 +45,7 @@ from events.gamebench.air_land_sea import (
     NAME,
     THEATRES,
     VERSION,
+    VERSIONS,
     AlsBattleBegan,
     AlsBattleEnded,
     AlsConfig,
@@ -55,8 +63,9 @@ from events.gamebench.air_land_sea import (
     AlsSkipped,
     AlsStarted,
     AlsWithdrew,
+    rules_of,
 )
-from events.gamebench.common import ranks, winner_scores
+from events.gamebench.common import ranks, share_scores, winner_scores
 
 HEADINGS: tuple[str, ...] = (
     "Theaters",
@@ -149,6 +158,9 @@ class Task(msgspec.Struct, frozen=True):
     seat: int
     card: str
     theatre: str
+    side: int = -1
+    """Disrupt: whose uncovered cards the decider flips (-1: its own). GameBench's program
+    lets the Disrupt's owner choose the other player's flip too."""
 
 
 ABILITY_TASKS: dict[str, str] = {
@@ -201,13 +213,18 @@ def faceup_cards(lanes: dict[str, list[Stack]]) -> list[tuple[str, int, str]]:
 
 
 def strengths(
-    order: Sequence[str], lanes: dict[str, list[Stack]], inert: Collection[str] = ()
+    order: Sequence[str],
+    lanes: dict[str, list[Stack]],
+    inert: Collection[str] = (),
+    left_void: bool = False,
 ) -> list[tuple[int, int]]:
     """Each theatre's strength of seat 0 and seat 1, in `order`. A face-up card has its
     strength, a face-down one 2 (4 for a seat with Escalation face up); cards under a face-up
     Cover Fire have 4; a face-up Support gives its owner 3 in each adjacent theatre. Face-down
     cards may be unknown (an empty code): their strength does not depend on what they are.
-    Cards in `inert` keep their strength but not their ability."""
+    Cards in `inert` keep their strength but not their ability. With `left_void`, Escalation
+    and Cover Fire do nothing in the leftmost theatre (GameBench's program at 1b8b24e finds
+    them by their theatre's index and skips index 0 as if it were missing)."""
     escalated = [False, False]
     bonus = [[0, 0] for _ in order]
     for i, t in enumerate(order):
@@ -215,7 +232,7 @@ def strengths(
             for c, u in lanes[t][s]:
                 if not u or c in inert:
                     continue
-                if c == "S2":
+                if c == "S2" and not (left_void and i == 0):
                     escalated[s] = True
                 elif c == "A1":
                     for j in (i - 1, i + 1):
@@ -230,7 +247,7 @@ def strengths(
             total = bonus[i][s]
             cover = -1
             for k, (c, u) in enumerate(stack):
-                if u and c == "L4" and c not in inert:
+                if u and c == "L4" and c not in inert and not (left_void and i == 0):
                     cover = k
             for k, (c, u) in enumerate(stack):
                 total += 4 if k < cover else (CARDS[c].strength if u else down)
@@ -261,11 +278,14 @@ class AlsState:
         "battle",
         "battle_over",
         "config",
+        "current",
         "deck",
         "drawn",
         "explained",
         "first",
+        "gone",
         "hands",
+        "held",
         "hidden",
         "lanes",
         "n",
@@ -273,24 +293,37 @@ class AlsState:
         "over",
         "queue",
         "requests",
+        "rules",
+        "score",
         "seed",
         "to_move",
         "vp",
         "withdrawn",
     )
 
-    def __init__(self, config: AlsConfig, seed: int) -> None:
+    def __init__(self, config: AlsConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
+        self.rules, self.score = rules_of(config, version)
+        """`code` or `cards`; `share` or `win` (see `AlsConfig`)."""
         self.order: list[str] = list(THEATRES)
         self.first = 0
         self.battle = -1
         self.vp = [0, 0]
         self.hands: list[list[str]] = [[], []]
         self.deck: list[str] = []
+        self.current: dict[str, int] = {}
+        """Under the `code` rules, each card's strength as GameBench's program last set it
+        (`Card.current_strength`), which the end of a battle counts (`counted`)."""
+        self.gone: list[str] = []
+        """Cards destroyed this battle under the `code` rules (GameBench's program drops a
+        destroyed card from the game instead of putting it under the deck)."""
         self.lanes: dict[str, list[Stack]] = {t: [[], []] for t in THEATRES}
         self.to_move = 0
         self.queue: list[Task] = []
+        self.held: list[Task] = []
+        """Under the `code` rules, abilities set off by a Disrupt's first flip, waiting for
+        its second."""
         self.abilities = 0
         """Instant abilities set off during the current turn."""
         self.air_drop = [False, False]
@@ -314,6 +347,71 @@ class AlsState:
         """(card, owner, theatre) of every face-up card whose ability acts in this match."""
         inert = self.config.inert
         return [x for x in faceup_cards(self.lanes) if x[0] not in inert]
+
+    def strengths(self) -> list[tuple[int, int]]:
+        """Each theatre's strength of both seats now, by this match's rules."""
+        return strengths(self.order, self.lanes, self.config.inert, self.rules == "code")
+
+    def counted(self) -> list[tuple[int, int]]:
+        """The strengths the end of a battle counts: under the `code` rules each card's
+        strength as GameBench's program last set it (`current`, see `_refresh`) plus
+        Support's +3, which its `get_theater_strengths` adds afresh; else `strengths`."""
+        if self.rules != "code":
+            return self.strengths()
+        bonus = [[0, 0] for _ in self.order]
+        for i, t in enumerate(self.order):
+            for s in (0, 1):
+                if any(c == "A1" and u and c not in self.config.inert for c, u in self.lanes[t][s]):
+                    for j in (i - 1, i + 1):
+                        if 0 <= j < len(self.order):
+                            bonus[j][s] += 3
+        out = []
+        for i, t in enumerate(self.order):
+            a, b = (
+                bonus[i][s] + sum(self.current.get(c, 2) for c, _ in self.lanes[t][s])
+                for s in (0, 1)
+            )
+            out.append((a, b))
+        return out
+
+
+def _refresh(st: AlsState) -> None:
+    """GameBench's `apply_strength_effects` (game.py at 1b8b24e), which its program runs each
+    time it builds an observation: with Escalation face up outside the leftmost theatre its
+    owner's face-down cards become 4, and with no Escalation face up every face-down card
+    becomes 2; with Cover Fire face up outside the leftmost theatre the cards under it become
+    4, and with no Cover Fire face up every face-up card gets its printed strength. Face up in
+    the leftmost theatre (index 0, which the program's `if theater_ind` skips) either card
+    changes nothing, not even the reset."""
+    inert = st.config.inert
+    for code, reset_up in (("S2", False), ("L4", True)):
+        found = [
+            (i, s)
+            for i, t in enumerate(st.order)
+            for s in (0, 1)
+            for c, u in st.lanes[t][s]
+            if c == code and u and c not in inert
+        ]
+        if not found:
+            for t in st.order:
+                for side in st.lanes[t]:
+                    for c, u in side:
+                        if u == reset_up:
+                            st.current[c] = CARDS[c].strength if u else 2
+            continue
+        i, s = found[0]
+        if not i:
+            continue
+        if code == "S2":
+            for t in st.order:
+                for c, u in st.lanes[t][s]:
+                    if not u:
+                        st.current[c] = 4
+        else:
+            stack = st.lanes[st.order[i]][s]
+            k = next(k for k, (c, _) in enumerate(stack) if c == code)
+            for c, _ in stack[:k]:
+                st.current[c] = 4
 
 
 def play_actions(st: AlsState, seat: int, withdraw: bool) -> list[tuple[AlsMove, str]]:
@@ -354,7 +452,8 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
     out: list[tuple[AlsMove, str]] = []
     if task.kind in ("maneuver", "ambush", "disrupt"):
         where = adjacent(st.order, task.theatre) if task.kind == "maneuver" else st.order
-        owners = (seat,) if task.kind == "disrupt" else (0, 1)
+        mine = seat if task.side < 0 else task.side
+        owners = (mine,) if task.kind == "disrupt" else (0, 1)
         for t in st.order:
             if t not in where:
                 continue
@@ -379,7 +478,8 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
                 if not up:
                     label = f"Return your face-down {card_name(c)} in {t} to your hand"
                     out.append((Return(theatre=t, index=i), label))
-        if out:
+        if out or st.rules == "code":
+            # GameBench's program asks even with nothing to return (one option).
             out.append((Skip(), "Do not return a card"))
     elif task.kind == "reinforce":
         drawn = st.drawn[seat]
@@ -391,8 +491,12 @@ def task_actions(st: AlsState, task: Task) -> list[tuple[AlsMove, str]]:
     return out
 
 
-def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
-    """A card of `owner` just turned face up in `theatre`: set off its instant ability."""
+def _trigger(st: AlsState, owner: int, card: str, theatre: str, hold: bool = False) -> None:
+    """A card of `owner` just turned face up in `theatre`: set off its instant ability. By
+    the `cards` rules it waits behind the abilities already set off. By the `code` rules it
+    acts at once, before them (GameBench's program resolves it inside the ability that set it
+    off), except that the abilities set off by a Disrupt's flips (`hold`) wait until both
+    flips are made, then act in order (its `effect_stack`)."""
     if card in st.config.inert:
         return
     name = CARDS[card].name
@@ -403,28 +507,51 @@ def _trigger(st: AlsState, owner: int, card: str, theatre: str) -> None:
     if kind is None or st.abilities >= MAX_ABILITIES:
         return
     st.abilities += 1
-    st.queue.append(Task(kind, owner, card, theatre))
+    tasks = [Task(kind, owner, card, theatre)]
     if kind == "disrupt":
-        st.queue.append(Task(kind, 1 - owner, card, theatre))
+        if st.rules == "code":
+            tasks.append(Task(kind, owner, card, theatre, side=1 - owner))
+        else:
+            tasks.append(Task(kind, 1 - owner, card, theatre))
+    if st.rules != "code":
+        st.queue.extend(tasks)
+    elif hold:
+        st.held.extend(tasks)
+    else:
+        st.queue[0:0] = tasks
+
+
+def _release(st: AlsState) -> None:
+    """Once a Disrupt's flips are both made (or the second is not possible), the abilities
+    they set off come first, in the order they were set off."""
+    if st.held and not (st.queue and st.queue[0].kind == "disrupt"):
+        st.queue[0:0] = st.held
+        st.held = []
 
 
 def _settle(st: AlsState) -> None:
     """After an answered decision: drop abilities that offer no choice (a Reinforce with an
     empty deck draws nothing), draw for a Reinforce that comes up, and pass the turn once no
     ability is waiting."""
+    code = st.rules == "code"
     while st.queue:
         task = st.queue[0]
+        if code:
+            _refresh(st)  # GameBench builds an observation as each ability starts
         if task.kind == "reinforce" and st.drawn[task.seat] is None and st.deck:
             st.drawn[task.seat] = st.deck.pop(0)
         if task_actions(st, task):
             return
         st.queue.pop(0)
+        _release(st)
     st.abilities = 0
     mover, other = st.to_move, 1 - st.to_move
     if st.hands[other]:
         st.to_move = other
     elif not st.hands[mover]:
         st.battle_over = True
+    if code and not st.battle_over:
+        _refresh(st)  # and as each turn starts
 
 
 def destroyed_by(st: AlsState, theatre: str, faceup: bool) -> str | None:
@@ -440,9 +567,23 @@ def destroyed_by(st: AlsState, theatre: str, faceup: bool) -> str | None:
 
 
 class AlsRules:
-    """Air, Land and Sea as a decider (see the module docstring)."""
+    """Air, Land and Sea as a decider (see the module docstring); `version` picks the rules
+    games are recorded by (the current ones, or 1.0.0 to replay its games)."""
 
-    version = VERSION
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(
+                f"no Air, Land and Sea rules {version!r} (known: {', '.join(VERSIONS)})"
+            )
+        self.version = version
+
+    def for_version(self, version: str) -> AlsRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return AlsRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: AlsConfig) -> int:
@@ -456,9 +597,9 @@ class AlsRules:
         self, config: AlsConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[AlsState, list[Any]]:
         """Announce the match, draw the theatres' order and the 1st player, deal."""
-        st = AlsState(config.validate(), seed)
+        st = AlsState(config.validate(), seed, self.version)
         events: list[Any] = [
-            AlsStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION)
+            AlsStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version)
         ]
         rng = random.Random(f"{seed}:{NAME}:setup")
         order = list(THEATRES)
@@ -596,13 +737,16 @@ class AlsRules:
                     theatre=action.theatre,
                     faceup=False,
                     via="reinforce",
-                    destroyed=destroyed_by(st, action.theatre, False),
+                    # GameBench's program plays Reinforce's card without its checks.
+                    destroyed=None
+                    if st.rules == "code"
+                    else destroyed_by(st, action.theatre, False),
                 ),
             ]
         return [AlsSkipped(n=n, seat=seat, ability=CARDS[d.card or ""].name)]
 
     def _end_battle(self, st: AlsState, events: list[Any]) -> None:
-        strength = strengths(st.order, st.lanes, st.config.inert)
+        strength = st.counted()
         held = control(strength, st.first)
         if st.withdrawn is not None:
             loser = st.withdrawn
@@ -628,7 +772,10 @@ class AlsRules:
             top = max(vp)
             leaders = [s for s in (0, 1) if vp[s] == top]
             win = leaders[0] if len(leaders) == 1 else None
-            scores = winner_scores(2, win) if win is not None else (0.5, 0.5)
+            if st.score == "share":
+                scores = share_scores(vp)
+            else:
+                scores = winner_scores(2, win) if win is not None else (0.5, 0.5)
             end = AlsEnded(
                 reason="target" if top >= st.config.target else "battle_cap",
                 winner=win,
@@ -640,7 +787,11 @@ class AlsRules:
             self.evolve(st, end)
             events.append(end)
             return
-        order = (st.order[-1], *st.order[:-1])
+        if st.rules == "code":
+            # GameBench's `rotate_theaters` moves the leftmost theatre to the far right.
+            order = (*st.order[1:], st.order[0])
+        else:
+            order = (st.order[-1], *st.order[:-1])
         self._battle(st, order, 1 - st.first, events)
 
     def evolve(self, st: AlsState, event: Any) -> AlsState:
@@ -651,7 +802,10 @@ class AlsRules:
             st.first = event.first
             st.to_move = event.first
             st.lanes = {t: [[], []] for t in THEATRES}
+            st.gone = []
+            st.current = {}
             st.queue = []
+            st.held = []
             st.abilities = 0
             st.air_drop = [False, False]
             st.drawn = [None, None]
@@ -666,11 +820,14 @@ class AlsRules:
         elif isinstance(event, AlsPlayed):
             self._played(st, event)
         elif isinstance(event, AlsFlipped):
-            st.queue.pop(0)
+            task = st.queue.pop(0)
             stack = st.lanes[event.theatre][event.owner]
             stack[-1] = (stack[-1][0], event.faceup)
+            st.current[event.card] = CARDS[event.card].strength if event.faceup else 2
             if event.faceup:
-                _trigger(st, event.owner, event.card, event.theatre)
+                hold = st.rules == "code" and task.kind == "disrupt"
+                _trigger(st, event.owner, event.card, event.theatre, hold)
+            _release(st)
             self._answered(st)
         elif isinstance(event, AlsMoved):
             st.queue.pop(0)
@@ -681,6 +838,7 @@ class AlsRules:
             st.queue.pop(0)
             card, _ = st.lanes[event.theatre][event.seat].pop(event.index)
             st.hands[event.seat].append(card)
+            st.current.pop(card, None)
             st.queue.insert(0, Task("play", event.seat, "S4", event.theatre))
             self._answered(st)
         elif isinstance(event, AlsSkipped):
@@ -718,9 +876,13 @@ class AlsRules:
         if e.via != "turn":
             st.queue.pop(0)
         if e.destroyed is not None:
-            st.deck.append(card)
+            if st.rules == "cards":
+                st.deck.append(card)
+            else:
+                st.gone.append(card)
         else:
             st.lanes[e.theatre][e.seat].append((card, e.faceup))
+            st.current[card] = CARDS[card].strength if e.faceup else 2
             if e.faceup:
                 _trigger(st, e.seat, card, e.theatre)
         self._answered(st)
@@ -728,7 +890,7 @@ class AlsRules:
     def fold(self, events: Sequence[Any]) -> AlsState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = AlsState(start.config, start.seed)
+        st = AlsState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st
@@ -792,6 +954,7 @@ def state_data(st: AlsState) -> dict[str, Any]:
         "to_move": st.to_move,
         "hands": [sorted(h) for h in st.hands],
         "deck": list(st.deck),
+        "destroyed": list(st.gone),
         "theatres": {
             t: [[{"card": c, "faceup": up} for c, up in side] for side in st.lanes[t]]
             for t in st.order

@@ -13,13 +13,18 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
 from events.gamebench.common import RuleExplainedBase
 
 NAME = "gamebench:air_land_sea"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+"""1.1.0: by default the rules of GameBench's program at 1b8b24e (`AlsConfig.rules`) and the
+share of victory points as the match score (`AlsConfig.score`); 1.0.0 played the cards as
+written with 1 / 0 scores and is kept to replay its games."""
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
 
 THEATRES: tuple[str, ...] = ("Air", "Land", "Sea")
 """The three theatres (and the three kinds of battle card)."""
@@ -81,8 +86,9 @@ CARDS: dict[str, CardInfo] = {
 """The 18 battle cards by code (theatre letter and strength), GameBench's deck."""
 
 GAMEBENCH_INERT: tuple[str, ...] = ("A2", "A3", "L3", "S3", "S2", "L4")
-"""The abilities GameBench's program never applies: Air Drop and the three Maneuvers (their
-names are misspelt where the program looks them up), Escalation and Cover Fire (left to do)."""
+"""The abilities GameBench's unfinished program of 13 March 2024 (e4a6459) never applied:
+Air Drop and the three Maneuvers (misspelt where it looked them up), Escalation and Cover
+Fire (not yet written). By 1b8b24e, which played every published match, all of them act."""
 
 HAND = 6
 """Cards dealt to each player at the start of a battle."""
@@ -106,9 +112,22 @@ class AlsConfig(msgspec.Struct, frozen=True, kw_only=True):
     inert: tuple[str, ...] = ()
     """Cards (codes) whose abilities do nothing in this match; they keep their strength."""
     name: str = "standard"
+    rules: Literal["code", "cards"] | UnsetType = UNSET
+    """`code` (unset: the default): as GameBench's program at 1b8b24e plays the cards (see
+    docs/gamebench.md); `cards`: as the cards and Appendix K say (rules 1.0.0 always did).
+    Left out of the stored config while unset, so games stored before it keep their bytes."""
+    score: Literal["share", "win"] | UnsetType = UNSET
+    """`share` (unset: the default): each seat's share of the victory points, as GameBench's
+    `play` returns; `win`: 1 to the winner, 0 to the loser (rules 1.0.0 always did). Left
+    out of the stored config while unset."""
 
     def validate(self) -> AlsConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        rules, score = settings(self)
+        if rules not in ("code", "cards"):
+            raise ConfigError(f"rules must be 'code' or 'cards', got {rules!r}")
+        if score not in ("share", "win"):
+            raise ConfigError(f"score must be 'share' or 'win', got {score!r}")
         if self.players != 2:
             raise ConfigError(f"Air, Land and Sea has exactly 2 players, got {self.players}")
         if not 1 <= self.target <= 1000:
@@ -119,6 +138,20 @@ class AlsConfig(msgspec.Struct, frozen=True, kw_only=True):
         if unknown:
             raise ConfigError(f"inert names unknown cards: {', '.join(unknown)}")
         return self
+
+
+def settings(config: AlsConfig) -> tuple[str, str]:
+    """(rules, score) a configuration asks for, unset fields at their defaults."""
+    rules = "code" if isinstance(config.rules, UnsetType) else config.rules
+    return rules, "share" if isinstance(config.score, UnsetType) else config.score
+
+
+def rules_of(config: AlsConfig, version: str) -> tuple[str, str]:
+    """(rules, score) a game was played by: rules 1.0.0 always played the cards as written
+    and scored 1 / 0."""
+    if version == "1.0.0":
+        return "cards", "win"
+    return settings(config)
 
 
 class AlsStarted(Event, frozen=True, kw_only=True, tag="game_started"):
@@ -283,8 +316,8 @@ class AlsBattleEnded(Event, frozen=True, kw_only=True, tag="als_battle_ended"):
 
 
 class AlsEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
-    """The match is over: 1 to the winner and 0 to the loser (0.5 each when the battle cap
-    stops it level)."""
+    """The match is over. Scores: each seat's share of the victory points (the default), or
+    1 to the winner and 0 to the loser, 0.5 each when the battle cap stops it level."""
 
     reason: Literal["target", "battle_cap"]
     winner: int | None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -49,6 +49,7 @@ from events.gamebench.air_land_sea import (
     AlsSkipped,
     AlsStarted,
     AlsWithdrew,
+    rules_of,
 )
 from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
@@ -83,6 +84,9 @@ class AlsView(ViewBase):
         self.target = 0
         self.max_battles = 0
         self.inert: tuple[str, ...] = ()
+        self.rules = "code"
+        """`code` or `cards` (`AlsConfig.rules`), `score` `share` or `win`."""
+        self.score = "share"
         self.battle = 0
         self.order: list[str] = list(THEATRES)
         self.first = 0
@@ -100,6 +104,7 @@ class AlsView(ViewBase):
             self.target = e.config.target
             self.max_battles = e.config.max_battles
             self.inert = e.config.inert
+            self.rules, self.score = rules_of(e.config, e.engine_version)
         elif isinstance(e, AlsBattleBegan):
             self.battle = e.battle
             self.order = list(e.order)
@@ -141,6 +146,12 @@ class AlsView(ViewBase):
             self.vp = e.vp
             self.ended = True
 
+    def strengths(self, lanes: Any = None) -> list[tuple[int, int]]:
+        """Each theatre's strengths on `lanes` (the board this view sees, by default) by the
+        match's rules."""
+        board = self.lanes if lanes is None else lanes
+        return strengths(self.order, board, self.inert, self.rules == "code")
+
     def hand(self) -> list[str]:
         """The seat's own hand, sorted."""
         return sorted(self.hands.get(self.seat, []))
@@ -159,7 +170,7 @@ class AlsView(ViewBase):
     def board_lines(self, count_from: int = 0) -> list[str]:
         """Each theatre, left to right: both sides' cards (bottom first), strengths and who
         controls it now (seats counted from `count_from`)."""
-        strength = strengths(self.order, self.lanes, self.inert)
+        strength = self.strengths()
         held = control(strength, self.first)
         lines = []
         for i, t in enumerate(self.order):
@@ -299,7 +310,13 @@ SUMMARY = (
     "theatres wins the battle and scores 6 victory points; withdrawing gives the other player "
     "fewer points. The first to 12 victory points wins the match (match score 1, loser 0)."
 )
-"""The summary every model seat reads (in the project's own words)."""
+"""The summary a model seat reads under the `cards` rules (in the project's own words)."""
+
+CODE_SUMMARY = SUMMARY.replace(
+    "wins the match (match score 1, loser 0).",
+    "ends the match; each player's match score is its share of all the victory points scored.",
+)
+"""The summary under the default rules (GameBench's program at 1b8b24e)."""
 
 
 def _ability_list() -> str:
@@ -366,14 +383,44 @@ SECTIONS: dict[str, str] = {
 }
 """The rules under each heading, shown on request."""
 
-BOOK = RuleBook(title="Air, Land and Sea", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+CARDS_BOOK = RuleBook(title="Air, Land and Sea", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules as a model sees them under the `cards` rules (1.0.0)."""
+
+CODE_SECTIONS: dict[str, str] = {
+    **SECTIONS,
+    HEADINGS[0]: SECTIONS[HEADINGS[0]].replace(
+        "the rightmost theatre moves to the far left", "the leftmost theatre moves to the far right"
+    ),
+    HEADINGS[5]: SECTIONS[HEADINGS[5]]
+    + " Disrupt: its owner chooses which uncovered card of its own is flipped, then which"
+    " uncovered card of the other player's is flipped.",
+    HEADINGS[7]: (
+        f"A battle fought to the end scores {BATTLE_WIN} points for its winner; a withdrawal "
+        "scores as the Supreme Commander Cards say. The first player to reach 12 points ends "
+        "the match; each player's match score is its share of all the victory points scored "
+        "(12 to 4 gives 0.75 and 0.25)."
+    ),
+}
+"""The rules under each heading under the default rules (what this program plays)."""
+
+BOOK = RuleBook(
+    title="Air, Land and Sea", summary=CODE_SUMMARY, sections=tuple(CODE_SECTIONS.items())
+)
+"""The rules as a model sees them (the default rules)."""
+
+
+def book_of(view: AlsView) -> RuleBook:
+    """The rule book of the match a view follows."""
+    return CARDS_BOOK if view.rules == "cards" else BOOK
+
 
 QUESTIONS: dict[str, str] = {
     "turn": "It is your turn: deploy a card, improvise one face down, or withdraw.",
     "maneuver": "Your Maneuver acts: flip an uncovered card in a theatre next to it.",
     "ambush": "Your Ambush acts: flip any uncovered card.",
     "disrupt": "Disrupt acts: flip one of your own uncovered cards.",
+    "disrupt_other": "Your Disrupt acts: choose which uncovered card of the other player's"
+    " is flipped.",
     "transport": "Your Transport acts: you may move one of your cards to another theatre.",
     "redeploy": "Your Redeploy acts: you may take a face-down card back, then play a card.",
     "reinforce": "Your Reinforce acts: play the drawn card face down to an adjacent theatre.",
@@ -417,9 +464,14 @@ class AlsPrompter(GameBenchPrompter):
             f"{_player(other, self.first)} would score {lose}.",
             "Recent events:",
             *view.recent(first=self.first),
-            QUESTIONS.get(decision.kind, "Choose an action."),
+            QUESTIONS.get(_question(view, decision), "Choose an action."),
         ]
         return "\n".join(lines)
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The shared prompt, with the rules of the match the view follows."""
+        shared = GameBenchPrompter.decision_prompt
+        return shared(replace(self, book=book_of(view)), view, decision, memory, rejection)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label (the rules word them for the seat asked, naming
@@ -432,6 +484,14 @@ class AlsPrompter(GameBenchPrompter):
     def default_action(self, decision: Any, seat: int) -> Any:
         """A random legal action drawn from the game seed (GameBench's fallback)."""
         return fallback(decision.seed, NAME, decision.n, decision.legal)
+
+
+def _question(view: Any, decision: Any) -> str:
+    """The kind of question: a Disrupt's choice among the other player's cards has its own."""
+    flips = [a for a in decision.legal if hasattr(a, "owner")]
+    if decision.kind == "disrupt" and flips and flips[0].owner != view.seat:
+        return "disrupt_other"
+    return str(decision.kind)
 
 
 def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
@@ -460,7 +520,7 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
 
 def _board(view: AlsView) -> dict[str, Any]:
     """The drawing's data: the theatres and hands the frame's lines tell, nothing more."""
-    strength = strengths(view.order, view.lanes, view.inert)
+    strength = view.strengths()
     held = control(strength, view.first)
     return {
         "game": "air_land_sea",

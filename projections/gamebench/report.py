@@ -169,6 +169,9 @@ class Analysis:
     groups: list[list[str]] = field(default_factory=list)
     """The agents linked by matches, directly or through others (in rating order); more than
     one group: ratings compare only within a group."""
+    people: dict[str, list[tuple[str, str, float, float]]] = field(default_factory=dict)
+    """person (a `human` agent) -> (game, opponent, the person's score, the opponent's) of
+    every match, in game-id order."""
 
     def overall_score(self, agent: str) -> float | None:
         """The agent's total score over all its matches divided by their number (pooled)."""
@@ -177,6 +180,27 @@ class Analysis:
             return None
         total = sum(s * self.counts[agent][g] for g, s in self.scores.get(agent, {}).items())
         return total / n
+
+
+def is_person(agent: str) -> bool:
+    """Whether an agent is a person (`human`, `human:NAME`)."""
+    return agent.split(":", 1)[0].split("?", 1)[0].strip() == "human"
+
+
+def person_rows(a: Analysis) -> list[tuple[str, str, str, int, int, int, int, float]]:
+    """(person, game, opponent, matches, won, lost, level, mean score) per person, game and
+    opponent: a match is won when the person's match score is above the opponent's."""
+    out = []
+    for person in sorted(a.people):
+        tally: dict[tuple[str, str], list[tuple[float, float]]] = defaultdict(list)
+        for game, other, mine, theirs in a.people[person]:
+            tally[game, other].append((mine, theirs))
+        for (game, other), got in sorted(tally.items()):
+            won = sum(m > t for m, t in got)
+            lost = sum(m < t for m, t in got)
+            mean = sum(m for m, _ in got) / len(got)
+            out.append((person, game, other, len(got), won, lost, len(got) - won - lost, mean))
+    return out
 
 
 def load_records(con: duckdb.DuckDBPyConnection, sel: Selection) -> list[dict[str, object]]:
@@ -236,6 +260,12 @@ def analyse(
                     n, total = pairs[game].get((agent, other), (0, 0.0))
                     pairs[game][agent, other] = (n + 1, total + score)
     scores = {a: {g: totals[a][g] / n for g, n in by.items()} for a, by in counts.items()}
+    people: dict[str, list[tuple[str, str, float, float]]] = defaultdict(list)
+    for r in records:
+        pair = [(str(x), float(v)) for x, v in r.items() if x != BT.GAME]  # type: ignore[arg-type]
+        for (x, sx), (y, sy) in ((pair[0], pair[1]), (pair[1], pair[0])):
+            if is_person(x):
+                people[x].append((str(r[BT.GAME]), y, sx, sy))
     overall: dict[str, BT.Rating] = {}
     samples: dict[str, np.ndarray] = {}
     per_game: dict[str, dict[str, BT.Rating]] = {}
@@ -277,6 +307,7 @@ def analyse(
         seed=seed,
         win=win,
         groups=groups,
+        people=dict(people),
     )
 
 
@@ -312,7 +343,31 @@ def analysis_json(a: Analysis) -> dict[str, Any]:
         "agent_matches": {
             agent: {OVERALL: sum(a.counts[agent].values()), **a.counts[agent]} for agent in a.agents
         },
+        "people": {
+            person: [
+                {
+                    "game": g,
+                    "opponent": o,
+                    "matches": n,
+                    "won": w,
+                    "lost": lo,
+                    "level": lv,
+                    "mean_score": m,
+                }
+                for p, g, o, n, w, lo, lv, m in person_rows(a)
+                if p == person
+            ]
+            for person in sorted(a.people)
+        },
     }
+
+
+PEOPLE_NOTE = (
+    "A person's matches enter every fit and table above as any agent's do, as GameBench"
+    " placed its co-creator's 13 matches against GPT-4 and GPT-4-CoT (paper, Tables 1 and 2,"
+    " Appendix C.1); below, each person's matches by game and opponent."
+)
+"""What the human-baseline table is (text and page)."""
 
 
 # ---------------------------------------------------------------------------- figures
@@ -612,6 +667,21 @@ def section_html(a: Analysis) -> str:
     h3 = '<h3 style="font-size:14px;margin:18px 0 6px">'
     apart = groups_note(a)
     note = f'<p class="lead" id="gb-groups">{_e(apart)}</p>\n' if apart else ""
+    people = person_rows(a)
+    people_html = (
+        f"{h3}Human baseline: a person's matches</h3><p>{_e(PEOPLE_NOTE)}</p>"
+        + _html_table(
+            "gb-people",
+            ["person", "game", "opponent", "matches", "won", "lost", "level", "mean score"],
+            [
+                [_e(p), _e(short_label(g)), _e(o), str(n), str(w), str(lo), str(lv), _fmt(m)]
+                for p, g, o, n, w, lo, lv, m in people
+            ],
+        )
+        + "\n"
+        if people
+        else ""
+    )
     return f"""<section id="gamebench"><h2>GameBench</h2>
 <p class="lead">{a.matches:,} matches in {len(a.games)} game(s), {len(a.agents)} agents.
 Bradley-Terry ratings bootstrapped {a.resamples:,} times (seed {a.seed}), every game weighing
@@ -627,7 +697,7 @@ the same; intervals are the 5th to 95th percentiles. {legend}.{printed_note}</p>
 {_html_table("gb-winprob", ["agent", *a.agents], win_rows)}</div><div>
 {h3}Matches per agent and game</h3>
 {_html_table("gb-matches", heads, match_rows)}</div></div>
-{h3}Appendix L: every game</h3><div class="stack">{appendix}</div>
+{people_html}{h3}Appendix L: every game</h3><div class="stack">{appendix}</div>
 {h3}Definitions</h3><ul>{defs}</ul></section>"""
 
 
@@ -800,6 +870,20 @@ def render_lines(
         for agent in a.agents
     ]
     lines += _render("Matches per agent and game", head, rows, width, label_fn)
+    people = person_rows(a)
+    if people:
+        lines += ["", *textwrap.wrap(PEOPLE_NOTE, width)]
+        rows = [
+            [p, short_label(g), o, str(n), str(w), str(lo), str(lv), _fmt(m)]
+            for p, g, o, n, w, lo, lv, m in people
+        ]
+        lines += _render(
+            "Human baseline: a person's matches",
+            ["person", "game", "opponent", "matches", "won", "lost", "level", "score"],
+            rows,
+            width,
+            label_fn,
+        )
     return lines
 
 
