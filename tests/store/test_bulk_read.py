@@ -33,6 +33,7 @@ from events.store import (
     GameNotFound,
     GameRow,
     StoreDamaged,
+    _fetch_stored_events,
     decode_events,
     decode_stored,
 )
@@ -154,6 +155,30 @@ def test_decode_stored_equals_decode_events(store: DuckStore) -> None:
         row = store.get_game(gid)
         payloads = [e.payload for e in store.load_rows(gid).events]
         same(decode_stored(row.game, payloads, gid), decode_events(row.game, payloads, gid))
+
+
+def test_rows_fetched_by_column_are_the_rows_fetchall_gives(store: DuckStore) -> None:
+    # `load_rows_many` may fetch the rows a column at a time; they must be what `fetchall`
+    # gives, down to the Python types (a numpy integer compares equal to an int but is not
+    # one), NULL lists and empty ones apart.
+    sql = (
+        "SELECT seq, type, turn, actor, visible_to, payload FROM events"
+        " WHERE game_id IN (SELECT unnest(?)) ORDER BY game_id, seq"
+    )
+    every = ids(store)
+    plain = store.con.execute(sql, [every]).fetchall()
+    got = _fetch_stored_events(store.con.execute(sql, [every]))
+    assert [tuple(r) for r in got] == plain
+    kinds = {
+        (type(a), type(b))
+        for r, p in zip(got, plain, strict=True)
+        for a, b in zip(r, p, strict=True)
+    }
+    assert all(a is b for a, b in kinds), kinds
+    assert all(type(x) is int for r in got if r.visible_to for x in r.visible_to)
+    assert any(r.visible_to == [] for r in got) and any(r.visible_to is None for r in got)
+    assert any(r.actor is None for r in got) and any(r.actor is not None for r in got)
+    assert _fetch_stored_events(store.con.execute(sql, [["nothing-here"]])) == []
 
 
 def test_load_rows_many_equals_load_rows(store: DuckStore) -> None:
