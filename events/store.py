@@ -688,26 +688,13 @@ def _overrides(cls: type, name: str) -> bool:
 
 
 def _shape(cls: Any) -> _Shape:
-    """An event class's type column between its delimiters, its actor field, and whether it
-    defines its own `actor` or `audience` (then they are asked; otherwise read without a
-    call)."""
+    """An event class's tag and actor field, and whether it defines its own `actor` or
+    `audience` (then they are asked; otherwise read without a call)."""
     shape = _SHAPES.get(cls)
     if shape is None:
         own_actor, own_audience = _overrides(cls, "actor"), _overrides(cls, "audience")
-        tag = cls.__struct_config__.tag
-        shape = _SHAPES[cls] = (f"{_SEP}{tag}{_SEP}", cls.ACTOR, own_actor, own_audience)
+        shape = _SHAPES[cls] = (cls.__struct_config__.tag, cls.ACTOR, own_actor, own_audience)
     return shape
-
-
-_AUDIENCES: dict[tuple[int, ...], str] = {}
-"""The visible_to text of each audience met so far (a handful of seat tuples)."""
-
-
-def _audience_text(aud: Sequence[int]) -> str:
-    text = str(list(aud))
-    if aud.__class__ is tuple:
-        _AUDIENCES[aud] = text
-    return text
 
 
 def _event_lines(
@@ -717,19 +704,16 @@ def _event_lines(
     out: list[str] = []
     append = out.append
     shapes = _SHAPES
-    texts = _AUDIENCES
     seq = first
     for e, turn, payload in zip(events, turns, encode_each(events), strict=True):
         cls = e.__class__
         tag, field, own_actor, own_audience = shapes.get(cls) or _shape(cls)
         actor = e.actor() if own_actor else None if field is None else getattr(e, field)
-        if own_audience and (aud := e.audience()) is not None:
-            vis = (texts.get(aud) if aud.__class__ is tuple else None) or _audience_text(aud)
-        else:
-            vis = ""
+        aud = e.audience() if own_audience else None
         append(
-            f"{game_id}{_SEP}{seq}{tag}{turn}{_SEP}"
-            f"{'' if actor is None else actor}{_SEP}{vis}{_SEP}{payload}\n"
+            f"{game_id}{_SEP}{seq}{_SEP}{tag}{_SEP}{turn}{_SEP}"
+            f"{'' if actor is None else actor}{_SEP}{'' if aud is None else list(aud)}{_SEP}"
+            f"{payload}\n"
         )
         seq += 1
     return out
