@@ -96,14 +96,56 @@ def tournament_path(config: Any, games: int, db: Path) -> float:
     with DuckStore(db) as store:
         ensure_schema(store)
         pool = tuple(dict.fromkeys(SPECS))
-        fmt = "round-robin" if len(pool) == len(SPECS) else "mixed"
-        create(store, "speed", fmt, pool, games, 1000, config)
+        if len(pool) == len(SPECS):
+            create(store, "speed", "round-robin", pool, games, 1000, config)
+        else:
+            _same_agent_schedule(store, games, config)
         _, tasks, _ = pending_tasks(store, "speed")
         start = _clock()
         stored = play_tournament(store, "speed", config, tasks, workers=1)
         elapsed = _clock() - start
     assert stored == games
     return games / elapsed
+
+
+def _same_agent_schedule(store: Any, games: int, config: Any) -> None:
+    """Store a tournament whose every seat is the one agent of `SPECS`, with the rows
+    `cattle tournament` writes. No format does that (`mixed` seats the agent against three
+    code agents, which made this figure, replay and verify time other games than the
+    engine figure and the peer)."""
+    import json
+
+    from engine.schedule import game_seed
+    from events.codec import encode
+    from runner.tournament import game_id
+
+    con = store.con
+    con.execute("BEGIN")
+    con.execute(
+        "INSERT INTO tournaments (name, format, agents, games, seed, config, game)"
+        " VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [
+            "speed",
+            "mixed",
+            json.dumps(SPECS[:1]),
+            games,
+            1000,
+            encode(config).decode(),
+            "cattle-trade",
+        ],
+    )
+    con.execute(
+        "INSERT INTO tournament_games (tournament, idx, game_id, seed, seats, lineup, rotation)"
+        " SELECT 'speed', unnest(?), unnest(?), unnest(?), ?, ?, 0",
+        [
+            list(range(games)),
+            [game_id("speed", i) for i in range(games)],
+            [game_seed(1000, i) for i in range(games)],
+            json.dumps(SPECS),
+            "+".join(SPECS),
+        ],
+    )
+    con.execute("COMMIT")
 
 
 CODE_AGENTS = ("tracker", "setrace", "economy")

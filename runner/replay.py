@@ -204,7 +204,13 @@ async def _run(game: Game) -> None:
             await a.close()
 
 
-def verify(events: Sequence[Any], *, rerun: bool = True, prefix: bool = False) -> Verification:
+def verify(
+    events: Sequence[Any],
+    *,
+    rerun: bool = True,
+    prefix: bool = False,
+    encoded: bytes | None = None,
+) -> Verification:
     """Re-simulate `events` and compare the result with them byte for byte.
 
     With `prefix`, `events` are the part of a game that was written before its writer
@@ -216,8 +222,11 @@ def verify(events: Sequence[Any], *, rerun: bool = True, prefix: bool = False) -
     earlier generation is tried in turn, every code seat that has one played by it (the
     agents of one game are of one time); the first that reproduces the game verifies it, and
     the result names it. A seat relabelled with another agent reproduces under none.
+
+    `encoded` may pass `encode_log(events)` when the caller already has those bytes (a
+    verifier that checked every stored payload is its event's canonical encoding joins them).
     """
-    first = _compare(events, rerun=rerun, prefix=prefix)
+    first = _compare(events, rerun=rerun, prefix=prefix, encoded=encoded)
     if first.ok or not rerun or not events or first.error is not None:
         return first
     start = events[0]
@@ -233,7 +242,7 @@ def verify(events: Sequence[Any], *, rerun: bool = True, prefix: bool = False) -
         played_as = tuple(
             f"{n}-v{number}" if f"{n}-v{number}" in older.get(n, ()) else n for n in names
         )
-        again = _compare(events, rerun=rerun, prefix=prefix, played_as=played_as)
+        again = _compare(events, rerun=rerun, prefix=prefix, played_as=played_as, encoded=encoded)
         if again.ok:
             return msgspec.structs.replace(again, played_as=played_as)
     return first
@@ -245,6 +254,7 @@ def _compare(
     rerun: bool,
     prefix: bool,
     played_as: Sequence[str] | None = None,
+    encoded: bytes | None = None,
 ) -> Verification:
     try:
         replayed = resimulate(events, rerun=rerun, played_as=played_as)
@@ -253,7 +263,9 @@ def _compare(
             ok=False, stored=len(events), replayed=0, error=f"{type(exc).__name__}: {exc}"
         )
     # One encoding call per side; when the two logs are the same bytes, one comparison.
-    if len(replayed) == len(events) and encode_log(replayed) == encode_log(events):
+    if len(replayed) == len(events) and encode_log(replayed) == (
+        encode_log(events) if encoded is None else encoded
+    ):
         return Verification(ok=True, stored=len(events), replayed=len(replayed))
     stored, again = encode_each(events), encode_each(replayed)
     for i, (ea, eb) in enumerate(zip(stored, again, strict=False)):

@@ -142,7 +142,10 @@ def check_game(
         _records(events)
         if events:
             seats = tuple(seat_checks(events, rerun=rerun))
-        played_as = _replay(events, prefix=not finished, rerun=rerun)
+        # Every stored payload was checked to be its event's canonical encoding (`_events`),
+        # so the stored log's bytes are the payloads joined: no second encoding.
+        encoded = "".join([f"{r.payload}\n" for r in stored.events]).encode()
+        played_as = _replay(events, prefix=not finished, rerun=rerun, encoded=encoded)
         if played_as is not None:
             seats = tuple(
                 msgspec.structs.replace(
@@ -601,12 +604,15 @@ def _llm_call(seq: int, e: LLMCall, spec: SeatSpec | None) -> None:
             raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
 
 
-def _replay(events: Sequence[Any], *, prefix: bool, rerun: bool) -> tuple[str, ...] | None:
+def _replay(
+    events: Sequence[Any], *, prefix: bool, rerun: bool, encoded: bytes | None = None
+) -> tuple[str, ...] | None:
     """Re-simulate and compare byte for byte (a prefix may stop where a writer stopped);
-    return the agents the seats were played as when an earlier version reproduced them."""
+    return the agents the seats were played as when an earlier version reproduced them.
+    `encoded`: the stored log's bytes (`encode_log(events)`), when already known."""
     if not events:
         return None
-    result = resimulate_and_compare(events, rerun=rerun, prefix=prefix)
+    result = resimulate_and_compare(events, rerun=rerun, prefix=prefix, encoded=encoded)
     if result.ok:
         return result.played_as
     if result.error:

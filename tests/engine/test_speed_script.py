@@ -144,3 +144,23 @@ def test_rounds_give_each_ratio_per_round_and_their_median(tmp_path: Path) -> No
     assert min(rounds) <= figures["engine_vs_peer"] <= max(rounds)
     assert figures["peer_finished"] == 1.0
     assert figures["peer_digest"] == _fingerprint(peer)
+
+
+def test_the_tournament_figure_plays_the_engine_figures_seats(tmp_path: Path) -> None:
+    # The tournament, replay and verify figures time the games the engine figure and the
+    # peer play: every seat the script's agent, the schedule stored as a tournament's is.
+    if str(ROOT) not in sys.path:
+        sys.path.insert(0, str(ROOT))
+    from bench import speed as script
+    from engine.cattle.presets import load_preset
+    from events.store import DuckStore
+    from runner.verify import checks_of, jobs
+
+    db = tmp_path / "t.duckdb"
+    assert script.tournament_path(load_preset("standard"), 3, db) > 0
+    with DuckStore(db, read_only=True) as store:
+        games = store.list_games()
+        assert len(games) == 3
+        assert {tuple(s.agent for s in g.seats) for g in games} == {tuple(script.SPECS)}
+        ids = [g.game_id for g in games]
+        assert all(c.ok for c in checks_of(store, jobs(store, ids), workers=1))
