@@ -44,6 +44,8 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
     "blotto": ("mindgames:blotto", 3, 1),
+    "traitor": ("gamebench:are_you_the_traitor", 3, 1),
+    "two-rooms": ("gamebench:two_rooms_and_a_boom", 3, 2),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""
 

@@ -114,9 +114,11 @@ def figure(
     family: str,
     caption: Sequence[str] = (),
     text: str | None = None,
+    extra: Sequence[Markup] = (),
 ) -> Markup:
-    """A drawing as a figure: the SVG (named by `label`), lines of caption under it, and
-    the text the seat's prompt shows (`text`) folded away beneath."""
+    """A drawing as a figure: the SVG (named by `label`), lines of caption under it, any
+    `extra` parts (a conversation), and the text the seat's prompt shows (`text`) folded
+    away beneath."""
     svg = tag(
         "svg",
         [tag("title", label), *body],
@@ -131,6 +133,7 @@ def figure(
     parts = [svg]
     for line in caption:
         parts.append(tag("p", line, class_="drawing-caption"))
+    parts.extend(extra)
     if text is not None:
         parts.append(
             tag(
@@ -140,3 +143,41 @@ def figure(
             )
         )
     return tag("figure", parts, class_=f"drawing drawing-{family}", data_family=family)
+
+
+def chat_log(
+    messages: Sequence[Mapping[str, Any]], me: str | None, *, earlier: int = 0, label: str
+) -> Markup:
+    """A conversation as a list: the game's lines (`who` "GAME") as banners, a phase
+    opening (`phase`) standing out, each player's words as a bubble with its name (and
+    `to`, `where` when given), the viewer's own (`who` equal to `me`) on the right. A
+    message whose `text` is None is a player keeping quiet."""
+    items: list[Markup] = []
+    if earlier:
+        items.append(
+            tag("li", f"{earlier} earlier messages (in the text below)", class_="msg more")
+        )
+    for m in messages:
+        who = str(m.get("who", ""))
+        said = "(keeps quiet)" if m.get("text") is None else str(m["text"])
+        if who == "GAME":
+            cls = "msg from-game" + (" phase" if m.get("phase") else "")
+            name = "game"
+        else:
+            mine = me is not None and who == me
+            cls = "msg from-player" + (" mine" if mine else "")
+            name = "you" if mine else who
+            if m.get("to"):
+                name += f" to {m['to']}"
+            if m.get("where"):
+                name += f" ({m['where']})"
+        items.append(
+            tag(
+                "li",
+                [tag("span", name, class_="who"), tag("span", said, class_="said")],
+                class_=cls,
+                aria_label=f"{name}: {said}",
+                data_who=who,
+            )
+        )
+    return tag("ol", items, class_="chat-log", aria_label=label)
