@@ -129,7 +129,7 @@ def _frame(
             "seat": s if everything else None,
             "you": s == seat,
             "cards": list(treasure[s]),
-            "points": sum(POINTS[c] for c in treasure[s]),
+            "points": sum(POINTS.get(c, 0) for c in treasure[s]),
         }
         for s in shown
     ]
