@@ -473,13 +473,14 @@ _GOOD_ROLES = ("good wizard", "key holder", "guard")
 
 
 def _traitor(board: dict[str, Any], text: str) -> Markup:
-    body: list[Markup] = [tag("circle", cx=200, cy=170, r=78, class_="round-table")]
-    body.append(tag("text", board["status"][:34], x=200, y=174, class_="table-note"))
+    body: list[Markup] = [tag("circle", cx=210, cy=170, r=66, class_="round-table")]
+    note = str(board["status"]).split(":")[0].split(" of ")[0]
+    body.append(tag("text", note, x=210, y=174, class_="table-note"))
     players = board["players"]
     said = []
     for i, p in enumerate(players):
         a = math.pi * (-0.5 + 2 * i / len(players))
-        cx, cy = 200 + 125 * math.cos(a), 170 + 125 * math.sin(a)
+        cx, cy = 210 + 128 * math.cos(a), 170 + 128 * math.sin(a)
         role = p["role"]
         if role:
             team = "good" if role in _GOOD_ROLES else "evil"
@@ -519,7 +520,7 @@ def _traitor(board: dict[str, Any], text: str) -> Markup:
             )
         )
     label = "The table, as the round names stand: " + "; ".join(said)
-    caption = []
+    caption = [str(board["status"])]
     if board.get("me"):
         caption.append(
             f"You are Player {board['me']}, the {board['my_role']} ({board['team']} team)."
@@ -535,7 +536,7 @@ def _traitor(board: dict[str, Any], text: str) -> Markup:
         label="The talk, round by round",
     )
     return figure(
-        label, 400, 360, body, family="gamebench", caption=caption, text=text, extra=[chat]
+        label, 420, 360, body, family="gamebench", caption=caption, text=text, extra=[chat]
     )
 
 
