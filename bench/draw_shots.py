@@ -45,6 +45,7 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "mafia": ("mindgames:mafia", 3, 0),
     "blotto": ("mindgames:blotto", 3, 1),
     "traitor": ("gamebench:are_you_the_traitor", 3, 1),
+    "pact": ("pact", 3, 0),
     "two-rooms": ("gamebench:two_rooms_and_a_boom", 3, 2),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""
@@ -62,9 +63,13 @@ def config_of(name: str) -> Any:
     return got if got is not None else gdef.preset(gdef.default_preset)
 
 
-def agents_for(config: Any) -> list[str]:
-    """Random code agents, one per seat."""
-    return ["random"] * int(getattr(config, "players", 2))
+AGENTS = {"pact": ["truthful", "anchor"]}
+"""The code agents of a picture's game, where not random ones."""
+
+
+def agents_for(name: str, config: Any) -> list[str]:
+    """The code agents of a picture: random ones, one per seat, unless `AGENTS` names them."""
+    return AGENTS.get(name) or ["random"] * int(getattr(config, "players", 2))
 
 
 @contextlib.contextmanager
@@ -103,7 +108,7 @@ def main() -> None:
             for name in args.names:
                 game, seed, seat = GAMES[name]
                 config = config_of(game)
-                gid, _ = play_and_store(store, config, seed, agents_for(config))
+                gid, _ = play_and_store(store, config, seed, agents_for(name, config))
                 ids[name] = (gid, seat)
         with serving(db) as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])

@@ -51,7 +51,10 @@ def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
     fn = drawer(str(head.get("game", "")))
     if fn is None:
         return {}
-    meta = payload.get("meta") or {}
+    # What holds for every frame, the growing lists frames count into (PACT's messages and
+    # quotes) and whose view it is.
+    meta = {**(payload.get("meta") or {}), "logs": payload.get("logs") or {}}
+    meta["viewer"] = payload.get("viewer")
     out: dict[int, Markup] = {}
     for i, frame in enumerate(payload.get("frames") or []):
         try:
