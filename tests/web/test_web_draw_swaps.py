@@ -12,6 +12,7 @@ store.
 
 from __future__ import annotations
 
+import html
 import re
 import shutil
 from collections.abc import Callable
@@ -36,6 +37,7 @@ GAMES = {
     "arctic": ("gamebench:arctic_scavengers", None, 3),
     "traitor": ("gamebench:are_you_the_traitor", "quick", 3),
     "two_rooms": ("gamebench:two_rooms_and_a_boom", None, 3),
+    "pact": ("pact", None, 3),
 }
 """The game of each kind, its preset (None: as its name configures it) and seed."""
 
@@ -52,7 +54,8 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
             if config is None:
                 config = gdef.preset(preset or gdef.default_preset)
             players = int(getattr(config, "players", 2))
-            ids[key], _ = play_and_store(store, config, seed, ["random"] * players)
+            agents = ["truthful", "anchor"] if key == "pact" else ["random"] * players
+            ids[key], _ = play_and_store(store, config, seed, agents)
     return db, ids
 
 
@@ -64,7 +67,7 @@ def page(db: Path, gid: str, viewer: int | str | None) -> tuple[list[str], dict[
     finally:
         con.close()
     drawn = drawings(data)
-    return [str(drawn.get(i, f["text"])) for i, f in enumerate(data["frames"])], data
+    return [str(drawn.get(i, repr(f))) for i, f in enumerate(data["frames"])], data
 
 
 def edited(db: Path, tmp: Path, gid: str, change: Callable[[dict[str, Any]], bool]) -> Path:
@@ -291,3 +294,47 @@ def test_hive_drawing_is_the_board_at_every_event(stored: Any) -> None:
                 assert got == want
                 seen += bool(want)
     assert seen > 4
+
+
+# ---- PACT ------------------------------------------------------------------------------------
+
+
+def test_pact_is_drawn_as_the_bargaining_it_was(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+    gid = ids["pact"]
+    said = [(d["seat"], d["text"]) for d in events_of(db, gid, "pact_message_sent")]
+    quotes = events_of(db, gid, "pact_quotes_revealed")
+    assert said and quotes and any(q["traded"] for q in quotes)
+    roles = {0: "buyer", 1: "seller"}
+    for viewer in (0, 1, "public"):
+        drawn, _ = page(db, gid, viewer)
+        last = drawn[-1]
+        # Every message in order, each under its party's name (the seat's own as "you").
+        bubbles = [
+            (who, html.unescape(text))
+            for who, text in re.findall(
+                r'<li class="msg from-player[^"]*" aria-label="([^"]+?): ([^"]*)"', last
+            )
+        ]
+        want = [("you" if s == viewer else f"{roles[s]} (seat {s})", t) for s, t in said]
+        assert bubbles == want, viewer
+        # Each round's sealed quotes: accepted (a trade at the midpoint) or declined.
+        rows = re.findall(r'aria-label="(round \d+: bid \d+, ask \d+, [^"]+)"', last)
+        assert rows == [
+            f"round {q['round']}: bid {q['bid']}, ask {q['ask']}, "
+            + (f"accepted: trade at {q['price']:g}" if q["traded"] else "declined: no trade")
+            for q in quotes
+        ]
+        # A party's value shows on its own page (and to nobody else's).
+        for s in (0, 1):
+            hidden = f"{roles[s]} (seat {s}): {'value' if s == 0 else 'cost'} hidden"
+            assert (hidden in last) == (viewer != s), (viewer, s)
+
+    # The other party's value, seen by it alone, leaves a seat's drawings as they were.
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] == "pact_value_dealt":
+            d["amount"] += 1
+            return True
+        return False
+
+    check_blind(db, tmp_path, gid, 0, 1, change)
