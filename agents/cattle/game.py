@@ -172,5 +172,8 @@ GAME = GameDef(
         "derived_tables": _derived_tables,
         "frames": frames.frames,
         "frame_meta": frames.META,
+        # A person's seat page in the browser draws the seat's own hand (the viewer's game
+        # page draws its table in its script).
+        "seat_drawing": "cli.cattle.draw",
     },
 )

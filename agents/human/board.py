@@ -32,6 +32,22 @@ def question_text(prompt: str) -> str:
     return "\n\n".join(parts)
 
 
+def question_of(game: str, view: Any, prompt: str) -> str:
+    """What a decision asks, for a page that draws the seat's situation beside it: Cattle
+    Trade's prompt without its observation (the drawing shows it), every game's without the
+    lines on the answer's format."""
+    if game == "cattle-trade":
+        try:
+            from projections.cattle.prompts import observation_text
+
+            seen = observation_text(view, "full")
+        except (AttributeError, IndexError, TypeError):  # a view of another shape
+            seen = ""
+        if seen and prompt.startswith(seen):
+            return question_text(prompt[len(seen) :].strip("\n"))
+    return question_text(prompt)
+
+
 def board(game: str, prompter: Any, view: Any, decision: Any, prompt: str) -> RenderableType:
     """The seat's view for a person at decision `decision` (`prompt`: the model's question)."""
     if game == "cattle-trade":

@@ -26,14 +26,15 @@ Draw = Callable[[dict[str, Any], Mapping[str, Any]], Markup | None]
 """A family's drawing: the markup of one frame (None: not drawn, the text is shown)."""
 
 
-def drawer(game: str) -> Draw | None:
-    """The drawing function of the game named `game`, or None (no drawing, or the game or
-    its drawing module cannot be loaded here)."""
+def drawer(game: str, key: str = "drawing") -> Draw | None:
+    """The drawing function of the game named `game` (`key`: "seat_drawing" for the one a
+    person's seat page uses where the game has its own), or None (no drawing, or the game
+    or its drawing module cannot be loaded here)."""
     try:
         gdef = catalog.get(game)
     except catalog.UnknownGame:
         return None
-    path = gdef.extras.get("drawing")
+    path = gdef.extras.get(key)
     if not isinstance(path, str):
         return None
     try:
@@ -67,15 +68,17 @@ def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
 
 
 def seat_drawing(game: Any, frame: Any) -> Markup | None:
-    """The drawing of a person's seat page: its game's drawing of the frame the seat's
-    question carries (None when there is none to draw)."""
+    """The drawing of a person's seat page: its game's seat drawing (`extras["seat_drawing"]`,
+    else its drawing) of the frame the seat's question carries (None when there is none to
+    draw)."""
     if not isinstance(game, str) or not isinstance(frame, dict):
         return None
-    fn = drawer(game)
+    fn = drawer(game, "seat_drawing") or drawer(game)
     if fn is None:
         return None
     try:
-        return fn(frame, {})
+        meta = catalog.get(game).extras.get("frame_meta") or {}
+        return fn(frame, dict(meta))
     except Exception:  # a frame of a shape the drawing does not know: the prompt is shown
         return None
 

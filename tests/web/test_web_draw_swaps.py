@@ -240,7 +240,7 @@ def test_tic_tac_toe_drawing_is_the_board_at_every_event(stored: Any) -> None:
     for viewer in (0, 1, "public"):
         points = each_point(db, ids["tic_tac_toe"], viewer, every=True)
         marks = 0
-        for html, log in points:
+        for markup, log in points:
             if isinstance(log[-1], MovePlayed):
                 continue  # the board is drawn from the observations that follow each move
             want = {f"({r},{c})": "empty" for r in range(3) for c in range(3)}
@@ -250,7 +250,7 @@ def test_tic_tac_toe_drawing_is_the_board_at_every_event(stored: Any) -> None:
                     want[f"({a // 3},{a % 3})"] = (
                         "x (player 0)" if e.player == 0 else "o (player 1)"
                     )
-            got = dict(re.findall(r'aria-label="(\(\d,\d\)): ([^"]+)"', html))
+            got = dict(re.findall(r'aria-label="(\(\d,\d\)): ([^"]+)"', markup))
             if got:
                 assert got == want
                 marks = max(marks, sum(v != "empty" for v in got.values()))
@@ -262,8 +262,8 @@ def test_santorini_drawing_is_the_board_at_every_event(stored: Any) -> None:
     gdef = catalog.get("gamebench:santorini")
     seen = 0
     for viewer in (1, "public"):
-        for html, log in each_point(db, ids["santorini"], viewer):
-            got = re.findall(r'aria-label="\((\d), (\d)\): level (\d)([^"]*)"', html)
+        for markup, log in each_point(db, ids["santorini"], viewer):
+            got = re.findall(r'aria-label="\((\d), (\d)\): level (\d)([^"]*)"', markup)
             if not got:
                 continue
             state = gdef.extras["state_data"](gdef.rules.fold(log))
@@ -281,16 +281,16 @@ def test_hive_drawing_is_the_board_at_every_event(stored: Any) -> None:
     gdef = catalog.get("gamebench:hive")
     seen = 0
     for viewer in (1,):
-        for html, log in each_point(db, ids["hive"], viewer):
+        for markup, log in each_point(db, ids["hive"], viewer):
             state = gdef.extras["state_data"](gdef.rules.fold(log))
             want = {(c["q"], c["r"]): (c["seat"], c["piece"]) for c in state["board"]}
             got = {
                 (int(q), int(r)): (int(s), p)
                 for q, r, s, p in re.findall(
-                    r'aria-label="\((-?\d+), (-?\d+)\): player (\d) \w+ ([^"]+)"', html
+                    r'aria-label="\((-?\d+), (-?\d+)\): player (\d) \w+ ([^"]+)"', markup
                 )
             }
-            if "Hive board" in html:
+            if "Hive board" in markup:
                 assert got == want
                 seen += bool(want)
     assert seen > 4
