@@ -569,6 +569,7 @@ class HumanAgent(Agent):
         names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
         prompt = self.prompter.decision_prompt(view, decision, "full", rejection)
         self.prompt = prompt
+        frame = seat_frame(self.game, self.seat, view)
         self.terminal.show(
             Question(
                 game=self.game.title,
@@ -581,9 +582,9 @@ class HumanAgent(Agent):
                 choices=choices(schema)[1],
                 fields=names,
                 timeout=self.timeout,
-                board=board(self.game.name, self.prompter, view, decision, prompt),
+                board=board(self.game.name, self.prompter, view, decision, prompt, frame),
                 name=self.game.name,
-                frame=seat_frame(self.game, self.seat, view),
+                frame=frame,
                 question=question_of(self.game.name, view, prompt),
             )
         )

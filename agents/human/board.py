@@ -2,9 +2,11 @@
 view the prompt is written from (never from anything else), as a rich renderable.
 
 Cattle Trade is drawn from its seat view: the seat's money and animals, the auction or trade
-in progress as the seat knows it, and each other player's public facts. GameBench's games
-show their situation text; every other game shows its question without the lines that tell
-a model how to format its answer. The whole prompt stays one key away (`?`).
+in progress as the seat knows it, and each other player's public facts. GameBench's games are
+drawn from the viewer's frame of what the seat has seen (`agents.human.drawn`), with the
+question under the drawing (their situation text where a frame has no board); every other
+game shows its question without the lines that tell a model how to format its answer. The
+whole prompt stays one key away (`?`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from agents.human.drawn import drawing
 
 _HOW_TO_ANSWER = re.compile(
     r"^(respond|reply|answer|choose your action)\b|^action: <|^\{\"reasoning\"",
@@ -48,17 +52,32 @@ def question_of(game: str, view: Any, prompt: str) -> str:
     return question_text(prompt)
 
 
-def board(game: str, prompter: Any, view: Any, decision: Any, prompt: str) -> RenderableType:
-    """The seat's view for a person at decision `decision` (`prompt`: the model's question)."""
+def board(
+    game: str, prompter: Any, view: Any, decision: Any, prompt: str, frame: Any = None
+) -> RenderableType:
+    """The seat's view for a person at decision `decision` (`prompt`: the model's question;
+    `frame`: the viewer's frame of what the seat has seen, drawn where its family has a
+    terminal drawing, with the question under it)."""
     if game == "cattle-trade":
         try:
             return cattle(view)
         except (AttributeError, IndexError, TypeError):  # a view of another shape: its text
             pass
     situation = getattr(prompter, "situation", None)
-    if callable(situation):
-        return Text(str(situation(view, decision)))
-    return Text(question_text(prompt))
+    text = str(situation(view, decision)) if callable(situation) else question_text(prompt)
+    drawn = drawing(frame)
+    if drawn is not None:
+        return Group(drawn, Text(""), Text(asked(text)))
+    return Text(text)
+
+
+def asked(text: str) -> str:
+    """The question at the end of a situation text: its last paragraph, or its last line
+    when it has one paragraph."""
+    text = text.strip()
+    if "\n\n" in text:
+        return text.rsplit("\n\n", 1)[1]
+    return text.splitlines()[-1] if text else ""
 
 
 def _cards(cards: Any) -> str:

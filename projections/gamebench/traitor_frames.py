@@ -124,7 +124,7 @@ def _frame(
     else:
         status = "Before the first round"
     shown = sorted(treasure) if everything else [s for s in sorted(treasure) if s == seat]
-    hoards = [
+    hoards: list[dict[str, Any]] = [
         {
             "seat": s if everything else None,
             "you": s == seat,
