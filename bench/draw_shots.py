@@ -117,6 +117,9 @@ def main() -> None:
                 page.goto(f"{url}/games/{gid}?seat={seat}")
                 page.wait_for_selector("body[data-ready=yes]")
                 page.keyboard.press("End")
+                # The bar of buttons stays at the top as the page scrolls: it would cover the
+                # top of a tall drawing in its picture.
+                page.evaluate("document.querySelector('.controls').style.position = 'static'")
                 shot = args.out / f"draw-{name}.png"
                 part = PART.get(name, ".drawing")
                 page.locator(f"#table {part}").first.screenshot(path=str(shot))
