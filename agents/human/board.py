@@ -67,8 +67,19 @@ def board(
     text = str(situation(view, decision)) if callable(situation) else question_text(prompt)
     drawn = drawing(frame)
     if drawn is not None:
-        return Group(drawn, Text(""), Text(asked(text)))
+        ask = asked(text) if callable(situation) else last_ask(prompt)
+        return Group(drawn, Text(""), Text(ask))
     return Text(text)
+
+
+def last_ask(prompt: str) -> str:
+    """The question at the end of a prompt: its last paragraph that holds more than the lines
+    on the answer's format, without those lines."""
+    for part in reversed(prompt.rstrip().split("\n\n")):
+        kept = [line for line in part.splitlines() if not _HOW_TO_ANSWER.search(line)]
+        if any(line.strip() for line in kept):
+            return "\n".join(kept).strip()
+    return ""
 
 
 def asked(text: str) -> str:

@@ -13,7 +13,7 @@ from rich.console import Console
 
 from agents import make_agents
 from agents.human.agent import seat_frame
-from agents.human.board import asked, board, question_text
+from agents.human.board import asked, board, last_ask
 from agents.human.drawn import drawing
 from events import catalog
 from runner.driver import Game
@@ -71,8 +71,8 @@ def test_each_board_draws_at_the_terminal_under_the_question(
     console.print(panel)
     text = console.export_text()
     situation = getattr(gdef.prompter, "situation", None)
-    said = situation(view, decision) if situation is not None else question_text(prompt)
-    ask = " ".join(asked(said).split())
+    said = asked(situation(view, decision)) if situation is not None else last_ask(prompt)
+    ask = " ".join(said.split())
     assert ask and " ".join(text.split()).endswith(ask)
     assert shown(gdef, prefix, 0) in text
 
