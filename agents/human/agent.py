@@ -585,7 +585,7 @@ class HumanAgent(Agent):
                 board=board(self.game.name, self.prompter, view, decision, prompt, frame),
                 name=self.game.name,
                 frame=frame,
-                question=question_of(self.game.name, view, prompt),
+                question=question_of(self.prompter, view, prompt),
             )
         )
 

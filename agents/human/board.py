@@ -36,19 +36,20 @@ def question_text(prompt: str) -> str:
     return "\n\n".join(parts)
 
 
-def question_of(game: str, view: Any, prompt: str) -> str:
-    """What a decision asks, for a page that draws the seat's situation beside it: Cattle
-    Trade's prompt without its observation (the drawing shows it), every game's without the
-    lines on the answer's format."""
-    if game == "cattle-trade":
+def question_of(prompter: Any, view: Any, prompt: str) -> str:
+    """What a decision asks, for a page that draws the seat's situation beside it: the
+    prompt without the observation it opens with where the prompter tells it (Cattle
+    Trade's `observation`: the drawing shows it), and without the lines on the answer's
+    format."""
+    observation = getattr(prompter, "observation", None)
+    seen = ""
+    if callable(observation):
         try:
-            from projections.cattle.prompts import observation_text
-
-            seen = observation_text(view, "full")
+            seen = str(observation(view))
         except (AttributeError, IndexError, TypeError):  # a view of another shape
             seen = ""
-        if seen and prompt.startswith(seen):
-            return question_text(prompt[len(seen) :].strip("\n"))
+    if seen and prompt.startswith(seen):
+        return question_text(prompt[len(seen) :].strip("\n"))
     return question_text(prompt)
 
 

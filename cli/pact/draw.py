@@ -54,7 +54,7 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
                         else []
                     ),
                 ],
-                class_="party seat-" + str(s["seat"]) + (" is-me" if you else ""),
+                class_="seat party seat-" + str(s["seat"]) + (" is-me" if you else ""),
                 aria_label=said,
                 data_seat=s["seat"],
             )
