@@ -37,7 +37,7 @@ GAMES = {
     "arctic": ("gamebench:arctic_scavengers", None, 3),
     "traitor": ("gamebench:are_you_the_traitor", "quick", 3),
     "two_rooms": ("gamebench:two_rooms_and_a_boom", None, 3),
-    "pact": ("pact", None, 3),
+    "pact": ("pact", "quick", 3),
 }
 """The game of each kind, its preset (None: as its name configures it) and seed."""
 
@@ -54,7 +54,7 @@ def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, st
             if config is None:
                 config = gdef.preset(preset or gdef.default_preset)
             players = int(getattr(config, "players", 2))
-            agents = ["truthful", "anchor"] if key == "pact" else ["random"] * players
+            agents = ["truthful", "mirror"] if key == "pact" else ["random"] * players
             ids[key], _ = play_and_store(store, config, seed, agents)
     return db, ids
 
@@ -305,6 +305,7 @@ def test_pact_is_drawn_as_the_bargaining_it_was(stored: Any, tmp_path: Path) -> 
     said = [(d["seat"], d["text"]) for d in events_of(db, gid, "pact_message_sent")]
     quotes = events_of(db, gid, "pact_quotes_revealed")
     assert said and quotes and any(q["traded"] for q in quotes)
+    assert not all(q["traded"] for q in quotes)
     roles = {0: "buyer", 1: "seller"}
     for viewer in (0, 1, "public"):
         drawn, _ = page(db, gid, viewer)
