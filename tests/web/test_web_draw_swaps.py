@@ -168,6 +168,10 @@ def test_traitor_seat_is_blind_to_other_roles_and_treasure(stored: Any, tmp_path
     known = {p["name"]: p["role"] for p in first["players"] if p["role"]}
     assert known[first["me"]] == first["my_role"]
     assert len(known) <= 2  # its own, and the key holder's for the traitor
+    # No round name is tied to a seat on a seat's page (the seats fix the teams).
+    assert all(
+        p["seat"] is None for f in data["frames"] for p in f.get("board", {}).get("players", [])
+    )
 
 
 def test_two_rooms_seat_is_blind_to_other_cards_and_the_other_room(
@@ -193,6 +197,10 @@ def test_two_rooms_seat_is_blind_to_other_cards_and_the_other_room(
     seat = next(s for s in range(6) if any(s not in d["hearers"] for d in said))
     other = next(s for d in said if seat not in d["hearers"] for s in d["hearers"])
     check_blind(db, tmp_path, gid, seat, other, change)
+    # No letter is tied to a seat on a seat's page (the seats fix the teams).
+    _, data = page(db, gid, seat)
+    rooms = [r for f in data["frames"] if "board" in f for r in f["board"]["rooms"]]
+    assert rooms and all(p["seat"] is None for room in rooms for p in room)
     # The public page holds no card before the end and no word of the talk.
     drawn, data = page(db, gid, "public")
     assert not any("LEAK" in d for d in drawn)
