@@ -1,8 +1,9 @@
-"""GameBench's boards for a person at the terminal, as rich renderables made from the same
-board data the viewer draws (the `board` of a frame from `extras["frames"]`, built from the
-events the seat has seen and nothing else): Santorini's and Sea Battle's grids, Codenames'
-cards as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and
-Arctic Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk.
+"""Boards for a person at the terminal, as rich renderables made from the same board data
+the viewer draws (the `board` of a frame from `extras["frames"]`, built from the events the
+seat has seen and nothing else): GameBench's Santorini and Sea Battle grids, Codenames' cards
+as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and Arctic
+Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk; TextArena's
+conversations (and Colonel Blotto's allocations).
 """
 
 from __future__ import annotations
@@ -268,7 +269,38 @@ def _two_rooms(b: dict[str, Any]) -> RenderableType:
     )
 
 
+def _chat(b: dict[str, Any]) -> RenderableType:
+    """TextArena's conversation as the seat was shown it (`projections.textarena.chat`), and
+    Colonel Blotto's allocations when the text holds them."""
+    me = f"Player {b['seat']}"
+    parts: list[RenderableType] = []
+    if b.get("role"):
+        parts.append(Text(f"You are {me}, role {b['role']}."))
+    rounds = b.get("allocations") or []
+    if rounds:
+        fields = sorted({f for r in rounds for _name, units in r["armies"] for f in units})
+        table = Table(title="Allocations", title_justify="left", padding=(0, 1))
+        for h in ["round", "commander", *fields, "outcome"]:
+            table.add_column(h)
+        for r in rounds:
+            for k, (name, units) in enumerate(r["armies"]):
+                _row(
+                    table,
+                    str(r["round"]) if k == 0 else "",
+                    str(name),
+                    *(str(units.get(f, "")) for f in fields),
+                    str(r["result"]) if k == 0 else "",
+                )
+        parts.append(table)
+    earlier = int(b.get("earlier") or 0) + max(0, len(b["messages"]) - TALK)
+    if earlier:
+        parts.append(Text(f"({earlier} earlier messages: ? shows them)", style="dim"))
+    parts += _talk(b["messages"], me)
+    return Group(*parts)
+
+
 DRAWN: dict[str, Callable[[dict[str, Any]], RenderableType]] = {
+    "chat": _chat,
     "santorini": _santorini,
     "codenames": _codenames,
     "sea_battle": _sea_battle,

@@ -139,3 +139,18 @@ def test_traitor_and_two_rooms_terminal_drawings_are_blind_to_other_seats() -> N
         # The edit does reach a seat that saw it.
         other = _swapped(log, 0, change)
         assert any(shown(gdef, log, s) != shown(gdef, other, s) for s in range(1, 5)), name
+
+
+def test_textarena_terminal_conversation_is_what_the_seat_was_shown() -> None:
+    from events.textarena.game import ActionTaken, RoleDealt
+
+    gdef = catalog.get("mindgames:mafia")
+    config = gdef.extras["configure"]("mindgames:mafia")
+    players = int(config.players)
+    log = list(Game(config, 3, make_agents(["random"] * players, 3, config)).run().events)
+    text = shown(gdef, log, 0)
+    (role,) = [e.role for e in log if isinstance(e, RoleDealt) and e.seat == 0]
+    assert f"You are Player 0, role {role}." in text
+    said = [e.action.strip() for e in log if isinstance(e, ActionTaken) and e.player == 0]
+    mine = [line[len("you: ") :].strip() for line in text.splitlines() if line.startswith("you: ")]
+    assert mine and mine == said[-len(mine) :]
