@@ -44,6 +44,9 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
     "blotto": ("mindgames:blotto", 3, 1),
+    "traitor": ("gamebench:are_you_the_traitor", 3, 1),
+    "pact": ("pact", 3, 0),
+    "two-rooms": ("gamebench:two_rooms_and_a_boom", 3, 2),
 }
 """Name of the picture: (game, seed, seat whose view is drawn)."""
 
@@ -60,9 +63,13 @@ def config_of(name: str) -> Any:
     return got if got is not None else gdef.preset(gdef.default_preset)
 
 
-def agents_for(config: Any) -> list[str]:
-    """Random code agents, one per seat."""
-    return ["random"] * int(getattr(config, "players", 2))
+AGENTS = {"pact": ["truthful", "anchor"]}
+"""The code agents of a picture's game, where not random ones."""
+
+
+def agents_for(name: str, config: Any) -> list[str]:
+    """The code agents of a picture: random ones, one per seat, unless `AGENTS` names them."""
+    return AGENTS.get(name) or ["random"] * int(getattr(config, "players", 2))
 
 
 @contextlib.contextmanager
@@ -101,7 +108,7 @@ def main() -> None:
             for name in args.names:
                 game, seed, seat = GAMES[name]
                 config = config_of(game)
-                gid, _ = play_and_store(store, config, seed, agents_for(config))
+                gid, _ = play_and_store(store, config, seed, agents_for(name, config))
                 ids[name] = (gid, seat)
         with serving(db) as url, sync_playwright() as p:
             browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
@@ -110,6 +117,9 @@ def main() -> None:
                 page.goto(f"{url}/games/{gid}?seat={seat}")
                 page.wait_for_selector("body[data-ready=yes]")
                 page.keyboard.press("End")
+                # The bar of buttons stays at the top as the page scrolls: it would cover the
+                # top of a tall drawing in its picture.
+                page.evaluate("document.querySelector('.controls').style.position = 'static'")
                 shot = args.out / f"draw-{name}.png"
                 part = PART.get(name, ".drawing")
                 page.locator(f"#table {part}").first.screenshot(path=str(shot))

@@ -67,6 +67,11 @@ class CattlePrompter:
     def decision_prompt(self, view: SeatView, decision: Any, memory: str, rejection: Any) -> str:
         return prompts.decision_prompt(view, decision, memory, rejection, self.edition)
 
+    def observation(self, view: SeatView) -> str:
+        """The seat's situation a decision's prompt opens with (memory mode `full`): a page
+        that draws it asks only the rest (`agents.human.board.question_of`)."""
+        return prompts.observation_text(view, "full")
+
     def answer_schema(self, view: SeatView, decision: Any) -> dict[str, Any]:
         """The JSON schema of the answer (seats with ``output=json_schema``)."""
         return prompts.answer_schema(view, decision)
@@ -172,5 +177,8 @@ GAME = GameDef(
         "derived_tables": _derived_tables,
         "frames": frames.frames,
         "frame_meta": frames.META,
+        # A person's seat page in the browser draws the seat's own hand (the viewer's game
+        # page draws its table in its script).
+        "seat_drawing": "cli.cattle.draw",
     },
 )

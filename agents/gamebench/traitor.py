@@ -49,6 +49,7 @@ from events.gamebench.traitor import (
 )
 from projections.gamebench.common import END_REASONS
 from projections.gamebench.traitor import TraitorPrompter, TraitorView, describe
+from projections.gamebench.traitor_frames import frames
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "traitor.sql"
 """The `gb_ayt_rounds` and `gb_ayt_talk` views."""
@@ -236,6 +237,8 @@ GAME = GameDef(
         # Teams are fixed by seat with one agent per team: the lineup would tell a seat which
         # agents are on its side, so seat pages show it only once the game is over.
         "hidden_lineup": True,
+        "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """GameBench's Are You the Traitor?, as the catalogue knows it."""

@@ -52,6 +52,7 @@ from events.gamebench.two_rooms import (
 )
 from projections.gamebench.common import END_REASONS
 from projections.gamebench.two_rooms import TwoRoomsPrompter, TwoRoomsView, describe, seat_lens
+from projections.gamebench.two_rooms_frames import frames
 
 SQL = Path(__file__).resolve().parents[2] / "events" / "gamebench" / "two_rooms.sql"
 """The `gb_two_rooms_talk` and `gb_two_rooms_hostages` views."""
@@ -246,6 +247,8 @@ GAME = GameDef(
         "seat_numbering": True,
         "seat_lens": seat_lens,
         "hidden_lineup": True,
+        "frames": frames,
+        "drawing": "cli.gamebench.draw",
     },
 )
 """GameBench's Two Rooms and a Boom, as the catalogue knows it."""

@@ -40,7 +40,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents.base import Agent
-from agents.human.board import board
+from agents.human.board import board, question_of
 from events import catalog
 from events.agent import ActionDefaulted, HumanAnswer, SeatAbandoned
 from events.config import ConfigError, SeatSpec
@@ -173,6 +173,8 @@ class Question:
     frame: dict[str, Any] | None = None
     """The viewer's frame of what the seat has seen (`seat_frame`): the data its drawing is
     made of, the same as on the seat's page of the viewer."""
+    question: str | None = None
+    """What the decision asks, without what a drawing of the seat shows (`question_of`)."""
 
 
 class Terminal:
@@ -567,6 +569,7 @@ class HumanAgent(Agent):
         names = [k + (" ..." if p.get("type") == "array" else "") for k, p in fields(schema or {})]
         prompt = self.prompter.decision_prompt(view, decision, "full", rejection)
         self.prompt = prompt
+        frame = seat_frame(self.game, self.seat, view)
         self.terminal.show(
             Question(
                 game=self.game.title,
@@ -579,9 +582,10 @@ class HumanAgent(Agent):
                 choices=choices(schema)[1],
                 fields=names,
                 timeout=self.timeout,
-                board=board(self.game.name, self.prompter, view, decision, prompt),
+                board=board(self.game.name, self.prompter, view, decision, prompt, frame),
                 name=self.game.name,
-                frame=seat_frame(self.game, self.seat, view),
+                frame=frame,
+                question=question_of(self.prompter, view, prompt),
             )
         )
 

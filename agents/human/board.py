@@ -2,9 +2,11 @@
 view the prompt is written from (never from anything else), as a rich renderable.
 
 Cattle Trade is drawn from its seat view: the seat's money and animals, the auction or trade
-in progress as the seat knows it, and each other player's public facts. GameBench's games
-show their situation text; every other game shows its question without the lines that tell
-a model how to format its answer. The whole prompt stays one key away (`?`).
+in progress as the seat knows it, and each other player's public facts. GameBench's games are
+drawn from the viewer's frame of what the seat has seen (`agents.human.drawn`), with the
+question under the drawing (their situation text where a frame has no board); every other
+game shows its question without the lines that tell a model how to format its answer. The
+whole prompt stays one key away (`?`).
 """
 
 from __future__ import annotations
@@ -15,6 +17,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from agents.human.drawn import drawing
 
 _HOW_TO_ANSWER = re.compile(
     r"^(respond|reply|answer|choose your action)\b|^action: <|^\{\"reasoning\"",
@@ -32,17 +36,60 @@ def question_text(prompt: str) -> str:
     return "\n\n".join(parts)
 
 
-def board(game: str, prompter: Any, view: Any, decision: Any, prompt: str) -> RenderableType:
-    """The seat's view for a person at decision `decision` (`prompt`: the model's question)."""
+def question_of(prompter: Any, view: Any, prompt: str) -> str:
+    """What a decision asks, for a page that draws the seat's situation beside it: the
+    prompt without the observation it opens with where the prompter tells it (Cattle
+    Trade's `observation`: the drawing shows it), and without the lines on the answer's
+    format."""
+    observation = getattr(prompter, "observation", None)
+    seen = ""
+    if callable(observation):
+        try:
+            seen = str(observation(view))
+        except (AttributeError, IndexError, TypeError):  # a view of another shape
+            seen = ""
+    if seen and prompt.startswith(seen):
+        return question_text(prompt[len(seen) :].strip("\n"))
+    return question_text(prompt)
+
+
+def board(
+    game: str, prompter: Any, view: Any, decision: Any, prompt: str, frame: Any = None
+) -> RenderableType:
+    """The seat's view for a person at decision `decision` (`prompt`: the model's question;
+    `frame`: the viewer's frame of what the seat has seen, drawn where its family has a
+    terminal drawing, with the question under it)."""
     if game == "cattle-trade":
         try:
             return cattle(view)
         except (AttributeError, IndexError, TypeError):  # a view of another shape: its text
             pass
     situation = getattr(prompter, "situation", None)
-    if callable(situation):
-        return Text(str(situation(view, decision)))
-    return Text(question_text(prompt))
+    text = str(situation(view, decision)) if callable(situation) else question_text(prompt)
+    drawn = drawing(frame)
+    if drawn is not None:
+        ask = asked(text) if callable(situation) else last_ask(prompt)
+        return Group(drawn, Text(""), Text(ask))
+    return Text(text)
+
+
+def last_ask(prompt: str) -> str:
+    """The question at the end of a prompt: its last paragraph that holds more than the lines
+    on the answer's format, without those lines."""
+    for part in reversed(prompt.rstrip().split("\n\n")):
+        kept = [line for line in part.splitlines() if not _HOW_TO_ANSWER.search(line)]
+        if any(line.strip() for line in kept):
+            return "\n".join(kept).strip()
+    return ""
+
+
+def asked(text: str) -> str:
+    """The question at the end of a situation text: its last paragraph, or its last line
+    when it has one paragraph."""
+    text = text.strip()
+    if "\n\n" in text:
+        return text.rsplit("\n\n", 1)[1]
+    return text.splitlines()[-1] if text else ""
 
 
 def _cards(cards: Any) -> str:

@@ -101,6 +101,7 @@ class Mailbox:
             "timeout": q.timeout,
             "name": q.name,
             "frame": q.frame,
+            "question": q.question,
             "asked_at": time.time(),  # shown in the browser only; never part of the game
             "notes": [],
         }

@@ -59,6 +59,7 @@ GAME = GameDef(
         "end_reasons": {"complete": "every round was played"},
         "analysis": _Analysis(),
         "frames": frames,
+        "drawing": "cli.pact.draw",
         "pools": "runner.pact.pools",
     },
 )

@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cli.web.draw import figure, labelled, tag
+from cli.web.draw import chat_log, figure, labelled, tag
 
 CELL = 64
 """The side of a Santorini square, in SVG units."""
@@ -484,7 +484,170 @@ def _arctic(board: dict[str, Any], text: str) -> Markup:
     )
 
 
+# ---- Are You the Traitor? -------------------------------------------------------------------
+
+_GOOD_ROLES = ("good wizard", "key holder", "guard")
+
+
+def _traitor(board: dict[str, Any], text: str) -> Markup:
+    body: list[Markup] = [tag("circle", cx=210, cy=170, r=66, class_="round-table")]
+    note = str(board["status"]).split(":")[0].split(" of ")[0]
+    body.append(tag("text", note, x=210, y=174, class_="table-note"))
+    players = board["players"]
+    said = []
+    for i, p in enumerate(players):
+        a = math.pi * (-0.5 + 2 * i / len(players))
+        cx, cy = 210 + 128 * math.cos(a), 170 + 128 * math.sin(a)
+        role = p["role"]
+        if role:
+            team = "good" if role in _GOOD_ROLES else "evil"
+        else:
+            team = "unknown"
+        what = role or ("a wizard, good or evil" if p["wizard"] else "role unknown")
+        if role and p["wizard"] and "wizard" not in role:
+            what += " (a wizard)"
+        who = f"Player {p['name']}" + (" (you)" if p["you"] else "")
+        if p.get("seat") is not None:
+            who += f", seat {p['seat']}"
+        shapes = [
+            tag(
+                "circle",
+                cx=f"{cx:.1f}",
+                cy=f"{cy:.1f}",
+                r=26,
+                class_=f"player team-{team}" + (" mine" if p["you"] else ""),
+            ),
+            tag("text", p["name"], x=f"{cx:.1f}", y=f"{cy + 6:.1f}", class_="player-name"),
+            tag("text", what, x=f"{cx:.1f}", y=f"{cy + 42:.1f}", class_="player-role"),
+        ]
+        if p["wizard"]:
+            shapes.append(
+                tag("text", "\u2605 wizard", x=f"{cx:.1f}", y=f"{cy - 32:.1f}", class_="wizard")
+            )
+        said.append(f"{who}: {what}")
+        body.append(
+            labelled(
+                "g",
+                f"{who}: {what}",
+                shapes,
+                role="img",
+                class_="board-cell traitor-player",
+                data_name=p["name"],
+                data_role=role or "",
+            )
+        )
+    label = "The table, as the round names stand: " + "; ".join(said)
+    caption = [str(board["status"])]
+    if board.get("me"):
+        caption.append(
+            f"You are Player {board['me']}, the {board['my_role']} ({board['team']} team)."
+        )
+    for h in board["treasure"]:
+        who = "Your" if h["you"] else f"Seat {h['seat']}'s"
+        cards = ", ".join(h["cards"]) or "none"
+        caption.append(f"{who} treasure: {cards} ({h['points']} points)")
+    chat = chat_log(
+        board["messages"],
+        board.get("me"),
+        earlier=int(board.get("earlier") or 0),
+        label="The talk, round by round",
+    )
+    return figure(
+        label, 420, 360, body, family="gamebench", caption=caption, text=text, extra=[chat]
+    )
+
+
+# ---- Two Rooms and a Boom --------------------------------------------------------------------
+
+ROOM_W, TOKEN = 250, 58
+
+
+def _two_rooms(board: dict[str, Any], text: str) -> Markup:
+    rooms = board["rooms"]
+    per_row = 4
+    rows = max([1] + [-(-len(r) // per_row) for r in rooms])
+    height = MARGIN * 2 + 30 + rows * (TOKEN + 24)
+    body: list[Markup] = []
+    said_rooms = []
+    for k, people in enumerate(rooms):
+        x0 = MARGIN + k * (ROOM_W + 16)
+        parts = [
+            tag(
+                "rect",
+                x=x0,
+                y=MARGIN,
+                width=ROOM_W,
+                height=height - 2 * MARGIN,
+                rx=8,
+                class_="room",
+            ),
+            tag("text", f"Room {k}", x=x0 + 10, y=MARGIN + 18, class_="theatre-name"),
+        ]
+        said = []
+        for i, p in enumerate(people):
+            r, c = divmod(i, per_row)
+            cx = x0 + 10 + TOKEN / 2 + c * TOKEN
+            cy = MARGIN + 30 + TOKEN / 2 + r * (TOKEN + 24)
+            colour = p.get("colour")
+            role = p.get("role")
+            card = "card unknown"
+            if colour:
+                card = f"{colour} card" + (f", the {role}" if role else "")
+            who = p["name"] + (" (you)" if p["you"] else "") + (" (leader)" if p["leader"] else "")
+            if p.get("seat") is not None:
+                who += f", seat {p['seat']}"
+            shapes = [
+                tag(
+                    "circle",
+                    cx=cx,
+                    cy=cy,
+                    r=20,
+                    class_=f"player colour-{colour or 'unknown'}" + (" mine" if p["you"] else ""),
+                ),
+                tag("text", p["name"], x=cx, y=cy + 6, class_="player-name"),
+            ]
+            if p["leader"]:
+                shapes.append(tag("text", "\u265b", x=cx + 16, y=cy - 14, class_="leader"))
+            if role:
+                shapes.append(tag("text", role, x=cx, y=cy + 34, class_="player-role"))
+            said.append(f"{who}: {card}")
+            body_parts = labelled(
+                "g",
+                f"{who}: {card}",
+                shapes,
+                role="img",
+                class_="board-cell room-player",
+                data_name=p["name"],
+                data_room=k,
+                data_colour=colour or "",
+            )
+            parts.append(body_parts)
+        said_rooms.append(f"room {k}: " + ("; ".join(said) or "nobody"))
+        body.append(
+            labelled("g", f"Room {k}: {len(people)} players", parts, class_="room-box", data_room=k)
+        )
+    label = "Two Rooms and a Boom: " + " | ".join(said_rooms)
+    caption = [board["status"]]
+    if board.get("me"):
+        caption.append(f"You are player {board['me']} (outlined).")
+    chat = chat_log(
+        [
+            {**m, "where": f"round {m['round']}, room {m['room']}"} if m["who"] != "GAME" else m
+            for m in board["messages"]
+        ],
+        board.get("me"),
+        earlier=int(board.get("earlier") or 0),
+        label="What was said in the rooms the viewer heard",
+    )
+    width = MARGIN * 2 + 2 * ROOM_W + 16
+    return figure(
+        label, width, height, body, family="gamebench", caption=caption, text=text, extra=[chat]
+    )
+
+
 DRAWINGS: dict[str, Callable[[dict[str, Any], str], Markup]] = {
+    "traitor": _traitor,
+    "two_rooms": _two_rooms,
     "arctic_scavengers": _arctic,
     "air_land_sea": _als,
     "pit": _pit,

@@ -26,14 +26,15 @@ Draw = Callable[[dict[str, Any], Mapping[str, Any]], Markup | None]
 """A family's drawing: the markup of one frame (None: not drawn, the text is shown)."""
 
 
-def drawer(game: str) -> Draw | None:
-    """The drawing function of the game named `game`, or None (no drawing, or the game or
-    its drawing module cannot be loaded here)."""
+def drawer(game: str, key: str = "drawing") -> Draw | None:
+    """The drawing function of the game named `game` (`key`: "seat_drawing" for the one a
+    person's seat page uses where the game has its own), or None (no drawing, or the game
+    or its drawing module cannot be loaded here)."""
     try:
         gdef = catalog.get(game)
     except catalog.UnknownGame:
         return None
-    path = gdef.extras.get("drawing")
+    path = gdef.extras.get(key)
     if not isinstance(path, str):
         return None
     try:
@@ -51,7 +52,10 @@ def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
     fn = drawer(str(head.get("game", "")))
     if fn is None:
         return {}
-    meta = payload.get("meta") or {}
+    # What holds for every frame, the growing lists frames count into (PACT's messages and
+    # quotes) and whose view it is.
+    meta = {**(payload.get("meta") or {}), "logs": payload.get("logs") or {}}
+    meta["viewer"] = payload.get("viewer")
     out: dict[int, Markup] = {}
     for i, frame in enumerate(payload.get("frames") or []):
         try:
@@ -64,15 +68,17 @@ def drawings(payload: Mapping[str, Any]) -> dict[int, Markup]:
 
 
 def seat_drawing(game: Any, frame: Any) -> Markup | None:
-    """The drawing of a person's seat page: its game's drawing of the frame the seat's
-    question carries (None when there is none to draw)."""
+    """The drawing of a person's seat page: its game's seat drawing (`extras["seat_drawing"]`,
+    else its drawing) of the frame the seat's question carries (None when there is none to
+    draw)."""
     if not isinstance(game, str) or not isinstance(frame, dict):
         return None
-    fn = drawer(game)
+    fn = drawer(game, "seat_drawing") or drawer(game)
     if fn is None:
         return None
     try:
-        return fn(frame, {})
+        meta = catalog.get(game).extras.get("frame_meta") or {}
+        return fn(frame, dict(meta))
     except Exception:  # a frame of a shape the drawing does not know: the prompt is shown
         return None
 
@@ -83,21 +89,23 @@ def seat_drawing(game: Any, frame: Any) -> Markup | None:
 def attrs(**values: Any) -> Markup:
     """Attributes, escaped (`class_` for class, `aria_label` for aria-label; None is left
     out)."""
+    # Plain string joins of escaped parts: `Markup.format` costs ten times as much, and a
+    # long game draws tens of thousands of elements.
     parts = []
     for key, value in values.items():
         if value is None:
             continue
         name = key.rstrip("_").replace("_", "-")
-        parts.append(Markup(' {}="{}"').format(Markup(name), value))
-    return Markup("").join(parts)
+        parts.append(f' {name}="{escape(value)}"')
+    return Markup("".join(parts))
 
 
 def tag(name: str, body: Iterable[Markup | str] | Markup | str = (), **values: Any) -> Markup:
     """An element with escaped attributes and body (strings in the body are escaped)."""
     if isinstance(body, str):
         body = [body]
-    inner = Markup("").join(escape(b) for b in body)
-    return Markup("<{0}{1}>{2}</{0}>").format(Markup(name), attrs(**values), inner)
+    inner = "".join([escape(b) for b in body])
+    return Markup(f"<{name}{attrs(**values)}>{inner}</{name}>")
 
 
 def labelled(name: str, label: str, body: Iterable[Markup | str] = (), **values: Any) -> Markup:
@@ -114,9 +122,11 @@ def figure(
     family: str,
     caption: Sequence[str] = (),
     text: str | None = None,
+    extra: Sequence[Markup] = (),
 ) -> Markup:
-    """A drawing as a figure: the SVG (named by `label`), lines of caption under it, and
-    the text the seat's prompt shows (`text`) folded away beneath."""
+    """A drawing as a figure: the SVG (named by `label`), lines of caption under it, any
+    `extra` parts (a conversation), and the text the seat's prompt shows (`text`) folded
+    away beneath."""
     svg = tag(
         "svg",
         [tag("title", label), *body],
@@ -131,6 +141,7 @@ def figure(
     parts = [svg]
     for line in caption:
         parts.append(tag("p", line, class_="drawing-caption"))
+    parts.extend(extra)
     if text is not None:
         parts.append(
             tag(
@@ -140,3 +151,41 @@ def figure(
             )
         )
     return tag("figure", parts, class_=f"drawing drawing-{family}", data_family=family)
+
+
+def chat_log(
+    messages: Sequence[Mapping[str, Any]], me: str | None, *, earlier: int = 0, label: str
+) -> Markup:
+    """A conversation as a list: the game's lines (`who` "GAME") as banners, a phase
+    opening (`phase`) standing out, each player's words as a bubble with its name (and
+    `to`, `where` when given), the viewer's own (`who` equal to `me`) on the right. A
+    message whose `text` is None is a player keeping quiet."""
+    items: list[Markup] = []
+    if earlier:
+        items.append(
+            tag("li", f"{earlier} earlier messages (in the text below)", class_="msg more")
+        )
+    for m in messages:
+        who = str(m.get("who", ""))
+        said = "(keeps quiet)" if m.get("text") is None else str(m["text"])
+        if who == "GAME":
+            cls = "msg from-game" + (" phase" if m.get("phase") else "")
+            name = "game"
+        else:
+            mine = me is not None and who == me
+            cls = "msg from-player" + (" mine" if mine else "")
+            name = "you" if mine else who
+            if m.get("to"):
+                name += f" to {m['to']}"
+            if m.get("where"):
+                name += f" ({m['where']})"
+        items.append(
+            tag(
+                "li",
+                [tag("span", name, class_="who"), tag("span", said, class_="said")],
+                class_=cls,
+                aria_label=f"{name}: {said}",
+                data_who=who,
+            )
+        )
+    return tag("ol", items, class_="chat-log", aria_label=label)

@@ -85,13 +85,13 @@ def test_list_filter_open_step_and_switch_seat(page: Any, site: str, games: Game
     ready(page)
     assert position(page).startswith(f"event {n} of")
     # Both values at the end in the omniscient view; only its own for seat 0.
-    values = page.locator(".seat .value").all_inner_texts()
+    values = page.locator("#table .seat .value").all_inner_texts()
     assert len(values) == 2 and not any("hidden" in v for v in values)
     page.click("a.view[data-seat='0']")
     ready(page)
     assert "seat=0" in page.url
     page.keyboard.press("End")
-    values = page.locator(".seat .value").all_inner_texts()
+    values = page.locator("#table .seat .value").all_inner_texts()
     assert "hidden" not in values[0] and "hidden" in values[1]
     # Space plays; a second space pauses.
     page.keyboard.press("Home")
@@ -188,11 +188,11 @@ def test_published_site_works_from_disk(page: Any, games: Games, tmp_path: Path)
     assert position(page).startswith("event 2 of")
     # The public view hides both private values; the omniscient page shows them.
     page.keyboard.press("End")
-    assert all("hidden" in v for v in page.locator(".seat .value").all_inner_texts())
+    assert all("hidden" in v for v in page.locator("#table .seat .value").all_inner_texts())
     page.click("a.view")
     ready(page)
     page.keyboard.press("End")
-    assert not any("hidden" in v for v in page.locator(".seat .value").all_inner_texts())
+    assert not any("hidden" in v for v in page.locator("#table .seat .value").all_inner_texts())
     assert page.errors == []
 
 

@@ -56,6 +56,8 @@ GAMES = {
     "air_land_sea": ("gamebench:air_land_sea", 3),
     "arctic": ("gamebench:arctic_scavengers", 3),
     "blotto": ("mindgames:blotto", 3),
+    "traitor": ("gamebench:are_you_the_traitor", 3),
+    "two_rooms": ("gamebench:two_rooms_and_a_boom", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -480,6 +482,74 @@ def test_codenames_seat_drawing_is_blind_to_the_key_it_was_not_shown(
         after = [drawing_html(client, u) for u in urls]
     assert after[1] == before[1] and after[3] == before[3], "an operative's drawing changed"
     assert after[0] != before[0] and after[2] != before[2], "the spymasters' key did not change"
+
+
+def test_traitor_table_and_talk_are_the_last_round(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["traitor"]
+    ends = rows_of(stored.db, gid, "type = 'gb_ayt_round_ended'")
+    last = ends[-1]["round"]
+    revealed = dict(ends[-1].get("roles") or [])
+    (me,) = [
+        e
+        for e in rows_of(stored.db, gid, "type = 'gb_ayt_role_told'")
+        if e["seat"] == 2 and e["round"] == last
+    ]
+    talk = [
+        e["text"]
+        for e in rows_of(stored.db, gid, "type IN ('gb_ayt_asked', 'gb_ayt_answered')")
+        if e["round"] == last
+    ]
+    for url, mine in (
+        (f"{site}/games/{gid}?seat=2", me["name"]),
+        ((archive / "games" / f"{file_name(gid)}.html").as_uri(), None),
+    ):
+        at_end(page, url)
+        got = page.locator("#table .drawing .traitor-player").evaluate_all(
+            "els => els.map(e => [e.dataset.name, e.dataset.role, e.getAttribute('aria-label')])"
+        )
+        assert [n for n, _, _ in got] == list("ABCDE"), url
+        for name, role, label in got:
+            # The last round's roles, shown to everyone once it ended.
+            assert role == revealed.get(name, ""), (url, name, role)
+            assert ("(you)" in label) == (name == mine), (url, label)
+        said = page.locator("#table .drawing .chat-log li.from-player").evaluate_all(
+            "els => els.map(e => e.querySelector('.said').textContent)"
+        )
+        assert talk and said[-len(talk) :] == talk, url
+    assert page.errors == []
+
+
+def test_two_rooms_rooms_and_cards_are_the_end_of_the_game(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["two_rooms"]
+    (setup,) = rows_of(stored.db, gid, "type = 'gb_tr_set_up'")
+    (end,) = rows_of(stored.db, gid, "type = 'game_ended'")
+    names = setup["names"]
+    want = {names[s]: (end["rooms"][s], end["cards"][s][0]) for s in range(len(names))}
+    for url in (
+        f"{site}/games/{gid}?seat=1",
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(),
+    ):
+        at_end(page, url)
+        got = page.locator("#table .drawing .room-player").evaluate_all(
+            "els => els.map(e => [e.dataset.name, e.dataset.room, e.dataset.colour])"
+        )
+        assert {n: (int(r), c) for n, r, c in got} == want, url
+    # The seat's own words are its bubbles, in order.
+    at_end(page, f"{site}/games/{gid}?seat=1")
+    mine = page.locator("#table .drawing .chat-log li.mine").evaluate_all(
+        "els => els.map(e => e.querySelector('.said').textContent)"
+    )
+    own = [
+        e.get("text") or "(keeps quiet)"
+        for e in rows_of(stored.db, gid, "type IN ('gb_tr_said', 'gb_tr_kept_quiet')")
+        if e["seat"] == 1
+    ]
+    assert own and mine and mine == own[-len(mine) :]
+    assert page.errors == []
 
 
 # ---- TextArena ------------------------------------------------------------------------------

@@ -215,8 +215,8 @@
     else if (f.kind === "pact") node = drawPact(f);
     else node = drawText(f);
     tableEl.appendChild(node);
-    const chat = tableEl.querySelector(".chat");
-    if (chat) chat.scrollTop = chat.scrollHeight;
+    // A conversation opens at its latest message: the one of the position shown.
+    for (const chat of tableEl.querySelectorAll(".chat, .chat-log")) chat.scrollTop = chat.scrollHeight;
   }
 
   // ---- model decisions ---------------------------------------------------------------------

@@ -1,0 +1,314 @@
+"""Boards for a person at the terminal, as rich renderables made from the same board data
+the viewer draws (the `board` of a frame from `extras["frames"]`, built from the events the
+seat has seen and nothing else): GameBench's Santorini and Sea Battle grids, Codenames' cards
+as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and Arctic
+Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk; TextArena's
+conversations (and Colonel Blotto's allocations).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from rich.console import Group, RenderableType
+from rich.table import Table
+from rich.text import Text
+
+TALK = 12
+"""The latest messages of a conversation shown at the terminal (the prompt, `?`, has all)."""
+
+
+def drawing(frame: Any) -> RenderableType | None:
+    """The renderable of a frame's board, or None when there is none to draw."""
+    board = frame.get("board") if isinstance(frame, dict) else None
+    if not isinstance(board, dict):
+        return None
+    fn = DRAWN.get(str(board.get("game")))
+    if fn is None:
+        return None
+    try:
+        return fn(board)
+    except (KeyError, IndexError, TypeError, ValueError):  # a board of another shape
+        return None
+
+
+def _row(table: Table, *cells: str | Text, style: str = "") -> None:
+    """A table row of plain text: a string from a frame is never read as rich markup."""
+    table.add_row(*(c if isinstance(c, Text) else Text(c) for c in cells), style=style)
+
+
+def _grid(title: str, size: int) -> Table:
+    table = Table(title=title, title_justify="left", show_lines=True, padding=(0, 1))
+    table.add_column("")
+    for c in range(size):
+        table.add_column(str(c), justify="center")
+    return table
+
+
+def _santorini(b: dict[str, Any]) -> RenderableType:
+    heights = b["heights"]
+    at = {tuple(rc): p for p, rc in b["pawns"].items() if rc is not None}
+    table = _grid("Santorini (level 0-3, 4 domed; pawns A B against X Y)", len(heights))
+    for r, row in enumerate(heights):
+        cells = []
+        for c, h in enumerate(row):
+            pawn = at.get((r, c))
+            style = "bold blue" if pawn in ("A", "B") else "bold red"
+            cell = Text(str(h) if h < 4 else "4 dome")
+            if pawn:
+                cell.append(f" {pawn}", style=style)
+            cells.append(cell)
+        _row(table, str(r), *cells)
+    lines = [Text(str(b.get("status") or ""))]
+    if b.get("last"):
+        lines.append(Text(f"Last: {b['last']}."))
+    return Group(table, *lines)
+
+
+_COLOUR = {"red": "red", "blue": "blue", "neutral": "yellow", "assassin": "reverse"}
+
+
+def _codenames(b: dict[str, Any]) -> RenderableType:
+    words, key, shown = b["words"], b.get("key"), b["shown"]
+    table = Table(show_header=False, show_lines=True, padding=(0, 1))
+    for _ in range(5):
+        table.add_column()
+    row: list[Text] = []
+    for i, word in enumerate(words):
+        revealed = shown[i] if i < len(shown) else None
+        known = revealed or (key[i] if key is not None else None)
+        cell = Text(f"{i + 1}. {word}", style=_COLOUR.get(known or "", ""))
+        if revealed:
+            cell.append(f" [{revealed}]", style="bold")
+        elif known:
+            cell.append(f" ({known})")
+        row.append(cell)
+        if len(row) == 5:
+            table.add_row(*row)
+            row = []
+    if row:
+        table.add_row(*row, *[Text("")] * (5 - len(row)))
+    lines = []
+    if b.get("role"):
+        lines.append(Text(f"You are the {b['team']} {b['role']}."))
+    if b.get("clue"):
+        team, word, number = b["clue"]
+        lines.append(Text(f"Last clue ({team}): {word}, {'unlimited' if number == 0 else number}"))
+    return Group(table, *lines)
+
+
+_ARROW = {"north": "^", "east": ">", "south": "v", "west": "<"}
+
+
+def _sea_battle(b: dict[str, Any]) -> RenderableType:
+    n = int(b["size"])
+    rocks = {(x, y) for x, y in b["rocks"]}
+    ships = {(s["x"], s["y"]): s for s in b["ships"] if s["x"] is not None}
+    lines = [Text("    " + " ".join(f"{x:>2}" for x in range(n)))]
+    for y in range(n):
+        line = Text(f"{y:>3} ")
+        for x in range(n):
+            s = ships.get((x, y))
+            if s is not None:
+                style = (
+                    "bold yellow"
+                    if s["ship"] == b.get("me")
+                    else f"bold {'red' if s['team'] == 0 else 'white'}"
+                )
+                line.append(f"{s['ship']}{_ARROW.get(s['heading'], '?')} ", style=style)
+            elif (x, y) in rocks or x in (0, n - 1) or y in (0, n - 1):
+                line.append("## ", style="dim")
+            else:
+                line.append(" . ", style="blue")
+        lines.append(line)
+    said = []
+    for s in b["ships"]:
+        if s["x"] is None:
+            said.append(f"{s['ship']} (team {s['team']}) sunk")
+            continue
+        hurt = f", damage {s['damage']} of {b['hull']}" if s.get("damage") is not None else ""
+        said.append(f"{s['ship']} (team {s['team']}) at ({s['x']}, {s['y']}) {s['heading']}{hurt}")
+    lines.append(Text("Ships: " + "; ".join(said)))
+    lines.append(Text(f"Turn {b['turn']} of at most {b['max_turns']}"))
+    if b.get("me"):
+        lines.append(Text(f"You sail ship {b['me']}."))
+    return Group(*lines)
+
+
+def _hive(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="Hive: pieces on the board", title_justify="left", padding=(0, 1))
+    for h in ("cell (q, r)", "player", "piece", "bug"):
+        table.add_column(h)
+    for q, r, s, p, bug in b["cells"]:
+        _row(table, f"({q}, {r})", f"player {s}", p, bug, style="bold" if s == 0 else "")
+    hands = [Text(f"Player {i} hand: {', '.join(h) or 'empty'}") for i, h in enumerate(b["hands"])]
+    lines = [Text(str(b.get("status") or ""))]
+    if b.get("last"):
+        lines.append(Text(f"Last: {b['last']}."))
+    return Group(table, *hands, *lines)
+
+
+def _pit(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="Pit: the hands you may see", title_justify="left", padding=(0, 1))
+    table.add_column("player")
+    table.add_column("cards")
+    for seat, held in b["hands"]:
+        me = " (you)" if seat == b.get("me") else ""
+        _row(table, f"Player {seat}{me}", ", ".join(f"{n} {k}" for k, n in held.items()))
+    offer = b.get("offer")
+    line = (
+        f"Standing offer: player {offer[0]} trades {offer[1]} card(s)"
+        if offer is not None
+        else "No standing offer"
+    )
+    points = ", ".join(f"player {i} {p}" for i, p in enumerate(b["points"]))
+    return Group(table, Text(line), Text(f"{b['status']}; points: {points}"))
+
+
+def _als(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="Air, Land and Sea: the theatres", title_justify="left", padding=(0, 1))
+    table.add_column("theatre")
+    table.add_column("player 0")
+    table.add_column("player 1")
+    table.add_column("held by")
+    for t in b["theatres"]:
+        _row(
+            table,
+            t["name"],
+            f"{t['strength'][0]}: " + (", ".join(t["cards"][0]) or "-"),
+            f"{t['strength'][1]}: " + (", ".join(t["cards"][1]) or "-"),
+            f"player {t['control']}",
+        )
+    lines = [Text(f"{b['status']}; points {b['points'][0]}-{b['points'][1]}")]
+    for s, hand in b["hands"]:
+        me = " (you)" if s == b.get("me") else ""
+        lines.append(Text(f"Player {s}{me} hand: {', '.join(hand) or 'empty'}"))
+    return Group(table, *lines)
+
+
+def _arctic(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="Arctic Scavengers: the tribes", title_justify="left", padding=(0, 1))
+    for h in ("player", "tribe", "hand", "skirmish pile"):
+        table.add_column(h)
+    for s, people in enumerate(b["tribes"]):
+        me = " (you)" if s == b.get("me") else ""
+        hand = b["hands"].get(str(s))
+        pile = b["skirmish"][s] if s < len(b["skirmish"]) else []
+        _row(
+            table,
+            f"Player {s}{me}",
+            str(people),
+            "(hidden)" if hand is None else (", ".join(hand) or "empty"),
+            ", ".join(pile) or "-",
+        )
+    return Group(table, Text(str(b["status"])))
+
+
+def _talk(messages: list[dict[str, Any]], me: str | None, where: bool = False) -> list[Text]:
+    out = []
+    for m in messages[-TALK:]:
+        if m["who"] == "GAME":
+            out.append(Text(f"-- {m['text']}", style="bold" if m.get("phase") else "dim"))
+            continue
+        name = "you" if me is not None and m["who"] == me else m["who"]
+        if m.get("to"):
+            name += f" to {m['to']}"
+        if where and m.get("room") is not None:
+            name += f" (round {m['round']}, room {m['room']})"
+        said = "(keeps quiet)" if m.get("text") is None else m["text"]
+        line = Text(f"{name}: ", style="bold green" if name.startswith("you") else "bold")
+        line.append(str(said))
+        out.append(line)
+    return out
+
+
+def _traitor(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="The table (round names)", title_justify="left", padding=(0, 1))
+    table.add_column("player")
+    table.add_column("what you know")
+    for p in b["players"]:
+        what = p["role"] or ("a wizard, good or evil" if p["wizard"] else "unknown")
+        if p["role"] and p["wizard"] and "wizard" not in p["role"]:
+            what += " (a wizard)"
+        name = f"Player {p['name']}" + (" (you)" if p["you"] else "")
+        _row(table, name, what, style="bold" if p["you"] else "")
+    lines = [Text(str(b["status"]))]
+    if b.get("me"):
+        lines.append(Text(f"You are Player {b['me']}, the {b['my_role']} ({b['team']} team)."))
+    for h in b["treasure"]:
+        if h["you"]:
+            lines.append(
+                Text(f"Your treasure: {', '.join(h['cards']) or 'none'} ({h['points']} points)")
+            )
+    return Group(table, *lines, Text("Talk (latest):"), *_talk(b["messages"], b.get("me")))
+
+
+def _two_rooms(b: dict[str, Any]) -> RenderableType:
+    table = Table(title="The rooms", title_justify="left", padding=(0, 1))
+    table.add_column("room")
+    table.add_column("players (card as you know it)")
+    for k, people in enumerate(b["rooms"]):
+        said = []
+        for p in people:
+            card = "?"
+            if p.get("colour"):
+                card = p["colour"] + (f", {p['role']}" if p.get("role") else "")
+            said.append(
+                p["name"]
+                + (" (you)" if p["you"] else "")
+                + (" (leader)" if p["leader"] else "")
+                + f" [{card}]"
+            )
+        _row(table, str(k), ", ".join(said) or "nobody")
+    return Group(
+        table,
+        Text(str(b["status"])),
+        Text("What you heard (latest):"),
+        *_talk(b["messages"], b.get("me"), where=True),
+    )
+
+
+def _chat(b: dict[str, Any]) -> RenderableType:
+    """TextArena's conversation as the seat was shown it (`projections.textarena.chat`), and
+    Colonel Blotto's allocations when the text holds them."""
+    me = f"Player {b['seat']}"
+    parts: list[RenderableType] = []
+    if b.get("role"):
+        parts.append(Text(f"You are {me}, role {b['role']}."))
+    rounds = b.get("allocations") or []
+    if rounds:
+        fields = sorted({f for r in rounds for _name, units in r["armies"] for f in units})
+        table = Table(title="Allocations", title_justify="left", padding=(0, 1))
+        for h in ["round", "commander", *fields, "outcome"]:
+            table.add_column(h)
+        for r in rounds:
+            for k, (name, units) in enumerate(r["armies"]):
+                _row(
+                    table,
+                    str(r["round"]) if k == 0 else "",
+                    str(name),
+                    *(str(units.get(f, "")) for f in fields),
+                    str(r["result"]) if k == 0 else "",
+                )
+        parts.append(table)
+    earlier = int(b.get("earlier") or 0) + max(0, len(b["messages"]) - TALK)
+    if earlier:
+        parts.append(Text(f"({earlier} earlier messages: ? shows them)", style="dim"))
+    parts += _talk(b["messages"], me)
+    return Group(*parts)
+
+
+DRAWN: dict[str, Callable[[dict[str, Any]], RenderableType]] = {
+    "chat": _chat,
+    "santorini": _santorini,
+    "codenames": _codenames,
+    "sea_battle": _sea_battle,
+    "hive": _hive,
+    "pit": _pit,
+    "air_land_sea": _als,
+    "arctic_scavengers": _arctic,
+    "traitor": _traitor,
+    "two_rooms": _two_rooms,
+}
+"""The terminal drawing of each board, by the name its frames give."""

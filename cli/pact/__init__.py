@@ -1,0 +1,1 @@
+"""PACT's parts of the command line: its drawing in the viewer."""

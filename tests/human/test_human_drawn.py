@@ -1,0 +1,156 @@
+"""GameBench's boards at the terminal (`agents.human.drawn`): drawn from the viewer's frame of
+what the seat has seen, they hold the rules' facts the seat may know, and never change when
+another seat's hidden facts do."""
+
+from __future__ import annotations
+
+import re
+from typing import Any
+
+import msgspec
+import pytest
+from rich.console import Console
+
+from agents import make_agents
+from agents.human.agent import seat_frame
+from agents.human.board import asked, board, last_ask
+from agents.human.drawn import drawing
+from events import catalog
+from runner.driver import Game
+
+
+def played(name: str, preset: str | None, seed: int) -> tuple[Any, list[Any]]:
+    gdef = catalog.get(name)
+    config = gdef.preset(preset or gdef.default_preset)
+    players = int(getattr(config, "players", 2))
+    log = list(Game(config, seed, make_agents(["random"] * players, seed, config)).run().events)
+    return gdef, log
+
+
+def shown(gdef: Any, log: list[Any], seat: int) -> str:
+    """The terminal drawing of `seat`'s view after `log`, as plain text."""
+    view = gdef.new_view(seat).sync(log)
+    frame = seat_frame(gdef, seat, view)
+    drawn = drawing(frame)
+    assert drawn is not None, gdef.name
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(drawn)
+    return console.export_text()
+
+
+GAMES = [
+    ("gamebench:santorini", None, 3),
+    ("gamebench:codenames", None, 3),
+    ("gamebench:sea_battle", None, 3),
+    ("gamebench:hive", "short", 3),
+    ("gamebench:pit", "quick", 3),
+    ("gamebench:air_land_sea", None, 3),
+    ("gamebench:arctic_scavengers", None, 3),
+    ("gamebench:are_you_the_traitor", "quick", 3),
+    ("gamebench:two_rooms_and_a_boom", None, 3),
+]
+
+
+@pytest.mark.parametrize(("name", "preset", "seed"), GAMES, ids=[g[0].split(":")[1] for g in GAMES])
+def test_each_board_draws_at_the_terminal_under_the_question(
+    name: str, preset: str | None, seed: int
+) -> None:
+    gdef, log = played(name, preset, seed)
+    # The last decision of seat 0: its panel is the drawing with the question under it.
+    cut = max(
+        i
+        for i in range(2, len(log))
+        if (d := gdef.rules.pending(gdef.rules.fold(log[:i]))) is not None and 0 in d.seats
+    )
+    prefix = log[:cut]
+    decision = gdef.rules.pending(gdef.rules.fold(prefix))
+    view = gdef.new_view(0).sync(prefix)
+    prompt = gdef.prompter.decision_prompt(view, decision, "full", None)
+    panel = board(gdef.name, gdef.prompter, view, decision, prompt, seat_frame(gdef, 0, view))
+    console = Console(width=100, record=True, file=open("/dev/null", "w"))  # noqa: SIM115
+    console.print(panel)
+    text = console.export_text()
+    situation = getattr(gdef.prompter, "situation", None)
+    said = asked(situation(view, decision)) if situation is not None else last_ask(prompt)
+    ask = " ".join(said.split())
+    assert ask and " ".join(text.split()).endswith(ask)
+    assert shown(gdef, prefix, 0) in text
+
+
+def test_santorini_terminal_grid_is_the_rules_state() -> None:
+    gdef, log = played("gamebench:santorini", None, 3)
+    state = gdef.extras["state_data"](gdef.rules.fold(log))
+    text = shown(gdef, log, 1)
+    rows = [line for line in text.splitlines() if re.match(r"^│ \d ", line)]
+    assert len(rows) == 5
+    at = {tuple(rc): p for p, rc in state["pawns"].items() if rc is not None}
+    for r, line in enumerate(rows):
+        cells = [c.strip() for c in line.strip("│").split("│")[1:]]
+        for c, cell in enumerate(cells):
+            h = state["heights"][r][c]
+            assert cell.startswith("4 dome" if h >= 4 else str(h)), (r, c, cell)
+            assert cell.endswith(f" {at[(r, c)]}") if (r, c) in at else cell in ("4 dome", str(h))
+
+
+def _swapped(log: list[Any], seat: int, change: Any) -> list[Any]:
+    """`log` with `change` applied to every event `seat` may not see."""
+    out = []
+    for e in log:
+        audience = e.audience()
+        if audience is not None and seat not in audience:
+            e = change(e)
+        out.append(e)
+    return out
+
+
+def test_traitor_and_two_rooms_terminal_drawings_are_blind_to_other_seats() -> None:
+    from events.gamebench import traitor as te
+    from events.gamebench import two_rooms as tr
+
+    def traitor(e: Any) -> Any:
+        if isinstance(e, te.AytRoleTold):
+            return msgspec.structs.replace(e, role="guard" if e.role != "guard" else "traitor")
+        if isinstance(e, te.AytTreasureDrawn):
+            return msgspec.structs.replace(e, card="crown jewels")
+        return e
+
+    def rooms(e: Any) -> Any:
+        if isinstance(e, tr.TrCardDealt):
+            return msgspec.structs.replace(e, colour="red" if e.colour == "blue" else "blue")
+        if isinstance(e, tr.TrSaid):
+            return msgspec.structs.replace(e, text="LEAK " + e.text)
+        return e
+
+    for name, preset, change in (
+        ("gamebench:are_you_the_traitor", "quick", traitor),
+        ("gamebench:two_rooms_and_a_boom", None, rooms),
+    ):
+        gdef, log = played(name, preset, 3)
+        seen = set()
+        for end in range(5, len(log), max(1, len(log) // 12)):
+            mine = shown(gdef, log[:end], 0)
+            assert mine == shown(gdef, _swapped(log[:end], 0, change), 0), (name, end)
+            seen.add(mine)
+        assert len(seen) > 3, name  # the drawing follows the game
+        if name.endswith("boom"):
+            # The seat's own card is drawn as it is (a colour in brackets is no markup).
+            (mine,) = [e for e in log if isinstance(e, tr.TrCardDealt) and e.seat == 0]
+            assert f"(you) [{mine.colour}" in shown(gdef, log, 0)
+        # The edit does reach a seat that saw it.
+        other = _swapped(log, 0, change)
+        assert any(shown(gdef, log, s) != shown(gdef, other, s) for s in range(1, 5)), name
+
+
+def test_textarena_terminal_conversation_is_what_the_seat_was_shown() -> None:
+    from events.textarena.game import ActionTaken, RoleDealt
+
+    gdef = catalog.get("mindgames:mafia")
+    config = gdef.extras["configure"]("mindgames:mafia")
+    players = int(config.players)
+    log = list(Game(config, 3, make_agents(["random"] * players, 3, config)).run().events)
+    text = shown(gdef, log, 0)
+    (role,) = [e.role for e in log if isinstance(e, RoleDealt) and e.seat == 0]
+    assert f"You are Player 0, role {role}." in text
+    said = [e.action.strip() for e in log if isinstance(e, ActionTaken) and e.player == 0]
+    mine = [line[len("you: ") :].strip() for line in text.splitlines() if line.startswith("you: ")]
+    assert mine and mine == said[-len(mine) :]

@@ -1,0 +1,349 @@
+"""Swap tests of the drawings, without a browser: the drawings a page holds are made here as
+the server makes them (`cli.web.data.game_data`, then `cli.web.draw.drawings`) from a real
+store.
+
+* Games of hidden information (Air, Land and Sea, Arctic Scavengers, Are You the Traitor?,
+  Two Rooms and a Boom): changing what another seat alone was shown (its hand, its role,
+  its card, the talk of a room the seat was not in) leaves every drawing of the seat's page
+  byte-identical, and does reach the page of the seat that was shown it.
+* Games of perfect information (tic-tac-toe, Santorini, Hive): at every event, the drawing of
+  a seat's page and of the public page shows exactly the rules' state at that point.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+import shutil
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import duckdb
+import msgspec
+import pytest
+
+from cli.web.data import game_data
+from cli.web.draw import drawings
+from events import catalog
+from events.store import DuckStore
+from runner.session import play_and_store
+
+GAMES = {
+    "tic_tac_toe": ("openspiel:tic_tac_toe", None, 5),
+    "santorini": ("gamebench:santorini", None, 3),
+    "hive": ("gamebench:hive", "short", 3),
+    "air_land_sea": ("gamebench:air_land_sea", None, 3),
+    "arctic": ("gamebench:arctic_scavengers", None, 3),
+    "traitor": ("gamebench:are_you_the_traitor", "quick", 3),
+    "two_rooms": ("gamebench:two_rooms_and_a_boom", None, 3),
+    "pact": ("pact", "quick", 3),
+}
+"""The game of each kind, its preset (None: as its name configures it) and seed."""
+
+
+@pytest.fixture(scope="module")
+def stored(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, str]]:
+    db = tmp_path_factory.mktemp("swaps") / "swaps.duckdb"
+    ids = {}
+    with DuckStore(db) as store:
+        for key, (name, preset, seed) in GAMES.items():
+            gdef = catalog.get(name)
+            configure = gdef.extras.get("configure")
+            config = configure(name) if configure is not None else None
+            if config is None:
+                config = gdef.preset(preset or gdef.default_preset)
+            players = int(getattr(config, "players", 2))
+            agents = ["truthful", "mirror"] if key == "pact" else ["random"] * players
+            ids[key], _ = play_and_store(store, config, seed, agents)
+    return db, ids
+
+
+def page(db: Path, gid: str, viewer: int | str | None) -> tuple[list[str], dict[str, Any]]:
+    """The drawing of each frame of a page (its text where not drawn), and the page's data."""
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        data = game_data(con, gid, viewer)
+    finally:
+        con.close()
+    drawn = drawings(data)
+    return [str(drawn.get(i, repr(f))) for i, f in enumerate(data["frames"])], data
+
+
+def edited(db: Path, tmp: Path, gid: str, change: Callable[[dict[str, Any]], bool]) -> Path:
+    """A copy of the store where `change` rewrote some events' payloads in place (it says
+    which it changed); at least one must change."""
+    copy = tmp / f"edited-{len(list(tmp.iterdir()))}.duckdb"
+    shutil.copy(db, copy)
+    con = duckdb.connect(str(copy))
+    rows = con.execute(
+        "SELECT seq, payload, visible_to FROM events WHERE game_id = ? ORDER BY seq", [gid]
+    ).fetchall()
+    count = 0
+    for seq, payload, visible in rows:
+        data = msgspec.json.decode(payload)
+        data["visible_to"] = visible
+        if change(data):
+            data.pop("visible_to")
+            count += 1
+            con.execute(
+                "UPDATE events SET payload = ? WHERE game_id = ? AND seq = ?",
+                [msgspec.json.encode(data).decode(), gid, seq],
+            )
+    con.close()
+    assert count, "nothing was changed"
+    return copy
+
+
+def hidden_from(seat: int, data: dict[str, Any]) -> bool:
+    """An event seat `seat` does not see."""
+    return data["visible_to"] is not None and seat not in data["visible_to"]
+
+
+def check_blind(
+    db: Path, tmp: Path, gid: str, seat: int, other: int, change: Callable[[dict], bool]
+) -> None:
+    """`seat`'s page keeps every drawing when `change` rewrites events `seat` did not see;
+    `other`'s page changes."""
+    before = [page(db, gid, s)[0] for s in (seat, other)]
+    copy = edited(db, tmp, gid, lambda d: hidden_from(seat, d) and change(d))
+    after = [page(copy, gid, s)[0] for s in (seat, other)]
+    assert after[0] == before[0], f"seat {seat}'s drawings changed with another seat's secret"
+    assert after[1] != before[1], f"the edit did not reach seat {other}'s drawings"
+
+
+# ---- hidden information -----------------------------------------------------------------------
+
+
+def test_air_land_sea_seat_is_blind_to_the_other_hand(stored: Any, tmp_path: Path) -> None:
+    from engine.gamebench.air_land_sea import CARDS
+
+    db, ids = stored
+    dealt: dict[int, set[str]] = {}
+    for d in events_of(db, ids["air_land_sea"], "als_dealt"):
+        dealt.setdefault(d["battle"], set()).update(d["hand"])
+
+    def change(d: dict[str, Any]) -> bool:
+        # One more card in the other seat's hand, a card nobody was dealt in that battle.
+        if d["type"] == "als_dealt":
+            d["hand"].append(min(set(CARDS) - dealt[d["battle"]]))
+            return True
+        return False
+
+    check_blind(db, tmp_path, ids["air_land_sea"], 0, 1, change)
+
+
+def test_arctic_scavengers_seat_is_blind_to_other_hands(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] in ("arc_dealt", "arc_drew") and 1 in d["visible_to"]:
+            key = "hand" if "hand" in d else "cards"
+            d[key] = list(reversed(d[key]))
+            return True
+        return False
+
+    check_blind(db, tmp_path, ids["arctic"], 0, 1, change)
+
+
+def test_traitor_seat_is_blind_to_other_roles_and_treasure(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+    gid = ids["traitor"]
+    seat, other = 0, 3  # an evil seat, and a good one
+
+    # Another seat's role changed, and another card drawn by a winner.
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] == "gb_ayt_role_told" and d["seat"] == other:
+            d["role"] = "guard" if d["role"] != "guard" else "key holder"
+            return True
+        if d["type"] == "gb_ayt_treasure_drawn":
+            d["card"] = "crown jewels" if d["card"] != "crown jewels" else "bag of gold"
+            return True
+        return False
+
+    check_blind(db, tmp_path, gid, seat, other, change)
+    # The seat's own page shows its own role and nobody else's before the round ends.
+    _, data = page(db, gid, seat)
+    first = next(f["board"] for f in data["frames"] if f.get("board", {}).get("my_role"))
+    known = {p["name"]: p["role"] for p in first["players"] if p["role"]}
+    assert known[first["me"]] == first["my_role"]
+    assert len(known) <= 2  # its own, and the key holder's for the traitor
+    # No round name is tied to a seat on a seat's page (the seats fix the teams).
+    assert all(
+        p["seat"] is None for f in data["frames"] for p in f.get("board", {}).get("players", [])
+    )
+
+
+def test_two_rooms_seat_is_blind_to_other_cards_and_the_other_room(
+    stored: Any, tmp_path: Path
+) -> None:
+    db, ids = stored
+    gid = ids["two_rooms"]
+
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] == "gb_tr_card_dealt":
+            d["colour"] = "red" if d["colour"] == "blue" else "blue"
+            return True
+        if d["type"] == "gb_tr_said":
+            d["text"] = "LEAK " + d["text"]
+            return True
+        if d["type"] == "gb_tr_shown":
+            d["colour"] = "red" if d["colour"] == "blue" else "blue"
+            return True
+        return False
+
+    said = events_of(db, gid, "gb_tr_said")
+    # A seat that missed some of the talk, and one that heard it.
+    seat = next(s for s in range(6) if any(s not in d["hearers"] for d in said))
+    other = next(s for d in said if seat not in d["hearers"] for s in d["hearers"])
+    check_blind(db, tmp_path, gid, seat, other, change)
+    # No letter is tied to a seat on a seat's page (the seats fix the teams).
+    _, data = page(db, gid, seat)
+    rooms = [r for f in data["frames"] if "board" in f for r in f["board"]["rooms"]]
+    assert rooms and all(p["seat"] is None for room in rooms for p in room)
+    # The public page holds no card before the end and no word of the talk.
+    drawn, data = page(db, gid, "public")
+    assert not any("LEAK" in d for d in drawn)
+    for f in data["frames"][:-1]:
+        for room in f["board"]["rooms"]:
+            assert all(p["colour"] is None for p in room)
+        assert all(m["who"] == "GAME" for m in f["board"]["messages"])
+
+
+def events_of(db: Path, gid: str, typ: str) -> list[dict[str, Any]]:
+    con = duckdb.connect(str(db), read_only=True)
+    try:
+        rows = con.execute(
+            "SELECT payload FROM events WHERE game_id = ? AND type = ? ORDER BY seq", [gid, typ]
+        ).fetchall()
+    finally:
+        con.close()
+    return [msgspec.json.decode(r[0]) for r in rows]
+
+
+# ---- perfect information ------------------------------------------------------------------------
+
+
+def each_point(
+    db: Path, gid: str, viewer: int | str, every: bool = False
+) -> list[tuple[str, list[Any]]]:
+    """(drawing, the whole log up to that event) at the first event of each of a page's
+    frames (`every`: at every event)."""
+    drawn, data = page(db, gid, viewer)
+    with DuckStore(db, read_only=True) as store:
+        log = store.load_events(gid)
+    seqs = [int(e["seq"]) for e in data["events"]]
+    out, last = [], -1
+    for i, seq in enumerate(seqs):
+        if every or data["index"][i] != last:  # the first event of each frame, or all
+            last = data["index"][i]
+            out.append((drawn[last], log[: seq + 1]))
+    return out
+
+
+def test_tic_tac_toe_drawing_is_the_board_at_every_event(stored: Any) -> None:
+    from events.openspiel.game import MovePlayed
+
+    db, ids = stored
+    for viewer in (0, 1, "public"):
+        points = each_point(db, ids["tic_tac_toe"], viewer, every=True)
+        marks = 0
+        for markup, log in points:
+            if isinstance(log[-1], MovePlayed):
+                continue  # the board is drawn from the observations that follow each move
+            want = {f"({r},{c})": "empty" for r in range(3) for c in range(3)}
+            for e in log:
+                if isinstance(e, MovePlayed):
+                    a = int(e.action)
+                    want[f"({a // 3},{a % 3})"] = (
+                        "x (player 0)" if e.player == 0 else "o (player 1)"
+                    )
+            got = dict(re.findall(r'aria-label="(\(\d,\d\)): ([^"]+)"', markup))
+            if got:
+                assert got == want
+                marks = max(marks, sum(v != "empty" for v in got.values()))
+        assert marks >= 5
+
+
+def test_santorini_drawing_is_the_board_at_every_event(stored: Any) -> None:
+    db, ids = stored
+    gdef = catalog.get("gamebench:santorini")
+    seen = 0
+    for viewer in (1, "public"):
+        for markup, log in each_point(db, ids["santorini"], viewer):
+            got = re.findall(r'aria-label="\((\d), (\d)\): level (\d)([^"]*)"', markup)
+            if not got:
+                continue
+            state = gdef.extras["state_data"](gdef.rules.fold(log))
+            at = {tuple(rc): p for p, rc in state["pawns"].items() if rc is not None}
+            for r, c, h, rest in got:
+                assert int(h) == state["heights"][int(r)][int(c)]
+                pawn = re.search(r"pawn (\w)", rest)
+                assert (pawn.group(1) if pawn else None) == at.get((int(r), int(c)))
+            seen += 1
+    assert seen > 4
+
+
+def test_hive_drawing_is_the_board_at_every_event(stored: Any) -> None:
+    db, ids = stored
+    gdef = catalog.get("gamebench:hive")
+    seen = 0
+    for viewer in (1,):
+        for markup, log in each_point(db, ids["hive"], viewer):
+            state = gdef.extras["state_data"](gdef.rules.fold(log))
+            want = {(c["q"], c["r"]): (c["seat"], c["piece"]) for c in state["board"]}
+            got = {
+                (int(q), int(r)): (int(s), p)
+                for q, r, s, p in re.findall(
+                    r'aria-label="\((-?\d+), (-?\d+)\): player (\d) \w+ ([^"]+)"', markup
+                )
+            }
+            if "Hive board" in markup:
+                assert got == want
+                seen += bool(want)
+    assert seen > 4
+
+
+# ---- PACT ------------------------------------------------------------------------------------
+
+
+def test_pact_is_drawn_as_the_bargaining_it_was(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+    gid = ids["pact"]
+    said = [(d["seat"], d["text"]) for d in events_of(db, gid, "pact_message_sent")]
+    quotes = events_of(db, gid, "pact_quotes_revealed")
+    assert said and quotes and any(q["traded"] for q in quotes)
+    assert not all(q["traded"] for q in quotes)
+    roles = {0: "buyer", 1: "seller"}
+    for viewer in (0, 1, "public"):
+        drawn, _ = page(db, gid, viewer)
+        last = drawn[-1]
+        # Every message in order, each under its party's name (the seat's own as "you").
+        bubbles = [
+            (who, html.unescape(text))
+            for who, text in re.findall(
+                r'<li class="msg from-player[^"]*" aria-label="([^"]+?): ([^"]*)"', last
+            )
+        ]
+        want = [("you" if s == viewer else f"{roles[s]} (seat {s})", t) for s, t in said]
+        assert bubbles == want, viewer
+        # Each round's sealed quotes: accepted (a trade at the midpoint) or declined.
+        rows = re.findall(r'aria-label="(round \d+: bid \d+, ask \d+, [^"]+)"', last)
+        assert rows == [
+            f"round {q['round']}: bid {q['bid']}, ask {q['ask']}, "
+            + (f"accepted: trade at {q['price']:g}" if q["traded"] else "declined: no trade")
+            for q in quotes
+        ]
+        # A party's value shows on its own page (and to nobody else's).
+        for s in (0, 1):
+            hidden = f"{roles[s]} (seat {s}): {'value' if s == 0 else 'cost'} hidden"
+            assert (hidden in last) == (viewer != s), (viewer, s)
+
+    # The other party's value, seen by it alone, leaves a seat's drawings as they were.
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] == "pact_value_dealt":
+            d["amount"] += 1
+            return True
+        return False
+
+    check_blind(db, tmp_path, gid, 0, 1, change)
