@@ -27,7 +27,7 @@ import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.openspiel import guard
@@ -216,6 +216,16 @@ def seat_string(state: Any, player: int) -> str:
     return info_string(state, player)
 
 
+def seat_tensor(state: Any, player: int) -> list[float]:
+    """`player`'s information-state tensor, else its observation tensor, else []."""
+    kind = state.get_game().get_type()
+    if kind.provides_information_state_tensor:
+        return list(state.information_state_tensor(player))
+    if kind.provides_observation_tensor:
+        return list(state.observation_tensor(player))
+    return []
+
+
 def is_perfect(game: Any) -> bool:
     """True for games of perfect information (every seat sees every action)."""
     ps = pyspiel()
@@ -335,6 +345,9 @@ class OpenSpielTurn:
     """Per seat of `seats`: the text of each legal action, as OpenSpiel writes it."""
     seed: int
     simultaneous: bool = False
+    position: Any = field(default=None, compare=False, repr=False)
+    """The pyspiel state the decision is asked at (never stored; read only through
+    `tensor`, which shows a seat what OpenSpiel shows that player)."""
 
     @property
     def kind(self) -> str:
@@ -350,6 +363,12 @@ class OpenSpielTurn:
         """The seeded random legal action played for `seat` when its own choice is unusable."""
         legal, _ = self.options(seat)
         return random.Random(f"{self.seed}:fallback:{self.ply}:{seat}").choice(legal)
+
+    def tensor(self, seat: int) -> list[float]:
+        """What OpenSpiel shows `seat` at this decision as numbers: its information-state
+        tensor where the game has one, else its observation tensor ([] for neither, or for a
+        decision made without its state). Only that player's information goes into either."""
+        return seat_tensor(self.position, seat) if self.position is not None else []
 
 
 def draw_outcome(seed: int, ply: int, outcomes: Sequence[tuple[int, float]]) -> tuple[int, float]:
@@ -454,7 +473,13 @@ class OpenSpielRules:
                 for p, acts in zip(seats, legal, strict=True)
             )
             return OpenSpielTurn(
-                seats=seats, ply=st.ply, legal=legal, texts=texts, seed=st.seed, simultaneous=True
+                seats=seats,
+                ply=st.ply,
+                legal=legal,
+                texts=texts,
+                seed=st.seed,
+                simultaneous=True,
+                position=state,
             )
         p = int(state.current_player())
         acts = tuple(state.legal_actions())
@@ -464,6 +489,7 @@ class OpenSpielRules:
             legal=(acts,),
             texts=(tuple(state.action_to_string(p, a) for a in acts),),
             seed=st.seed,
+            position=state,
         )
 
     def _checked(
