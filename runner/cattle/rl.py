@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from agents.cattle.parse import default_action
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
 from engine.cattle.money import payment
@@ -58,6 +59,21 @@ def offer_cards(money: tuple[int, ...], offer: int) -> tuple[int, ...] | None:
     if sum(money) < amount or money.count(0) < zeros:
         return None
     return (0,) * zeros + payment(money, amount)
+
+
+def _cards(money: tuple[int, ...], offer: int) -> tuple[int, ...]:
+    """The cards of offer id `offer`; for an offer the seat cannot make, the cards that
+    would make it (highest denominations first), which the rules refuse as not held."""
+    found = offer_cards(money, offer)
+    if found is not None:
+        return found
+    amount, zeros = OFFERS[offer]
+    cards = [0] * zeros
+    for v in sorted(DENOMINATIONS, reverse=True):
+        while v and amount >= v:
+            cards.append(v)
+            amount -= v
+    return tuple(cards)
 
 
 class CattleCodec:
@@ -120,35 +136,52 @@ class CattleCodec:
                     m[OFFER0 + o] = 1
         return m
 
-    def action(self, view: SeatView, decision: Any, seat: int, choice: Any) -> act.AnyAction:
-        """The action id `choice` as the rules' action (an id the mask refuses still becomes
-        an action, which the rules record as rejected and answer by their fallback)."""
-        i = int(choice)
+    def fits(self, decision: Any, i: int) -> bool:
+        """True when id `i` is an answer of the kind `decision` asks for (legal or not)."""
         if isinstance(decision, dec.BidDecision):
-            if BID0 <= i < SELL:
-                return act.PlaceBid(seat=seat, amount=(i - BID0 + 1) * 10)
-            return act.Pass(seat=seat)
+            return PASS <= i < SELL
         if isinstance(decision, dec.TurnDecision):
-            return act.ChooseTurn(seat=seat, choice="trade" if i == TRADE else "auction")
+            return i in (AUCTION, TRADE)
         if isinstance(decision, dec.SaleDecision):
-            return act.ChooseSale(seat=seat, decision="buy_right" if i == BUY_RIGHT else "sell")
+            return i in (SELL, BUY_RIGHT)
         if isinstance(decision, dec.TradeDecision):
-            if TRADE0 <= i < self.n_actions:
-                rest, offer = divmod(i - TRADE0, len(OFFERS))
-                target, a = divmod(rest, len(self.animals))
-                cards = offer_cards(view.money, offer) or ()
-                return act.InitiateTrade(
-                    seat=seat, target=target, animal=self.animals[a], cards=cards
-                )
-            target, animal = decision.targets[0] if decision.targets else (-1, self.animals[0])
-            return act.InitiateTrade(seat=seat, target=target, animal=animal, cards=())
-        offer = i - OFFER0
-        cards = offer_cards(view.money, offer) if 0 <= offer < len(OFFERS) else None
+            return TRADE0 <= i < self.n_actions
         if isinstance(decision, dec.ResponseDecision):
-            if i == ACCEPT or cards is None:
-                return act.AcceptTrade(seat=seat)
-            return act.CounterTrade(seat=seat, cards=cards)
-        return act.OfferAgain(seat=seat, cards=cards or ())
+            return ACCEPT <= i < TRADE0
+        return OFFER0 <= i < TRADE0
+
+    def action(self, view: SeatView, decision: Any, seat: int, choice: Any) -> act.AnyAction:
+        """The action an id names. An id of the kind asked that the mask refuses (a bid
+        below the price, an offer the seat cannot make) still becomes that action, which the
+        rules record as rejected and answer by their fallback; an id of another kind of
+        decision becomes the decision's documented default action (the one a model seat
+        plays when its answer is unusable: auction, pass, sell, the first target with an
+        empty offer, accept, an empty offer)."""
+        i = int(choice)
+        if not self.fits(decision, i):
+            return default_action(decision, seat)
+        if i in (AUCTION, TRADE):
+            return act.ChooseTurn(seat=seat, choice="trade" if i == TRADE else "auction")
+        if i == PASS:
+            return act.Pass(seat=seat)
+        if BID0 <= i < SELL:
+            return act.PlaceBid(seat=seat, amount=(i - BID0 + 1) * 10)
+        if i in (SELL, BUY_RIGHT):
+            return act.ChooseSale(seat=seat, decision="buy_right" if i == BUY_RIGHT else "sell")
+        if i == ACCEPT:
+            return act.AcceptTrade(seat=seat)
+        if OFFER0 <= i < TRADE0:
+            cards = _cards(view.money, i - OFFER0)
+            if isinstance(decision, dec.ResponseDecision):
+                return act.CounterTrade(seat=seat, cards=cards)
+            return act.OfferAgain(seat=seat, cards=cards)
+        if TRADE0 <= i < self.n_actions:
+            rest, offer = divmod(i - TRADE0, len(OFFERS))
+            target, a = divmod(rest, len(self.animals))
+            return act.InitiateTrade(
+                seat=seat, target=target, animal=self.animals[a], cards=_cards(view.money, offer)
+            )
+        raise ValueError(f"action id {i} is not in 0..{self.n_actions - 1}")
 
     # ---- observations ------------------------------------------------------------------------
 
