@@ -18,13 +18,12 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
-from runner.replay import RecordedAgent
 from runner.rl.codec import codec_for
 
 KIND = "policy"
@@ -91,12 +90,6 @@ def make_policy_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> Agen
     return PolicyAgent(spec.agent, seat, seed, config)
 
 
-def replay_policy_agent(
-    spec: SeatSpec, seat: int, seed: int, config: Any, log: Sequence[Any]
-) -> Agent:
-    """A `policy:` seat in a replay: its moves read from the log (the policy is not needed)."""
-    return RecordedAgent(seat, seed, config, log, catalog.for_config(config).rules)
-
-
-AGENT_KINDS = {KIND: (make_policy_agent, parse_policy_spec, replay_policy_agent)}
-"""The agent kind this module adds (`agents.BUILTIN_KINDS` names it)."""
+AGENT_KINDS = {KIND: (make_policy_agent, parse_policy_spec, None)}
+"""The agent kind this module adds (`agents.BUILTIN_KINDS` names it). It has no replayer: a
+replay reads a policy seat's moves from the log and the rules check each one."""
