@@ -96,7 +96,9 @@ class CattleCodec:
         )  # fmt: skip
 
     def _index(self, seat: int, animal: str, offer: int) -> int:
-        return TRADE0 + (seat * len(self.animals) + self.animals.index(animal)) * len(OFFERS) + offer
+        return (
+            TRADE0 + (seat * len(self.animals) + self.animals.index(animal)) * len(OFFERS) + offer
+        )
 
     # ---- actions -----------------------------------------------------------------------------
 

@@ -8,7 +8,7 @@ from typing import Any
 
 import numpy as np
 
-from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, load, seat_tensor
+from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, load
 from events.openspiel.game import OpenSpielConfig
 from projections.openspiel.view import OpenSpielView
 
@@ -17,12 +17,16 @@ class OpenSpielCodec:
     """Action ids and observation vectors of one OpenSpiel game string."""
 
     discrete = True
+    reads_view = False
+    """The seat's view is not read: OpenSpiel's tensors hold what the player knows."""
 
     def __init__(self, config: OpenSpielConfig) -> None:
         self.config = config
         game = load(config.game_string)
         self.n_actions = int(game.num_distinct_actions())
         kind = game.get_type()
+        self._info = bool(kind.provides_information_state_tensor)
+        self._obs = bool(kind.provides_observation_tensor)
         if kind.provides_information_state_tensor:
             self.obs_size = int(game.information_state_tensor_size())
         elif kind.provides_observation_tensor:
@@ -30,32 +34,41 @@ class OpenSpielCodec:
         else:
             self.obs_size = 1  # nothing to show as numbers: a constant
 
-    def mask(self, view: OpenSpielView, decision: OpenSpielTurn | None, seat: int) -> np.ndarray:
+    def mask(
+        self, view: OpenSpielView | None, decision: OpenSpielTurn | None, seat: int
+    ) -> np.ndarray:
         """1 for every legal action id of the seat (all 0 when it is not asked)."""
         m = np.zeros(self.n_actions, dtype=np.int8)
         if decision is not None and seat in decision.seats:
-            legal, _ = decision.options(seat)
-            m[list(legal)] = 1
+            m[list(decision.legal[decision.seats.index(seat)])] = 1
         return m
 
-    def action(self, view: OpenSpielView, decision: OpenSpielTurn, seat: int, choice: Any) -> int:
+    def action(
+        self, view: OpenSpielView | None, decision: OpenSpielTurn, seat: int, choice: Any
+    ) -> int:
         """The action id itself (the rules record an illegal one and play their fallback)."""
         return int(choice)
 
     def observe(
-        self, view: OpenSpielView, decision: OpenSpielTurn | None, seat: int, state: Any = None
+        self,
+        view: OpenSpielView | None,
+        decision: OpenSpielTurn | None,
+        seat: int,
+        state: Any = None,
     ) -> np.ndarray:
         """OpenSpiel's tensor for this player: from the decision it is asked (a `policy:`
         seat), else from the game's state (an environment, asked between turns too)."""
-        values: list[float] = []
-        if decision is not None and seat in decision.seats:
-            values = decision.tensor(seat)
+        if decision is not None and seat in decision.seats and decision.position is not None:
+            position = decision.position.state
         elif isinstance(state, OpenSpielState):
-            values = seat_tensor(state.state, seat)
-        out = np.zeros(self.obs_size, dtype=np.float32)
-        if values:
-            out[: len(values)] = values
-        return out
+            position = state.state
+        else:
+            return np.zeros(self.obs_size, dtype=np.float32)
+        if self._info:
+            return np.asarray(position.information_state_tensor(seat), dtype=np.float32)
+        if self._obs:
+            return np.asarray(position.observation_tensor(seat), dtype=np.float32)
+        return np.zeros(self.obs_size, dtype=np.float32)
 
 
 def codec(config: OpenSpielConfig) -> OpenSpielCodec:

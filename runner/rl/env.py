@@ -63,7 +63,7 @@ class _Seat(Agent):
     spec = LABEL
 
 
-class GameEnv(AECEnv):  # type: ignore[misc]
+class GameEnv(AECEnv):
     """One game of the catalogue as a PettingZoo AEC environment (build it with `make_env`).
 
     Observations are dicts: "observation" (the codec's vector; text channel: the prompt as
@@ -72,7 +72,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     None) and, on the text channel, "text" (the whole prompt).
     """
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "human"], "is_parallelizable": False}  # noqa: RUF012
 
     def __init__(
         self,
@@ -92,6 +92,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self.game = game
         self.config = config
         self.codec: Codec = codec_for(game, config, text=text)
+        self._reads_view = getattr(self.codec, "reads_view", True)
         self.others = {int(s): _spec(v, game) for s, v in (others or {}).items()}
         if any(not 0 <= s < config.players for s in self.others):
             raise ValueError(f"{game.name} has seats 0 to {config.players - 1}")
@@ -125,7 +126,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
                 else spaces.Text(ANSWER_CHARS)
             )
         self._game: Game | None = None
-        self.agents = []
+        self.agents: list[str] = []
 
     # ---- spaces --------------------------------------------------------------------------------
 
@@ -175,9 +176,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         game_seed = self._new_seed(seed)
         config = self.config
-        seats = tuple(
-            self.others[s] if s in self.others else self.label for s in range(config.players)
-        )
+        seats = tuple(self.others.get(s, self.label) for s in range(config.players))
         agents: list[Agent] = [
             make_agent(seats[s], s, game_seed, config)
             if s in self.others
@@ -195,7 +194,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[0]
         self._advance()
         self._refresh_infos()
@@ -248,9 +247,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         if self._store is None or g is None or self._saved:
             return
         game_id = new_game_id()
-        self._store.save_game(
-            game_row(game_id, self.config, g.seed, g.seats, None), g.log, g.turns
-        )
+        self._store.save_game(game_row(game_id, self.config, g.seed, g.seats, None), g.log, g.turns)
         self._saved = True
         self.recorded.append(game_id)
 
@@ -264,7 +261,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         seat = self._seat_of[name]
         self._cumulative_rewards[name] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        view = g.view(seat)
+        view = g.view(seat) if self._reads_view else None
         self._answers[seat] = self.codec.action(view, self._decision, seat, action)
         self._steps += 1
         self._advance()
@@ -281,14 +278,20 @@ class GameEnv(AECEnv):  # type: ignore[misc]
 
     def _refresh_infos(self) -> None:
         d = self._decision
+        asked = d.seats if d is not None else ()
+        kind = d.kind if d is not None else None
+        text = not self.codec.discrete
+        infos = self.infos
         for name, seat in self._seat_of.items():
-            if name not in self.infos:
+            if name not in infos:
                 continue
-            asked = d is not None and seat in d.seats and not self.terminations[name]
-            info: dict[str, Any] = {"seat": seat, "decision": d.kind if asked else None}
-            if not self.codec.discrete:
-                info["text"] = self._text(seat)
-            self.infos[name] = info
+            now = kind if seat in asked and not self.terminations[name] else None
+            info = infos[name]
+            if text or info.get("decision", 0) != now:
+                info = {"seat": seat, "decision": now}
+                if text:
+                    info["text"] = self._text(seat)
+                infos[name] = info
 
     def _text(self, seat: int) -> str:
         g = self._game
@@ -308,7 +311,7 @@ class GameEnv(AECEnv):  # type: ignore[misc]
         g = self._game
         assert g is not None
         seat = self._seat_of[agent]
-        view = g.view(seat)
+        view = g.view(seat) if self._reads_view else None
         d = self._decision
         obs = {"observation": self.codec.observe(view, d, seat, g.state)}
         if self.codec.discrete:

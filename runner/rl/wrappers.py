@@ -18,13 +18,13 @@ from events.store import Store
 from runner.rl.env import LABEL, GameEnv, agent_name, resolve
 
 
-class ParallelGameEnv(ParallelEnv):  # type: ignore[misc]
+class ParallelGameEnv(ParallelEnv):
     """A game as a PettingZoo Parallel environment. Each `step` takes the actions of the
     seats the pending decision asks (every seat at once where the game moves simultaneously,
     one seat in a game of turns); the actions of seats not asked are not used, and their
     action masks are all 0."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(self, aec: GameEnv) -> None:
         self.aec = aec
@@ -80,11 +80,11 @@ class ParallelGameEnv(ParallelEnv):  # type: ignore[misc]
         raise NotImplementedError("the game's whole state is not shown to learners")
 
 
-class SingleSeatEnv(gymnasium.Env):  # type: ignore[misc]
+class SingleSeatEnv(gymnasium.Env):
     """One seat of a game as a Gymnasium environment; every other seat is played by an agent
     (`others`, seat -> spec). The reward is the seat's score when the game ends (0 before)."""
 
-    metadata: dict[str, Any] = {"render_modes": ["ansi"]}
+    metadata: dict[str, Any] = {"render_modes": ["ansi"]}  # noqa: RUF012
 
     def __init__(self, aec: GameEnv) -> None:
         if len(aec.possible_agents) != 1:

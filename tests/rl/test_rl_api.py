@@ -54,7 +54,7 @@ def test_cattle_masks_name_only_actions_the_rules_accept() -> None:
     env = make_env("cattle-trade", "micro-duel", seed=8)
     env.reset()
     rng = np.random.default_rng(0)
-    for agent in env.agent_iter(400):
+    for _agent in env.agent_iter(400):
         obs, _, done, cut, _ = env.last()
         if done or cut:
             env.step(None)
@@ -72,7 +72,7 @@ def test_an_id_the_mask_refuses_is_recorded_as_rejected() -> None:
     env = make_env("cattle-trade", "micro-duel", seed=8)
     env.reset()
     refused: list[int] = []
-    for agent in env.agent_iter(2000):
+    for _agent in env.agent_iter(2000):
         obs, _, done, cut, info = env.last()
         if done or cut:
             env.step(None)

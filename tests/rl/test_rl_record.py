@@ -23,7 +23,7 @@ SPREAD = "policy:tests.rl.policies:spread"
 
 def _drive(env: object) -> None:
     """Play every learner seat of `env` with `spread`, as a `policy:` seat would."""
-    for agent in env.agent_iter():  # type: ignore[attr-defined]
+    for _agent in env.agent_iter():  # type: ignore[attr-defined]
         obs, _, done, cut, info = env.last()  # type: ignore[attr-defined]
         env.step(None if done or cut else spread(obs, info))  # type: ignore[attr-defined]
 
@@ -41,7 +41,10 @@ def test_a_recorded_episode_is_the_game_cattle_play_plays(tmp_path: Path) -> Non
     )  # fmt: skip
     assert played.returncode == 0, played.stderr
     other = json.loads(played.stdout)["game_id"]
-    with DuckStore(db, read_only=True) as a, DuckStore(tmp_path / "play.duckdb", read_only=True) as b:
+    with (
+        DuckStore(db, read_only=True) as a,
+        DuckStore(tmp_path / "play.duckdb", read_only=True) as b,
+    ):
         ours, theirs = a.load_events(game_id), b.load_events(other)
     assert len(ours) > 20
     assert encode_log(ours) == encode_log(theirs)

@@ -27,9 +27,7 @@ def _bump(value: Any) -> Any:
 
 
 def _mutated(event: Any, keep: frozenset[str]) -> Any:
-    fields = {
-        f: _bump(getattr(event, f)) for f in event.__struct_fields__ if f not in keep
-    }
+    fields = {f: _bump(getattr(event, f)) for f in event.__struct_fields__ if f not in keep}
     return msgspec.structs.replace(event, **fields)
 
 
@@ -111,7 +109,7 @@ def test_a_policy_seat_is_shown_what_the_environment_shows() -> None:
         seat = int(env.agent_selection.rsplit("_", 1)[1])
         got: dict[str, Any] = {}
 
-        def keep(o: dict[str, Any], info: dict[str, Any]) -> int:
+        def keep(o: dict[str, Any], info: dict[str, Any], got: dict[str, Any] = got) -> int:
             got.update(o)
             return int(np.flatnonzero(o["action_mask"])[0])
 
