@@ -182,6 +182,12 @@ def game_for(game_string: str) -> Any:
     return game
 
 
+@functools.lru_cache(maxsize=256)
+def _max_length(game_string: str) -> int:
+    """OpenSpiel's longest history for a game string (loaded once per string)."""
+    return int(load(game_string).max_game_length())
+
+
 def players_of(game_string: str) -> int:
     """How many players the game has."""
     return int(load(game_string).num_players())
@@ -455,7 +461,7 @@ class OpenSpielRules:
         """The hard bound on decisions per game: OpenSpiel's longest history for the game
         (every decision applies a move, an illegal answer the seeded fallback, so each one
         adds at least one action to the history)."""
-        return int(load(config.game_string).max_game_length())
+        return _max_length(config.game_string)
 
     def start(
         self, config: OpenSpielConfig, seed: int, seats: Sequence[SeatSpec]

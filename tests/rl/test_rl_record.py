@@ -8,6 +8,7 @@ import json
 from pathlib import Path
 
 import numpy as np
+import pytest
 
 from events.codec import encode_log
 from events.store import DuckStore
@@ -81,3 +82,22 @@ def test_an_openspiel_episode_equals_the_driven_game_with_policy_seats() -> None
     record = play_game(env.config, 12, [SPREAD, SPREAD])
     assert encode_log(env.game_log) == encode_log(record.events)
     assert verify(record.events).ok
+
+
+@pytest.mark.parametrize("game", ["pact", "gamebench:pit"])
+def test_a_text_channel_episode_verifies(game: str, tmp_path: Path) -> None:
+    db = tmp_path / "env.duckdb"
+    env = make_env(game, seed=5, record=db)
+    env.reset()
+    answers = ["hello", "1", "pass", "A", "yes", "0"]
+    for i, _agent in enumerate(env.agent_iter(3000)):
+        _, _, done, cut, info = env.last()
+        assert done or cut or info["text"]
+        env.step(None if done or cut else answers[i % len(answers)])
+    env.close()
+    (game_id,) = env.recorded
+    with DuckStore(db) as store:
+        check = verify_stored(store, game_id)
+        stored = store.load_events(game_id)
+    assert check.ok, check.problem
+    assert stored[-1].scores == env.game_log[-1].scores
