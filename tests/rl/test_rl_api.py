@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import warnings
 
+import msgspec
 import numpy as np
 import pytest
 from gymnasium.utils.env_checker import check_env
@@ -48,13 +49,24 @@ def test_a_simultaneous_round_is_one_parallel_step() -> None:
     assert set(rewards) == {"player_0", "player_1"}
 
 
-def test_cattle_masks_name_only_actions_the_rules_accept() -> None:
+@pytest.mark.parametrize("preset", ["micro-duel", "standard", "marathon"])
+@pytest.mark.parametrize("mode", ["canonical", "fast", "legacy"])
+def test_every_cattle_preset_and_mode_passes_api_test(preset: str, mode: str) -> None:
+    config = msgspec.structs.replace(catalog.get("cattle-trade").preset(preset), auction_mode=mode)
+    api_test(make_env("cattle-trade", config, seed=3), num_cycles=4)
+
+
+@pytest.mark.parametrize("mode", ["canonical", "fast", "legacy"])
+def test_cattle_masks_name_only_actions_the_rules_accept(mode: str) -> None:
     from events.cattle.game import ActionRejected
 
-    env = make_env("cattle-trade", "micro-duel", seed=8)
+    config = msgspec.structs.replace(
+        catalog.get("cattle-trade").preset("micro-duel"), auction_mode=mode
+    )
+    env = make_env("cattle-trade", config, seed=8)
     env.reset()
     rng = np.random.default_rng(0)
-    for _agent in env.agent_iter(400):
+    for _agent in env.agent_iter(3000):
         obs, _, done, cut, _ = env.last()
         if done or cut:
             env.step(None)
