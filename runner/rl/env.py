@@ -101,6 +101,7 @@ class GameEnv(AECEnv):
         self.label = label if isinstance(label, SeatSpec) else SeatSpec(agent=label)
         self.learners = tuple(s for s in range(config.players) if s not in self.others)
         self.possible_agents = [agent_name(s) for s in self.learners]
+        self._names = [agent_name(s) for s in range(config.players)]
         self._seat_of = {agent_name(s): s for s in self.learners}
         self.metadata = {**self.metadata, "name": f"cattle_{game.name}"}
         self.render_mode = render_mode
@@ -203,31 +204,39 @@ class GameEnv(AECEnv):
         """Play the seats of agents until a learner's seat is asked or the game ends."""
         g = self._game
         assert g is not None
+        others = self.others
+        names = self._names
+        pending = g.rules.pending
         while True:
             if self._decision is None:
-                d = g.rules.pending(g.state)
+                d = pending(g.state)
                 if d is None:
                     self._end()
                     return
                 g._count()
                 self._decision, self._answers = d, {}
+                seats = d.seats
+                if len(seats) == 1 and seats[0] not in others:  # the usual case: one learner
+                    self.agent_selection = names[seats[0]]
+                    return
             d = self._decision
+            answers = self._answers
             for seat in d.seats:
-                if seat in self.others and seat not in self._answers:
+                if seat in others and seat not in answers:
                     agent = g.agents[seat]
                     view = g._view_for(seat, agent)
                     if agent.is_async:
-                        self._answers[seat] = asyncio.run(agent.aact(view, d))
+                        answers[seat] = asyncio.run(agent.aact(view, d))
                     else:
-                        self._answers[seat] = agent.act(view, d)
-            waiting = [s for s in d.seats if s not in self._answers]
+                        answers[seat] = agent.act(view, d)
+            waiting = [s for s in d.seats if s not in answers]
             if waiting:
-                self.agent_selection = agent_name(waiting[0])
+                self.agent_selection = names[waiting[0]]
                 return
             for seat in d.seats:
-                if extra := g.agents[seat].drain():
+                if seat in others and (extra := g.agents[seat].drain()):
                     g._add(extra)
-            g._apply(d, [self._answers[s] for s in d.seats])
+            g._apply(d, [answers[s] for s in d.seats])
             self._decision = None
 
     def _end(self) -> None:
