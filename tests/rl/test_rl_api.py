@@ -125,3 +125,13 @@ def test_render_is_the_seats_text() -> None:
     obs, *_, info = text_env.last()
     raw = bytes(obs["observation"]).rstrip(b"\0").decode()
     assert raw and info["text"].endswith(raw)
+
+
+@pytest.mark.parametrize("game", ["cattle-trade", "openspiel:kuhn_poker"])
+def test_the_text_channel_serves_games_with_action_ids_too(game: str) -> None:
+    env = make_env(game, seed=2, text=True)
+    api_test(env, num_cycles=5)
+    env.reset(seed=2)
+    obs, *_, info = env.last()
+    assert "action_mask" not in obs and info["text"]
+    assert bytes(obs["observation"]).rstrip(b"\0").decode() in info["text"]
