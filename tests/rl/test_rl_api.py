@@ -135,3 +135,12 @@ def test_the_text_channel_serves_games_with_action_ids_too(game: str) -> None:
     obs, *_, info = env.last()
     assert "action_mask" not in obs and info["text"]
     assert bytes(obs["observation"]).rstrip(b"\0").decode() in info["text"]
+
+
+@pytest.mark.parametrize("preset", sorted(catalog.get("openspiel").presets()))
+def test_every_openspiel_preset_passes_api_test(preset: str) -> None:
+    env = make_env("openspiel", preset, seed=1)
+    api_test(env, num_cycles=6)
+    env.reset()
+    obs, *_ = env.last()
+    assert obs["action_mask"].shape == (env.codec.n_actions,) and obs["action_mask"].any()
