@@ -7,7 +7,11 @@ first use, so a `policy:` seat plays without them.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from runner.rl.env import GameEnv, make_env
+    from runner.rl.wrappers import SingleSeatEnv, make_gym_env, make_parallel_env
 
 _EXPORTS = {
     "make_env": "runner.rl.env",
@@ -27,4 +31,4 @@ def __getattr__(name: str) -> Any:
     return getattr(importlib.import_module(module), name)
 
 
-__all__ = sorted(_EXPORTS)
+__all__ = ["GameEnv", "SingleSeatEnv", "make_env", "make_gym_env", "make_parallel_env"]
