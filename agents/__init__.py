@@ -30,6 +30,9 @@ BUILTIN_KINDS: dict[str, str] = {
     "openai": "agents.llm",
     "anthropic": "agents.llm",
     "human": "agents.human",
+    # A trained policy (`policy:MODULE:CALLABLE`): it reads the seat as the learning
+    # environments show it, which live in the runner (named here, not imported).
+    "policy": "runner.rl.policy",
 }
 """Agent kinds that come with the harness: kind -> module whose `AGENT_KINDS[kind]` holds
 (factory, spec parser, replayer). Imported when a spec first names the kind."""

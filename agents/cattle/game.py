@@ -174,6 +174,8 @@ GAME = GameDef(
         "cli": "cli.cattle.hooks",
         # Its frozen reference pools (`cattle arena --pool`), named the same way.
         "pools": "runner.cattle.pools",
+        # Its action ids and observation vectors for learning (`runner.rl`).
+        "rl": "runner.cattle.rl",
         "derived_tables": _derived_tables,
         "frames": frames.frames,
         "frame_meta": frames.META,

@@ -111,6 +111,8 @@ GAME = GameDef(
     extras={
         "end_reasons": {"terminal": "the game reached its end"},
         "pools": "runner.openspiel.pools",
+        # Its action ids and observation vectors for learning (`runner.rl`).
+        "rl": "runner.openspiel.rl",
         "prefixes": PREFIXES,
         "configure": configure,
         "configured_agent": configured_agent,

@@ -27,7 +27,7 @@ import os
 import random
 import sys
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.openspiel import guard
@@ -182,6 +182,12 @@ def game_for(game_string: str) -> Any:
     return game
 
 
+@functools.lru_cache(maxsize=256)
+def _max_length(game_string: str) -> int:
+    """OpenSpiel's longest history for a game string (loaded once per string)."""
+    return int(load(game_string).max_game_length())
+
+
 def players_of(game_string: str) -> int:
     """How many players the game has."""
     return int(load(game_string).num_players())
@@ -214,6 +220,16 @@ def seat_string(state: Any, player: int) -> str:
             return str(state.observation_string(player))
         return str(state)
     return info_string(state, player)
+
+
+def seat_tensor(state: Any, player: int) -> list[float]:
+    """`player`'s information-state tensor, else its observation tensor, else []."""
+    kind = state.get_game().get_type()
+    if kind.provides_information_state_tensor:
+        return list(state.information_state_tensor(player))
+    if kind.provides_observation_tensor:
+        return list(state.observation_tensor(player))
+    return []
 
 
 def is_perfect(game: Any) -> bool:
@@ -331,10 +347,15 @@ class OpenSpielTurn:
     ply: int
     legal: tuple[tuple[int, ...], ...]
     """Per seat of `seats`: its legal action ids."""
-    texts: tuple[tuple[str, ...], ...]
-    """Per seat of `seats`: the text of each legal action, as OpenSpiel writes it."""
     seed: int
+    texts: tuple[tuple[str, ...], ...] | None = None
+    """Per seat of `seats`: the text of each legal action, as OpenSpiel writes it (None:
+    read from `position` when first asked for, by `options`)."""
     simultaneous: bool = False
+    position: OpenSpielState | None = field(default=None, compare=False, repr=False)
+    """The game the decision is asked in (never stored): the actions' texts and the seats'
+    tensors are read from it while it is still at this decision's ply."""
+    _named: Any = field(default=None, init=False, compare=False, repr=False)
 
     @property
     def kind(self) -> str:
@@ -344,12 +365,38 @@ class OpenSpielTurn:
     def options(self, seat: int) -> tuple[tuple[int, ...], tuple[str, ...]]:
         """(legal action ids, their texts) of `seat`."""
         i = self.seats.index(seat)
-        return self.legal[i], self.texts[i]
+        return self.legal[i], self.named()[i]
+
+    def named(self) -> tuple[tuple[str, ...], ...]:
+        """Per seat of `seats`, the texts of its legal actions."""
+        if self.texts is not None:
+            return self.texts
+        if self._named is None:
+            st = self._here()
+            texts = tuple(
+                tuple(st.state.action_to_string(p, a) for a in acts)
+                for p, acts in zip(self.seats, self.legal, strict=True)
+            )
+            object.__setattr__(self, "_named", texts)
+        named: tuple[tuple[str, ...], ...] = self._named
+        return named
+
+    def _here(self) -> OpenSpielState:
+        st = self.position
+        if st is None or st.ply != self.ply:
+            raise LookupError("a decision's texts and tensors are read before its move applies")
+        return st
 
     def fallback(self, seat: int) -> int:
         """The seeded random legal action played for `seat` when its own choice is unusable."""
-        legal, _ = self.options(seat)
+        legal = self.legal[self.seats.index(seat)]
         return random.Random(f"{self.seed}:fallback:{self.ply}:{seat}").choice(legal)
+
+    def tensor(self, seat: int) -> list[float]:
+        """What OpenSpiel shows `seat` at this decision as numbers: its information-state
+        tensor where the game has one, else its observation tensor ([] for neither, or for a
+        decision made without its state). Only that player's information goes into either."""
+        return seat_tensor(self._here().state, seat) if self.position is not None else []
 
 
 def draw_outcome(seed: int, ply: int, outcomes: Sequence[tuple[int, float]]) -> tuple[int, float]:
@@ -414,7 +461,7 @@ class OpenSpielRules:
         """The hard bound on decisions per game: OpenSpiel's longest history for the game
         (every decision applies a move, an illegal answer the seeded fallback, so each one
         adds at least one action to the history)."""
-        return int(load(config.game_string).max_game_length())
+        return _max_length(config.game_string)
 
     def start(
         self, config: OpenSpielConfig, seed: int, seats: Sequence[SeatSpec]
@@ -449,27 +496,18 @@ class OpenSpielRules:
         if state.is_simultaneous_node():
             seats = tuple(range(st.players))
             legal = tuple(tuple(state.legal_actions(p)) for p in seats)
-            texts = tuple(
-                tuple(state.action_to_string(p, a) for a in acts)
-                for p, acts in zip(seats, legal, strict=True)
-            )
             return OpenSpielTurn(
-                seats=seats, ply=st.ply, legal=legal, texts=texts, seed=st.seed, simultaneous=True
+                seats=seats, ply=st.ply, legal=legal, seed=st.seed, simultaneous=True, position=st
             )
         p = int(state.current_player())
-        acts = tuple(state.legal_actions())
         return OpenSpielTurn(
-            seats=(p,),
-            ply=st.ply,
-            legal=(acts,),
-            texts=(tuple(state.action_to_string(p, a) for a in acts),),
-            seed=st.seed,
+            seats=(p,), ply=st.ply, legal=(tuple(state.legal_actions()),), seed=st.seed, position=st
         )
 
     def _checked(
         self, st: OpenSpielState, d: OpenSpielTurn, seat: int, action: Any, ply: int
     ) -> tuple[int, MoveRejected | None]:
-        legal, _ = d.options(seat)
+        legal = d.legal[d.seats.index(seat)]
         if isinstance(action, int) and not isinstance(action, bool) and action in legal:
             return action, None
         used = d.fallback(seat)

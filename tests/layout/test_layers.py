@@ -26,7 +26,14 @@ FAMILIES = frozenset({"cattle", "pact", "openspiel", "textarena", "gamebench"})
 """Game families: in every layer, a subpackage of this name holds that family's modules."""
 
 SHARED_PACKAGES = frozenset(
-    {"projections.metrics", "projections.two_seat", "agents.llm", "agents.human", "cli.web"}
+    {
+        "projections.metrics",
+        "projections.two_seat",
+        "agents.llm",
+        "agents.human",
+        "runner.rl",
+        "cli.web",
+    }
 )
 """Subpackages that serve every game (metric machinery, two-seat analysis, model seats, the
 viewer); any other subpackage of a layer must be a game family."""

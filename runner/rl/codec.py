@@ -1,0 +1,48 @@
+"""What a game looks like to a learner: its codec (action ids or text, observations, masks).
+
+A game names the module of its codec in its definition (`extras["rl"]`, a module path whose
+`codec(config)` builds it: Cattle Trade's and OpenSpiel's fixed discrete spaces); a game that
+names none, or any game asked for text, is played through the text channel of its prompts
+(`runner.rl.text`). This module reaches the games only through the catalogue.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any, Protocol
+
+import numpy as np
+
+from events.catalog import GameDef
+from runner.rl.text import TextCodec
+
+
+class Codec(Protocol):
+    """How one configuration of a game is shown to a learner and read back from it."""
+
+    discrete: bool
+    """True: actions are ids 0 .. n_actions-1 with a mask; False: actions are text."""
+    n_actions: int
+    obs_size: int
+
+    def observe(self, view: Any, decision: Any, seat: int, state: Any = None) -> np.ndarray:
+        """The seat's observation from its view (and the decision, when it is asked)."""
+        ...
+
+    def mask(self, view: Any, decision: Any, seat: int) -> np.ndarray:
+        """1 for every action id the seat may take now."""
+        ...
+
+    def action(self, view: Any, decision: Any, seat: int, choice: Any) -> Any:
+        """The game's action for an action id (or answer text)."""
+        ...
+
+
+def codec_for(game: GameDef, config: Any, *, text: bool = False) -> Codec:
+    """The codec of `game` for `config` (its text channel with `text`, or when it has no
+    discrete one)."""
+    module = game.extras.get("rl")
+    if text or module is None:
+        return TextCodec(game, config)
+    made: Codec = importlib.import_module(str(module)).codec(config)
+    return made
