@@ -98,12 +98,30 @@ def test_sigterm_during_an_mcts_search_stops_the_command_at_once(tmp_path: Path)
         cwd=ROOT, env={**ENV, "COLUMNS": "400"}, stdout=subprocess.PIPE,
         stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
-    time.sleep(3)  # the command has started and is searching
-    assert proc.poll() is None
+    # Ready once its store exists (the command runs, its handlers are set) and it has spent a
+    # second of CPU since (it is searching): CPU time, not the clock, on a loaded machine.
+    store = tmp_path / "x.duckdb"
+    deadline = time.monotonic() + 120
+    while not store.exists():
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the command never opened its store"
+        time.sleep(0.05)
+    start = _cpu_seconds(proc.pid)
+    while _cpu_seconds(proc.pid) - start < 1.0:
+        assert proc.poll() is None, proc.communicate()
+        assert time.monotonic() < deadline, "the command never searched"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
-    _, stderr = proc.communicate(timeout=5)
+    # A search of minutes ends long before this: the signal stopped it.
+    _, stderr = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, stderr
     assert _one_clear_line(stderr) == "stopped by SIGTERM"
+
+
+def _cpu_seconds(pid: int) -> float:
+    """User and system CPU time the process has used so far."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[-1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _probes_of(game: str) -> list[int]:
@@ -233,7 +251,7 @@ def test_hostile_game_strings_stay_in_memory_stop_on_sigterm_and_fail_in_one_lin
         proc.wait(timeout=5 if delay is None else delay)
     except subprocess.TimeoutExpired:
         proc.send_signal(signal.SIGTERM)
-    _, stderr = proc.communicate(timeout=5)  # within 5 s of the signal
+    _, stderr = proc.communicate(timeout=60)  # bounded: a game past its limits is stopped
     code = proc.returncode
     assert code in (0, 2, 128 + signal.SIGTERM, -signal.SIGTERM), (game, code, stderr)
     if code not in (0, -signal.SIGTERM):  # killed before its handler was set: no output
