@@ -23,6 +23,7 @@ MODULES = (
     "cli.llm",
     "cli.metrics",
     "cli.cattle.paper",
+    "cli.league",
     "cli.textarena.arena",
     "cli.recover",
     "cli.report",
