@@ -133,9 +133,7 @@ def _run(
     except LeagueError as exc:
         raise UsageError(str(exc)) from None
     try:
-        executor = make_executor(
-            "ray" if ray else "local", workers=workers, address=ray_address
-        )
+        executor = make_executor("ray" if ray else "local", workers=workers, address=ray_address)
     except ExecutorError as exc:
         raise UsageError(str(exc)) from None
     on_interrupt(
@@ -191,9 +189,7 @@ _RATINGS = ("TrueSkill", "BT [5%, 95%]")
 _PLAY = ("games", "errors", "fallbacks", "cost/game")
 
 
-def _one_table(
-    title: str, rows: list[Row], columns: Any = None
-) -> Table:
+def _one_table(title: str, rows: list[Row], columns: Any = None) -> Table:
     t = Table(title=title, box=box.SIMPLE_HEAD, title_justify="left", pad_edge=False)
     t.add_column("agent", overflow="fold")
     cols = list(columns) if columns else [*_RATINGS, *_PLAY]
@@ -214,9 +210,7 @@ def _one_table(
     return t
 
 
-def _table(
-    store: DuckStore, name: str, samples: int, game: str | None, as_json: bool
-) -> None:
+def _table(store: DuckStore, name: str, samples: int, game: str | None, as_json: bool) -> None:
     from events.league import load_events
     from projections.league import fold, table
 

@@ -200,8 +200,12 @@ def table(
         if not results:
             continue
         rated = rate(results, shuffles=0)
-        bt = {r.agent: r for r in bradley_terry_table(load_matches(store, league, game),
-                                                      samples=samples, seed=seed)}
+        bt = {
+            r.agent: r
+            for r in bradley_terry_table(
+                load_matches(store, league, game), samples=samples, seed=seed
+            )
+        }
         seats: dict[str, set[str]] = defaultdict(set)
         for r in results:
             seats[r.agent].add(r.game_id)
@@ -227,16 +231,19 @@ def table(
             played[name] |= seats[t.agent]
             rows.append(row)
         tables[game] = rows
-        everything += [msgspec.structs.replace(r, agent=labels.get(r.agent, r.agent))
-                       for r in results]
+        everything += [
+            msgspec.structs.replace(r, agent=labels.get(r.agent, r.agent)) for r in results
+        ]
         for rec in load_matches(store, league, game):
             records.append(dict(_relabel(rec, labels)))
     if everything:
         # Overall: the league's agents across its games (TrueSkill in game-id order).
         everything.sort(key=lambda r: (r.game_id, r.seat))
         rated = rate(everything, shuffles=0)
-        bt_all = {r.agent: r for r in bradley_terry_table(records, samples=samples, seed=seed,
-                                                          suite=False)}
+        bt_all = {
+            r.agent: r
+            for r in bradley_terry_table(records, samples=samples, seed=seed, suite=False)
+        }
         rows = []
         for t in rated:
             a = per_agent.get(t.agent, {})
@@ -311,8 +318,11 @@ def calibration_path(
                     mu, sigma = frozen.get(name, (env.mu, env.sigma))
                     groups.append((env.create_rating(mu=mu, sigma=sigma),))
             new = env.rate(groups, ranks=[r.rank - 1 for r in seats])
-            mine = [g[0] for g, r in zip(new, seats, strict=True)
-                    if labels.get(r.agent, r.agent) == agent]
+            mine = [
+                g[0]
+                for g, r in zip(new, seats, strict=True)
+                if labels.get(r.agent, r.agent) == agent
+            ]
             rating = mine[0]
             path.append((rating.mu, rating.sigma))
         out[game] = path

@@ -351,16 +351,15 @@ def choose(
 
     def earlier(game: str, lineup: Sequence[str]) -> int:
         key = sorted(lineup)
-        return sum(1 for m in [*state.matches, *chosen] if m.game == game
-                   and sorted(m.lineup) == key)
+        return sum(
+            1 for m in [*state.matches, *chosen] if m.game == game and sorted(m.lineup) == key
+        )
 
     def add(game: str, lineup: tuple[str, ...], calibration: bool, priority: float) -> None:
         nonlocal used, index, n_matches
         g = games[game]
         n = players[game]
-        rotations = (
-            tuple(range(n)) if g.duplicate else (earlier(game, lineup) % n,)
-        )
+        rotations = tuple(range(n)) if g.duplicate else (earlier(game, lineup) % n,)
         seed = chance(cfg.seed, "league-match", n_matches).randrange(2**31)
         chosen.append(
             Match(
@@ -385,8 +384,11 @@ def choose(
         if newcomer in blocked or newcomer not in agents:
             continue
         for game, left in calibration_left(state, newcomer).items():
-            refs = [r for r in reference if game in agents[r].specs and r not in blocked
-                    and r != newcomer]
+            refs = [
+                r
+                for r in reference
+                if game in agents[r].specs and r not in blocked and r != newcomer
+            ]
             if not refs:
                 continue
             done = cfg.calibration - left
@@ -409,8 +411,11 @@ def choose(
         for g in cfg.games:
             if g.weight <= 0:
                 continue
-            pool = [a.name for a in cfg.agents if g.game in a.specs
-                    and a.name not in blocked and a.name not in busy]
+            pool = [
+                a.name
+                for a in cfg.agents
+                if g.game in a.specs and a.name not in blocked and a.name not in busy
+            ]
             n = players[g.game]
             if len(pool) < n:
                 continue
@@ -506,9 +511,11 @@ def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[
         for a in now.agents:
             old = state.agent(a.name)
             for game, spec in a.specs.items():
-                if old is not None and game in old.specs and identity(
-                    old.specs[game], game
-                ) != identity(spec, game):
+                if (
+                    old is not None
+                    and game in old.specs
+                    and identity(old.specs[game], game) != identity(spec, game)
+                ):
                     raise LeagueError(
                         f"{a.name} plays {game} as {identity(old.specs[game], game)}; give"
                         " another agent another name"
@@ -628,17 +635,25 @@ def run(
         _, tasks, _ = pending_tasks(store, f.name)
         if tasks:
             played += play_tournament(
-                store, f.name, None, tasks, workers=workers, executor=executor,
-                concurrency=concurrency, on_game=on_game,
+                store,
+                f.name,
+                None,
+                tasks,
+                workers=workers,
+                executor=executor,
+                concurrency=concurrency,
+                on_game=on_game,
             )
             _, left, _ = pending_tasks(store, f.name)
             if left:
-                return Stop(reason=f"{len(left)} game(s) could not be played",
-                            rounds=rounds, games=played)
+                return Stop(
+                    reason=f"{len(left)} game(s) could not be played", rounds=rounds, games=played
+                )
         state = fold(load_events(store.con, f.name))
         if games is not None and state.scheduled >= games:
-            return Stop(reason=f"the league holds {state.scheduled} games", rounds=rounds,
-                        games=played)
+            return Stop(
+                reason=f"the league holds {state.scheduled} games", rounds=rounds, games=played
+            )
         if minutes is not None and time.monotonic() - started >= minutes * 60:
             return Stop(reason=f"{minutes:g} minute(s) passed", rounds=rounds, games=played)
         f = read_file(path)
@@ -651,14 +666,16 @@ def run(
         if games is not None:
             capacity = min(capacity, games - state.scheduled)
         before = state.scheduled
-        matches = choose(state, inputs(store, f.name, state, before, on), state.next_round,
-                         on, capacity)
-        if not matches:
-            return Stop(reason="no lineup can play (budgets, concurrency or too few agents)",
-                        rounds=rounds, games=played)
-        chosen = RoundChosen(
-            round=state.next_round, day=on, capacity=capacity, matches=matches
+        matches = choose(
+            state, inputs(store, f.name, state, before, on), state.next_round, on, capacity
         )
+        if not matches:
+            return Stop(
+                reason="no lineup can play (budgets, concurrency or too few agents)",
+                rounds=rounds,
+                games=played,
+            )
+        chosen = RoundChosen(round=state.next_round, day=on, capacity=capacity, matches=matches)
 
         def write(chosen: RoundChosen = chosen, state: LeagueState = state) -> None:
             _append(store, f.name, [chosen])
