@@ -3,6 +3,7 @@ or check that its matchmaker's stored choices replay (docs/league.md)."""
 
 from __future__ import annotations
 
+import functools
 import json
 from pathlib import Path
 from typing import TYPE_CHECKING, Annotated, Any
@@ -241,11 +242,8 @@ def _table(store: DuckStore, name: str, samples: int, game: str | None, as_json:
         )
     )
     for g, rows in tables.items():
-        title = f"{shown(g)} ({sum(1 for _ in rows)} agents)"
-        print_fitted(
-            lambda cols, title=title, rows=rows: _one_table(title, rows, cols),
-            [(_RATINGS, _PLAY)],
-        )
+        title = f"{shown(g)} ({len(rows)} agents)"
+        print_fitted(functools.partial(_one_table, title, rows), [(_RATINGS, _PLAY)])
 
 
 # ---------------------------------------------------------------------------- status

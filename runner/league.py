@@ -22,6 +22,7 @@ from the stored facts and games and finds the same matches.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import itertools
 import json
 import math
@@ -37,6 +38,7 @@ import msgspec
 from engine.chance import chance
 from events import catalog
 from events.codec import encode
+from events.lazy import get_logger
 from events.league import (
     SCHEMA,
     AgentEntry,
@@ -49,7 +51,6 @@ from events.league import (
     encode_event,
     load_events,
 )
-from events.lazy import get_logger
 from events.store import DuckStore
 from projections.league import LeagueState, fold, identity
 
@@ -479,9 +480,9 @@ def _open(store: DuckStore, f: LeagueFile) -> None:
     """Store the league's tournament row if it has none yet."""
     from runner.tournament import SUITE
 
-    _, rows = store.query("SELECT format FROM tournaments WHERE name = ?", [f.name])
+    _, rows = store.query("SELECT format, game FROM tournaments WHERE name = ?", [f.name])
     if rows:
-        if rows[0][0] != SUITE or not load_events(store.con, f.name):
+        if tuple(rows[0]) != (SUITE, "league"):
             raise LeagueError(f"a tournament named {f.name!r} that is not a league is stored")
         return
     store.con.execute(
@@ -626,6 +627,7 @@ def run(
     from runner.tournament import pending_tasks, play_tournament
 
     f = read_file(path)
+    name = f.name
     ensure_schema(store)
     _tx(store, lambda: _open(store, f))
     store.claim(f"league:{f.name}")
@@ -657,9 +659,11 @@ def run(
         if minutes is not None and time.monotonic() - started >= minutes * 60:
             return Stop(reason=f"{minutes:g} minute(s) passed", rounds=rounds, games=played)
         f = read_file(path)
+        if f.name != name:
+            raise LeagueError(f"{path} now names league {f.name!r}; it was {name!r}")
         facts = _record_config(store, f, state)
         if facts:
-            _tx(store, lambda: _append(store, f.name, facts))
+            _tx(store, functools.partial(_append, store, name, facts))
             state = fold(load_events(store.con, f.name))
         on = day()
         capacity = state.config.round_games if state.config else ROUND_GAMES
@@ -677,12 +681,8 @@ def run(
             )
         chosen = RoundChosen(round=state.next_round, day=on, capacity=capacity, matches=matches)
 
-        def write(chosen: RoundChosen = chosen, state: LeagueState = state) -> None:
-            _append(store, f.name, [chosen])
-            _schedule(store, f.name, state, chosen)
-
-        _tx(store, write)
-        log.info("league.round", league=f.name, round=chosen.round, matches=len(matches))
+        _tx(store, functools.partial(_write_round, store, name, state, chosen))
+        log.info("league.round", league=name, round=chosen.round, matches=len(matches))
         rounds += 1
         if on_round is not None:
             on_round(chosen.round, sum(len(m.rotations) for m in matches))
@@ -705,6 +705,11 @@ def replay_choices(store: DuckStore, league: str) -> list[str]:
                 problems.append(f"round {e.round}: chosen again differently")
         upto.append(e)
     return problems
+
+
+def _write_round(store: DuckStore, league: str, state: LeagueState, chosen: RoundChosen) -> None:
+    _append(store, league, [chosen])
+    _schedule(store, league, state, chosen)
 
 
 def status(store: DuckStore, league: str) -> dict[str, Any]:

@@ -4,6 +4,7 @@ every stored round is chosen again as stored; a newcomer is calibrated first."""
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import signal
@@ -16,7 +17,7 @@ from pathlib import Path
 import pytest
 
 from agents.llm.loopback import LegalPolicy, LoopbackServer
-from events.league import RoundChosen, load_events
+from events.league import load_events
 from events.store import DuckStore, connect
 from projections import league as P
 from runner import league as L
@@ -66,7 +67,7 @@ reference = ["bot", "rnd"]
 [[games]]
 game = "cattle-trade"
 preset = "micro-duel"
-weight = 0.5
+weight = 1.5
 
 [[games]]
 game = "openspiel"
@@ -275,7 +276,7 @@ def test_newcomer_is_calibrated_against_the_frozen_pool_first(tmp_path: Path) ->
     # Its interval shrinks with every calibration game (6: three matches, both seats).
     sigmas = [s for _, s in path_of["pact"]]
     assert len(sigmas) == 7
-    assert all(b < a for a, b in zip(sigmas, sigmas[1:], strict=False))
+    assert all(b < a for a, b in itertools.pairwise(sigmas))
     row = next(r for r in table.tables["pact"] if r.agent == "new")
     assert row.sigma < 25 / 3
 
