@@ -201,10 +201,27 @@ def live_tournaments(con: duckdb.DuckDBPyConnection) -> str:
     (running, stopped half-way, to be played again or not begun)."""
     if not _has_table(con, "tournament_games"):
         return "SELECT NULL::VARCHAR AS name WHERE FALSE"
+    # A standing league is never over: its games are in play one by one (`league_games_in_play`).
     return (
         "SELECT DISTINCT t.tournament AS name FROM tournament_games t"
         " WHERE t.game_id NOT IN (SELECT game_id FROM games WHERE status = 'finished')"
+        " AND t.tournament NOT IN (SELECT name FROM tournaments WHERE game = 'league')"
     )
+
+
+def league_games_in_play(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The finished games of leagues still dealt elsewhere: another game from the same seed
+    (another seat rotation of a duplicate deal) runs or is still to be played."""
+    if not _has_table(con, "tournament_games") or not _has_table(con, "tournaments"):
+        return []
+    rows = con.execute(
+        "WITH l AS (SELECT t.* FROM tournament_games t JOIN tournaments n"
+        " ON n.name = t.tournament AND n.game = 'league'),"
+        " open AS (SELECT DISTINCT l.tournament, l.seed FROM l LEFT JOIN games x"
+        " ON x.game_id = l.game_id WHERE x.status IS DISTINCT FROM 'finished')"
+        " SELECT l.game_id FROM l JOIN open USING (tournament, seed)"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
 
 
 class InPlay(msgspec.Struct, frozen=True):
@@ -212,6 +229,8 @@ class InPlay(msgspec.Struct, frozen=True):
 
     live: list[str]
     named: list[str]
+    league_games: list[str] = msgspec.field(default_factory=list)
+    """Games of leagues closed because their deal is still in play elsewhere."""
 
 
 def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
@@ -223,7 +242,7 @@ def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
             "SELECT name, seed FROM tournaments WHERE name IN (SELECT unnest(?))", [live]
         ).fetchall()
         named = [n for n, seed in seeds if re.search(rf"(?<!\d){int(seed)}(?!\d)", str(n))]
-    return InPlay(live=live, named=named)
+    return InPlay(live=live, named=named, league_games=league_games_in_play(con))
 
 
 def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> tuple[str, list]:
@@ -234,12 +253,13 @@ def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> t
     sql = (
         "WITH p AS (SELECT g0.game_id, g0.game, g0.tournament, g0.seats, g0.seed,"
         " g0.created_at, g0.status, (g0.status = 'running'"
-        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)) AS in_play,"
+        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)"
+        " OR list_contains(?::VARCHAR[], g0.game_id)) AS in_play,"
         " coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE) AS named FROM games g0),"
         " g AS (SELECT *, CASE WHEN named THEN NULL ELSE tournament END AS shown_tournament,"
         " CASE WHEN named THEN NULL ELSE game_id END AS shown_id FROM p)"
     )
-    return sql, [play.live, play.named]
+    return sql, [play.live, play.league_games, play.named]
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -445,9 +465,21 @@ def in_play(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
         return None
     if row[0] == "running":
         return "the game is in play"
+    if row[1] is not None and is_league(con, row[1]):
+        return "a game dealt from its seed is in play" if dealt_elsewhere(con, game_id) else None
     if row[1] is not None and tournament_in_play(con, row[1]):
         return "a game of its tournament is in play"
     return None
+
+
+def is_league(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether tournament `name` is a standing league (`cattle league`)."""
+    if not _has_table(con, "tournaments"):
+        return False
+    got = con.execute(
+        "SELECT count(*) FROM tournaments WHERE name = ? AND game = 'league'", [name]
+    ).fetchone()
+    return bool(got and got[0])
 
 
 def tournament_in_play(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -782,7 +814,12 @@ def tournament_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]
         SeatResult(gid, seat, agent, int(score) if float(score).is_integer() else score, rank, 0)
         for gid, seat, agent, score, rank in rows
     ]
-    closed = tournament_in_play(con, name)
+    league = is_league(con, name)
+    if league:
+        # A league is rated live from its finished games whose deal is played out.
+        hidden = set(league_games_in_play(con))
+        results = [r for r in results if r.game_id not in hidden]
+    closed = tournament_in_play(con, name) and not league
     # Standings of a tournament in play would tell how its deals went for games to come.
     ratings = rate(results, shuffles=0) if results and not closed else []
     table = [
