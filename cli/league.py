@@ -24,7 +24,7 @@ from cli.common import (
     print_fitted,
 )
 from cli.text import line, plain, shown
-from events.store import DuckStore
+from events.store import DuckStore, StoreError
 
 if TYPE_CHECKING:
     from projections.league import Row
@@ -161,7 +161,7 @@ def _run(
                 workers=workers,
                 on_round=said,
             )
-    except LeagueError as exc:
+    except (LeagueError, StoreError) as exc:
         raise UsageError(str(exc)) from None
     finally:
         executor.close()
@@ -187,7 +187,7 @@ def _money(x: float | None) -> str:
 
 
 _RATINGS = ("TrueSkill", "BT [5%, 95%]")
-_PLAY = ("games", "errors", "fallbacks", "cost/game")
+_PLAY = ("games", "err", "fallbk", "$/game")
 
 
 def _one_table(title: str, rows: list[Row], columns: Any = None) -> Table:
@@ -203,9 +203,9 @@ def _one_table(title: str, rows: list[Row], columns: Any = None) -> Table:
             if r.bt is None
             else f"{r.bt:+.2f} [{r.bt_p5:+.1f}, {r.bt_p95:+.1f}]",
             "games": f"{r.games:,}",
-            "errors": _pct(r.error_rate),
-            "fallbacks": _pct(r.fallback_rate),
-            "cost/game": _money(r.cost_per_game),
+            "err": _pct(r.error_rate),
+            "fallbk": _pct(r.fallback_rate),
+            "$/game": _money(r.cost_per_game),
         }
         t.add_row(plain(r.agent), *[cells[c] for c in cols])
     return t
@@ -234,8 +234,9 @@ def _table(store: DuckStore, name: str, samples: int, game: str | None, as_json:
         return
     out.print(
         line(
-            "League [bold]{}[/]: {} finished game(s); TrueSkill μ ± σ, Bradley-Terry mean"
-            " and 90% bootstrap interval ({} samples).",
+            "League [bold]{}[/]: {} finished game(s). TrueSkill μ ± σ; Bradley-Terry mean"
+            " and 90% bootstrap interval ({} samples); err: model decisions whose call failed;"
+            " fallbk: answers not played as given; $/game: model cost per game.",
             name,
             f"{result.games:,}",
             f"{samples:,}",
