@@ -8,6 +8,7 @@ them, in the table `league_events`, one row per fact, numbered from 0 within the
   time the file says something new (a game or agent added, a weight or budget changed);
 * `CalibrationOpened`: an agent that joined a running league, with the ratings of the
   reference pool frozen at that moment;
+* `PersonQueued`: a person who waited in the browser's queue, seated by the next round;
 * `RoundChosen`: the matches the matchmaker chose for one round, with the day the round was
   chosen on (the only reading of a clock, recorded so that budgets per day replay).
 
@@ -61,6 +62,8 @@ class AgentEntry(msgspec.Struct, frozen=True, kw_only=True):
     """Price per million input and output tokens (cost budgets and the table's cost)."""
     person: bool = False
     """A person playing from the browser (joined through the queue)."""
+    secret_sha256: str | None = None
+    """A person's: the hash of the secret their browser keeps (agents.human.lobby)."""
 
 
 class LeagueEvent(msgspec.Struct, frozen=True, kw_only=True, tag_field="type"):
@@ -93,6 +96,18 @@ class CalibrationOpened(LeagueEvent, frozen=True, kw_only=True, tag="calibration
     """game -> reference agent -> (mu, sigma)."""
 
 
+class PersonQueued(LeagueEvent, frozen=True, kw_only=True, tag="person_queued"):
+    """A person waited in the browser's queue for a game of `game` before round `round`:
+    the next round seats them (read from the queue, recorded so that the round replays)."""
+
+    round: int
+    name: str
+    game: str
+    spec: str
+    """The seat spec they play with (`human:NAME?via=web&timeout=S`)."""
+    secret_sha256: str
+
+
 class Match(msgspec.Struct, frozen=True, kw_only=True):
     """One match the matchmaker chose: a lineup in one game, on one deal."""
 
@@ -119,7 +134,7 @@ class RoundChosen(LeagueEvent, frozen=True, kw_only=True, tag="round_chosen"):
     matches: tuple[Match, ...]
 
 
-AnyLeagueEvent = LeagueConfigured | CalibrationOpened | RoundChosen
+AnyLeagueEvent = LeagueConfigured | CalibrationOpened | PersonQueued | RoundChosen
 
 _DECODER = msgspec.json.Decoder(AnyLeagueEvent)
 

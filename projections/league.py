@@ -22,6 +22,7 @@ from events.league import (
     CalibrationOpened,
     LeagueConfigured,
     Match,
+    PersonQueued,
     RoundChosen,
 )
 
@@ -38,6 +39,10 @@ class LeagueState(msgspec.Struct, kw_only=True):
     rounds: list[RoundChosen] = msgspec.field(default_factory=list)
     identity: dict[str, dict[str, str]] = msgspec.field(default_factory=dict)
     """game -> stored seat agent (the spec's identity) -> league agent name."""
+    people: dict[str, AgentEntry] = msgspec.field(default_factory=dict)
+    """The people who came through the browser's queue, by name."""
+    queue: list[PersonQueued] = msgspec.field(default_factory=list)
+    """Every time a person waited, in order (each seated by the round after it)."""
 
     @property
     def next_round(self) -> int:
@@ -56,9 +61,15 @@ class LeagueState(msgspec.Struct, kw_only=True):
 
     def agent(self, name: str) -> AgentEntry | None:
         """The agent `name` as the configuration now gives it."""
+        if name in self.people:
+            return self.people[name]
         if self.config is None:
             return None
         return next((a for a in self.config.agents if a.name == name), None)
+
+    def everyone(self) -> list[AgentEntry]:
+        """The configured agents, then the people."""
+        return [*(self.config.agents if self.config else ()), *self.people.values()]
 
     def round_of(self, index: int) -> int:
         """The round that scheduled game number `index`."""
@@ -82,6 +93,14 @@ def fold(events: Sequence[AnyLeagueEvent]) -> LeagueState:
                         state.identity.setdefault(game, {})[identity(spec, game)] = a.name
             case CalibrationOpened():
                 state.calibrations[e.agent] = e
+            case PersonQueued():
+                old = state.people.get(e.name)
+                specs = {**(old.specs if old else {}), e.game: e.spec}
+                state.people[e.name] = AgentEntry(
+                    name=e.name, specs=specs, person=True, secret_sha256=e.secret_sha256
+                )
+                state.queue.append(e)
+                state.identity.setdefault(e.game, {})[identity(e.spec, e.game)] = e.name
             case RoundChosen():
                 state.rounds.append(e)
     return state

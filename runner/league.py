@@ -21,11 +21,13 @@ from the stored facts and games and finds the same matches.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import functools
 import itertools
 import json
 import math
+import os
 import time
 import tomllib
 from collections import defaultdict
@@ -47,6 +49,7 @@ from events.league import (
     LeagueConfigured,
     LeagueEvent,
     Match,
+    PersonQueued,
     RoundChosen,
     encode_event,
     load_events,
@@ -56,6 +59,8 @@ from projections.league import LeagueState, fold, identity
 
 log = get_logger("cattle.league")
 
+PERSON_TIMEOUT = 120.0
+"""Seconds a person from the queue has for each decision (the file's `person_timeout`)."""
 ROUND_GAMES = 8
 """Games chosen per round unless the file says otherwise."""
 SHRINK = 0.5
@@ -81,6 +86,7 @@ class LeagueFile(msgspec.Struct, frozen=True, kw_only=True):
     reference: tuple[str, ...]
     calibration: int
     spectator_delay: float | None
+    person_timeout: float
     games: tuple[GameEntry, ...]
     agents: tuple[AgentEntry, ...]
 
@@ -197,18 +203,19 @@ def read_file(path: Path) -> LeagueFile:
         reference=reference,
         calibration=calibration,
         spectator_delay=float(delay) if delay is not None else None,
+        person_timeout=float(head.get("person_timeout", PERSON_TIMEOUT)),
         games=tuple(games),
         agents=tuple(agents),
     )
 
 
-def _configured(f: LeagueFile, round_no: int, people: Sequence[AgentEntry]) -> LeagueConfigured:
+def _configured(f: LeagueFile, round_no: int) -> LeagueConfigured:
     return LeagueConfigured(
         round=round_no,
         seed=f.seed,
         round_games=f.round_games,
         games=f.games,
-        agents=(*f.agents, *people),
+        agents=f.agents,
         reference=f.reference,
         calibration=f.calibration,
         spectator_delay=f.spectator_delay,
@@ -330,11 +337,11 @@ def choose(
         return ()
     rng = chance(cfg.seed, "league-round", round_no)
     games = {g.game: g for g in cfg.games}
-    agents = {a.name: a for a in cfg.agents}
+    agents = {a.name: a for a in state.everyone()}
     load: dict[str, int] = defaultdict(int)
     blocked = {
         a.name
-        for a in cfg.agents
+        for a in state.everyone()
         if over_budget(a, inputs.spend.get(a.name, (0, 0, 0.0))) is not None
     }
     players = {g: catalog.get(g).preset(games[g].preset).players for g in games}
@@ -379,6 +386,21 @@ def choose(
         for a in lineup:
             load[a] += len(rotations)
 
+    # 0. people who waited in the browser's queue: one game each, against the reference
+    # pool's first agent of their game (else the first agent of the file that plays it)
+    for e in state.queue:
+        if e.round != round_no or e.game not in games:
+            continue
+        rivals = [r for r in cfg.reference if r in agents] + [a.name for a in cfg.agents]
+        rivals = [r for r in rivals if e.game in agents[r].specs and r not in blocked]
+        if not rivals:
+            continue
+        n = players[e.game]
+        lineup = (e.name, *[rivals[j % len(rivals)] for j in range(n - 1)])
+        one = msgspec.structs.replace(games[e.game], duplicate=False)
+        games[e.game], saved = one, games[e.game]
+        add(e.game, lineup, False, 0.0)
+        games[e.game] = saved
     # 1. calibration matches of the newcomers, in the order they joined
     reference = [r for r in cfg.reference if r in agents]
     for newcomer in state.calibrations:
@@ -494,8 +516,7 @@ def _open(store: DuckStore, f: LeagueFile) -> None:
 
 def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[LeagueEvent]:
     """What the file says that the league does not know yet, as facts to store."""
-    people = [a for a in (state.config.agents if state.config else ()) if a.person]
-    now = _configured(f, state.next_round, people)
+    now = _configured(f, state.next_round)
     if state.config is not None:
         if now.seed != state.config.seed:
             raise LeagueError(
@@ -560,13 +581,13 @@ def _schedule(store: DuckStore, league: str, state: LeagueState, chosen: RoundCh
     cfg = state.config
     assert cfg is not None
     configs = {g.game: json.loads(g.config) for g in cfg.games}
-    agents = {a.name: a for a in cfg.agents}
+    agents = {a.name: a for a in state.everyone()}
     con = store.con
     con.execute(
         "UPDATE tournaments SET config = ?, agents = ?, games = games + ? WHERE name = ?",
         [
             json.dumps(configs),
-            json.dumps([a.name for a in cfg.agents]),
+            json.dumps([a.name for a in state.everyone()]),
             sum(len(m.rotations) for m in chosen.matches),
             league,
         ],
@@ -621,24 +642,64 @@ def run(
     day: Callable[[], str] = today,
     on_round: Callable[[int, int], None] | None = None,
     on_game: Callable[[], None] | None = None,
+    seats: Path | None = None,
 ) -> Stop:
     """Run the league of file `path` until `games` games are stored in all, `minutes` have
     passed (checked between rounds), or nothing can be played; resume where it stopped."""
-    from runner.tournament import pending_tasks, play_tournament
 
     f = read_file(path)
     name = f.name
     ensure_schema(store)
     _tx(store, lambda: _open(store, f))
     store.claim(f"league:{f.name}")
+    try:
+        return _rounds(
+            store,
+            path,
+            name,
+            games,
+            minutes,
+            executor,
+            workers,
+            concurrency,
+            day,
+            on_round,
+            on_game,
+            seats,
+        )
+    finally:
+        # The claim goes with a run that ends (a killed one leaves it to its dead process).
+        with contextlib.suppress(Exception):
+            store.con.execute(
+                "DELETE FROM writers WHERE key = ? AND pid = ?", [f"league:{name}", os.getpid()]
+            )
+
+
+def _rounds(
+    store: DuckStore,
+    path: Path,
+    name: str,
+    games: int | None,
+    minutes: float | None,
+    executor: Any,
+    workers: int,
+    concurrency: int | None,
+    day: Callable[[], str],
+    on_round: Callable[[int, int], None] | None,
+    on_game: Callable[[], None] | None,
+    seats: Path | None,
+) -> Stop:
+    """The rounds of `run`, once the league is stored and claimed."""
+    from runner.tournament import pending_tasks, play_tournament
+
     started = time.monotonic()
     rounds = played = 0
     while True:
-        _, tasks, _ = pending_tasks(store, f.name)
+        _, tasks, _ = pending_tasks(store, name)
         if tasks:
             played += play_tournament(
                 store,
-                f.name,
+                name,
                 None,
                 tasks,
                 workers=workers,
@@ -646,12 +707,12 @@ def run(
                 concurrency=concurrency,
                 on_game=on_game,
             )
-            _, left, _ = pending_tasks(store, f.name)
+            _, left, _ = pending_tasks(store, name)
             if left:
                 return Stop(
                     reason=f"{len(left)} game(s) could not be played", rounds=rounds, games=played
                 )
-        state = fold(load_events(store.con, f.name))
+        state = fold(load_events(store.con, name))
         if games is not None and state.scheduled >= games:
             return Stop(
                 reason=f"the league holds {state.scheduled} games", rounds=rounds, games=played
@@ -662,16 +723,17 @@ def run(
         if f.name != name:
             raise LeagueError(f"{path} now names league {f.name!r}; it was {name!r}")
         facts = _record_config(store, f, state)
+        facts += _queued(f, state, seats)
         if facts:
             _tx(store, functools.partial(_append, store, name, facts))
-            state = fold(load_events(store.con, f.name))
+            state = fold(load_events(store.con, name))
         on = day()
         capacity = state.config.round_games if state.config else ROUND_GAMES
         if games is not None:
             capacity = min(capacity, games - state.scheduled)
         before = state.scheduled
         matches = choose(
-            state, inputs(store, f.name, state, before, on), state.next_round, on, capacity
+            state, inputs(store, name, state, before, on), state.next_round, on, capacity
         )
         if not matches:
             return Stop(
@@ -682,6 +744,7 @@ def run(
         chosen = RoundChosen(round=state.next_round, day=on, capacity=capacity, matches=matches)
 
         _tx(store, functools.partial(_write_round, store, name, state, chosen))
+        _seated(state, chosen, seats)
         log.info("league.round", league=name, round=chosen.round, matches=len(matches))
         rounds += 1
         if on_round is not None:
@@ -705,6 +768,49 @@ def replay_choices(store: DuckStore, league: str) -> list[str]:
                 problems.append(f"round {e.round}: chosen again differently")
         upto.append(e)
     return problems
+
+
+def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[LeagueEvent]:
+    """The people waiting in the browser's queue, as facts (an entry the league cannot take
+    is removed: a game it does not play, a name of the file's agents, a name held by
+    another secret)."""
+    from agents.human.lobby import queued, taken
+    from agents.human.mailbox import seats_dir
+
+    root = seats or seats_dir()
+    out: list[LeagueEvent] = []
+    games = {g.game for g in f.games}
+    names = {a.name.lower() for a in f.agents}
+    for doc in queued(root):
+        if doc.get("league") != f.name:
+            continue
+        person, game, digest = str(doc["name"]), str(doc.get("game")), str(doc["secret_sha256"])
+        old = state.people.get(person)
+        if (
+            game not in games
+            or person.lower() in names
+            or (old is not None and old.secret_sha256 != digest)
+        ):
+            taken(root, person)
+            continue
+        spec = f"human:{person}?via=web&timeout={f.person_timeout:g}"
+        out.append(
+            PersonQueued(
+                round=state.next_round, name=person, game=game, spec=spec, secret_sha256=digest
+            )
+        )
+    return out
+
+
+def _seated(state: LeagueState, chosen: RoundChosen, seats: Path | None) -> None:
+    """Take the people seated by `chosen` out of the queue."""
+    from agents.human.lobby import taken
+    from agents.human.mailbox import seats_dir
+
+    for m in chosen.matches:
+        for a in m.lineup:
+            if a in state.people:
+                taken(seats or seats_dir(), a)
 
 
 def _write_round(store: DuckStore, league: str, state: LeagueState, chosen: RoundChosen) -> None:
@@ -734,7 +840,7 @@ def status(store: DuckStore, league: str) -> dict[str, Any]:
         played[state.identity.get(game, {}).get(agent, agent)] += int(n)
     busy = calibrating(state)
     agents = []
-    for a in state.config.agents if state.config else ():
+    for a in state.everyone():
         s = spent.get(a.name, (0, 0, 0.0))
         why = over_budget(a, s)
         agents.append(

@@ -860,3 +860,35 @@ def _games_of(con: duckdb.DuckDBPyConnection, name: str) -> list[_GameName]:
             "SELECT DISTINCT game FROM games WHERE tournament = ?", [name]
         ).fetchall()
     ]
+
+
+# ---------------------------------------------------------------------------- leagues
+
+
+def league_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The leagues of the store."""
+    from events.league import leagues
+
+    return leagues(con)
+
+
+def league_options(con: duckdb.DuckDBPyConnection) -> list[dict[str, str]]:
+    """Every (league, game) a person may queue for: each game of each league's file now."""
+    from events.league import load_events
+    from projections.league import fold
+
+    out = []
+    for name in league_names(con):
+        state = fold(load_events(con, name))
+        for g in state.config.games if state.config else ():
+            out.append({"league": name, "game": g.game})
+    return out
+
+
+def league_people(con: duckdb.DuckDBPyConnection, league: str) -> dict[str, str]:
+    """The people of `league` who came through the queue, with their secret's hash."""
+    from events.league import load_events
+    from projections.league import fold
+
+    state = fold(load_events(con, league))
+    return {n: a.secret_sha256 or "" for n, a in state.people.items()}
