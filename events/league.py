@@ -53,6 +53,8 @@ class AgentEntry(msgspec.Struct, frozen=True, kw_only=True):
     name: str
     specs: dict[str, str]
     """game -> the seat spec it plays that game with (a game it cannot play is absent)."""
+    seats: dict[str, str] = msgspec.field(default_factory=dict)
+    """game -> what its seats are stored as (a model's spec without its address)."""
     calls_per_day: int | None = None
     tokens_per_day: int | None = None
     cost_per_day: float | None = None
@@ -105,6 +107,8 @@ class PersonQueued(LeagueEvent, frozen=True, kw_only=True, tag="person_queued"):
     game: str
     spec: str
     """The seat spec they play with (`human:NAME?via=web&timeout=S`)."""
+    agent: str
+    """What their seats are stored as (`human:NAME`)."""
     secret_sha256: str
 
 

@@ -89,28 +89,26 @@ def fold(events: Sequence[AnyLeagueEvent]) -> LeagueState:
                 state.config = e
                 state.configs.append(e)
                 for a in e.agents:
-                    for game, spec in a.specs.items():
-                        state.identity.setdefault(game, {})[identity(spec, game)] = a.name
+                    for game, stored in a.seats.items():
+                        state.identity.setdefault(game, {})[stored] = a.name
             case CalibrationOpened():
                 state.calibrations[e.agent] = e
             case PersonQueued():
                 old = state.people.get(e.name)
                 specs = {**(old.specs if old else {}), e.game: e.spec}
+                seats = {**(old.seats if old else {}), e.game: e.agent}
                 state.people[e.name] = AgentEntry(
-                    name=e.name, specs=specs, person=True, secret_sha256=e.secret_sha256
+                    name=e.name,
+                    specs=specs,
+                    seats=seats,
+                    person=True,
+                    secret_sha256=e.secret_sha256,
                 )
                 state.queue.append(e)
-                state.identity.setdefault(e.game, {})[identity(e.spec, e.game)] = e.name
+                state.identity.setdefault(e.game, {})[e.agent] = e.name
             case RoundChosen():
                 state.rounds.append(e)
     return state
-
-
-def identity(spec: str, game: str) -> str:
-    """The agent a seat of `spec` is stored as (a model's spec without its address)."""
-    from agents import parse_spec
-
-    return parse_spec(spec, game).agent
 
 
 # ---------------------------------------------------------------------------- table

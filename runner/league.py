@@ -55,7 +55,15 @@ from events.league import (
     load_events,
 )
 from events.store import DuckStore
-from projections.league import LeagueState, fold, identity
+from projections.league import LeagueState, fold
+
+
+def identity(spec: str, game: str) -> str:
+    """The agent a seat of `spec` is stored as (a model's spec without its address)."""
+    from agents import parse_spec
+
+    return parse_spec(spec, game).agent
+
 
 log = get_logger("cattle.league")
 
@@ -172,6 +180,7 @@ def read_file(path: Path) -> LeagueFile:
             AgentEntry(
                 name=label,
                 specs=specs,
+                seats={g: identity(t, g) for g, t in specs.items()},
                 calls_per_day=_opt_int(a, "calls_per_day", where),
                 tokens_per_day=_opt_int(a, "tokens_per_day", where),
                 cost_per_day=float(a["cost_per_day"]) if "cost_per_day" in a else None,
@@ -796,7 +805,12 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
         spec = f"human:{person}?via=web&timeout={f.person_timeout:g}"
         out.append(
             PersonQueued(
-                round=state.next_round, name=person, game=game, spec=spec, secret_sha256=digest
+                round=state.next_round,
+                name=person,
+                game=game,
+                spec=spec,
+                agent=identity(spec, game),
+                secret_sha256=digest,
             )
         )
     return out
