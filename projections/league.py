@@ -151,7 +151,9 @@ def _labels(state: LeagueState, game: str) -> dict[str, str]:
     return state.identity.get(game, {})
 
 
-def _usage(store: Any, league: str) -> dict[tuple[str, str], dict[str, float]]:
+def _usage(
+    store: Any, league: str, exclude: frozenset[str] = frozenset()
+) -> dict[tuple[str, str], dict[str, float]]:
     """(game, seat agent) -> decisions, errors, fallbacks, input and output tokens, provider
     and model of the league's model seats."""
     out: dict[tuple[str, str], dict[str, Any]] = defaultdict(
@@ -161,8 +163,8 @@ def _usage(store: Any, league: str) -> dict[tuple[str, str], dict[str, float]]:
         "SELECT o.game, o.agent, sum(o.decisions), sum(o.error + o.timeout + o.refused),"
         " sum(o.decisions - o.ok - o.repaired) FROM llm_outcomes o"
         " JOIN games g USING (game_id) WHERE o.tournament = ? AND g.status = 'finished'"
-        " GROUP BY ALL",
-        [league],
+        " AND NOT list_contains(?::VARCHAR[], o.game_id) GROUP BY ALL",
+        [league, sorted(exclude)],
     )
     for game, agent, decisions, errors, fallbacks in rows:
         d = out[(game, agent)]
@@ -171,8 +173,8 @@ def _usage(store: Any, league: str) -> dict[tuple[str, str], dict[str, float]]:
         "SELECT g.game, u.agent, any_value(u.provider), any_value(u.model),"
         " sum(u.input_tokens), sum(u.output_tokens) FROM llm_usage u"
         " JOIN games g USING (game_id) WHERE u.tournament = ? AND g.status = 'finished'"
-        " GROUP BY ALL",
-        [league],
+        " AND NOT list_contains(?::VARCHAR[], u.game_id) GROUP BY ALL",
+        [league, sorted(exclude)],
     )
     for game, agent, provider, model, tin, tout in rows:
         d = out[(game, agent)]
@@ -192,19 +194,37 @@ def _cost(entry: AgentEntry | None, usage: dict[str, Any]) -> float | None:
     return cost(int(usage["tin"]), int(usage["tout"]), price)
 
 
-def table(
-    store: Any, league: str, state: LeagueState, *, samples: int = 1000, seed: int = 0
-) -> Table:
-    """The league's table from its stored games (see the module's docstring)."""
-    from projections.ratings import (
-        SeatResult,
-        bradley_terry_table,
-        load_matches,
-        load_results,
-        rate,
-    )
+def _matches(
+    store: Any, league: str, game: str, exclude: frozenset[str]
+) -> list[dict[str, object]]:
+    """`ratings.load_matches` of one game of the league, without the games `exclude` names."""
+    from projections.ratings import match_records, scored_games, team_games
 
-    usage = _usage(store, league)
+    _, rows = store.query(
+        "SELECT r.game_id, r.game, r.seat, r.agent, r.rank, r.score"
+        " FROM results r JOIN games g USING (game_id) WHERE g.status = 'finished'"
+        " AND g.game = ? AND g.tournament = ? ORDER BY r.game_id, r.seat",
+        [game, league],
+    )
+    rows = [r for r in rows if r[0] not in exclude]
+    names = [r[1] for r in rows]
+    return match_records(rows, scored_games(names), team_games(names))
+
+
+def table(
+    store: Any,
+    league: str,
+    state: LeagueState,
+    *,
+    samples: int = 1000,
+    seed: int = 0,
+    exclude: frozenset[str] = frozenset(),
+) -> Table:
+    """The league's table from its stored games (see the module's docstring), leaving out
+    the games `exclude` names (the viewer's: games whose deal is still in play)."""
+    from projections.ratings import SeatResult, bradley_terry_table, load_results, rate
+
+    usage = _usage(store, league, exclude)
     tables: dict[str, list[Row]] = {}
     everything: list[SeatResult] = []
     records: list[dict[str, object]] = []
@@ -213,14 +233,14 @@ def table(
     games = sorted(state.identity)
     for game in games:
         labels = _labels(state, game)
-        results = load_results(store, league, game)
+        results = [r for r in load_results(store, league, game) if r.game_id not in exclude]
         if not results:
             continue
         rated = rate(results, shuffles=0)
         bt = {
             r.agent: r
             for r in bradley_terry_table(
-                load_matches(store, league, game), samples=samples, seed=seed
+                _matches(store, league, game, exclude), samples=samples, seed=seed
             )
         }
         seats: dict[str, set[str]] = defaultdict(set)
@@ -251,7 +271,7 @@ def table(
         everything += [
             msgspec.structs.replace(r, agent=labels.get(r.agent, r.agent)) for r in results
         ]
-        for rec in load_matches(store, league, game):
+        for rec in _matches(store, league, game, exclude):
             records.append(dict(_relabel(rec, labels)))
     if everything:
         # Overall: the league's agents across its games (TrueSkill in game-id order).

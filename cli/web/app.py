@@ -405,6 +405,22 @@ def create_app(
         html = pages.render("seat_wait.html", desk=desk, state=state, base="")
         return page(html, headers=SEAT_HEADERS)
 
+    def league_page(request: Request) -> Response:
+        with reader.con() as con:
+            info = data.league_data(con, request.path_params["name"])
+        return page(pages.render("league.html", info=info, base=""))
+
+    def league_agent_page(request: Request) -> Response:
+        p = request.path_params
+        with reader.con() as con:
+            info = data.league_agent(con, p["name"], p["agent"])
+        return page(pages.render("league_agent.html", info=info, base=""))
+
+    def league_api(request: Request) -> Response:
+        with reader.con() as con:
+            info = data.league_data(con, request.path_params["name"])
+        return JSONResponse(info, headers=HEADERS)
+
     def join_page(request: Request) -> Response:
         with reader.con() as con:
             options = data.league_options(con)
@@ -500,6 +516,9 @@ def create_app(
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
         Route("/league/join", join_page),
+        Route("/leagues/{name}/agents/{agent}", guarded(league_agent_page)),
+        Route("/leagues/{name}", guarded(league_page)),
+        Route("/api/leagues/{name}", guarded(league_api, api=True)),
         Route("/api/league/join", join_api, methods=["POST"]),
         Route("/api/league/seat", seat_api, methods=["POST"]),
         Route("/seats/desk/{desk}", desk_page),

@@ -892,3 +892,73 @@ def league_people(con: duckdb.DuckDBPyConnection, league: str) -> dict[str, str]
 
     state = fold(load_events(con, league))
     return {n: a.secret_sha256 or "" for n, a in state.people.items()}
+
+
+class _Query:
+    """The `query` of a store, over a connection (what the projections read through)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> tuple[list[str], list[tuple]]:
+        cur = self.con.execute(sql, list(params))
+        return [d[0] for d in cur.description or ()], cur.fetchall()
+
+
+LEAGUE_SAMPLES = 200
+"""Bootstrap samples of a league page's Bradley-Terry columns (`cattle league table`'s)."""
+
+
+def league_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
+    """A league's live table, per game and overall, over its games that may be shown."""
+    from events.league import load_events
+    from projections.league import OVERALL, fold, table
+
+    if name not in league_names(con):
+        raise NotFound(f"no league {_short(name)} in this store")
+    state = fold(load_events(con, name))
+    hidden = set(league_games_in_play(con))
+    running = con.execute(
+        "SELECT game_id FROM games WHERE tournament = ? AND status <> 'finished'", [name]
+    ).fetchall()
+    hidden |= {str(r[0]) for r in running}
+    t = table(_Query(con), name, state, samples=LEAGUE_SAMPLES, exclude=frozenset(hidden))
+    order = [g for g in t.tables if g != OVERALL] + ([OVERALL] if OVERALL in t.tables else [])
+    waiting = state.scheduled - t.games
+    return {
+        "name": name,
+        "rated": t.games,
+        "rounds": len(state.rounds),
+        "in_play": max(0, waiting),
+        "tables": [
+            {"game": g, "rows": [msgspec.to_builtins(r) for r in t.tables[g]]} for g in order
+        ],
+    }
+
+
+def league_agent(
+    con: duckdb.DuckDBPyConnection, name: str, agent: str, limit: int = 50
+) -> dict[str, Any]:
+    """An agent's recent finished games of a league that may be shown, newest first."""
+    from events.league import load_events
+    from projections.league import fold
+
+    if name not in league_names(con):
+        raise NotFound(f"no league {_short(name)} in this store")
+    state = fold(load_events(con, name))
+    stored = {game: s for game, by in state.identity.items() for s, a in by.items() if a == agent}
+    if not stored:
+        raise NotFound(f"no agent {_short(agent)} in league {_short(name)}")
+    hidden = set(league_games_in_play(con))
+    rows = con.execute(
+        "SELECT r.game_id, g.game, r.seat, r.rank, r.score, r.agent FROM results r"
+        " JOIN games g USING (game_id) WHERE g.tournament = ? AND g.status = 'finished'"
+        " ORDER BY r.game_id DESC",
+        [name],
+    ).fetchall()
+    games = [
+        {"game_id": gid, "game": game, "seat": seat, "rank": rank, "score": score}
+        for gid, game, seat, rank, score, seat_agent in rows
+        if stored.get(game) == seat_agent and gid not in hidden
+    ][:limit]
+    return {"league": name, "agent": agent, "games": games}

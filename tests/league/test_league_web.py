@@ -55,5 +55,15 @@ def test_league_games_show_once_their_deal_is_played_out(tmp_path: Path) -> None
         assert closed.status_code == 403
         assert "a game dealt from its seed is in play" in closed.text
         info = client.get("/api/tournaments/open").json()
+        league = client.get("/api/leagues/open").json()
+        page = client.get("/leagues/open")
+        agents = {a: client.get(f"/leagues/open/agents/{a}").text for a in ("rnd", "bot", "bot2")}
+        assert client.get("/leagues/open/agents/nobody").status_code == 404
     assert not info["closed"], info
     assert sum(r["games"] for r in info["ratings"]) == 2 * 2  # two games shown, two seats each
+    # The league's own page: its table over the games shown, each agent's games linked.
+    assert league["rated"] == 2 and page.status_code == 200
+    (table,) = [t for t in league["tables"] if t["game"] == "pact"]
+    assert sum(r["games"] for r in table["rows"]) == 2 * 2
+    linked = "".join(agents.values())
+    assert f"/games/{other}" in linked and f"/games/{twin}" not in linked
