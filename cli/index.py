@@ -65,11 +65,6 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "Play the paper's code-agent setting (mixed games, compositions C1..C7, a stand-in in the\nmodel's seat) and print Table 3 and the TrueSkill table beside the paper's values.",
     ),
     (
-        "league",
-        "cli.league",
-        "Run a standing league, or show it.\n\n`cattle league FILE` plays the league its file describes, one round of games after\nanother, until stopped (Ctrl-C parks the games in play: the next run continues them),\nuntil --games or --minutes, or until nobody may play; run it again to resume where it\nstopped. The file is read again before every round: agents and games added to it join.\n`cattle league table` prints the live table, per game and overall (the same figures as\n`cattle ratings --tournament LEAGUE`), `status` what runs and what was spent against the\nbudgets, `replay` chooses every stored round again and says whether the choices agree.",
-    ),
-    (
         "arena",
         "cli.textarena.arena",
         "MindGames' arena: TrueSkill per game and track, errors and roles of TextArena games.",
@@ -108,6 +103,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "ratings",
         "cli.tournament",
         "Ratings per agent, recomputed from the stored games (TrueSkill and Glicko-2: of one\ngame, the only one stored or the one --game names; Bradley-Terry: of every game).",
+    ),
+    (
+        "league",
+        "cli.league",
+        "Run a standing league, or show it.\n\n`cattle league FILE` plays the league its file describes, one round of games after\nanother, until stopped (Ctrl-C parks the games in play: the next run continues them),\nuntil --games or --minutes, or until nobody may play; run it again to resume where it\nstopped. The file is read again before every round: agents and games added to it join.\n`cattle league table` prints the live table, per game and overall (the same figures as\n`cattle ratings --tournament LEAGUE`), `status` what runs and what was spent against the\nbudgets, `replay` chooses every stored round again and says whether the choices agree.",
     ),
     (
         "verify",

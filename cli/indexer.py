@@ -23,12 +23,12 @@ MODULES = (
     "cli.llm",
     "cli.metrics",
     "cli.cattle.paper",
-    "cli.league",
     "cli.textarena.arena",
     "cli.recover",
     "cli.report",
     "cli.serve",
     "cli.tournament",
+    "cli.league",
     "cli.verify",
 )
 """Every module that registers commands on the app, in the order their commands are listed."""

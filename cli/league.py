@@ -67,7 +67,7 @@ def league(
         str | None, typer.Option("--game", help="The table of one game only (or overall).")
     ] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON (table, status).")] = False,
-    quiet: Annotated[bool, typer.Option(help="No line per round.")] = False,
+    quiet: Annotated[bool, typer.Option("--quiet", help="No line per round.")] = False,
     db: DbOption = DEFAULT_DB,
 ) -> None:
     """Run a standing league, or show it.
