@@ -202,11 +202,13 @@ def live_tournaments(con: duckdb.DuckDBPyConnection) -> str:
     if not _has_table(con, "tournament_games"):
         return "SELECT NULL::VARCHAR AS name WHERE FALSE"
     # A standing league is never over: its games are in play one by one (`league_games_in_play`).
-    return (
+    sql = (
         "SELECT DISTINCT t.tournament AS name FROM tournament_games t"
         " WHERE t.game_id NOT IN (SELECT game_id FROM games WHERE status = 'finished')"
-        " AND t.tournament NOT IN (SELECT name FROM tournaments WHERE game = 'league')"
     )
+    if _has_table(con, "tournaments"):
+        sql += " AND t.tournament NOT IN (SELECT name FROM tournaments WHERE game = 'league')"
+    return sql
 
 
 def league_games_in_play(con: duckdb.DuckDBPyConnection) -> list[str]:

@@ -8,6 +8,7 @@ from pathlib import Path
 from starlette.testclient import TestClient
 
 from cli.web.app import create_app
+from cli.web.publish import write_site
 from events.store import DuckStore
 from runner import league as L
 
@@ -67,3 +68,9 @@ def test_league_games_show_once_their_deal_is_played_out(tmp_path: Path) -> None
     assert sum(r["games"] for r in table["rows"]) == 2 * 2
     linked = "".join(agents.values())
     assert f"/games/{other}" in linked and f"/games/{twin}" not in linked
+    # Published as a static site, the league's table comes along, over the same games.
+    with DuckStore(db, read_only=True) as store:
+        write_site(store.con, tmp_path / "site")
+    page = (tmp_path / "site" / "leagues" / "open.html").read_text()
+    assert "bot2" in page and "/league/join" not in page
+    assert "2 games rated" in page
