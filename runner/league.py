@@ -400,8 +400,9 @@ def choose(
     for e in state.queue:
         if e.round != round_no or e.game not in games:
             continue
-        rivals = [r for r in cfg.reference if r in agents] + [a.name for a in cfg.agents]
-        rivals = [r for r in rivals if e.game in agents[r].specs and r not in blocked]
+        rivals = [*(r for r in cfg.reference if r in agents), *(a.name for a in cfg.agents)]
+        rivals = [r for r in dict.fromkeys(rivals) if e.game in agents[r].specs]
+        rivals = [r for r in rivals if r not in blocked]
         if not rivals:
             continue
         n = players[e.game]
