@@ -84,8 +84,6 @@ class LeagueConfigured(LeagueEvent, frozen=True, kw_only=True, tag="league_confi
     """Agents whose ratings, frozen when a newcomer joins, calibrate it."""
     calibration: int = 2
     """Calibration matches a newcomer plays in every game before open matchmaking."""
-    spectator_delay: float | None = None
-    """Seconds after which a game in play is shown to spectators (None: once it ends)."""
 
 
 class CalibrationOpened(LeagueEvent, frozen=True, kw_only=True, tag="calibration_opened"):

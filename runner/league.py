@@ -93,7 +93,6 @@ class LeagueFile(msgspec.Struct, frozen=True, kw_only=True):
     round_games: int
     reference: tuple[str, ...]
     calibration: int
-    spectator_delay: float | None
     person_timeout: float
     games: tuple[GameEntry, ...]
     agents: tuple[AgentEntry, ...]
@@ -108,6 +107,25 @@ def _opt_int(d: dict[str, Any], key: str, where: str) -> int | None:
     return v
 
 
+LEAGUE_KEYS = {"name", "seed", "round_games", "reference", "calibration", "person_timeout"}
+GAME_KEYS = {"game", "preset", "weight", "duplicate"}
+AGENT_KEYS = {
+    *("name", "spec", "specs", "calls_per_day", "tokens_per_day", "cost_per_day"),
+    *("concurrency", "price"),
+}
+
+
+def _known(table: Any, keys: set[str], where: str) -> None:
+    """Refuse a key the league file does not know (a typo would otherwise be ignored)."""
+    if not isinstance(table, dict):
+        raise LeagueError(f"{where}: expected a table")
+    unknown = sorted(set(table) - keys)
+    if unknown:
+        raise LeagueError(
+            f"{where}: unknown key(s) {', '.join(unknown)}; known: {', '.join(sorted(keys))}"
+        )
+
+
 def read_file(path: Path) -> LeagueFile:
     """Read and check a league file (TOML; docs/league.md)."""
     from agents import UnknownAgent, parse_spec
@@ -116,7 +134,9 @@ def read_file(path: Path) -> LeagueFile:
         doc = tomllib.loads(Path(path).read_text())
     except (OSError, tomllib.TOMLDecodeError) as exc:
         raise LeagueError(f"{path}: {exc}") from None
+    _known(doc, {"league", "games", "agents"}, f"{path}")
     head = doc.get("league", {})
+    _known(head, LEAGUE_KEYS, f"{path}: [league]")
     name = str(head.get("name") or Path(path).stem)
     seed = head.get("seed", 0)
     if not isinstance(seed, int):
@@ -125,12 +145,10 @@ def read_file(path: Path) -> LeagueFile:
     calibration = head.get("calibration", 2)
     if not isinstance(calibration, int) or calibration < 0:
         raise LeagueError(f"{path}: league.calibration must be 0 or more")
-    delay = head.get("spectator_delay")
-    if delay is not None and (not isinstance(delay, int | float) or delay < 0):
-        raise LeagueError(f"{path}: league.spectator_delay must be seconds (0 or more)")
     games: list[GameEntry] = []
     for k, g in enumerate(doc.get("games", [])):
         where = f"{path}: games[{k}]"
+        _known(g, GAME_KEYS, where)
         try:
             gdef = catalog.get(str(g.get("game", "")))
             preset = str(g.get("preset") or gdef.default_preset)
@@ -156,6 +174,7 @@ def read_file(path: Path) -> LeagueFile:
     agents: list[AgentEntry] = []
     for k, a in enumerate(doc.get("agents", [])):
         where = f"{path}: agents[{k}]"
+        _known(a, AGENT_KEYS, where)
         label = str(a.get("name") or a.get("spec") or "")
         if not label:
             raise LeagueError(f"{where}: needs a name or a spec")
@@ -211,7 +230,6 @@ def read_file(path: Path) -> LeagueFile:
         round_games=round_games,
         reference=reference,
         calibration=calibration,
-        spectator_delay=float(delay) if delay is not None else None,
         person_timeout=float(head.get("person_timeout", PERSON_TIMEOUT)),
         games=tuple(games),
         agents=tuple(agents),
@@ -227,7 +245,6 @@ def _configured(f: LeagueFile, round_no: int) -> LeagueConfigured:
         agents=f.agents,
         reference=f.reference,
         calibration=f.calibration,
-        spectator_delay=f.spectator_delay,
     )
 
 
