@@ -607,7 +607,9 @@ def _schedule(store: DuckStore, league: str, state: LeagueState, chosen: RoundCh
 
     cfg = state.config
     assert cfg is not None
-    configs = {g.game: json.loads(g.config) for g in cfg.games}
+    # Every game the league ever played keeps its configuration (a game taken out of the
+    # file may still have games to finish).
+    configs = {g.game: json.loads(g.config) for c in state.configs for g in c.games}
     agents = {a.name: a for a in state.everyone()}
     con = store.con
     con.execute(
