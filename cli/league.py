@@ -38,8 +38,9 @@ def league(
     target: Annotated[
         str,
         typer.Argument(
-            help="A league file (TOML) to run, or: table (the live table), status (the"
-            " operator's view), replay (choose every stored round again and compare).",
+            help="A league file (TOML) to run (or a shipped league's name: example), or:"
+            " table (the live table), status (the operator's view), replay (choose every"
+            " stored round again and compare).",
             metavar="FILE|table|status|replay",
         ),
     ],
@@ -92,7 +93,9 @@ def league(
             else:
                 _replay(store, which)
         return
-    _run(Path(target), db, games, minutes, workers, ray, ray_address, quiet)
+    from runner.league import find_file
+
+    _run(find_file(target), db, games, minutes, workers, ray, ray_address, quiet)
 
 
 def _which(store: DuckStore, name: str | None, db: Path) -> str:

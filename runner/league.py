@@ -78,6 +78,19 @@ MAX_LINEUPS = 5_000
 """Lineups weighed per game and round at most (games with many seats and many agents)."""
 
 
+SHIPPED = Path(__file__).resolve().parents[1] / "data" / "leagues"
+"""League files shipped with the harness, run by name (`cattle league example`)."""
+
+
+def find_file(given: str | Path) -> Path:
+    """The league file `given` names: a path, else the name of a shipped league."""
+    path = Path(given)
+    if path.exists() or path.suffix:
+        return path
+    shipped = SHIPPED / f"{given}.toml"
+    return shipped if shipped.exists() else path
+
+
 class LeagueError(ValueError):
     """A league file or store that cannot be run as asked (the message says why)."""
 
