@@ -10,12 +10,12 @@ from events.league import AgentEntry, GameEntry, LeagueConfigured
 from projections.league import fold
 from runner.league import Inputs, choose
 
-GAMES = (("pact", "quick"), ("openspiel", "kuhn_poker"))
+GAMES = (("pact", "quick"), ("openspiel", "kuhn_poker"), ("cattle-trade", "standard"))
 
 
 @st.composite
 def leagues(draw: st.DrawFn) -> tuple[LeagueConfigured, Inputs, int]:
-    n = draw(st.integers(2, 6))
+    n = draw(st.integers(2, 7))
     agents = []
     ratings: dict[str, dict[str, tuple[float, float]]] = {g: {} for g, _ in GAMES}
     spend = {}
