@@ -127,30 +127,28 @@ def test_killed_league_resumes_as_if_never_stopped(
 ) -> None:
     path = league_file(tmp_path, server.openai_url)
     db = tmp_path / "killed.duckdb"
-    proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "cli.main",
-            "league",
-            str(path),
-            "--db",
-            str(db),
-            "--games",
-            str(GAMES),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 120
-    while len(server.requests) < 30:
-        assert proc.poll() is None, proc.communicate()
-        assert time.monotonic() < deadline, "the league never reached its models"
-        time.sleep(0.01)
-    proc.send_signal(signal.SIGKILL)
+    command = [sys.executable, "-m", "cli.main", "league", str(path), "--db", str(db)]
+    command += ["--games", str(GAMES)]
+
+    def run_until(requests: int, sig: signal.Signals) -> subprocess.Popen[str]:
+        proc = subprocess.Popen(
+            command, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True
+        )
+        deadline = time.monotonic() + 120
+        while len(server.requests) < requests:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the league never reached its models"
+            time.sleep(0.01)
+        proc.send_signal(sig)
+        return proc
+
+    # Ctrl-C first: the games in play are parked, and the command says how to go on.
+    stopped = run_until(15, signal.SIGINT)
+    _, said = stopped.communicate(timeout=120)
+    assert stopped.returncode == 130, said
+    assert "parked" in said and "cattle league" in said
+    # Then a kill, mid-game again.
+    proc = run_until(30, signal.SIGKILL)
     proc.wait()
     con = connect(str(db), read_only=True, wait=30)
     try:
