@@ -105,6 +105,11 @@ COMMANDS: tuple[tuple[str, str, str], ...] = (
         "Ratings per agent, recomputed from the stored games (TrueSkill and Glicko-2: of one\ngame, the only one stored or the one --game names; Bradley-Terry: of every game).",
     ),
     (
+        "league",
+        "cli.league",
+        "Run a standing league, or show it.\n\n`cattle league FILE` plays the league its file describes, one round of games after\nanother, until stopped (Ctrl-C parks the games in play: the next run continues them),\nuntil --games or --minutes, or until nobody may play; run it again to resume where it\nstopped. The file is read again before every round: agents and games added to it join.\n`cattle league table` prints the live table, per game and overall (the same figures as\n`cattle ratings --tournament LEAGUE`), `status` what runs and what was spent against the\nbudgets, `replay` chooses every stored round again and says whether the choices agree.",
+    ),
+    (
         "verify",
         "cli.verify",
         "Check stored games column by column and re-simulate them byte for byte.\n\nExit code 0 when every game is verified, 1 when one fails a check, 3 when one is\nunfinished (running or abandoned; accepted with --allow-unfinished). Stops at the first\nsuch game unless --keep-going.",

@@ -28,6 +28,7 @@ MODULES = (
     "cli.report",
     "cli.serve",
     "cli.tournament",
+    "cli.league",
     "cli.verify",
 )
 """Every module that registers commands on the app, in the order their commands are listed."""

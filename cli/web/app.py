@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hmac
+import json
 import secrets
 import threading
 import time
@@ -404,6 +405,74 @@ def create_app(
         html = pages.render("seat_wait.html", desk=desk, state=state, base="")
         return page(html, headers=SEAT_HEADERS)
 
+    def league_page(request: Request) -> Response:
+        with reader.con() as con:
+            info = data.league_data(con, request.path_params["name"])
+        return page(pages.render("league.html", info=info, base=""))
+
+    def league_agent_page(request: Request) -> Response:
+        p = request.path_params
+        with reader.con() as con:
+            info = data.league_agent(con, p["name"], p["agent"])
+        return page(pages.render("league_agent.html", info=info, base=""))
+
+    def league_api(request: Request) -> Response:
+        with reader.con() as con:
+            info = data.league_data(con, request.path_params["name"])
+        return JSONResponse(info, headers=HEADERS)
+
+    def join_page(request: Request) -> Response:
+        with reader.con() as con:
+            options = data.league_options(con)
+        html = pages.render("join.html", options=options if seats is not None else [], base="")
+        return page(html, headers=SEAT_HEADERS)
+
+    async def join_api(request: Request) -> Response:
+        from agents.human import lobby
+
+        if seats is None:
+            return error(404, "this viewer takes no seats", api=True)
+        if not same_origin(request):
+            return error(403, "a join comes from this viewer's own page", api=True)
+        body = await _json_body(request)
+        if body is None:
+            return error(400, "send a JSON object: name, league, game, secret", api=True)
+        league, game = str(body.get("league", "")), str(body.get("game", ""))
+        name, secret = str(body.get("name", "")), str(body.get("secret", ""))
+        with reader.con() as con:
+            known = data.league_people(con, league)
+            options = data.league_options(con)
+        if {"league": league, "game": game} not in options:
+            return error(404, "no such league and game here", api=True)
+        refused = lobby.join(seats, league, name, game, secret, known.get(name))
+        if refused is not None:
+            return error(409, refused, api=True)
+        return JSONResponse({"queued": True}, headers=SEAT_HEADERS)
+
+    async def seat_api(request: Request) -> Response:
+        from agents.human import lobby
+
+        if seats is None:
+            return error(404, "this viewer takes no seats", api=True)
+        body = await _json_body(request)
+        if body is None:
+            return error(400, "send a JSON object: name, secret", api=True)
+        name, secret = str(body.get("name", "")), str(body.get("secret", ""))
+        with reader.con() as con:
+            known = {
+                n: h
+                for lg in data.league_names(con)
+                for n, h in data.league_people(con, lg).items()
+            }
+        queued = {str(d["name"]): str(d["secret_sha256"]) for d in lobby.queued(seats)}
+        digest = known.get(name) or queued.get(name)
+        if not lobby.holds(digest, secret):
+            return error(403, "no seat for this name and this browser's secret", api=True)
+        desk = lobby.seat_of(seats, name) if name in known else None
+        return JSONResponse(
+            {"desk": desk, "waiting": lobby.waits(seats, name)}, headers=SEAT_HEADERS
+        )
+
     async def desk_api(request: Request) -> Response:
         from agents.human.mailbox import page_back
 
@@ -446,6 +515,12 @@ def create_app(
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
+        Route("/league/join", join_page),
+        Route("/leagues/{name}/agents/{agent}", guarded(league_agent_page)),
+        Route("/leagues/{name}", guarded(league_page)),
+        Route("/api/leagues/{name}", guarded(league_api, api=True)),
+        Route("/api/league/join", join_api, methods=["POST"]),
+        Route("/api/league/seat", seat_api, methods=["POST"]),
         Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/seats/{desk}", desk_api),
@@ -517,6 +592,18 @@ async def read_by_seat(seats: Path, token: str, notes: int) -> None:
             if time.monotonic() - noted > 0.3:
                 return
         await asyncio.sleep(0.05)
+
+
+async def _json_body(request: Request) -> dict[str, Any] | None:
+    """The request's body as a JSON object of at most 4 KB, or None."""
+    raw = await request.body()
+    if len(raw) > 4096:
+        return None
+    try:
+        doc = json.loads(raw)
+    except ValueError:
+        return None
+    return doc if isinstance(doc, dict) else None
 
 
 def same_origin(request: Request) -> bool:

@@ -201,10 +201,29 @@ def live_tournaments(con: duckdb.DuckDBPyConnection) -> str:
     (running, stopped half-way, to be played again or not begun)."""
     if not _has_table(con, "tournament_games"):
         return "SELECT NULL::VARCHAR AS name WHERE FALSE"
-    return (
+    # A standing league is never over: its games are in play one by one (`league_games_in_play`).
+    sql = (
         "SELECT DISTINCT t.tournament AS name FROM tournament_games t"
         " WHERE t.game_id NOT IN (SELECT game_id FROM games WHERE status = 'finished')"
     )
+    if _has_table(con, "tournaments"):
+        sql += " AND t.tournament NOT IN (SELECT name FROM tournaments WHERE game = 'league')"
+    return sql
+
+
+def league_games_in_play(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The finished games of leagues still dealt elsewhere: another game from the same seed
+    (another seat rotation of a duplicate deal) runs or is still to be played."""
+    if not _has_table(con, "tournament_games") or not _has_table(con, "tournaments"):
+        return []
+    rows = con.execute(
+        "WITH l AS (SELECT t.* FROM tournament_games t JOIN tournaments n"
+        " ON n.name = t.tournament AND n.game = 'league'),"
+        " open AS (SELECT DISTINCT l.tournament, l.seed FROM l LEFT JOIN games x"
+        " ON x.game_id = l.game_id WHERE x.status IS DISTINCT FROM 'finished')"
+        " SELECT l.game_id FROM l JOIN open USING (tournament, seed)"
+    ).fetchall()
+    return [str(r[0]) for r in rows]
 
 
 class InPlay(msgspec.Struct, frozen=True):
@@ -212,6 +231,8 @@ class InPlay(msgspec.Struct, frozen=True):
 
     live: list[str]
     named: list[str]
+    league_games: list[str] = msgspec.field(default_factory=list)
+    """Games of leagues closed because their deal is still in play elsewhere."""
 
 
 def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
@@ -223,7 +244,7 @@ def in_play_now(con: duckdb.DuckDBPyConnection) -> InPlay:
             "SELECT name, seed FROM tournaments WHERE name IN (SELECT unnest(?))", [live]
         ).fetchall()
         named = [n for n, seed in seeds if re.search(rf"(?<!\d){int(seed)}(?!\d)", str(n))]
-    return InPlay(live=live, named=named)
+    return InPlay(live=live, named=named, league_games=league_games_in_play(con))
 
 
 def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> tuple[str, list]:
@@ -234,12 +255,13 @@ def shown_games(con: duckdb.DuckDBPyConnection, play: InPlay | None = None) -> t
     sql = (
         "WITH p AS (SELECT g0.game_id, g0.game, g0.tournament, g0.seats, g0.seed,"
         " g0.created_at, g0.status, (g0.status = 'running'"
-        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)) AS in_play,"
+        " OR coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE)"
+        " OR list_contains(?::VARCHAR[], g0.game_id)) AS in_play,"
         " coalesce(list_contains(?::VARCHAR[], g0.tournament), FALSE) AS named FROM games g0),"
         " g AS (SELECT *, CASE WHEN named THEN NULL ELSE tournament END AS shown_tournament,"
         " CASE WHEN named THEN NULL ELSE game_id END AS shown_id FROM p)"
     )
-    return sql, [play.live, play.named]
+    return sql, [play.live, play.league_games, play.named]
 
 
 def _has_table(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -445,9 +467,21 @@ def in_play(con: duckdb.DuckDBPyConnection, game_id: str) -> str | None:
         return None
     if row[0] == "running":
         return "the game is in play"
+    if row[1] is not None and is_league(con, row[1]):
+        return "a game dealt from its seed is in play" if dealt_elsewhere(con, game_id) else None
     if row[1] is not None and tournament_in_play(con, row[1]):
         return "a game of its tournament is in play"
     return None
+
+
+def is_league(con: duckdb.DuckDBPyConnection, name: str) -> bool:
+    """Whether tournament `name` is a standing league (`cattle league`)."""
+    if not _has_table(con, "tournaments"):
+        return False
+    got = con.execute(
+        "SELECT count(*) FROM tournaments WHERE name = ? AND game = 'league'", [name]
+    ).fetchone()
+    return bool(got and got[0])
 
 
 def tournament_in_play(con: duckdb.DuckDBPyConnection, name: str) -> bool:
@@ -782,7 +816,12 @@ def tournament_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]
         SeatResult(gid, seat, agent, int(score) if float(score).is_integer() else score, rank, 0)
         for gid, seat, agent, score, rank in rows
     ]
-    closed = tournament_in_play(con, name)
+    league = is_league(con, name)
+    if league:
+        # A league is rated live from its finished games whose deal is played out.
+        hidden = set(league_games_in_play(con))
+        results = [r for r in results if r.game_id not in hidden]
+    closed = tournament_in_play(con, name) and not league
     # Standings of a tournament in play would tell how its deals went for games to come.
     ratings = rate(results, shuffles=0) if results and not closed else []
     table = [
@@ -823,3 +862,105 @@ def _games_of(con: duckdb.DuckDBPyConnection, name: str) -> list[_GameName]:
             "SELECT DISTINCT game FROM games WHERE tournament = ?", [name]
         ).fetchall()
     ]
+
+
+# ---------------------------------------------------------------------------- leagues
+
+
+def league_names(con: duckdb.DuckDBPyConnection) -> list[str]:
+    """The leagues of the store."""
+    from events.league import leagues
+
+    return leagues(con)
+
+
+def league_options(con: duckdb.DuckDBPyConnection) -> list[dict[str, str]]:
+    """Every (league, game) a person may queue for: each game of each league's file now."""
+    from events.league import load_events
+    from projections.league import fold
+
+    out = []
+    for name in league_names(con):
+        state = fold(load_events(con, name))
+        for g in state.config.games if state.config else ():
+            out.append({"league": name, "game": g.game})
+    return out
+
+
+def league_people(con: duckdb.DuckDBPyConnection, league: str) -> dict[str, str]:
+    """The people of `league` who came through the queue, with their secret's hash."""
+    from events.league import load_events
+    from projections.league import fold
+
+    state = fold(load_events(con, league))
+    return {n: a.secret_sha256 or "" for n, a in state.people.items()}
+
+
+class _Query:
+    """The `query` of a store, over a connection (what the projections read through)."""
+
+    def __init__(self, con: duckdb.DuckDBPyConnection) -> None:
+        self.con = con
+
+    def query(self, sql: str, params: Sequence[Any] = ()) -> tuple[list[str], list[tuple]]:
+        cur = self.con.execute(sql, list(params))
+        return [d[0] for d in cur.description or ()], cur.fetchall()
+
+
+LEAGUE_SAMPLES = 200
+"""Bootstrap samples of a league page's Bradley-Terry columns (`cattle league table`'s)."""
+
+
+def league_data(con: duckdb.DuckDBPyConnection, name: str) -> dict[str, Any]:
+    """A league's live table, per game and overall, over its games that may be shown."""
+    from events.league import load_events
+    from projections.league import OVERALL, fold, table
+
+    if name not in league_names(con):
+        raise NotFound(f"no league {_short(name)} in this store")
+    state = fold(load_events(con, name))
+    hidden = set(league_games_in_play(con))
+    running = con.execute(
+        "SELECT game_id FROM games WHERE tournament = ? AND status <> 'finished'", [name]
+    ).fetchall()
+    hidden |= {str(r[0]) for r in running}
+    t = table(_Query(con), name, state, samples=LEAGUE_SAMPLES, exclude=frozenset(hidden))
+    order = [g for g in t.tables if g != OVERALL] + ([OVERALL] if OVERALL in t.tables else [])
+    waiting = state.scheduled - t.games
+    return {
+        "name": name,
+        "rated": t.games,
+        "rounds": len(state.rounds),
+        "in_play": max(0, waiting),
+        "tables": [
+            {"game": g, "rows": [msgspec.to_builtins(r) for r in t.tables[g]]} for g in order
+        ],
+    }
+
+
+def league_agent(
+    con: duckdb.DuckDBPyConnection, name: str, agent: str, limit: int = 50
+) -> dict[str, Any]:
+    """An agent's recent finished games of a league that may be shown, newest first."""
+    from events.league import load_events
+    from projections.league import fold
+
+    if name not in league_names(con):
+        raise NotFound(f"no league {_short(name)} in this store")
+    state = fold(load_events(con, name))
+    stored = {game: s for game, by in state.identity.items() for s, a in by.items() if a == agent}
+    if not stored:
+        raise NotFound(f"no agent {_short(agent)} in league {_short(name)}")
+    hidden = set(league_games_in_play(con))
+    rows = con.execute(
+        "SELECT r.game_id, g.game, r.seat, r.rank, r.score, r.agent FROM results r"
+        " JOIN games g USING (game_id) WHERE g.tournament = ? AND g.status = 'finished'"
+        " ORDER BY r.game_id DESC",
+        [name],
+    ).fetchall()
+    games = [
+        {"game_id": gid, "game": game, "seat": seat, "rank": rank, "score": score}
+        for gid, game, seat, rank, score, seat_agent in rows
+        if stored.get(game) == seat_agent and gid not in hidden
+    ][:limit]
+    return {"league": name, "agent": agent, "games": games}

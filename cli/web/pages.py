@@ -62,5 +62,5 @@ def asset(name: str) -> bytes:
 
 STATIC_FILES = ("style.css", "viewer.js", "list.js", "tournament.js")
 """Every static asset of the replays (served under /static/, copied by `publish`)."""
-SEAT_FILES = ("seat.js",)
+SEAT_FILES = ("seat.js", "join.js")
 """The static assets of the seat pages (served only: a published site takes no seats)."""

@@ -87,7 +87,9 @@ class _Writer:
     def sweep(self) -> None:
         """Remove every file of the site's folders that this site does not hold (an earlier
         site's games, its omniscient pages)."""
-        for folder in ("games", "static"):
+        for folder in ("games", "static", "leagues"):
+            if not (self.out / folder).is_dir():
+                continue
             for path in (self.out / folder).iterdir():
                 if path not in self.written and (path.is_file() or path.is_symlink()):
                     path.unlink()
@@ -186,6 +188,14 @@ def write_site(
         game_href=lambda gid: f"games/{file_name(gid)}.html",
     )
     written += write("index.html", index.encode())
+    # A league's table, over its games that may be shown (as `cattle serve` gives it).
+    leagues = set(data.league_names(con))
+    for name in sorted({g.tournament for g in lines if g.tournament in leagues}):
+        (out / "leagues").mkdir(exist_ok=True)
+        html = pages.render(
+            "league.html", info=data.league_data(con, name), static_site=True, **common
+        )
+        written += write(f"leagues/{file_name(name)}.html", html.encode())
     write.sweep()
     return SiteStats(
         games=shown, bytes=written, seconds=time.perf_counter() - t0, in_play=len(ids) - shown

@@ -35,6 +35,7 @@ COMMANDS = (
     "publish",
     "tournament",
     "ratings",
+    "league",
     "verify",
 )
 

@@ -451,3 +451,49 @@ def test_without_ray_the_executor_says_how_to_install_it(tmp_path: Path) -> None
     assert len(got.stderr.strip().splitlines()) == 1, got.stderr
     assert "pip install 'cattle-trade[ray]'" in got.stderr
     assert not db.exists()
+
+
+# ---------------------------------------------------------------------------- leagues
+
+LEAGUE = """
+[league]
+name = "onray"
+seed = 11
+round_games = 4
+
+[[games]]
+game = "pact"
+preset = "quick"
+
+[[games]]
+game = "openspiel"
+preset = "kuhn_poker"
+
+[[agents]]
+name = "rnd"
+spec = "random"
+
+[[agents]]
+name = "bot"
+specs = { pact = "truthful", openspiel = "mcts?simulations=20" }
+
+[[agents]]
+name = "bot2"
+specs = { pact = "anchor" }
+"""
+
+
+def test_a_league_on_ray_chooses_and_plays_what_it_does_here(tmp_path: Path, cluster: str) -> None:
+    from runner import league
+
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    results = {}
+    for label, executor in (("here", LocalExecutor(1)), ("ray", RayExecutor(cluster))):
+        db = tmp_path / f"{label}.duckdb"
+        with executor, DuckStore(db) as store:
+            league.run(store, path, games=12, executor=executor, day=lambda: "2026-12-07")
+            facts = store.con.execute("SELECT payload FROM league_events ORDER BY seq").fetchall()
+        results[label] = (facts, stored(db, "onray"))
+    assert len(results["here"][1]) == 12
+    assert results["ray"] == results["here"]

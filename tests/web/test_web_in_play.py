@@ -77,6 +77,7 @@ def test_every_address_keeps_a_running_game_closed(in_play: Path, games: Games) 
         "name": ["cup", "style.css"],
         "token": ["0" * 32],
         "desk": ["0" * 32],
+        "agent": ["cup"],
     }
     lineup = agents_of(in_play, games.cattle)
     with TestClient(app, base_url="http://127.0.0.1") as client:

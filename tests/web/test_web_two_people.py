@@ -133,6 +133,7 @@ def test_neither_person_reaches_the_other_or_the_game_while_it_runs(
                     "name": [game_id, "style.css", "seat.js"],
                     "token": [token, game_id],
                     "desk": [desk, game_id],
+                    "agent": [game_id],
                 }
                 return [*addresses(app, values, ("public", "0", "1")), "/seats", f"/?q={game_id}"]
 

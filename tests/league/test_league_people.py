@@ -1,0 +1,84 @@
+"""The league's queue: a name is held by the secret of the browser that used it first; a
+queued person is seated in one game by the next round (recorded as a fact, so the round
+replays), leaves the queue, and appears on the table (here playing nothing: their time runs
+out and their seat plays its default, as anyone's would; tests/web plays one by keyboard)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from starlette.testclient import TestClient
+
+from agents.human import lobby
+from cli.web.app import create_app
+from events.league import load_events
+from events.store import DuckStore
+from projections import league as P
+from runner import league as L
+
+SECRET = "0123456789abcdef0123456789abcdef"
+OTHER = "f" * 32
+LEAGUE = """
+[league]
+name = "drop-in"
+seed = 9
+round_games = 4
+reference = ["bot"]
+person_timeout = 0.2
+
+[[games]]
+game = "openspiel"
+preset = "kuhn_poker"
+
+[[agents]]
+name = "rnd"
+spec = "random"
+
+[[agents]]
+name = "bot"
+spec = "mcts?simulations=20"
+"""
+ORIGIN = {"origin": "http://127.0.0.1"}
+
+
+def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+    join = {"name": "ann", "league": "drop-in", "game": "openspiel", "secret": SECRET}
+    with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+        assert "drop-in" in client.get("/league/join").text
+        assert client.post("/api/league/join", json=join, headers=ORIGIN).status_code == 200
+        # Another browser can neither take the name while it waits nor look for its seat.
+        other = {**join, "secret": OTHER}
+        assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
+        assert client.post("/api/league/seat", json=other).status_code == 403
+        bad = {**join, "name": "rnd"}  # an agent of the file: the league will not take it
+        assert client.post("/api/league/join", json=bad, headers=ORIGIN).status_code == 200
+        elsewhere = {**join, "league": "nope"}
+        assert client.post("/api/league/join", json=elsewhere, headers=ORIGIN).status_code == 404
+        away = {"origin": "http://elsewhere.example"}  # another site's page posting
+        assert client.post("/api/league/join", json=join, headers=away).status_code == 403
+    with DuckStore(db) as store:
+        L.run(store, path, games=5, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+        table = P.table(store, "drop-in", state, samples=20)
+        assert L.replay_choices(store, "drop-in") == []
+    assert not lobby.waits(seats, "ann") and not lobby.waits(seats, "rnd")
+    person = [m for r in state.rounds for m in r.matches if "ann" in m.lineup]
+    assert len(person) == 1 and person[0].lineup == ("ann", "bot")
+    assert len(person[0].rotations) == 1
+    row = next(r for r in table.tables["openspiel"] if r.agent == "ann")
+    assert row.seat_agent == "human:ann" and row.games == 1
+    with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+        # The name is ann's now: the league holds her secret's hash.
+        assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
+        mine = client.post("/api/league/seat", json={"name": "ann", "secret": SECRET})
+        assert mine.status_code == 200 and mine.json()["desk"] is None
+        assert (
+            client.post("/api/league/seat", json={"name": "ann", "secret": OTHER}).status_code
+            == 403
+        )
