@@ -119,9 +119,9 @@ def _family_metrics(
 def _tables(hooks: Any, con: Any, sel: Any, resamples: int) -> list[Any]:
     """A family's metric tables as rich renderables, fitted to the terminal (a family whose
     hooks give only text lines: its lines, printed as they are)."""
-    width = max(out.width, 60)
     if hasattr(hooks, "metrics_tables"):
-        return list(hooks.metrics_tables(con, sel, resamples, width, shown))
+        return list(hooks.metrics_tables(con, sel, resamples, out.width, shown))
+    width = max(out.width, 60)
     return [plain(text) for text in hooks.metrics_lines(con, sel, resamples, width, shown)]
 
 

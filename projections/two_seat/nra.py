@@ -26,7 +26,7 @@ from __future__ import annotations
 
 import math
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import duckdb
@@ -678,9 +678,7 @@ def render_tables(
                         str(i + 1),
                         agent,
                         *(
-                            "·"
-                            if i == j
-                            else _signed(None if math.isnan(mat[i, j]) else mat[i, j])
+                            "·" if i == j else _signed(None if math.isnan(mat[i, j]) else mat[i, j])
                             for j in range(len(agents))
                         ),
                     )
@@ -717,4 +715,3 @@ def render_lines(
 ) -> list[str]:
     """Every table as plain text lines at most `width` wide (see `render_tables`)."""
     return T.as_lines(render_tables(a, width, label), width)
-
