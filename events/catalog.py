@@ -77,6 +77,25 @@ _BUILTIN_SQL: dict[str, tuple[str, ...]] = {
     "textarena": ("textarena/views.sql",),
 }
 
+#: Where each built-in game's configuration type lives ("module:Class", in the events layer):
+#: a stored games row is read typed without importing the game's rules, agents and prompts
+#: (tests/games/test_contract.py checks these against the definitions).
+_BUILTIN_CONFIG: dict[str, str] = {
+    "cattle-trade": "events.cattle.domain:GameConfig",
+    "pact": "events.pact.game:PactConfig",
+    "openspiel": "events.openspiel.game:OpenSpielConfig",
+    "gamebench:pit": "events.gamebench.pit:PitConfig",
+    "gamebench:santorini": "events.gamebench.santorini:SantoriniConfig",
+    "gamebench:hive": "events.gamebench.hive:HiveConfig",
+    "gamebench:codenames": "events.gamebench.codenames:CodenamesConfig",
+    "gamebench:sea_battle": "events.gamebench.sea_battle:SeaBattleConfig",
+    "gamebench:two_rooms_and_a_boom": "events.gamebench.two_rooms:TwoRoomsConfig",
+    "gamebench:arctic_scavengers": "events.gamebench.arctic_scavengers:ArcticConfig",
+    "gamebench:air_land_sea": "events.gamebench.air_land_sea:AlsConfig",
+    "gamebench:are_you_the_traitor": "events.gamebench.traitor:TraitorConfig",
+    "textarena": "events.textarena.game:TextArenaConfig",
+}
+
 #: Families of built-in games that some commands take as one (`cattle report --game gamebench`,
 #: `cattle tournament --game gamebench`): the family's name -> the module whose `HOOKS` analyse
 #: any selection of its games. A family's games are the games named `<family>:<game>`, so a
@@ -347,6 +366,21 @@ def get(name: str | None = None) -> GameDef:
             )
             raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
+
+
+def config_type(name: str) -> type:
+    """The configuration type of game `name` (or an alias): a built-in game's is imported on
+    its own, without the game's module; any other game is loaded (`UnknownGame` if none)."""
+    with _LOCK:
+        real = _ALIASES.get(name)
+        if real is not None:
+            return _GAMES[real].config_type
+    where = _BUILTIN_CONFIG.get(name)
+    if where is None:
+        return get(name).config_type
+    module, _, cls = where.partition(":")
+    found: type = getattr(importlib.import_module(module), cls)
+    return found
 
 
 def _base(name: str) -> str:
