@@ -26,7 +26,6 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
@@ -578,6 +577,10 @@ def _load_all() -> None:
 def _entry_points() -> dict[str, list[str]]:
     """Games other packages declare under the `cattle.games` entry point group."""
     found: dict[str, list[str]] = {}
+    # Imported here: importlib.metadata (with email and zipfile) is most of what reading
+    # the catalogue costs, and only a game not built in needs it.
+    from importlib import metadata
+
     for ep in metadata.entry_points(group="cattle.games"):
         found.setdefault(ep.name, []).append(ep.value.split(":", 1)[0])
     return found
