@@ -35,6 +35,7 @@ from cli.common import (
     game_def,
     human_exit,
     out,
+    plural,
     score_text,
     seat_list,
     setup_text,
@@ -265,7 +266,7 @@ def _games_table(
     `width` so that no word breaks while whole words can fit."""
     table = Table(
         title=plain(
-            f"{len(rows)} game(s) in {db}"
+            f"{plural(len(rows), 'game')} in {db}"
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
     )
@@ -565,9 +566,9 @@ def sql(
     # Below the table rather than as its caption, which would wrap to a narrow table's width.
     if result.truncated:
         more = "--max-rows 0 shows all" if limit < TABLE_ROWS else "csv and json give all rows"
-        out.print(f"first {len(rows)} row(s) shown; {more}", highlight=False)
+        out.print(f"first {plural(len(rows), 'row')} shown; {more}", highlight=False)
     else:
-        out.print(f"{len(rows)} row(s)", highlight=False)
+        out.print(plural(len(rows), "row"), highlight=False)
 
 
 def _write_csv(stream: Stream) -> None:

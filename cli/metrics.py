@@ -139,7 +139,7 @@ def _nothing_rated(what: str, finished: int, hint: str) -> str:
     if finished:
         return (
             f"No match between two different agents in the {finished} finished {what}"
-            " game(s) of this selection."
+            f" {'game' if finished == 1 else 'games'} of this selection."
         )
     return f"No finished {what} games in this selection{hint}."
 

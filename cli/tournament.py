@@ -37,6 +37,7 @@ from cli.common import (
     human_spec,
     in_range,
     out,
+    plural,
     print_fitted,
     seed_or_random,
 )
@@ -438,7 +439,7 @@ def tournament(
             else:
                 out.print(
                     line(
-                        f"Resuming [bold]{{}}[/]: {done} game(s) kept, {len(tasks)} to play.",
+                        f"Resuming [bold]{{}}[/]: {plural(done, 'game')} kept, {len(tasks):,} to play.",
                         resume,
                     )
                 )
@@ -546,7 +547,7 @@ def tournament(
             store.claim(f"tournament:{name}")
             if cattle:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned:,} {{}} {_games(n_planned)} ({{}}), {{}}.",
                     name,
                     config.name,
                     config.auction_mode,
@@ -554,7 +555,7 @@ def tournament(
                 )
             else:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned:,} {{}} {_games(n_planned)}, {{}}.",
                     name,
                     g.name,
                     config.name,
@@ -672,8 +673,9 @@ def _play_suite(
             store.claim(f"tournament:{name}")
             out.print(
                 line(
-                    f"Tournament [bold]{{}}[/]: {{}} over {len(games)} game(s) ({{}}),"
-                    f" {matches} match(es) per game and pairing, {n_planned} game(s), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}} over {plural(len(games), 'game')} ({{}}),"
+                    f" {plural(matches, 'match', 'matches')} per game and pairing,"
+                    f" {plural(n_planned, 'game')}, {{}}.",
                     name,
                     o.family,
                     ", ".join(n.partition(":")[2] for n, _, _ in games),
@@ -722,7 +724,7 @@ def _retried(executor: Executor) -> None:
     """Say how many games were played again because their worker died."""
     n = executor.status.retries
     if n:
-        out.print(plain(f"{n} game(s) played again after their worker was lost."))
+        out.print(plain(f"{plural(n, 'game')} played again after their worker was lost."))
 
 
 def _pairings(pool: int, games: int) -> str:
@@ -762,7 +764,7 @@ def _summary(store: DuckStore, name: str) -> None:
     method = ("--method", "bt") if kinds > 1 else ()
     out.print(
         line(
-            f"{done}/{total} game(s) finished. Ratings: [green]{{}}[/]",
+            f"{done:,}/{total:,} {_games(total)} finished. Ratings: [green]{{}}[/]",
             hint("ratings", "--tournament", name, *method, db=store.path),
         ),
         soft_wrap=True,
@@ -784,7 +786,7 @@ def _summary(store: DuckStore, name: str) -> None:
     if failed:
         out.print(
             line(
-                f"{len(failed)} game(s) stopped by an error (kept; [green]{{}}[/]"
+                f"{plural(len(failed), 'game')} stopped by an error (kept; [green]{{}}[/]"
                 " plays them again):",
                 hint("tournament", "--resume", name, db=store.path),
             ),
@@ -1001,7 +1003,7 @@ def _bt_table(
     """Bradley-Terry ratings as a table; names print as plain text."""
     t = Table(
         title=plain(
-            f"Bradley-Terry ratings over {n_games} game(s)"
+            f"Bradley-Terry ratings over {plural(n_games, 'game')}"
             + (f" of {tournament}" if tournament else "")
         )
     )
@@ -1026,7 +1028,8 @@ def _glicko_table(
     """Glicko-2 ratings as a table; names print as plain text."""
     t = Table(
         title=plain(
-            f"Glicko-2 ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else "")
+            f"Glicko-2 ratings over {plural(n_games, 'game')}"
+            + (f" of {tournament}" if tournament else "")
         )
     )
     t.add_column("agent", overflow="fold")
@@ -1074,7 +1077,9 @@ def _ratings_table(
     name print as plain text."""
     names = [c for c in (columns or _RATING_COLUMNS) if sets or c != "mean sets"]
     t = Table(
-        title=plain(f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+        title=plain(
+            f"Ratings over {plural(n_games, 'game')}" + (f" of {tournament}" if tournament else "")
+        )
     )
     # A long name wraps onto more lines rather than losing its end (where options show).
     t.add_column("agent", overflow="fold")
@@ -1091,3 +1096,8 @@ def _ratings_table(
 
 
 __all__ = ["StoreError", "ratings", "tournament"]
+
+
+def _games(n: int) -> str:
+    """`game` or `games`, as `n` asks."""
+    return "game" if n == 1 else "games"

@@ -31,6 +31,8 @@ from typing import Any, Protocol
 
 import msgspec
 
+from events.suggest import did_you_mean
+
 #: Tags every game shares, so that generic views find the start and the end of any game:
 #: the first event (`seed`, `config`, `seats`, `engine_version`, `game`) and the last one
 #: (`reason`, `scores`, `ranks`, one entry per seat).
@@ -287,7 +289,8 @@ class GameDef:
         presets = self.presets()
         if name not in presets:
             raise KeyError(
-                f"unknown preset {name!r} for {self.name}; known: {', '.join(sorted(presets))}"
+                f"unknown preset {name!r} for {self.name}{did_you_mean(name, presets)};"
+                f" known: {', '.join(sorted(presets))}"
             )
         return presets[name]
 
@@ -360,7 +363,8 @@ def get(name: str | None = None) -> GameDef:
             real = _ALIASES.get(key)
         if real is None:
             known = (
-                f"unknown game {_shown(key)}; known: {', '.join(names())}; families (report,"
+                f"unknown game {_shown(key)}{did_you_mean(key, [*names(), *_ALIASES])};"
+                f" known: {', '.join(names())}; families (report,"
                 f" metrics, tournament): {', '.join(_FAMILIES)}"
             )
             raise UnknownGame("; ".join((known, *failures)))
