@@ -1015,8 +1015,9 @@ def _bt_table(
             plain(r.agent), *(f"{x:.2f}" for x in (r.mean, r.p5, r.p95, r.point)), str(r.pairs)
         )
     t.caption = (
-        f"{n_pairs} pairwise result(s), ties left out. rating: mean over {samples} bootstrap"
-        f" sample(s) (seed {seed}), each game weighing the same; p5, p95: their 5th and 95th"
+        f"{plural(n_pairs, 'pairwise result')}, ties left out. rating: mean over"
+        f" {plural(samples, 'bootstrap sample')} (seed {seed}), each game weighing the same;"
+        " p5, p95: their 5th and 95th"
         " percentiles; point: the estimate on all results."
     )
     return t
@@ -1043,7 +1044,7 @@ def _glicko_table(
             f"{r.vol:.3f}",
             *(str(x) for x in (r.wins, r.draws, r.losses)),
         )
-    t.caption = f"{n_pairs} pairwise result(s), each its own rating period, in game order."
+    t.caption = f"{plural(n_pairs, 'pairwise result')}, each its own rating period, in game order."
     return t
 
 

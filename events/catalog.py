@@ -361,6 +361,10 @@ def get(name: str | None = None) -> GameDef:
         if real is None:
             failures = _load(key)
             real = _ALIASES.get(key)
+        if real is None and key in _PREFIXES:
+            raise UnknownGame(
+                f"{_shown(key)} names a set of games, not one: give one as {key}:NAME"
+            )
         if real is None:
             known = (
                 f"unknown game {_shown(key)}{did_you_mean(key, [*names(), *_ALIASES])};"

@@ -100,6 +100,8 @@ GAME = GameDef(
         "Any OpenSpiel game (openspiel:GAME_STRING), GTBench's ten among them "
         f"(gtbench:NAME: {', '.join(GTBENCH)})."
     ),
+    # `gtbench` alone reaches the game as `mindgames` reaches TextArena (agents, listings).
+    aliases=("gtbench",),
     event_types=OPENSPIEL_EVENT_TYPES,
     config_type=OpenSpielConfig,
     rules=RULES,

@@ -143,3 +143,10 @@ def test_a_game_end_counts_one_set_as_one_set() -> None:
     )
     text = describe(end)
     assert "(1 set, rank 2)" in text and "(2 sets, rank 1)" in text
+
+
+def test_gtbench_alone_reaches_openspiel_as_mindgames_reaches_textarena() -> None:
+    assert catalog.get("gtbench").name == catalog.get("openspiel").name
+    assert catalog.get("mindgames").name == catalog.get("textarena").name
+    with pytest.raises(catalog.UnknownGame, match="textarena-open:NAME"):
+        catalog.get("textarena-open")
