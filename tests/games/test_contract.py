@@ -10,7 +10,6 @@ what it was given.
 from __future__ import annotations
 
 import importlib
-
 from pathlib import Path
 from typing import Any
 
