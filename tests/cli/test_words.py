@@ -150,3 +150,53 @@ def test_gtbench_alone_reaches_openspiel_as_mindgames_reaches_textarena() -> Non
     assert catalog.get("mindgames").name == catalog.get("textarena").name
     with pytest.raises(catalog.UnknownGame, match="textarena-open:NAME"):
         catalog.get("textarena-open")
+
+
+@pytest.mark.parametrize("width", [80, 100])
+def test_the_games_list_breaks_game_names_only_after_a_separator(width: int) -> None:
+    import io
+    from types import SimpleNamespace
+
+    from rich.console import Console
+
+    from cli.commands import _games_table
+
+    rows = []
+    for k, (name, status) in enumerate(
+        [
+            ("cattle-trade", "finished"),
+            ("gamebench:santorini", "finished"),
+            ("gamebench:are_you_the_traitor", "running"),
+            ("gtbench:tic_tac_toe", "finished"),
+        ]
+    ):
+        g, carried = catalog.resolve(name)
+        config = carried if carried is not None else g.preset(g.default_preset)
+        rows.append(
+            SimpleNamespace(
+                game_id=f"{k:016x}",
+                game=g.name,
+                config=config,
+                status=status,
+                tournament="pit",
+                seats=[SimpleNamespace(agent=a) for a in ("cornerer", "random")],
+            )
+        )
+    buf = io.StringIO()
+    Console(file=buf, width=width, color_system=None).print(
+        _games_table(rows, rows, {}, Path("data/cattle.duckdb"), width=width)
+    )
+    cells: list[list[str]] = []
+    for ln in buf.getvalue().splitlines():
+        parts = ln.split("│")
+        if len(parts) < 4:
+            continue
+        if parts[1].strip():
+            cells.append([])
+        cells[-1].append(parts[2].strip())
+    assert len(cells) == len(rows)
+    for row, lines in zip(rows, cells, strict=True):
+        lines = [x for x in lines if x]
+        assert "".join(lines) == row.game
+        assert all(x.endswith((":", "-", "_")) for x in lines[:-1]), lines
+    assert max(len(ln) for ln in buf.getvalue().splitlines()) <= width
