@@ -121,8 +121,8 @@ def _tables(hooks: Any, con: Any, sel: Any, resamples: int) -> list[Any]:
     hooks give only text lines: its lines, printed as they are)."""
     if hasattr(hooks, "metrics_tables"):
         return list(hooks.metrics_tables(con, sel, resamples, out.width, shown))
-    width = max(out.width, 60)
-    return [plain(text) for text in hooks.metrics_lines(con, sel, resamples, width, shown)]
+    lines = hooks.metrics_lines(con, sel, resamples, max(out.width, 60), shown)
+    return [plain("\n".join(lines))] if lines else []
 
 
 def _print_parts(parts: list[Any]) -> None:
