@@ -16,6 +16,7 @@ from typing import Any
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
+from events.suggest import did_you_mean
 
 AgentFactory = Callable[[SeatSpec, int, int, Any], Agent]
 """Builds the agent of a seat from (spec, seat, game seed, config)."""
@@ -128,7 +129,9 @@ def make_agent(spec: SeatSpec | str, seat: int, seed: int, config: Any) -> Agent
     factory = _FACTORIES.get(kind)
     if factory is None:
         raise UnknownAgent(
-            f"unknown agent {spec.agent!r} for {game.name}; known: {', '.join(known_agents(game))}"
+            f"unknown agent {spec.agent!r} for {game.name}"
+            f"{did_you_mean(spec.agent, known_agents(game))};"
+            f" known: {', '.join(known_agents(game))}"
         )
     return factory(spec, seat, seed, config)
 
@@ -155,7 +158,8 @@ def parse_spec(text: str, game: str | catalog.GameDef | None = None) -> SeatSpec
     _load(kind)
     if kind not in _FACTORIES:
         raise UnknownAgent(
-            f"unknown agent {text!r} for {g.name}; known: {', '.join(known_agents(g))}"
+            f"unknown agent {text!r} for {g.name}{did_you_mean(text, known_agents(g))};"
+            f" known: {', '.join(known_agents(g))}"
         )
     parser = _PARSERS.get(kind)
     spec = parser(text) if parser is not None else SeatSpec(agent=text)

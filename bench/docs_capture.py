@@ -81,6 +81,23 @@ def main() -> None:
                 run(db, "ratings", "--tournament", "pit", "--method", "bt"),
             )
         )
+        metrics = "metrics --game gamebench:pit --tournament pit --resamples 200"
+        sections.append(
+            block("Its metric tables", f"uv run cattle {metrics}", run(db, *metrics.split()))
+        )
+        ttt = (
+            "tournament --game gtbench:tic_tac_toe --agents mcts,random --games 4 --name ttt"
+            " --quiet"
+        )
+        run(db, *ttt.split())
+        nra = "metrics --game openspiel --tournament ttt --resamples 200"
+        sections.append(
+            block(
+                "An OpenSpiel tournament's metric tables (after `cattle " + ttt + "`)",
+                f"uv run cattle {nra}",
+                run(db, *nra.split()),
+            )
+        )
         sections.append(block("The stored games", "uv run cattle games", run(db, "games")))
     head = (
         "# What the terminal shows\n\n"

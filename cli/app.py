@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import functools
 import importlib
+import re
 import sys
 import types
 from collections.abc import Callable, Iterator, MutableMapping
+from pathlib import Path
 from typing import Any
 
 import typer
@@ -104,12 +106,113 @@ def _build(name: str, module: str) -> _click.Command:
     for info in app.registered_commands:
         assert info.callback is not None
         if (info.name or typer.main.get_command_name(info.callback.__name__)) == name:
-            return typer.main.get_command_from_info(
+            command = typer.main.get_command_from_info(
                 info,
                 pretty_exceptions_short=app.pretty_exceptions_short,
                 rich_markup_mode=app.rich_markup_mode,
             )
+            for param in command.params:
+                _check_without_pydantic(param)
+            _help_without_pydantic(command)
+            return command
     raise LookupError(f"{module} registers no command {name!r}: run `python -m cli.indexer`")
+
+
+def _help_without_pydantic(command: _click.Command) -> None:
+    """Have the command's --help flag (made when first asked for) checked without pydantic."""
+    made = command.get_help_option
+
+    def get_help_option(ctx: _click.Context) -> Any:
+        option = made(ctx)
+        if option is not None:
+            _check_without_pydantic(option)
+        return option
+
+    command.get_help_option = get_help_option  # type: ignore[method-assign]
+
+
+_INTEGER = re.compile(r"-?(?:0|[1-9][0-9]*)")
+_DECIMAL = re.compile(r"-?[0-9]+(?:\.[0-9]+)?")
+
+
+def _check_without_pydantic(param: Any) -> None:
+    """Have typer check `param`'s value without pydantic where that gives the same value.
+
+    typer builds a pydantic adapter for every option when a command runs, set or not, and
+    importing pydantic takes about a third of a command's start-up. The stand-in leaves an
+    unset option alone (typer passes None through before any check), takes a string for a
+    `str` option, a plain integer for an `int` option and a plain decimal number for a
+    `float` option without bounds, strings for a
+    `list[str]` option and a path for a `Path` option as typer's own checks would, and builds
+    typer's adapter for anything else, once, on first use. (Should typer's internals change,
+    this does nothing and typer checks as before.)
+    """
+    try:
+        from typer._coercion import RuntimeParam, build_runtime_param
+        from typer._param_types import coerce_cli_path
+    except ImportError:
+        return
+    if getattr(param, "_runtime_param", False) is not None or not hasattr(param, "type_descriptor"):
+        return
+    described = param.type_descriptor
+    info = described.parameter_info
+    annotation = described.annotation
+    if described.is_file or getattr(info, "parser", None) is not None:
+        return
+    bounded = (
+        getattr(info, "min", None) is not None
+        or getattr(info, "max", None) is not None
+        or bool(getattr(info, "clamp", False))
+    )
+
+    def plain(value: Any) -> Any:
+        """The value typer's check gives, or `_typer` when only that check can tell."""
+        if annotation is str:
+            return value if isinstance(value, str) else _typer
+        if annotation is int and not bounded:
+            if isinstance(value, int) and not isinstance(value, bool):
+                return value
+            if isinstance(value, str) and _INTEGER.fullmatch(value):
+                return int(value)
+            return _typer
+        if annotation is float and not bounded:
+            if isinstance(value, (int, float)) and not isinstance(value, bool):
+                return float(value)
+            if isinstance(value, str) and _DECIMAL.fullmatch(value):
+                return float(value)
+            return _typer
+        if annotation == list[str]:
+            items = value if isinstance(value, (list, tuple)) else [value]
+            return list(items) if all(isinstance(v, str) for v in items) else _typer
+        if annotation is Path and getattr(info, "path_type", None) in (None, Path):
+            if isinstance(value, str) and value and "\0" not in value:
+                value = Path(value)
+            if isinstance(value, Path):
+                return coerce_cli_path(value, info, path_type=Path, param=param, ctx=ctx_now[0])
+        return _typer
+
+    ctx_now: list[Any] = [None]
+
+    class Plain(RuntimeParam):
+        """typer's check of one option, without pydantic where it gives the same value."""
+
+        def _coerce_value(self, value: Any, param: Any, ctx: Any) -> Any:
+            ctx_now[0] = ctx
+            got = plain(value)
+            if got is not _typer:
+                return got
+            real = build_runtime_param(described)
+            param._runtime_param = real
+            return real._coerce_value(value, param=param, ctx=ctx)
+
+    try:
+        param._runtime_param = Plain(parameter_info=info, annotation=annotation)
+    except TypeError:
+        return
+
+
+_typer = object()
+"""Marks a value only typer's own check can convert."""
 
 
 class LazyGroup(TyperGroup):
@@ -118,6 +221,8 @@ class LazyGroup(TyperGroup):
 
     def __init__(self, **kwargs: Any) -> None:
         super().__init__(**kwargs)
+        for param in self.params:
+            _check_without_pydantic(param)
         self.commands = _Commands(self.commands)
         self._listing = False
 

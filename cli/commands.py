@@ -35,6 +35,7 @@ from cli.common import (
     game_def,
     human_exit,
     out,
+    plural,
     score_text,
     seat_list,
     setup_text,
@@ -265,7 +266,7 @@ def _games_table(
     `width` so that no word breaks while whole words can fit."""
     table = Table(
         title=plain(
-            f"{len(rows)} game(s) in {db}"
+            f"{plural(len(rows), 'game')} in {db}"
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
     )
@@ -281,6 +282,18 @@ def _games_table(
         for r in shown
     ]
     fitted = _word_widths(cells, width) if width is not None else [None] * len(_GAMES_COLUMNS)
+    game_width = fitted[1]
+    if game_width is not None:
+        # A game name too long for its column breaks after a colon, hyphen or underscore
+        # (`gamebench:` / `santorini`, `cattle-` / `trade`), not wherever the column ends.
+        for row in cells:
+            if cell_len(row[1].plain) > game_width:
+                lines = [""]
+                for part in _words(row[1].plain, 1):
+                    if lines[-1] and cell_len(lines[-1] + part) > game_width:
+                        lines.append("")
+                    lines[-1] += part
+                row[1] = Text("\n".join(lines), style=row[1].style)
     for i, (col, fit) in enumerate(zip(_GAMES_COLUMNS, fitted, strict=True)):
         # The id never wraps (people copy it); seeds, event counts and times are in --json.
         # A word longer than its column's share (an agent spec) still folds rather than lose
@@ -298,8 +311,9 @@ def _scores_cell(scores: dict[int, float], seats: int) -> str:
 def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
     """Column widths for a bordered table of `cells` within `width` columns: rich narrows the
     widest columns first, below their longest word (`cattle-tr` / `ade`); this narrows the
-    widest column that still has room above its longest word instead, and leaves the rest to
-    rich when even the longest words do not fit. None where a column keeps its natural width."""
+    widest column that still has room above its longest word instead; when even the longest
+    words do not fit, the widest column breaks its longest word. None where a column keeps
+    its natural width."""
     columns = list(zip(*cells, strict=True)) if cells else []
     if not columns:
         return [None] * len(_GAMES_COLUMNS)
@@ -308,22 +322,48 @@ def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
         max(cell_len(heads[i]), *(max(map(cell_len, c.plain.split("\n"))) for c in col))
         for i, col in enumerate(columns)
     ]
-    floor = [
-        max(cell_len(heads[i]), *(max(map(cell_len, c.plain.split()), default=0) for c in col))
-        for i, col in enumerate(columns)
-    ]
-    floor[0] = natural[0]  # the id never wraps
+
+    def floors(split: bool) -> list[int]:
+        got = [
+            max(
+                cell_len(heads[i]),
+                *(max(map(cell_len, _words(c.plain, i, split)), default=0) for c in col),
+            )
+            for i, col in enumerate(columns)
+        ]
+        got[0] = natural[0]  # the id never wraps
+        return got
+
+    # Whole words first; then game names may break after a separator; then, when even that
+    # does not fit, the widest column breaks its longest word.
+    tiers = [floors(False), floors(True)]
     # Each column has one space of padding either side, and one border line between and
     # around the columns.
     room = width - 3 * len(columns) - 1
     widths = list(natural)
     while sum(widths) > room:
-        slack = [w - f for w, f in zip(widths, floor, strict=True)]
-        if max(slack) <= 0:
-            return [None] * len(columns)
-        i = max(range(len(widths)), key=lambda k: widths[k] if slack[k] > 0 else -1)
+        slack = [w - f for w, f in zip(widths, tiers[0], strict=True)]
+        if max(slack) > 0:
+            i = max(range(len(widths)), key=lambda k: widths[k] if slack[k] > 0 else -1)
+        elif len(tiers) > 1:
+            tiers.pop(0)
+            continue
+        else:
+            i = max(range(1, len(widths)), key=lambda k: widths[k])
+            if widths[i] <= 4:
+                return [None] * len(columns)
         widths[i] -= 1
     return [w if w < n else None for w, n in zip(widths, natural, strict=True)]
+
+
+def _words(text: str, column: int, split: bool = True) -> list[str]:
+    """The parts of a cell that must not break: its words, and with `split` in the game
+    column the parts of a name between colons, hyphens and underscores (`gamebench:` and
+    `santorini`, `cattle-` and `trade`)."""
+    words = text.split()
+    if column == 1 and split:
+        words = [part for w in words for part in re.findall(r"[^:_-]+[:_-]?|[:_-]", w)]
+    return words
 
 
 def _seat_arg(seat: int | None, players: int) -> None:
@@ -565,9 +605,9 @@ def sql(
     # Below the table rather than as its caption, which would wrap to a narrow table's width.
     if result.truncated:
         more = "--max-rows 0 shows all" if limit < TABLE_ROWS else "csv and json give all rows"
-        out.print(f"first {len(rows)} row(s) shown; {more}", highlight=False)
+        out.print(f"first {plural(len(rows), 'row')} shown; {more}", highlight=False)
     else:
-        out.print(f"{len(rows)} row(s)", highlight=False)
+        out.print(plural(len(rows), "row"), highlight=False)
 
 
 def _write_csv(stream: Stream) -> None:

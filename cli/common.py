@@ -300,6 +300,8 @@ MAX_CONFIG_BYTES = 64 * 1024
 def carried_config(name: str | None) -> Any:
     """The configuration a game name carries (`gtbench:nim`, `openspiel:GAME_STRING`), or
     None; a bad one (or OpenSpiel missing) is a usage error in one line."""
+    if name is None:
+        return None  # the default game carries none (and need not be imported to say so)
     try:
         return catalog.resolve(name)[1]
     except catalog.UnknownGame as exc:

@@ -40,6 +40,7 @@ USER_ERRORS = (
     ("runner.executors", "ExecutorError"),
 )
 STORE_ERRORS = (("events.store", "StoreError"), ("runner.executors", "ClusterError"))
+NOT_FOUND = (("events.store", "GameNotFound"),)
 
 
 def loaded(names: tuple[tuple[str, str], ...]) -> tuple[type[BaseException], ...]:
@@ -294,6 +295,11 @@ def _run_command() -> None:
             _stopped()
         if isinstance(exc, loaded(USER_ERRORS)):
             _fail(exc, 2)
+        if isinstance(exc, loaded(NOT_FOUND)):
+            from cli.text import hint
+
+            # The id was mistyped, or copied from a README: say where the ids are.
+            _fail(f"{exc}; the stored games and their ids: {hint('games', db=_db_arg())}", 1)
         if isinstance(exc, loaded(STORE_ERRORS)):
             _fail(exc, 1)
         duckdb = sys.modules.get("duckdb")

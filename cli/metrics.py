@@ -108,13 +108,29 @@ def _family_metrics(
         if as_json:
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
-        lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
-        finished = 0 if lines else finished_games(store, sel)
-    if not lines:
+        parts = _tables(hooks, store.con, sel, resamples)
+        finished = 0 if parts else finished_games(store, sel)
+    if not parts:
         out.print(plain(_nothing_rated(family, finished, "")))
         return
-    for text in lines:
-        out.print(plain(text), highlight=False)
+    _print_parts(parts)
+
+
+def _tables(hooks: Any, con: Any, sel: Any, resamples: int) -> list[Any]:
+    """A family's metric tables as rich renderables, fitted to the terminal (a family whose
+    hooks give only text lines: its lines, printed as they are)."""
+    if hasattr(hooks, "metrics_tables"):
+        return list(hooks.metrics_tables(con, sel, resamples, out.width, shown))
+    lines = hooks.metrics_lines(con, sel, resamples, max(out.width, 60), shown)
+    return [plain("\n".join(lines))] if lines else []
+
+
+def _print_parts(parts: list[Any]) -> None:
+    """Print metric tables and notes, a blank line between two of them."""
+    for k, part in enumerate(parts):
+        if k:
+            out.print()
+        out.print(part, highlight=False)
 
 
 def _nothing_rated(what: str, finished: int, hint: str) -> str:
@@ -123,7 +139,7 @@ def _nothing_rated(what: str, finished: int, hint: str) -> str:
     if finished:
         return (
             f"No match between two different agents in the {finished} finished {what}"
-            " game(s) of this selection."
+            f" {'game' if finished == 1 else 'games'} of this selection."
         )
     return f"No finished {what} games in this selection{hint}."
 
@@ -157,19 +173,18 @@ def _other_metrics(
         if as_json:
             print(json.dumps(hooks.metrics_json(store.con, sel, resamples)))
             return
-        lines = hooks.metrics_lines(store.con, sel, resamples, max(out.width, 60), shown)
-        finished = 0 if lines else finished_games(store, sel)
+        parts = _tables(hooks, store.con, sel, resamples)
+        finished = 0 if parts else finished_games(store, sel)
         hint = (
             ""
-            if lines or finished
+            if parts or finished
             else other_games_hint(store.con, g.name, tournament, game_id or ())
         )
-    if not lines:
+    if not parts:
         what = g.name if carried is None else f"{g.name} ({carried.name})"
         out.print(plain(_nothing_rated(what, finished, hint)))
         return
-    for text in lines:
-        out.print(plain(text), highlight=False)
+    _print_parts(parts)
 
 
 @app.command()

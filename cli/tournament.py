@@ -37,6 +37,7 @@ from cli.common import (
     human_spec,
     in_range,
     out,
+    plural,
     print_fitted,
     seed_or_random,
 )
@@ -439,7 +440,7 @@ def tournament(
             else:
                 out.print(
                     line(
-                        f"Resuming [bold]{{}}[/]: {done} game(s) kept, {len(tasks)} to play.",
+                        f"Resuming [bold]{{}}[/]: {plural(done, 'game')} kept, {len(tasks):,} to play.",
                         resume,
                     )
                 )
@@ -549,7 +550,7 @@ def tournament(
             store.claim(f"tournament:{name}")
             if cattle:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned} {{}} game(s) ({{}}), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {fmt}, {n_planned:,} {{}} {_games(n_planned)} ({{}}), {{}}.",
                     name,
                     config.name,
                     config.auction_mode,
@@ -557,7 +558,7 @@ def tournament(
                 )
             else:
                 what = line(
-                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned} {{}} game(s), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}}, {fmt}, {n_planned:,} {{}} {_games(n_planned)}, {{}}.",
                     name,
                     g.name,
                     config.name,
@@ -682,8 +683,9 @@ def _play_suite(
             store.claim(f"tournament:{name}")
             out.print(
                 line(
-                    f"Tournament [bold]{{}}[/]: {{}} over {len(games)} game(s) ({{}}),"
-                    f" {matches} match(es) per game and pairing, {n_planned} game(s), {{}}.",
+                    f"Tournament [bold]{{}}[/]: {{}} over {plural(len(games), 'game')} ({{}}),"
+                    f" {plural(matches, 'match', 'matches')} per game and pairing,"
+                    f" {plural(n_planned, 'game')}, {{}}.",
                     name,
                     o.family,
                     ", ".join(n.partition(":")[2] for n, _, _ in games),
@@ -732,7 +734,7 @@ def _retried(executor: Executor) -> None:
     """Say how many games were played again because their worker died."""
     n = executor.status.retries
     if n:
-        out.print(plain(f"{n} game(s) played again after their worker was lost."))
+        out.print(plain(f"{plural(n, 'game')} played again after their worker was lost."))
 
 
 def _pairings(pool: int, games: int) -> str:
@@ -772,7 +774,7 @@ def _summary(store: DuckStore, name: str) -> None:
     method = ("--method", "bt") if kinds > 1 else ()
     out.print(
         line(
-            f"{done}/{total} game(s) finished. Ratings: [green]{{}}[/]",
+            f"{done:,}/{total:,} {_games(total)} finished. Ratings: [green]{{}}[/]",
             hint("ratings", "--tournament", name, *method, db=store.path),
         ),
         soft_wrap=True,
@@ -794,7 +796,7 @@ def _summary(store: DuckStore, name: str) -> None:
     if failed:
         out.print(
             line(
-                f"{len(failed)} game(s) stopped by an error (kept; [green]{{}}[/]"
+                f"{plural(len(failed), 'game')} stopped by an error (kept; [green]{{}}[/]"
                 " plays them again):",
                 hint("tournament", "--resume", name, db=store.path),
             ),
@@ -1011,7 +1013,7 @@ def _bt_table(
     """Bradley-Terry ratings as a table; names print as plain text."""
     t = Table(
         title=plain(
-            f"Bradley-Terry ratings over {n_games} game(s)"
+            f"Bradley-Terry ratings over {plural(n_games, 'game')}"
             + (f" of {tournament}" if tournament else "")
         )
     )
@@ -1023,8 +1025,9 @@ def _bt_table(
             plain(r.agent), *(f"{x:.2f}" for x in (r.mean, r.p5, r.p95, r.point)), str(r.pairs)
         )
     t.caption = (
-        f"{n_pairs} pairwise result(s), ties left out. rating: mean over {samples} bootstrap"
-        f" sample(s) (seed {seed}), each game weighing the same; p5, p95: their 5th and 95th"
+        f"{plural(n_pairs, 'pairwise result')}, ties left out. rating: mean over"
+        f" {plural(samples, 'bootstrap sample')} (seed {seed}), each game weighing the same;"
+        " p5, p95: their 5th and 95th"
         " percentiles; point: the estimate on all results."
     )
     return t
@@ -1036,7 +1039,8 @@ def _glicko_table(
     """Glicko-2 ratings as a table; names print as plain text."""
     t = Table(
         title=plain(
-            f"Glicko-2 ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else "")
+            f"Glicko-2 ratings over {plural(n_games, 'game')}"
+            + (f" of {tournament}" if tournament else "")
         )
     )
     t.add_column("agent", overflow="fold")
@@ -1050,7 +1054,7 @@ def _glicko_table(
             f"{r.vol:.3f}",
             *(str(x) for x in (r.wins, r.draws, r.losses)),
         )
-    t.caption = f"{n_pairs} pairwise result(s), each its own rating period, in game order."
+    t.caption = f"{plural(n_pairs, 'pairwise result')}, each its own rating period, in game order."
     return t
 
 
@@ -1084,7 +1088,9 @@ def _ratings_table(
     name print as plain text."""
     names = [c for c in (columns or _RATING_COLUMNS) if sets or c != "mean sets"]
     t = Table(
-        title=plain(f"Ratings over {n_games} game(s)" + (f" of {tournament}" if tournament else ""))
+        title=plain(
+            f"Ratings over {plural(n_games, 'game')}" + (f" of {tournament}" if tournament else "")
+        )
     )
     # A long name wraps onto more lines rather than losing its end (where options show).
     t.add_column("agent", overflow="fold")
@@ -1101,3 +1107,8 @@ def _ratings_table(
 
 
 __all__ = ["StoreError", "ratings", "tournament"]
+
+
+def _games(n: int) -> str:
+    """`game` or `games`, as `n` asks."""
+    return "game" if n == 1 else "games"

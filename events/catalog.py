@@ -26,11 +26,12 @@ import os
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from importlib import metadata
 from pathlib import Path
 from typing import Any, Protocol
 
 import msgspec
+
+from events.suggest import did_you_mean
 
 #: Tags every game shares, so that generic views find the start and the end of any game:
 #: the first event (`seed`, `config`, `seats`, `engine_version`, `game`) and the last one
@@ -75,6 +76,25 @@ _BUILTIN_SQL: dict[str, tuple[str, ...]] = {
     "gamebench:air_land_sea": ("gamebench/air_land_sea.sql",),
     "gamebench:are_you_the_traitor": ("gamebench/traitor.sql",),
     "textarena": ("textarena/views.sql",),
+}
+
+#: Where each built-in game's configuration type lives ("module:Class", in the events layer):
+#: a stored games row is read typed without importing the game's rules, agents and prompts
+#: (tests/games/test_contract.py checks these against the definitions).
+_BUILTIN_CONFIG: dict[str, str] = {
+    "cattle-trade": "events.cattle.domain:GameConfig",
+    "pact": "events.pact.game:PactConfig",
+    "openspiel": "events.openspiel.game:OpenSpielConfig",
+    "gamebench:pit": "events.gamebench.pit:PitConfig",
+    "gamebench:santorini": "events.gamebench.santorini:SantoriniConfig",
+    "gamebench:hive": "events.gamebench.hive:HiveConfig",
+    "gamebench:codenames": "events.gamebench.codenames:CodenamesConfig",
+    "gamebench:sea_battle": "events.gamebench.sea_battle:SeaBattleConfig",
+    "gamebench:two_rooms_and_a_boom": "events.gamebench.two_rooms:TwoRoomsConfig",
+    "gamebench:arctic_scavengers": "events.gamebench.arctic_scavengers:ArcticConfig",
+    "gamebench:air_land_sea": "events.gamebench.air_land_sea:AlsConfig",
+    "gamebench:are_you_the_traitor": "events.gamebench.traitor:TraitorConfig",
+    "textarena": "events.textarena.game:TextArenaConfig",
 }
 
 #: Families of built-in games that some commands take as one (`cattle report --game gamebench`,
@@ -269,7 +289,8 @@ class GameDef:
         presets = self.presets()
         if name not in presets:
             raise KeyError(
-                f"unknown preset {name!r} for {self.name}; known: {', '.join(sorted(presets))}"
+                f"unknown preset {name!r} for {self.name}{did_you_mean(name, presets)};"
+                f" known: {', '.join(sorted(presets))}"
             )
         return presets[name]
 
@@ -340,13 +361,33 @@ def get(name: str | None = None) -> GameDef:
         if real is None:
             failures = _load(key)
             real = _ALIASES.get(key)
+        if real is None and key in _PREFIXES:
+            raise UnknownGame(
+                f"{_shown(key)} names a set of games, not one: give one as {key}:NAME"
+            )
         if real is None:
             known = (
-                f"unknown game {_shown(key)}; known: {', '.join(names())}; families (report,"
+                f"unknown game {_shown(key)}{did_you_mean(key, [*names(), *_ALIASES])};"
+                f" known: {', '.join(names())}; families (report,"
                 f" metrics, tournament): {', '.join(_FAMILIES)}"
             )
             raise UnknownGame("; ".join((known, *failures)))
         return _GAMES[real]
+
+
+def config_type(name: str) -> type:
+    """The configuration type of game `name` (or an alias): a built-in game's is imported on
+    its own, without the game's module; any other game is loaded (`UnknownGame` if none)."""
+    with _LOCK:
+        real = _ALIASES.get(name)
+        if real is not None:
+            return _GAMES[real].config_type
+    where = _BUILTIN_CONFIG.get(name)
+    if where is None:
+        return get(name).config_type
+    module, _, cls = where.partition(":")
+    found: type = getattr(importlib.import_module(module), cls)
+    return found
 
 
 def _base(name: str) -> str:
@@ -544,6 +585,10 @@ def _load_all() -> None:
 def _entry_points() -> dict[str, list[str]]:
     """Games other packages declare under the `cattle.games` entry point group."""
     found: dict[str, list[str]] = {}
+    # Imported here: importlib.metadata (with email and zipfile) is most of what reading
+    # the catalogue costs, and only a game not built in needs it.
+    from importlib import metadata
+
     for ep in metadata.entry_points(group="cattle.games"):
         found.setdefault(ep.name, []).append(ep.value.split(":", 1)[0])
     return found

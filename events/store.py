@@ -91,7 +91,7 @@ def _decode_config(game: str, text: str | bytes) -> Any:
     stored otherwise (a game whose module is not loaded, or a row naming the wrong game), so
     that listing games never fails on one row."""
     try:
-        return msgspec.json.decode(text, type=catalog.get(game).config_type)
+        return msgspec.json.decode(text, type=catalog.config_type(game))
     except (catalog.UnknownGame, msgspec.ValidationError):
         return msgspec.json.decode(text)
 

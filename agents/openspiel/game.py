@@ -17,6 +17,7 @@ from engine.openspiel.rules import RULES, players_of, state_data
 from events.catalog import GameDef
 from events.config import ConfigError
 from events.openspiel.game import NAME, OPENSPIEL_EVENT_TYPES, OpenSpielConfig
+from events.suggest import did_you_mean
 from projections.openspiel.view import (
     OpenSpielPrompter,
     OpenSpielView,
@@ -47,7 +48,8 @@ def configure(name: str) -> OpenSpielConfig | None:
     if prefix == "gtbench":
         if rest not in PRESETS:
             raise ConfigError(
-                f"unknown GTBench game {rest[:60]!r}; known: {', '.join(sorted(PRESETS))}"
+                f"unknown GTBench game {rest[:60]!r}{did_you_mean(rest, PRESETS)};"
+                f" known: {', '.join(sorted(PRESETS))}"
             )
         return PRESETS[rest]
     for preset, text in GTBENCH.items():
@@ -98,6 +100,8 @@ GAME = GameDef(
         "Any OpenSpiel game (openspiel:GAME_STRING), GTBench's ten among them "
         f"(gtbench:NAME: {', '.join(GTBENCH)})."
     ),
+    # `gtbench` alone reaches the game as `mindgames` reaches TextArena (agents, listings).
+    aliases=("gtbench",),
     event_types=OPENSPIEL_EVENT_TYPES,
     config_type=OpenSpielConfig,
     rules=RULES,

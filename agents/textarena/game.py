@@ -21,6 +21,7 @@ from engine.textarena.privacy import known_leaks
 from engine.textarena.rules import RULES, players_of, registry, state_data
 from events.catalog import GameDef
 from events.config import ConfigError
+from events.suggest import did_you_mean
 from events.textarena.game import NAME, TEXTARENA_EVENT_TYPES, TextArenaConfig
 from projections.textarena.view import (
     TextArenaPrompter,
@@ -58,7 +59,8 @@ def configure(name: str) -> TextArenaConfig | None:
     if prefix == "mindgames":
         if rest not in PRESETS:
             raise ConfigError(
-                f"unknown MindGames game {rest[:60]!r}; known: {', '.join(sorted(PRESETS))}"
+                f"unknown MindGames game {rest[:60]!r}{did_you_mean(rest, PRESETS)};"
+                f" known: {', '.join(sorted(PRESETS))}"
             )
         return PRESETS[rest]
     for preset, (env_id, _) in MINDGAMES.items():

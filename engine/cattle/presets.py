@@ -22,6 +22,7 @@ from events.config import MAX_TURNS as MAX_TURNS
 from events.config import NAME_PATTERN as NAME_PATTERN
 from events.config import NAME_RE as NAME_RE
 from events.config import ConfigError
+from events.suggest import did_you_mean
 
 PRESET_DIR = Path(__file__).resolve().parents[2] / "data" / "presets"
 
@@ -112,7 +113,10 @@ def load_preset(name: str, **overrides: object) -> GameConfig:
     """The shipped preset `name`, with any field overridden (e.g. `auction_mode="fast"`)."""
     if not NAME_RE.match(name) or not (PRESET_DIR / f"{name}.json").is_file():
         shown = name if len(name) <= 60 else name[:57] + "..."
-        raise ConfigError(f"unknown preset {shown!r}; choose one of: {', '.join(preset_names())}")
+        raise ConfigError(
+            f"unknown preset {shown!r}{did_you_mean(shown, preset_names())};"
+            f" choose one of: {', '.join(preset_names())}"
+        )
     path = PRESET_DIR / f"{name}.json"
     config = _read(path)
     if config.name != name:

@@ -137,7 +137,7 @@ def describe(e: Any, viewer: int | None = None) -> str:
             return f"! fallback for {p(e.seat)}'s {e.decision}: {e.action} ({e.reason})"
         case ev.GameEnded():
             parts = ", ".join(
-                f"{p(i)} {s} ({len(sets)} sets, rank {r})"
+                f"{p(i)} {s} ({len(sets)} set{'' if len(sets) == 1 else 's'}, rank {r})"
                 for i, (s, r, sets) in enumerate(zip(e.scores, e.ranks, e.sets, strict=True))
             )
             why = {

@@ -30,9 +30,7 @@ Agent names and game labels are data: escaped in HTML, plain text in figures and
 from __future__ import annotations
 
 import html
-import io
 import math
-import textwrap
 import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
@@ -43,13 +41,10 @@ import duckdb
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
-from rich import box
-from rich.console import Console
-from rich.table import Table
-from rich.text import Text
 
 from projections import bradley_terry as BT
 from projections.metrics import plots as F
+from projections.metrics import tables as T
 from projections.metrics.aggregate import Selection
 from projections.metrics.html import ReportStats, section_page
 from projections.ratings import match_records, scored_games, team_games
@@ -732,76 +727,42 @@ def _render(
     rows: Sequence[Sequence[str]],
     width: int,
     label_fn: Callable[[str], str],
-) -> list[str]:
-    """A table (first column: names) as text lines at most `width` wide; when too wide, the
+) -> list[Any]:
+    """A table (first column: names) as rich tables at most `width` wide; when too wide, the
     other columns are split over several tables, each repeating the names."""
-    names = [label_fn(r[0]) for r in rows]
-    name_w = min(24, max([len(head[0]), *(len(n) for n in names)]))
-    # Measured unbounded: a console of `width` would report any table as fitting.
-    console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False)
-
-    def table(group: Sequence[int], caption: str) -> Table:
-        t = Table(
-            title=Text(caption),
-            box=box.SIMPLE_HEAD,
-            pad_edge=False,
-            title_justify="left",
-            min_width=min(width, len(caption)),
-        )
-        t.add_column(Text(head[0]), overflow="fold", min_width=name_w, max_width=name_w)
-        for j in group:
-            t.add_column(Text(head[j]), justify="right", no_wrap=True)
-        for name, r in zip(names, rows, strict=True):
-            t.add_row(Text(name), *(Text(r[j]) for j in group))
-        return t
-
-    def fits(group: Sequence[int]) -> bool:
-        return console.measure(table(group, "")).maximum <= width
-
-    # Columns go into a table while it fits; a column that fits nowhere goes alone.
-    groups: list[list[int]] = [[]]
-    for j in range(1, len(head)):
-        if groups[-1] and not fits([*groups[-1], j]):
-            groups.append([])
-        groups[-1].append(j)
-    lines: list[str] = []
-    for k, group in enumerate(groups):
-        suffix = f" ({k + 1}/{len(groups)})" if len(groups) > 1 else ""
-        buf = io.StringIO()
-        Console(file=buf, width=width, color_system=None, emoji=False, highlight=False).print(
-            table(group, title + suffix)
-        )
-        lines += [ln.rstrip() for ln in buf.getvalue().splitlines()]
-    return lines
+    return T.fitted(T.Grid(title, head, rows), width, label_fn)
 
 
 def render_lines(
     a: Analysis, width: int = 80, label_fn: Callable[[str], str] = lambda s: s
 ) -> list[str]:
     """Every table as plain text lines at most `width` wide ([] without matches)."""
+    return T.as_lines(render_tables(a, width, label_fn), width)
+
+
+def render_tables(
+    a: Analysis, width: int = 80, label_fn: Callable[[str], str] = lambda s: s
+) -> list[Any]:
+    """Every table as rich tables (after a few notes) that fit `width` ([] without matches)."""
     if not a.matches:
         return []
     cols = _columns(a)
     head = ["agent", *(lab for _, lab in cols)]
     legend = ", ".join(f"{short_label(g)} {label_fn(g)}" for g in a.games)
-    lines = [
-        *textwrap.wrap(
-            f"{a.matches} match(es) in {len(a.games)} game(s), {len(a.agents)} agent(s);"
-            f" Bradley-Terry over {a.resamples} bootstrap samples (seed {a.seed}), every game"
-            " weighing the same.",
-            width,
-        ),
-        *textwrap.wrap(f"Games: {legend}.", width, break_on_hyphens=False),
-        *textwrap.wrap(
+    notes = [
+        f"{T.plural(a.matches, 'match', 'matches')} in {T.plural(len(a.games), 'game')},"
+        f" {T.plural(len(a.agents), 'agent')}; Bradley-Terry over {a.resamples} bootstrap"
+        f" samples (seed {a.seed}), every game weighing the same.",
+        f"Games: {legend}.",
+    ]
+    if any(printed_label(g) not in (None, short_label(g)) for g in a.games):
+        notes.append(
             "Under a heading of Tables 1 and 2, in parentheses: the heading the paper printed"
             " over that game's column."
-            if any(printed_label(g) not in (None, short_label(g)) for g in a.games)
-            else "",
-            width,
-        ),
-        *textwrap.wrap(groups_note(a) or "", width, break_on_hyphens=False),
-        "",
-    ]
+        )
+    if groups_note(a):
+        notes.append(groups_note(a) or "")
+    lines: list[Any] = [T.prose("\n".join(notes))]
     rows = [
         [
             agent,
@@ -814,7 +775,6 @@ def render_lines(
     ]
     paper_head = ["agent", *(paper_heading(key, lab, "\n", "") for key, lab in cols)]
     lines += _render("Table 1: rating (bootstrap mean)", paper_head, rows, width, label_fn)
-    lines.append("")
     rows = []
     for agent in a.agents:
         for key, lab in cols:
@@ -839,7 +799,6 @@ def render_lines(
         width,
         label_fn,
     )
-    lines.append("")
     rows = [
         [
             agent,
@@ -851,7 +810,6 @@ def render_lines(
         for agent in a.agents
     ]
     lines += _render("Table 2: average match score", paper_head, rows, width, label_fn)
-    lines.append("")
     rows = [[x, *("-" if x == y else _fmt(a.win[x][y]) for y in a.agents)] for x in a.agents]
     lines += _render(
         "Win probability: P(row beats column)",
@@ -860,7 +818,6 @@ def render_lines(
         width,
         label_fn,
     )
-    lines.append("")
     rows = [
         [
             agent,
@@ -913,6 +870,17 @@ class GameBenchHooks:
     ) -> list[str]:
         """Every table as plain text lines at most `width` wide ([] without matches)."""
         return render_lines(analysis_of(con, sel, resamples), width=width, label_fn=label)
+
+    def metrics_tables(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[Any]:
+        """Every table as rich tables that fit `width` ([] without matches)."""
+        return render_tables(analysis_of(con, sel, resamples), width=width, label_fn=label)
 
     def report(
         self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int

@@ -990,53 +990,28 @@ def metric_table(a: PactAnalysis) -> PactTable:
     return PactTable(headers=(*(h for _, h in TABLE_COLUMNS), "Glicko-2"), rows=tuple(rows))
 
 
+TABLE_TITLE = "PACT per agent: value, and its 95% bootstrap interval below"
+
+
+def table_parts(
+    table: PactTable, width: int = 80, label: Callable[[str], str] = lambda s: s
+) -> list[Any]:
+    """The table as rich tables that fit `width` (later columns go to further tables, each
+    repeating the agent column); `label` turns an agent into display text."""
+    from projections.metrics import tables as T
+
+    grid = T.Grid(
+        TABLE_TITLE,
+        ("agent", "games", *table.headers),
+        [(agent, str(games), *cells) for agent, games, cells in table.rows],
+    )
+    return T.fitted(grid, width, label)
+
+
 def render_table(
-    table: PactTable,
-    width: int = 80,
-    label: Callable[[str], str] = lambda s: s,
-    name_width: int = 18,
+    table: PactTable, width: int = 80, label: Callable[[str], str] = lambda s: s
 ) -> list[str]:
-    """The table as plain text lines no wider than `width`: each value above its interval,
-    and as many columns per block as fit (later columns go to further blocks, each repeating
-    the agent column). `label` turns an agent into display text (e.g. escaping controls)."""
+    """The table as plain text lines no wider than `width` (see `table_parts`)."""
+    from projections.metrics import tables as T
 
-    def cut(s: str, n: int) -> str:
-        return s if len(s) <= n else s[: n - 1] + "…"
-
-    names = [label(agent) for agent, _, _ in table.rows]
-    nw = max(5, min(name_width, max((len(n) for n in names), default=5), width // 3))
-    gw = max(5, *(len(str(g)) for _, g, _ in table.rows)) if table.rows else 5
-    widths = []
-    for c, head in enumerate(table.headers):
-        texts = [head] + [t for _, _, cells in table.rows for t in cells[c]]
-        widths.append(min(max(len(t) for t in texts), width - nw - gw - 4))
-    lines: list[str] = []
-    c = 0
-    while c < len(table.headers):
-        block: list[int] = []
-        used = nw + 1 + gw
-        while c + len(block) < len(table.headers):
-            w = widths[c + len(block)]
-            if block and used + 2 + w > width:
-                break
-            block.append(c + len(block))
-            used += 2 + w
-        if lines:
-            lines.append("")
-        head = f"{'agent':<{nw}} {'games':>{gw}}" + "".join(
-            f"  {cut(table.headers[k], widths[k]):>{widths[k]}}" for k in block
-        )
-        lines.append(head)
-        lines.append("-" * min(width, len(head)))
-        for name, (_, games, cells) in zip(names, table.rows, strict=True):
-            top = f"{cut(name, nw):<{nw}} {games:>{gw}}" + "".join(
-                f"  {cut(cells[k][0], widths[k]):>{widths[k]}}" for k in block
-            )
-            bottom = " " * (nw + 1 + gw) + "".join(
-                f"  {cut(cells[k][1], widths[k]):>{widths[k]}}" for k in block
-            )
-            lines.append(top.rstrip())
-            if bottom.strip():
-                lines.append(bottom.rstrip())
-        c += len(block)
-    return lines
+    return T.as_lines(table_parts(table, width, label), width)

@@ -636,6 +636,20 @@ class PactAnalysisHooks:
             return []
         return P.render_table(P.metric_table(analysis), width=width, label=label)
 
+    def metrics_tables(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[Any]:
+        """The metric table as rich tables that fit `width` ([] without games)."""
+        analysis = P.pact_analysis(con, sel, resamples=resamples)
+        if not analysis.games:
+            return []
+        return P.table_parts(P.metric_table(analysis), width=width, label=label)
+
     def report(
         self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int
     ) -> tuple[str, ReportStats]:

@@ -23,6 +23,7 @@ from matplotlib.figure import Figure
 from matplotlib.ticker import MaxNLocator
 
 from projections.metrics import plots as F
+from projections.metrics import tables as T
 from projections.metrics.aggregate import Selection
 from projections.metrics.html import ReportStats, section_page
 from projections.ratings import environment
@@ -177,42 +178,28 @@ def tables(seats: Sequence[A.ArenaSeat]) -> list[tuple[str, list[str], list[list
     return out
 
 
-#: Columns holding data names (left-aligned, shortened to fit).
+#: Columns holding data names (left-aligned, repeated when a table is split).
 _NAMES = {"game", "track", "agent", "role"}
+
+
+def render_tables(
+    seats: Sequence[A.ArenaSeat], width: int, label: Callable[[str], str]
+) -> list[Any]:
+    """Every table as rich tables that fit `width` when printed ([] without games)."""
+    if not seats:
+        return []
+    parts: list[Any] = []
+    for title, head, rows in tables(seats):
+        keys = next((i for i, h in enumerate(head) if h not in _NAMES), len(head))
+        parts += T.fitted(T.Grid(title, head, rows, keys=keys), width, label)
+    return parts
 
 
 def render_lines(
     seats: Sequence[A.ArenaSeat], width: int, label: Callable[[str], str]
 ) -> list[str]:
     """Every table as plain text lines at most `width` wide ([] without games)."""
-    if not seats:
-        return []
-    lines: list[str] = []
-    for title, head, rows in tables(seats):
-        names = [i for i, h in enumerate(head) if h in _NAMES]
-        cells = [[label(c) if i in names else c for i, c in enumerate(r)] for r in rows]
-        widths = [max(len(h), *(len(r[i]) for r in cells)) for i, h in enumerate(head)]
-        # Shorten the name columns (widest first) until the table fits.
-        while sum(widths) + 2 * (len(widths) - 1) > width:
-            i = max(names, key=lambda k: widths[k])
-            if widths[i] <= 8:
-                break
-            widths[i] -= 1
-
-        def fmt(row: Sequence[str], names: list[int] = names, widths: list[int] = widths) -> str:
-            parts = []
-            for i, c in enumerate(row):
-                if i in names:
-                    c = c if len(c) <= widths[i] else c[: widths[i] - 1] + "…"
-                    parts.append(c.ljust(widths[i]))
-                else:
-                    parts.append(c.rjust(widths[i]))
-            return "  ".join(parts).rstrip()
-
-        lines += [title, fmt(head), "  ".join("-" * w for w in widths)]
-        lines += [fmt(r) for r in cells]
-        lines.append("")
-    return lines[:-1]
+    return T.as_lines(render_tables(seats, width, label), width)
 
 
 # ---------------------------------------------------------------------------- figures
@@ -495,6 +482,17 @@ class ArenaAnalysisHooks:
     ) -> list[str]:
         """Every table as plain text lines at most `width` wide ([] without games)."""
         return render_lines(seats_of(con, sel), width=width, label=label)
+
+    def metrics_tables(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[Any]:
+        """Every table as rich tables that fit `width` ([] without games)."""
+        return render_tables(seats_of(con, sel), width=width, label=label)
 
     def report(
         self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int

@@ -25,14 +25,15 @@ docs/nra.md gives the definitions with their reasons.
 from __future__ import annotations
 
 import math
-import textwrap
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import duckdb
 import numpy as np
+from rich.console import RenderableType
 
+from projections.metrics import tables as T
 from projections.metrics.aggregate import Estimate, Selection, seed_for
 from projections.ratings import AgentRating, SeatResult, rate
 
@@ -586,10 +587,6 @@ def analysis_json(a: NRAAnalysis) -> dict[str, object]:
     }
 
 
-def _cut(s: str, n: int) -> str:
-    return s if len(s) <= n else s[: max(1, n - 1)] + "…"
-
-
 def _signed(v: float | None) -> str:
     if v is None:
         return "-"
@@ -607,153 +604,114 @@ def _pct(e: Estimate) -> str:
     return "-" if e.value is None else f"{100 * e.value:.0f}%"
 
 
-def _grid(
-    head: Sequence[str],
-    rows: Sequence[Sequence[str]],
-    flex: Sequence[int],
-    width: int,
-    right: Sequence[bool],
-) -> list[str]:
-    """Rows as fixed-width text no wider than `width`: the columns in `flex` (names) share
-    what the others leave, each at least 4 characters wide."""
-    widths = [
-        max(len(h), *(len(r[c]) for r in rows)) if rows else len(h) for c, h in enumerate(head)
+def render_tables(
+    a: NRAAnalysis, width: int = 80, label: Callable[[str], str] = lambda s: s
+) -> list[RenderableType]:
+    """Every table as rich renderables (prose and tables) that fit `width` when printed;
+    `label` turns data (agent names, game labels) into display text."""
+    if not a.matches:
+        if a.skipped:
+            return [
+                T.prose(
+                    f"No two-seat match: the {T.plural(a.skipped, 'finished game')} of this"
+                    " selection have another number of seats (NRA compares two seats)."
+                )
+            ]
+        return []
+    parts: list[RenderableType] = [
+        T.prose(
+            f"{T.plural(a.matches, 'two-seat match', 'two-seat matches')} in"
+            f" {T.plural(len(a.labels), 'game')}"
+            + (
+                f"; {T.plural(a.skipped, 'game')} without exactly two seats left out"
+                if a.skipped
+                else ""
+            )
+            + "."
+        )
     ]
-    fixed = sum(w for c, w in enumerate(widths) if c not in flex) + 2 * (len(head) - 1)
-    room = max(4 * len(flex), width - fixed)
-    want = {c: widths[c] for c in flex}
-    # Shrink the widest flexible column until everything fits.
-    while sum(want.values()) > room:
-        c = max(want, key=lambda k: want[k])
-        if want[c] <= 4:
-            break
-        want[c] -= 1
-    widths = [want.get(c, w) for c, w in enumerate(widths)]
-
-    def fmt(cells: Sequence[str]) -> str:
-        parts = []
-        for c, text in enumerate(cells):
-            t = _cut(text, widths[c])
-            parts.append(f"{t:>{widths[c]}}" if right[c] else f"{t:<{widths[c]}}")
-        return "  ".join(parts).rstrip()
-
-    lines = [fmt(head), "-" * min(width, len(fmt(head)))]
-    lines.extend(fmt(r) for r in rows)
-    return lines
+    grids = [
+        T.Grid(
+            "NRA per game and opponent (mean over matches, 95% bootstrap interval)",
+            ("game", "agent", "opponent", "n", "NRA", "95% interval", "W/D/L"),
+            [
+                (
+                    p.label,
+                    p.agent,
+                    p.opponent,
+                    str(p.matches),
+                    _signed(p.nra.value),
+                    _ci(p.nra),
+                    p.record.text(),
+                )
+                for p in a.pairs
+                if p.agent != p.opponent
+            ],
+            keys=3,
+        ),
+        T.Grid(
+            "Per game, against every other agent",
+            ("game", "agent", "n", "NRA", "95% interval", "W/D/L", "complete"),
+            [
+                (
+                    x.label,
+                    x.agent,
+                    str(x.matches),
+                    _signed(x.nra.value),
+                    _ci(x.nra),
+                    x.record.text(),
+                    _pct(x.completion),
+                )
+                for x in (*a.per_agent, *(a.overall_agents if len(a.labels) > 1 else ()))
+            ],
+            keys=2,
+        ),
+    ]
+    agents, mat, _ = a.matrix()
+    if len(agents) > 1:
+        grids.append(
+            T.Grid(
+                "NRA matrix, mean over games (row agent against column agent)",
+                ("#", "agent", *(str(j + 1) for j in range(len(agents)))),
+                [
+                    (
+                        str(i + 1),
+                        agent,
+                        *(
+                            "·" if i == j else _signed(None if math.isnan(mat[i, j]) else mat[i, j])
+                            for j in range(len(agents))
+                        ),
+                    )
+                    for i, agent in enumerate(agents)
+                ],
+                keys=2,
+            )
+        )
+    if a.ratings:
+        grids.append(
+            T.Grid(
+                "TrueSkill over every match of every game (1st: shared first places count)",
+                ("agent", "μ", "σ", "μ−3σ", "seats", "1st"),
+                [
+                    (
+                        r.agent,
+                        f"{r.mu:.2f}",
+                        f"{r.sigma:.2f}",
+                        f"{r.conservative:.2f}",
+                        str(r.games),
+                        f"{100 * r.win_rate:.0f}%",
+                    )
+                    for r in a.ratings
+                ],
+            )
+        )
+    for grid in grids:
+        parts.extend(T.fitted(grid, width, label))
+    return parts
 
 
 def render_lines(
     a: NRAAnalysis, width: int = 80, label: Callable[[str], str] = lambda s: s
 ) -> list[str]:
-    """Every table as plain text lines at most `width` wide; `label` turns data (agent names,
-    game labels) into display text."""
-    lines: list[str] = []
-    if not a.matches:
-        if a.skipped:
-            lines.append(
-                f"No two-seat match: the {a.skipped} finished game(s) of this selection have"
-                " another number of seats (NRA compares two seats)."
-            )
-        return _wrap(lines, width)
-    lines.append(
-        f"{a.matches} two-seat match(es) in {len(a.labels)} game(s)"
-        + (f"; {a.skipped} game(s) without exactly two seats left out" if a.skipped else "")
-    )
-    lines.append("")
-    lines.append("NRA per game and opponent (mean over matches, 95% bootstrap interval)")
-    rows = [
-        [
-            label(p.label),
-            label(p.agent),
-            label(p.opponent),
-            str(p.matches),
-            _signed(p.nra.value),
-            _ci(p.nra),
-            p.record.text(),
-        ]
-        for p in a.pairs
-        if p.agent != p.opponent
-    ]
-    lines += _grid(
-        ("game", "agent", "opponent", "n", "NRA", "95% interval", "W/D/L"),
-        rows,
-        (0, 1, 2),
-        width,
-        (False, False, False, True, True, True, True),
-    )
-    lines.append("")
-    lines.append("Per game, against every other agent")
-    rows = [
-        [
-            label(x.label),
-            label(x.agent),
-            str(x.matches),
-            _signed(x.nra.value),
-            _ci(x.nra),
-            x.record.text(),
-            _pct(x.completion),
-        ]
-        for x in (*a.per_agent, *(a.overall_agents if len(a.labels) > 1 else ()))
-    ]
-    lines += _grid(
-        ("game", "agent", "n", "NRA", "95% interval", "W/D/L", "complete"),
-        rows,
-        (0, 1),
-        width,
-        (False, False, True, True, True, True, True),
-    )
-    agents, mat, _ = a.matrix()
-    if len(agents) > 1:
-        lines.append("")
-        lines.append("NRA matrix, mean over games (row agent against column agent)")
-        # As many agent columns per block as fit beside the row names (each "+0.00" and its
-        # gap takes 7); later columns go to further blocks.
-        idw = len(str(len(agents)))
-        per = max(1, (width - idw - 2 - 12) // 7)
-        for start in range(0, len(agents), per):
-            cols = range(start, min(len(agents), start + per))
-            if start:
-                lines.append("")
-            head = ["#", "agent", *(str(j + 1) for j in cols)]
-            rows = [
-                [
-                    str(i + 1),
-                    label(agent),
-                    *(
-                        "·" if i == j else _signed(None if math.isnan(mat[i, j]) else mat[i, j])
-                        for j in cols
-                    ),
-                ]
-                for i, agent in enumerate(agents)
-            ]
-            lines += _grid(head, rows, (1,), width, (True, False, *([True] * len(cols))))
-    if a.ratings:
-        lines.append("")
-        lines.append("TrueSkill over every match of every game (1st: shared first places count)")
-        rows = [
-            [
-                label(r.agent),
-                f"{r.mu:.2f}",
-                f"{r.sigma:.2f}",
-                f"{r.conservative:.2f}",
-                str(r.games),
-                f"{100 * r.win_rate:.0f}%",
-            ]
-            for r in a.ratings
-        ]
-        lines += _grid(
-            ("agent", "μ", "σ", "μ−3σ", "seats", "1st"),
-            rows,
-            (0,),
-            width,
-            (False, True, True, True, True, True),
-        )
-    return _wrap(lines, width)
-
-
-def _wrap(lines: list[str], width: int) -> list[str]:
-    """Prose lines wrapped to `width` (table lines already fit)."""
-    out: list[str] = []
-    for text in lines:
-        out.extend(textwrap.wrap(text, width) if len(text) > width else [text])
-    return out
+    """Every table as plain text lines at most `width` wide (see `render_tables`)."""
+    return T.as_lines(render_tables(a, width, label), width)

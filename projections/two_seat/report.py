@@ -22,6 +22,7 @@ import duckdb
 import matplotlib.pyplot as plt
 import numpy as np
 from matplotlib.figure import Figure
+from rich.console import RenderableType
 
 from projections.metrics import plots as F
 from projections.metrics.aggregate import Estimate, Selection
@@ -405,6 +406,18 @@ class NRAAnalysisHooks:
         """Every table as plain text lines at most `width` wide ([] without matches)."""
         a = N.nra_analysis(con, sel, resamples=resamples)
         return N.render_lines(a, width=width, label=label)
+
+    def metrics_tables(
+        self,
+        con: duckdb.DuckDBPyConnection,
+        sel: Selection,
+        resamples: int,
+        width: int,
+        label: Callable[[str], str],
+    ) -> list[RenderableType]:
+        """Every table as rich tables that fit `width` ([] without matches)."""
+        a = N.nra_analysis(con, sel, resamples=resamples)
+        return N.render_tables(a, width=width, label=label)
 
     def report(
         self, con: duckdb.DuckDBPyConnection, sel: Selection, title: str, resamples: int

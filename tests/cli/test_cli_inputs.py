@@ -78,7 +78,7 @@ def test_seeds_outside_0_to_2_63_are_refused_before_anything_is_played(tmp_path:
         "tournament", "--agents", "random", "--preset", "micro-duel", "--games", "2",
         "--seed", str(MAX_SEED), "--quiet", "--db", db,
     )  # fmt: skip
-    check(tour, 0, "2/2 game(s) finished")
+    check(tour, 0, "2/2 games finished")
     helped = cattle("play", "--help")
     assert "0 to 9223372036854775807" in helped.stdout
 
@@ -253,7 +253,7 @@ def test_presets_are_names_under_data_presets_and_files_need_preset_file(tmp_pat
         "tournament", "--agents", "tracker", "--games", "3", "--preset-file", mine,
         "--seed", "2", "--quiet", "--name", "duel", "--db", db,
     )  # fmt: skip
-    check(tour, 0, "3/3 game(s) finished")
+    check(tour, 0, "3/3 games finished")
     with DuckStore(db, read_only=True) as store:
         _, rows = store.query("SELECT DISTINCT config->>'name' FROM tournaments")
     assert rows == [("duel",)]

@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from pathlib import Path
 
 from clikit import ENV, ROOT
 from test_cli_help import COMMANDS
@@ -31,6 +32,8 @@ SLOW = (
     "matplotlib",
     "ray",
     "pyspiel",
+    "open_spiel",
+    "textarena",
     "trueskill",
     "pydantic",
     "asyncio",
@@ -94,7 +97,31 @@ def test_running_a_command_still_loads_what_it_needs() -> None:
     # The same check on a command that runs: the list is not empty by construction.
     done = python(RUN_AND_LIST, "agents")
     modules = json.loads(done.stderr.strip().splitlines()[-1])
-    assert "agents" in modules and "pydantic" in modules
+    assert "agents" in modules and "agents.cattle.game" in modules
+
+
+GAME_CODE = ("agents", "engine", "projections", "runner", "pydantic", "textarena", "pyspiel",
+             "openai", "anthropic", "matplotlib", "numpy")  # fmt: skip
+"""What listing the stored games needs none of: the games' rules, agents and views, and the
+libraries they bring."""
+
+
+def test_listing_games_imports_no_game(tmp_path: Path) -> None:
+    from events import catalog
+    from events.store import DuckStore
+    from runner.session import play_and_store
+
+    db = tmp_path / "g.duckdb"
+    with DuckStore(db) as store:
+        for name in ("cattle-trade", "pact"):
+            g = catalog.get(name)
+            play_and_store(store, g.preset("micro-duel" if name == "cattle-trade" else "quick"),
+                           1, ["random", "random"])  # fmt: skip
+    done = python(RUN_AND_LIST, "games", "--limit", "5", "--db", str(db))
+    assert "cattle-trade" in done.stdout and "pact" in done.stdout
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "duckdb" in modules and "events.cattle.domain" in modules
+    assert among(modules, GAME_CODE) == []
 
 
 def test_logging_is_set_up_when_a_message_is_first_shown() -> None:

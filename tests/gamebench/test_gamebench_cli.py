@@ -64,6 +64,6 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
     for got, what in ((family, "gamebench"), (one, "gamebench:pit")):
         assert got.returncode == 0, got.stderr
         assert got.stdout.strip() == (
-            f"No match between two different agents in the 1 finished {what} game(s) of"
+            f"No match between two different agents in the 1 finished {what} game of"
             " this selection."
         ), got.stdout

@@ -9,6 +9,7 @@ what it was given.
 
 from __future__ import annotations
 
+import importlib
 from pathlib import Path
 from typing import Any
 
@@ -69,6 +70,10 @@ def test_the_store_knows_each_built_in_games_views_without_importing_it() -> Non
     here = Path(catalog.__file__).resolve().parent
     for name, paths in catalog._BUILTIN_SQL.items():
         assert catalog.get(name).sql == tuple(here / p for p in paths), name
+    assert set(catalog._BUILTIN_CONFIG) == set(catalog._BUILTIN)
+    for name, where in catalog._BUILTIN_CONFIG.items():
+        module, _, cls = where.partition(":")
+        assert getattr(importlib.import_module(module), cls) is catalog.get(name).config_type
     declared = [p for g in catalog.loaded() for p in g.sql]
     assert all_view_files() == list(dict.fromkeys([*view_files(), *declared]))
 

@@ -76,7 +76,7 @@ def test_listing_and_reading_games_of_both(mixed: Path) -> None:
 def test_analysis_of_each_game(mixed: Path, tmp_path: Path) -> None:
     db = mixed
     rated = ok(cattle("ratings", "--game", "pact", "--db", db, env=NARROW))
-    assert "Ratings over 6 game(s)" in rated
+    assert "Ratings over 6 games" in rated
     ok(cattle("ratings", "--tournament", "herd", "--db", db, env=NARROW))
     metrics = ok(cattle("metrics", "--game", "pact", "--db", db, env=NARROW))
     assert MARKUP[:10] in metrics

@@ -128,7 +128,7 @@ def test_tournament_interrupted_and_resumed(tmp_path: Path) -> None:
     assert 0 < before < 3000
     resumed = toy("tournament", "--resume", "cup", "--quiet", "--db", db)
     assert resumed.returncode == 0, resumed.stderr
-    assert f"{before} game(s) kept" in resumed.stdout
+    assert f"{before} game{'' if before == 1 else 's'} kept" in resumed.stdout
 
     checked = toy("verify", "--tournament", "cup", "--json", "--db", db)
     assert checked.returncode == 0, checked.stdout[-2000:]

@@ -142,6 +142,6 @@ def test_a_game_that_fails_is_kept_with_its_error_and_the_tournament_goes_on(
         # the command's summary names it with its error
         _summary(store, "f")
     said = " ".join(capsys.readouterr().out.split())
-    assert "2/3 game(s) finished" in said
-    assert "1 game(s) stopped by an error" in said and "--resume f" in said
+    assert "2/3 games finished" in said
+    assert "1 game stopped by an error" in said and "--resume f" in said
     assert f"{tasks[1].game_id}: RuntimeError: a fault in one game" in said

@@ -17,7 +17,7 @@ def db(tmp_path_factory: pytest.TempPathFactory) -> Path:
     got = cattle("tournament", "--game", "pact", "--agents", "truthful,anchor,mirror,random",
                  "--games", "24", "--seed", "3", "--name", "haggle", "--quiet", "--db", path)  # fmt: skip
     assert got.returncode == 0, got.stderr
-    assert "Tournament haggle: pact, duplicate, 24 standard game(s)" in got.stdout
+    assert "Tournament haggle: pact, duplicate, 24 standard games" in got.stdout
     assert cattle("demo", "--seed", "1", "--db", path).returncode == 0
     return path
 

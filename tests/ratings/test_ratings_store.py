@@ -117,7 +117,7 @@ def test_bt_over_a_mixed_store_asks_which_kind(mixed: Path) -> None:
     assert "pick one with --game (cattle-trade, pact)" in " ".join(pooled.stderr.split())
     text = ok(cattle("ratings", "--method", "bt", "--bootstrap", "200", "--game", "pact",
                      "--db", mixed, env=NARROW))  # fmt: skip
-    assert "Bradley-Terry ratings over 12 game(s)" in text
+    assert "Bradley-Terry ratings over 12 games" in text
     cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
     assert "".join(MARKUP.split()) in "".join(cells.split())
     got = json.loads(
@@ -146,7 +146,7 @@ def test_bt_of_one_game_and_tournament(mixed: Path) -> None:
 def test_glicko2_over_stored_pairs(mixed: Path) -> None:
     text = ok(cattle("ratings", "--method", "glicko2", "--game", "pact", "--db", mixed,
                      env=NARROW))  # fmt: skip
-    assert "Glicko-2 ratings over 12 game(s)" in text
+    assert "Glicko-2 ratings over 12 games" in text
     got = json.loads(
         cattle("ratings", "--method", "glicko2", "--game", "pact", "--json", "--db", mixed).stdout
     )

@@ -125,7 +125,7 @@ def test_more_workers_than_games_start_only_as_many_processes_as_games(tmp_path:
         "--workers", str(max_workers()), "--seed", "3", "--quiet", "--db", db,
     )  # fmt: skip
     assert result["code"] == 0, result
-    assert "2/2 game(s) finished" in str(result["stdout"])
+    assert "2/2 games finished" in str(result["stdout"])
 
 
 def test_a_schedule_at_the_limit_is_stored_quickly_with_flat_memory(tmp_path: Path) -> None:
@@ -137,7 +137,7 @@ def test_a_schedule_at_the_limit_is_stored_quickly_with_flat_memory(tmp_path: Pa
         stop_at="Tournament big:",
     )  # fmt: skip
     seconds = time.monotonic() - start
-    assert "Tournament big: mixed, 100000 standard game(s)" in str(result["stdout"]), result
+    assert "Tournament big: mixed, 100,000 standard games" in str(result["stdout"]), result
     # Measured: about 3 s and 200 MB on the 2-core development machine; generous bounds here.
     assert seconds < 90
     assert float(result["rss_mb"]) < 600  # type: ignore[arg-type]
