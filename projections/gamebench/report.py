@@ -829,7 +829,7 @@ def render_tables(
     lines += _render("Matches per agent and game", head, rows, width, label_fn)
     people = person_rows(a)
     if people:
-        lines += ["", *textwrap.wrap(PEOPLE_NOTE, width)]
+        lines.append(T.prose(PEOPLE_NOTE))
         rows = [
             [p, short_label(g), o, str(n), str(w), str(lo), str(lv), _fmt(m)]
             for p, g, o, n, w, lo, lv, m in people
