@@ -15,6 +15,57 @@ GAME = '[[games]]\ngame = "pact"\npreset = "quick"\n'
 AGENTS = '[[agents]]\nname = "rnd"\nspec = "random"\n[[agents]]\nname = "bot"\nspec = "truthful"\n'
 
 
+def _agent(name: str, extra: str = "", spec: str = "random") -> str:
+    return f'[[agents]]\nname = {name}\nspec = "{spec}"\n{extra}'
+
+
+OTHER = _agent('"bot"', spec="truthful")
+
+
+@pytest.mark.parametrize(
+    ("text", "says"),
+    [
+        # Wrong types: each one a reason, not a crash nor a value stored that cannot be read.
+        (HEAD.replace("seed = 1", "seed = true") + GAME + AGENTS, "league.seed"),
+        (HEAD.replace("seed = 1", "seed = -5") + GAME + AGENTS, "league.seed"),
+        (HEAD.replace('name = "f"', "name = 5") + GAME + AGENTS, "league.name"),
+        (HEAD.replace('name = "f"', 'name = "a/b"') + GAME + AGENTS, "league.name"),
+        (HEAD + "calibration = true\n" + GAME + AGENTS, "league.calibration"),
+        (HEAD + 'person_timeout = "x"\n' + GAME + AGENTS, "person_timeout"),
+        (HEAD + "person_timeout = -1\n" + GAME + AGENTS, "person_timeout"),
+        (HEAD + "person_timeout = nan\n" + GAME + AGENTS, "person_timeout"),
+        (HEAD + "reference = 5\n" + GAME + AGENTS, "league.reference"),
+        (HEAD + 'reference = "rnd"\n' + GAME + AGENTS, "league.reference"),
+        (HEAD + GAME + 'weight = "x"\n' + AGENTS, "weight"),
+        (HEAD + GAME + 'duplicate = "no"\n' + AGENTS, "duplicate"),
+        (HEAD + '[games]\ngame = "pact"\n' + AGENTS, "[[games]]"),
+        (HEAD + GAME + _agent("7") + OTHER, "name"),
+        (HEAD + GAME + _agent('"a+b"') + OTHER, "name"),
+        (HEAD + GAME + _agent('"a/b"') + OTHER, "name"),
+        (HEAD + GAME + _agent('"Bot"') + OTHER, "share a name"),
+        (HEAD + GAME + '[[agents]]\nname = "x"\nspec = 5\n' + OTHER, "spec must be text"),
+        (HEAD + GAME + '[[agents]]\nname = "x"\nspecs = "random"\n' + OTHER, "specs"),
+        (HEAD + GAME + _agent('"x"', 'specs = { pcat = "random" }\n') + OTHER, "pcat"),
+        (HEAD + GAME + AGENTS + 'cost_per_day = "x"\n', "cost_per_day"),
+        (HEAD + GAME + AGENTS + "cost_per_day = -3\n", "cost_per_day"),
+        (HEAD + GAME + AGENTS + "cost_per_day = nan\n", "cost_per_day"),
+        (HEAD + GAME + AGENTS + "price = [1]\n", "price"),
+        (HEAD + GAME + AGENTS + 'price = "x"\n', "price"),
+        (HEAD + GAME + AGENTS + "price = [-1, -1]\n", "price"),
+        # Sizes that would make a round endless or a stored priority infinite.
+        (HEAD.replace("round_games = 2", "round_games = 10000000000") + GAME + AGENTS, "10,000"),
+        (HEAD + GAME + "weight = 1e308\n" + AGENTS, "weight"),
+        (HEAD + "calibration = 100000000\n" + GAME + AGENTS, "calibration"),
+    ],
+)
+def test_a_careless_file_is_refused_with_its_reason(tmp_path: Path, text: str, says: str) -> None:
+    path = tmp_path / "f.toml"
+    path.write_text(text)
+    with pytest.raises(L.LeagueError) as got:
+        L.read_file(path)
+    assert says in str(got.value)
+
+
 @pytest.mark.parametrize(
     ("text", "says"),
     [
