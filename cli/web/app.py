@@ -434,7 +434,10 @@ def create_app(
             return error(404, "this viewer takes no seats", api=True)
         if not same_origin(request):
             return error(403, "a join comes from this viewer's own page", api=True)
-        body = await _json_body(request)
+        try:
+            body = await _json_body(request)
+        except TooLarge:
+            return error(413, f"a request here is at most {MAX_JSON:,} bytes", api=True)
         if body is None:
             return error(400, "send a JSON object: name, league, game, secret", api=True)
         league, game = str(body.get("league", "")), str(body.get("game", ""))
@@ -454,7 +457,10 @@ def create_app(
 
         if seats is None:
             return error(404, "this viewer takes no seats", api=True)
-        body = await _json_body(request)
+        try:
+            body = await _json_body(request)
+        except TooLarge:
+            return error(413, f"a request here is at most {MAX_JSON:,} bytes", api=True)
         if body is None:
             return error(400, "send a JSON object: name, secret", api=True)
         name, secret = str(body.get("name", "")), str(body.get("secret", ""))
@@ -594,10 +600,16 @@ async def read_by_seat(seats: Path, token: str, notes: int) -> None:
         await asyncio.sleep(0.05)
 
 
+MAX_JSON = 4096
+"""The largest JSON body the league's posts take, in bytes."""
+
+
 async def _json_body(request: Request) -> dict[str, Any] | None:
-    """The request's body as a JSON object of at most 4 KB, or None."""
-    raw = await request.body()
-    if len(raw) > 4096:
+    """The request's body as a JSON object of at most `MAX_JSON` bytes, or None; `TooLarge`
+    as soon as it is known to be longer (read no further)."""
+    try:
+        raw = await read_body(request, MAX_JSON)
+    except data.BadRequest:
         return None
     try:
         doc = json.loads(raw)
