@@ -661,6 +661,12 @@ def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[
                     )
         if _same(now, state.config):
             return []
+    people = {p.lower() for p in state.people}
+    for a in now.agents:
+        if a.name.lower() in people:
+            raise LeagueError(
+                f"{a.name} is the name of a person of this league; give the agent another name"
+            )
     facts: list[LeagueEvent] = [now]
     if state.rounds and f.reference:
         known = {a.name for c in state.configs for a in c.agents}
@@ -899,16 +905,17 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
     root = seats or seats_dir()
     out: list[LeagueEvent] = []
     games = {g.game for g in f.games}
-    names = {a.name.lower() for a in f.agents}
+    names = {a.name.lower() for a in f.agents} | agent_names(state)
+    people = {p.lower(): entry for p, entry in state.people.items()}
     for doc in queued(root):
         if doc.get("league") != f.name:
             continue
         person, game, digest = str(doc["name"]), str(doc.get("game")), str(doc["secret_sha256"])
-        old = state.people.get(person)
+        old = people.get(person.lower())
         if (
             game not in games
             or person.lower() in names
-            or (old is not None and old.secret_sha256 != digest)
+            or (old is not None and (old.name != person or old.secret_sha256 != digest))
         ):
             taken(root, person)
             continue
@@ -924,6 +931,11 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
             )
         )
     return out
+
+
+def agent_names(state: LeagueState) -> set[str]:
+    """The names, in lower case, of every agent any of the league's files gave."""
+    return {a.name.lower() for c in state.configs for a in c.agents}
 
 
 def _seated(state: LeagueState, chosen: RoundChosen, seats: Path | None) -> None:

@@ -445,9 +445,16 @@ def create_app(
         with reader.con() as con:
             known = data.league_people(con, league)
             options = data.league_options(con)
+            agents = data.league_agents(con, league)
         if {"league": league, "game": game} not in options:
             return error(404, "no such league and game here", api=True)
-        refused = lobby.join(seats, league, name, game, secret, known.get(name))
+        if name.lower() in agents:
+            return error(409, "this is the name of an agent of the league", api=True)
+        # A name is held in every letter case (the table would show two that read as one).
+        held = {n.lower(): (n, h) for n, h in known.items()}.get(name.lower())
+        if held is not None and held[0] != name:
+            return error(409, f"this name is taken (as {held[0]})", api=True)
+        refused = lobby.join(seats, league, name, game, secret, held[1] if held else None)
         if refused is not None:
             return error(409, refused, api=True)
         return JSONResponse({"queued": True}, headers=SEAT_HEADERS)

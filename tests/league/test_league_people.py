@@ -7,6 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from starlette.testclient import TestClient
 
 from agents.human import lobby
@@ -56,8 +58,10 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
         other = {**join, "secret": OTHER}
         assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
         assert client.post("/api/league/seat", json=other).status_code == 403
-        bad = {**join, "name": "rnd"}  # an agent of the file: the league will not take it
-        assert client.post("/api/league/join", json=bad, headers=ORIGIN).status_code == 200
+        for taken in ("rnd", "RND"):  # an agent of the file, in any letter case
+            bad = {**join, "name": taken}
+            got = client.post("/api/league/join", json=bad, headers=ORIGIN)
+            assert got.status_code == 409 and "agent" in got.json()["error"]
         elsewhere = {**join, "league": "nope"}
         assert client.post("/api/league/join", json=elsewhere, headers=ORIGIN).status_code == 404
         away = {"origin": "http://elsewhere.example"}  # another site's page posting
@@ -76,9 +80,26 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
     with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
         # The name is ann's now: the league holds her secret's hash.
         assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
+        # ... in any letter case (the table would show two people who read as one).
+        upper = {**other, "name": "ANN"}
+        assert client.post("/api/league/join", json=upper, headers=ORIGIN).status_code == 409
         mine = client.post("/api/league/seat", json={"name": "ann", "secret": SECRET})
         assert mine.status_code == 200 and mine.json()["desk"] is None
         assert (
             client.post("/api/league/seat", json={"name": "ann", "secret": OTHER}).status_code
             == 403
         )
+
+    # A queue entry that reached the folder anyway (an older viewer) is not seated under a
+    # name that differs from ann's only in letter case.
+    assert lobby.join(seats, "drop-in", "Ann", "openspiel", OTHER) is None
+    # The file cannot give an agent a person's name: both would be "ann" to the matchmaker.
+    path.write_text(LEAGUE + '[[agents]]\nname = "ANN"\nspec = "mcts?simulations=5"\n')
+    with DuckStore(db) as store:
+        with pytest.raises(L.LeagueError, match="person"):
+            L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
+    path.write_text(LEAGUE)
+    with DuckStore(db) as store:
+        L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert sorted(state.people) == ["ann"] and not lobby.waits(seats, "Ann")
