@@ -852,6 +852,9 @@ def _rounds(
         if facts:
             _tx(store, functools.partial(_append, store, name, facts))
             state = fold(load_events(store.con, name))
+            # Queued people are recorded now: the round seats them from the record, so
+            # their queue entries go (one left by a stop here is dropped by the next run).
+            _unqueue(facts, seats)
         on = day()
         capacity = state.config.round_games if state.config else ROUND_GAMES
         if games is not None:
@@ -907,11 +910,17 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
     games = {g.game for g in f.games}
     names = {a.name.lower() for a in f.agents} | agent_names(state)
     people = {p.lower(): entry for p, entry in state.people.items()}
+    # Recorded already for the round about to be chosen (a run stopped between storing the
+    # queue and storing the round): recording them again would seat them twice.
+    recorded = {e.name.lower() for e in state.queue if e.round == state.next_round}
     for doc in queued(root):
         if doc.get("league") != f.name:
             continue
         person, game, digest = str(doc["name"]), str(doc.get("game")), str(doc["secret_sha256"])
         old = people.get(person.lower())
+        if person.lower() in recorded:
+            taken(root, person)
+            continue
         if (
             game not in games
             or person.lower() in names
@@ -936,6 +945,15 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
 def agent_names(state: LeagueState) -> set[str]:
     """The names, in lower case, of every agent any of the league's files gave."""
     return {a.name.lower() for c in state.configs for a in c.agents}
+
+
+def _unqueue(facts: Sequence[LeagueEvent], seats: Path | None) -> None:
+    from agents.human.lobby import taken
+    from agents.human.mailbox import seats_dir
+
+    for e in facts:
+        if isinstance(e, PersonQueued):
+            taken(seats or seats_dir(), e.name)
 
 
 def _seated(state: LeagueState, chosen: RoundChosen, seats: Path | None) -> None:

@@ -103,3 +103,55 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
         L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
         state = P.fold(load_events(store.con, "drop-in"))
     assert sorted(state.people) == ["ann"] and not lobby.waits(seats, "Ann")
+
+
+def test_a_league_killed_after_recording_the_queue_seats_the_person_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+    assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+
+    def killed(*_: object) -> None:
+        raise KeyboardInterrupt  # the process dies once the queue is stored, before the round
+
+    with DuckStore(db) as store:
+        with monkeypatch.context() as m:
+            m.setattr(L, "_write_round", killed)
+            with pytest.raises(KeyboardInterrupt):
+                L.run(store, path, games=4, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, path, games=4, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+        assert L.replay_choices(store, "drop-in") == []
+    person = [m for m in state.matches if "ann" in m.lineup]
+    assert len(person) == 1, person
+
+
+def test_a_league_killed_before_it_empties_the_queue_seats_the_person_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+    assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+    real = L._write_round
+
+    def killed(*args: object) -> None:
+        real(*args)  # type: ignore[arg-type]
+        raise KeyboardInterrupt  # the round is stored; the process dies before anything else
+
+    with DuckStore(db) as store:
+        with monkeypatch.context() as m:
+            m.setattr(L, "_write_round", killed)
+            with pytest.raises(KeyboardInterrupt):
+                L.run(store, path, games=3, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, path, games=6, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert [m.lineup for m in state.matches if "ann" in m.lineup] == [("ann", "bot")]
