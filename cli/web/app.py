@@ -443,18 +443,28 @@ def create_app(
         league, game = str(body.get("league", "")), str(body.get("game", ""))
         name, secret = str(body.get("name", "")), str(body.get("secret", ""))
         with reader.con() as con:
-            known = data.league_people(con, league)
+            # A name is held across the leagues of the store (the seats folder and the
+            # seat links are shared) and in every letter case (the table would show two
+            # names that read as one).
+            held = [
+                (n, h)
+                for lg in data.league_names(con)
+                for n, h in data.league_people(con, lg).items()
+                if n.lower() == name.lower()
+            ]
             options = data.league_options(con)
             agents = data.league_agents(con, league)
         if {"league": league, "game": game} not in options:
             return error(404, "no such league and game here", api=True)
         if name.lower() in agents:
             return error(409, "this is the name of an agent of the league", api=True)
-        # A name is held in every letter case (the table would show two that read as one).
-        held = {n.lower(): (n, h) for n, h in known.items()}.get(name.lower())
-        if held is not None and held[0] != name:
-            return error(409, f"this name is taken (as {held[0]})", api=True)
-        refused = lobby.join(seats, league, name, game, secret, held[1] if held else None)
+        spelled = {n for n, _ in held if n != name}
+        if spelled:
+            return error(409, f"this name is taken (as {min(spelled)})", api=True)
+        hashes = sorted({h for _, h in held})
+        if len(hashes) > 1:
+            return error(409, "this name is taken (by another browser's secret)", api=True)
+        refused = lobby.join(seats, league, name, game, secret, hashes[0] if hashes else None)
         if refused is not None:
             return error(409, refused, api=True)
         return JSONResponse({"queued": True}, headers=SEAT_HEADERS)

@@ -155,3 +155,24 @@ def test_a_league_killed_before_it_empties_the_queue_seats_the_person_once(
         L.run(store, path, games=6, day=lambda: "2026-12-07", seats=seats)
         state = P.fold(load_events(store.con, "drop-in"))
     assert [m.lineup for m in state.matches if "ann" in m.lineup] == [("ann", "bot")]
+
+
+def test_a_name_is_held_across_the_leagues_of_a_store(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    db = tmp_path / "league.duckdb"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    second = tmp_path / "second.toml"
+    second.write_text(LEAGUE.replace('name = "drop-in"', 'name = "second"'))
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, second, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+        L.run(store, path, games=3, day=lambda: "2026-12-07", seats=seats)
+    join = {"name": "ann", "league": "second", "game": "openspiel", "secret": OTHER}
+    with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+        # ann of the first league holds her name in the second too: a seat link asked for
+        # by name would otherwise be any ann's.
+        assert client.post("/api/league/join", json=join, headers=ORIGIN).status_code == 409
+        mine = {**join, "secret": SECRET}
+        assert client.post("/api/league/join", json=mine, headers=ORIGIN).status_code == 200
