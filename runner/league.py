@@ -157,7 +157,9 @@ def _number(
         ok = False
     if not ok or v > high:
         more = f"more than {low:g}" if above else f"{low:g} or more"
-        raise LeagueError(f"{where}: {key} must be a number, {more} and at most {high:g}, got {v!r}")
+        raise LeagueError(
+            f"{where}: {key} must be a number, {more} and at most {high:g}, got {v!r}"
+        )
     return float(v)
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-
 from starlette.testclient import TestClient
 
 from agents.human import lobby
@@ -95,9 +94,8 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
     assert lobby.join(seats, "drop-in", "Ann", "openspiel", OTHER) is None
     # The file cannot give an agent a person's name: both would be "ann" to the matchmaker.
     path.write_text(LEAGUE + '[[agents]]\nname = "ANN"\nspec = "mcts?simulations=5"\n')
-    with DuckStore(db) as store:
-        with pytest.raises(L.LeagueError, match="person"):
-            L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
+    with DuckStore(db) as store, pytest.raises(L.LeagueError, match="person"):
+        L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
     path.write_text(LEAGUE)
     with DuckStore(db) as store:
         L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
