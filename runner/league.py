@@ -854,9 +854,6 @@ def _rounds(
         if facts:
             _tx(store, functools.partial(_append, store, name, facts))
             state = fold(load_events(store.con, name))
-            # Queued people are recorded now: the round seats them from the record, so
-            # their queue entries go (one left by a stop here is dropped by the next run).
-            _unqueue(facts, seats)
         on = day()
         capacity = state.config.round_games if state.config else ROUND_GAMES
         if games is not None:
@@ -873,8 +870,10 @@ def _rounds(
             )
         chosen = RoundChosen(round=state.next_round, day=on, capacity=capacity, matches=matches)
 
-        _tx(store, functools.partial(_write_round, store, name, state, chosen))
+        # The people seated leave the queue before the round is stored: a stop in between
+        # leaves their record (`PersonQueued`), from which the round is chosen again.
         _seated(state, chosen, seats)
+        _tx(store, functools.partial(_write_round, store, name, state, chosen))
         log.info("league.round", league=name, round=chosen.round, matches=len(matches))
         rounds += 1
         if on_round is not None:
@@ -921,7 +920,6 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
         person, game, digest = str(doc["name"]), str(doc.get("game")), str(doc["secret_sha256"])
         old = people.get(person.lower())
         if person.lower() in recorded:
-            taken(root, person)
             continue
         if (
             game not in games
@@ -947,15 +945,6 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
 def agent_names(state: LeagueState) -> set[str]:
     """The names, in lower case, of every agent any of the league's files gave."""
     return {a.name.lower() for c in state.configs for a in c.agents}
-
-
-def _unqueue(facts: Sequence[LeagueEvent], seats: Path | None) -> None:
-    from agents.human.lobby import taken
-    from agents.human.mailbox import seats_dir
-
-    for e in facts:
-        if isinstance(e, PersonQueued):
-            taken(seats or seats_dir(), e.name)
 
 
 def _seated(state: LeagueState, chosen: RoundChosen, seats: Path | None) -> None:

@@ -174,3 +174,25 @@ def test_a_name_is_held_across_the_leagues_of_a_store(tmp_path: Path) -> None:
         assert client.post("/api/league/join", json=join, headers=ORIGIN).status_code == 409
         mine = {**join, "secret": SECRET}
         assert client.post("/api/league/join", json=mine, headers=ORIGIN).status_code == 200
+
+
+def test_a_person_without_a_rival_stays_in_the_queue(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    # Nobody of the file plays Kuhn poker: a person queued for it waits for a rival.
+    path.write_text(
+        '[league]\nname = "drop-in"\nround_games = 2\n'
+        '[[games]]\ngame = "pact"\npreset = "quick"\n'
+        '[[games]]\ngame = "openspiel"\npreset = "kuhn_poker"\n'
+        '[[agents]]\nname = "rnd"\nspecs = { pact = "random" }\n'
+        '[[agents]]\nname = "bot"\nspecs = { pact = "truthful" }\n'
+    )
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+        L.run(store, path, games=6, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert [e.round for e in state.queue] == [1, 2]  # recorded each round, seated by none
+    assert not [m for m in state.matches if "ann" in m.lineup]
+    assert lobby.waits(seats, "ann")
