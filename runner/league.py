@@ -649,9 +649,23 @@ def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[
                     f"{g.game}: the league plays preset {before[g.game].preset}; a league"
                     " keeps one configuration per game (start another league)"
                 )
+        # An agent's identity in a game is kept for good, by any file since the first (one
+        # taken out and put back is the same agent, or the table would merge two).
+        ever: dict[str, AgentEntry] = {}
+        for c in state.configs:
+            for a in c.agents:
+                ever[a.name] = AgentEntry(
+                    name=a.name, specs={**(ever[a.name].specs if a.name in ever else {}), **a.specs}
+                )
         for a in now.agents:
-            old = state.agent(a.name)
+            old = ever.get(a.name)
             for game, spec in a.specs.items():
+                was = state.identity.get(game, {}).get(identity(spec, game), a.name)
+                if was != a.name:
+                    raise LeagueError(
+                        f"{a.name} plays {game} as {identity(spec, game)}, which this league"
+                        f" rates as {was}: give {a.name} {was}'s name, or another agent"
+                    )
                 if (
                     old is not None
                     and game in old.specs

@@ -102,3 +102,25 @@ def test_a_running_league_keeps_its_seed_and_presets(tmp_path: Path) -> None:
             with pytest.raises(L.LeagueError) as got:
                 L.run(store, path, games=4, day=lambda: "2026-12-07")
             assert says in str(got.value)
+
+
+def test_an_agent_taken_out_keeps_its_identity_when_it_comes_back(tmp_path: Path) -> None:
+    path = tmp_path / "f.toml"
+    third = '[[agents]]\nname = "third"\nspec = "anchor"\n'
+    path.write_text(HEAD + GAME + AGENTS + third)
+    db = tmp_path / "f.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07")
+        # bot leaves the file for a while ...
+        path.write_text(HEAD + GAME + '[[agents]]\nname = "rnd"\nspec = "random"\n' + third)
+        L.run(store, path, games=4, day=lambda: "2026-12-07")
+        # ... and comes back as another agent under its old name: the table would merge them.
+        path.write_text(HEAD + GAME + AGENTS.replace('"truthful"', '"mirror"') + third)
+        with pytest.raises(L.LeagueError) as got:
+            L.run(store, path, games=6, day=lambda: "2026-12-07")
+        assert "another name" in str(got.value)
+        # Nor does another name take over bot's agent (and with it bot's games on the table).
+        path.write_text(HEAD + GAME + AGENTS.replace('"bot"', '"newbot"') + third)
+        with pytest.raises(L.LeagueError) as got:
+            L.run(store, path, games=6, day=lambda: "2026-12-07")
+        assert "rates as bot" in str(got.value)
