@@ -245,6 +245,22 @@ def create_app(
 
         return endpoint
 
+    def guarded_async(fn: Any, *, api: bool = False) -> Any:
+        """`guarded` for an endpoint that reads its request's body."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)  # type: ignore[no-any-return]
+            except data.BadRequest as exc:
+                return error(400, str(exc), api=api)
+            except data.NotFound as exc:
+                return error(404, str(exc), api=api)
+            except (StoreError, duckdb.Error) as exc:
+                line = str(exc).strip().splitlines()[0] if str(exc).strip() else "store error"
+                return error(503, f"the store cannot be read now: {line}", api=api)
+
+        return endpoint
+
     def games_page(request: Request) -> Response:
         query = data.ListQuery.from_params(request.query_params)
         with reader.con() as con:
@@ -538,12 +554,12 @@ def create_app(
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
-        Route("/league/join", join_page),
+        Route("/league/join", guarded(join_page)),
         Route("/leagues/{name}/agents/{agent}", guarded(league_agent_page)),
         Route("/leagues/{name}", guarded(league_page)),
         Route("/api/leagues/{name}", guarded(league_api, api=True)),
-        Route("/api/league/join", join_api, methods=["POST"]),
-        Route("/api/league/seat", seat_api, methods=["POST"]),
+        Route("/api/league/join", guarded_async(join_api, api=True), methods=["POST"]),
+        Route("/api/league/seat", guarded_async(seat_api, api=True), methods=["POST"]),
         Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/seats/{desk}", desk_api),

@@ -98,3 +98,16 @@ def test_the_league_posts_refuse_big_and_cross_site_bodies(tmp_path: Path) -> No
             "/api/league/join", json=join, headers={**here, "sec-fetch-site": "cross-site"}
         )
         assert got.status_code == 403
+
+
+def test_the_league_pages_say_when_the_store_cannot_be_read(tmp_path: Path) -> None:
+    db = tmp_path / "store.duckdb"
+    DuckStore(db).close()
+    join = {"name": "ann", "league": "x", "game": "pact", "secret": "s" * 32}
+    here = {"origin": "http://127.0.0.1"}
+    app = create_app(db, seats=tmp_path / "seats")
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        db.write_bytes(b"not a store" * 100)  # damaged under a running viewer
+        assert client.get("/league/join").status_code == 503
+        assert client.post("/api/league/join", json=join, headers=here).status_code == 503
+        assert client.post("/api/league/seat", json=join).status_code == 503
