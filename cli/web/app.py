@@ -250,7 +250,7 @@ def create_app(
 
         async def endpoint(request: Request) -> Response:
             try:
-                return await fn(request)  # type: ignore[no-any-return]
+                return await fn(request)
             except data.BadRequest as exc:
                 return error(400, str(exc), api=api)
             except data.NotFound as exc:
