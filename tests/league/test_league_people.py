@@ -196,3 +196,19 @@ def test_a_person_without_a_rival_stays_in_the_queue(tmp_path: Path) -> None:
     assert [e.round for e in state.queue] == [1, 2]  # recorded each round, seated by none
     assert not [m for m in state.matches if "ann" in m.lineup]
     assert lobby.waits(seats, "ann")
+
+
+def test_a_damaged_queue_entry_is_passed_over(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    lobby.lobby(seats).mkdir(parents=True)
+    # Written by hand, or by something else than the viewer: no secret, a list for a game.
+    (lobby.lobby(seats) / "ann.json").write_text('{"league": "drop-in", "name": "ann"}')
+    (lobby.lobby(seats) / "bob.json").write_text(
+        '{"league": "drop-in", "name": "bob", "game": ["openspiel"], "secret_sha256": "x"}'
+    )
+    with DuckStore(db := tmp_path / "league.duckdb") as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert P.fold(load_events(store.con, "drop-in")).people == {}
+    assert db.exists()
