@@ -42,6 +42,12 @@ spec = "mcts?simulations=20"
 ORIGIN = {"origin": "http://127.0.0.1"}
 
 
+@pytest.fixture(autouse=True)
+def _seats_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The people's seats wait in the test's folder (not the checkout's data/seats)."""
+    monkeypatch.setenv("CATTLE_SEATS", str(tmp_path / "seats"))
+
+
 def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> None:
     seats = tmp_path / "seats"
     path = tmp_path / "league.toml"
