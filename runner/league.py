@@ -28,6 +28,7 @@ import itertools
 import json
 import math
 import os
+import re
 import time
 import tomllib
 from collections import defaultdict
@@ -117,7 +118,49 @@ def _opt_int(d: dict[str, Any], key: str, where: str) -> int | None:
         return None
     if not isinstance(v, int) or isinstance(v, bool) or v < 1:
         raise LeagueError(f"{where}: {key} must be a whole number of at least 1, got {v!r}")
+    if v > 2**62:
+        raise LeagueError(f"{where}: {key} must be at most {2**62:,}, got {v:,}")
     return v
+
+
+MAX_ROUND_GAMES = 10_000
+"""The most games one round may take (a round is chosen and stored at once)."""
+MAX_CALIBRATION = 100
+"""The most calibration matches per game a newcomer may be given."""
+MAX_WEIGHT = 1e6
+"""The largest weight of a game (priorities stay finite numbers in the stored rounds)."""
+MAX_PERSON_TIMEOUT = 86_400.0
+"""The longest a person may be given per decision, in seconds (a day)."""
+NAME_TEXT = re.compile(r"^[^\s/+\\\x00-\x1f\x7f][^/+\\\x00-\x1f\x7f]{0,62}(?<!\s)$")
+"""A league's or an agent's name: 1 to 63 characters, without /, +, backslash or control
+characters (they name pages, and `+` joins a lineup's names), nor space at either end."""
+
+
+def _name(v: Any, where: str) -> str:
+    if not isinstance(v, str) or not NAME_TEXT.match(v):
+        raise LeagueError(
+            f"{where} must be text of 1 to 63 characters without /, +, backslash, control"
+            f" characters or spaces at either end, got {v!r}"
+        )
+    return v
+
+
+def _number(
+    d: dict[str, Any], key: str, where: str, *, low: float, high: float, above: bool = False
+) -> float | None:
+    """`d[key]` as a finite number within [low, high] (above: more than low), or None."""
+    v = d.get(key)
+    if v is None:
+        return None
+    ok = isinstance(v, int | float) and not isinstance(v, bool) and math.isfinite(v)
+    if ok and (v <= low if above else v < low):
+        ok = False
+    if not ok or v > high:
+        more = f"more than {low:g}" if above else f"{low:g} or more"
+        raise LeagueError(
+            f"{where}: {key} must be a number, {more} and at most {high:g}, got {v!r}"
+        )
+    return float(v)
 
 
 LEAGUE_KEYS = {"name", "seed", "round_games", "reference", "calibration", "person_timeout"}
@@ -150,14 +193,29 @@ def read_file(path: Path) -> LeagueFile:
     _known(doc, {"league", "games", "agents"}, f"{path}")
     head = doc.get("league", {})
     _known(head, LEAGUE_KEYS, f"{path}: [league]")
-    name = str(head.get("name") or Path(path).stem)
+    name = _name(head.get("name", Path(path).stem), f"{path}: league.name")
     seed = head.get("seed", 0)
-    if not isinstance(seed, int):
-        raise LeagueError(f"{path}: league.seed must be a whole number")
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed < 2**63:
+        raise LeagueError(f"{path}: league.seed must be a whole number from 0 to 2**63 - 1")
     round_games = _opt_int(head, "round_games", f"{path}: league") or ROUND_GAMES
+    if round_games > MAX_ROUND_GAMES:
+        raise LeagueError(f"{path}: league.round_games must be at most {MAX_ROUND_GAMES:,}")
     calibration = head.get("calibration", 2)
-    if not isinstance(calibration, int) or calibration < 0:
-        raise LeagueError(f"{path}: league.calibration must be 0 or more")
+    if (
+        not isinstance(calibration, int)
+        or isinstance(calibration, bool)
+        or not 0 <= calibration <= MAX_CALIBRATION
+    ):
+        raise LeagueError(f"{path}: league.calibration must be 0 to {MAX_CALIBRATION}")
+    person_timeout = _number(
+        head, "person_timeout", f"{path}: league", low=0, high=MAX_PERSON_TIMEOUT, above=True
+    )
+    given_refs = head.get("reference", [])
+    if not isinstance(given_refs, list) or not all(isinstance(r, str) for r in given_refs):
+        raise LeagueError(f"{path}: league.reference must be a list of agent names")
+    for key in ("games", "agents"):
+        if not isinstance(doc.get(key, []), list):
+            raise LeagueError(f"{path}: {key} must be [[{key}]] tables")
     games: list[GameEntry] = []
     for k, g in enumerate(doc.get("games", [])):
         where = f"{path}: games[{k}]"
@@ -168,9 +226,11 @@ def read_file(path: Path) -> LeagueFile:
             config = gdef.preset(preset)
         except (catalog.UnknownGame, KeyError) as exc:
             raise LeagueError(f"{where}: {exc}") from None
-        weight = float(g.get("weight", 1.0))
-        if not (weight >= 0 and math.isfinite(weight)):
-            raise LeagueError(f"{where}: weight must be 0 or more")
+        weight = _number(g, "weight", where, low=0, high=MAX_WEIGHT)
+        weight = 1.0 if weight is None else weight
+        duplicate = g.get("duplicate", True)
+        if not isinstance(duplicate, bool):
+            raise LeagueError(f"{where}: duplicate must be true or false, got {duplicate!r}")
         if any(x.game == gdef.name for x in games):
             raise LeagueError(f"{where}: {gdef.name} is listed twice (one preset per game)")
         games.append(
@@ -178,7 +238,7 @@ def read_file(path: Path) -> LeagueFile:
                 game=gdef.name,
                 preset=preset,
                 weight=weight,
-                duplicate=bool(g.get("duplicate", True)),
+                duplicate=duplicate,
                 config=encode(config).decode(),
             )
         )
@@ -188,11 +248,18 @@ def read_file(path: Path) -> LeagueFile:
     for k, a in enumerate(doc.get("agents", [])):
         where = f"{path}: agents[{k}]"
         _known(a, AGENT_KEYS, where)
-        label = str(a.get("name") or a.get("spec") or "")
-        if not label:
+        if a.get("name") is None and a.get("spec") is None:
             raise LeagueError(f"{where}: needs a name or a spec")
+        label = _name(a.get("name", a.get("spec")), f"{where}: name")
         default = a.get("spec")
-        given = dict(a.get("specs", {}))
+        given = a.get("specs", {})
+        if default is not None and not isinstance(default, str):
+            raise LeagueError(f"{where}: spec must be text, got {default!r}")
+        if not isinstance(given, dict) or not all(isinstance(v, str) for v in given.values()):
+            raise LeagueError(f"{where}: specs must be a table of game = spec text")
+        stray = sorted(set(given) - {g.game for g in games})
+        if stray:
+            raise LeagueError(f"{where}: specs names games the league does not play: {stray}")
         specs: dict[str, str] = {}
         for g in games:
             text = given.get(g.game, default)
@@ -208,6 +275,18 @@ def read_file(path: Path) -> LeagueFile:
         if not specs:
             raise LeagueError(f"{where}: {label} plays none of the league's games")
         price = a.get("price")
+        if price is not None and (
+            not isinstance(price, list)
+            or len(price) != 2
+            or any(
+                isinstance(p, bool) or not isinstance(p, int | float) or not 0 <= p < math.inf
+                for p in price
+            )
+        ):
+            raise LeagueError(
+                f"{where}: price must be [input, output] per million tokens, two numbers of"
+                f" 0 or more, got {price!r}"
+            )
         agents.append(
             AgentEntry(
                 name=label,
@@ -215,14 +294,14 @@ def read_file(path: Path) -> LeagueFile:
                 seats={g: identity(t, g) for g, t in specs.items()},
                 calls_per_day=_opt_int(a, "calls_per_day", where),
                 tokens_per_day=_opt_int(a, "tokens_per_day", where),
-                cost_per_day=float(a["cost_per_day"]) if "cost_per_day" in a else None,
+                cost_per_day=_number(a, "cost_per_day", where, low=0, high=1e12, above=True),
                 concurrency=_opt_int(a, "concurrency", where),
                 price=(float(price[0]), float(price[1])) if price else None,
             )
         )
     names = [a.name for a in agents]
-    if len(set(names)) != len(names):
-        raise LeagueError(f"{path}: two agents share a name")
+    if len({n.lower() for n in names}) != len(names):
+        raise LeagueError(f"{path}: two agents share a name (letter case aside)")
     for g in games:
         seen: dict[str, str] = {}
         for a in agents:
@@ -233,7 +312,7 @@ def read_file(path: Path) -> LeagueFile:
                         f"{path}: {seen[who]} and {a.name} are the same agent in {g.game} ({who})"
                     )
                 seen[who] = a.name
-    reference = tuple(str(r) for r in head.get("reference", ()))
+    reference = tuple(given_refs)
     unknown = [r for r in reference if r not in names]
     if unknown:
         raise LeagueError(f"{path}: reference names unknown agents: {', '.join(unknown)}")
@@ -243,7 +322,7 @@ def read_file(path: Path) -> LeagueFile:
         round_games=round_games,
         reference=reference,
         calibration=calibration,
-        person_timeout=float(head.get("person_timeout", PERSON_TIMEOUT)),
+        person_timeout=PERSON_TIMEOUT if person_timeout is None else person_timeout,
         games=tuple(games),
         agents=tuple(agents),
     )
@@ -570,9 +649,23 @@ def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[
                     f"{g.game}: the league plays preset {before[g.game].preset}; a league"
                     " keeps one configuration per game (start another league)"
                 )
+        # An agent's identity in a game is kept for good, by any file since the first (one
+        # taken out and put back is the same agent, or the table would merge two).
+        ever: dict[str, AgentEntry] = {}
+        for c in state.configs:
+            for a in c.agents:
+                ever[a.name] = AgentEntry(
+                    name=a.name, specs={**(ever[a.name].specs if a.name in ever else {}), **a.specs}
+                )
         for a in now.agents:
-            old = state.agent(a.name)
+            old = ever.get(a.name)
             for game, spec in a.specs.items():
+                was = state.identity.get(game, {}).get(identity(spec, game), a.name)
+                if was != a.name:
+                    raise LeagueError(
+                        f"{a.name} plays {game} as {identity(spec, game)}, which this league"
+                        f" rates as {was}: give {a.name} {was}'s name, or another agent"
+                    )
                 if (
                     old is not None
                     and game in old.specs
@@ -584,6 +677,12 @@ def _record_config(store: DuckStore, f: LeagueFile, state: LeagueState) -> list[
                     )
         if _same(now, state.config):
             return []
+    people = {p.lower() for p in state.people}
+    for a in now.agents:
+        if a.name.lower() in people:
+            raise LeagueError(
+                f"{a.name} is the name of a person of this league; give the agent another name"
+            )
     facts: list[LeagueEvent] = [now]
     if state.rounds and f.reference:
         known = {a.name for c in state.configs for a in c.agents}
@@ -785,8 +884,10 @@ def _rounds(
             )
         chosen = RoundChosen(round=state.next_round, day=on, capacity=capacity, matches=matches)
 
-        _tx(store, functools.partial(_write_round, store, name, state, chosen))
+        # The people seated leave the queue before the round is stored: a stop in between
+        # leaves their record (`PersonQueued`), from which the round is chosen again.
         _seated(state, chosen, seats)
+        _tx(store, functools.partial(_write_round, store, name, state, chosen))
         log.info("league.round", league=name, round=chosen.round, matches=len(matches))
         rounds += 1
         if on_round is not None:
@@ -822,16 +923,22 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
     root = seats or seats_dir()
     out: list[LeagueEvent] = []
     games = {g.game for g in f.games}
-    names = {a.name.lower() for a in f.agents}
+    names = {a.name.lower() for a in f.agents} | agent_names(state)
+    people = {p.lower(): entry for p, entry in state.people.items()}
+    # Recorded already for the round about to be chosen (a run stopped between storing the
+    # queue and storing the round): recording them again would seat them twice.
+    recorded = {e.name.lower() for e in state.queue if e.round == state.next_round}
     for doc in queued(root):
         if doc.get("league") != f.name:
             continue
         person, game, digest = str(doc["name"]), str(doc.get("game")), str(doc["secret_sha256"])
-        old = state.people.get(person)
+        old = people.get(person.lower())
+        if person.lower() in recorded:
+            continue
         if (
             game not in games
             or person.lower() in names
-            or (old is not None and old.secret_sha256 != digest)
+            or (old is not None and (old.name != person or old.secret_sha256 != digest))
         ):
             taken(root, person)
             continue
@@ -847,6 +954,11 @@ def _queued(f: LeagueFile, state: LeagueState, seats: Path | None) -> list[Leagu
             )
         )
     return out
+
+
+def agent_names(state: LeagueState) -> set[str]:
+    """The names, in lower case, of every agent any of the league's files gave."""
+    return {a.name.lower() for c in state.configs for a in c.agents}
 
 
 def _seated(state: LeagueState, chosen: RoundChosen, seats: Path | None) -> None:

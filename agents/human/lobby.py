@@ -30,6 +30,8 @@ NAME = re.compile(r"^[A-Za-z][A-Za-z0-9_-]{0,23}$")
 """A person's name on the table: a letter, then up to 23 letters, digits, _ or -."""
 SECRET = re.compile(r"^[A-Za-z0-9_-]{16,128}$")
 """A browser's secret: 16 to 128 URL-safe characters."""
+DIGEST = re.compile(r"^[0-9a-f]{64}$")
+"""A secret's SHA-256 as stored (hex)."""
 
 
 def lobby(root: Path) -> Path:
@@ -69,7 +71,7 @@ def join(
 
 
 def queued(root: Path) -> list[dict[str, Any]]:
-    """The people waiting, by name (unreadable files left out)."""
+    """The people waiting, by name (unreadable or incomplete files left out)."""
     out: list[dict[str, Any]] = []
     folder = lobby(root)
     if not folder.is_dir():
@@ -77,7 +79,13 @@ def queued(root: Path) -> list[dict[str, Any]]:
     for path in sorted(folder.glob("*.json")):
         with contextlib.suppress(OSError, ValueError):
             doc = json.loads(path.read_text(encoding="utf-8"))
-            if isinstance(doc, dict) and NAME.match(str(doc.get("name", ""))):
+            if (
+                isinstance(doc, dict)
+                and NAME.match(str(doc.get("name", "")))
+                and isinstance(doc.get("league"), str)
+                and isinstance(doc.get("game"), str)
+                and DIGEST.match(str(doc.get("secret_sha256", "")))
+            ):
                 out.append(doc)
     return sorted(out, key=lambda d: str(d["name"]))
 

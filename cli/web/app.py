@@ -245,6 +245,22 @@ def create_app(
 
         return endpoint
 
+    def guarded_async(fn: Any, *, api: bool = False) -> Any:
+        """`guarded` for an endpoint that reads its request's body."""
+
+        async def endpoint(request: Request) -> Response:
+            try:
+                return await fn(request)
+            except data.BadRequest as exc:
+                return error(400, str(exc), api=api)
+            except data.NotFound as exc:
+                return error(404, str(exc), api=api)
+            except (StoreError, duckdb.Error) as exc:
+                line = str(exc).strip().splitlines()[0] if str(exc).strip() else "store error"
+                return error(503, f"the store cannot be read now: {line}", api=api)
+
+        return endpoint
+
     def games_page(request: Request) -> Response:
         query = data.ListQuery.from_params(request.query_params)
         with reader.con() as con:
@@ -434,17 +450,37 @@ def create_app(
             return error(404, "this viewer takes no seats", api=True)
         if not same_origin(request):
             return error(403, "a join comes from this viewer's own page", api=True)
-        body = await _json_body(request)
+        try:
+            body = await _json_body(request)
+        except TooLarge:
+            return error(413, f"a request here is at most {MAX_JSON:,} bytes", api=True)
         if body is None:
             return error(400, "send a JSON object: name, league, game, secret", api=True)
         league, game = str(body.get("league", "")), str(body.get("game", ""))
         name, secret = str(body.get("name", "")), str(body.get("secret", ""))
         with reader.con() as con:
-            known = data.league_people(con, league)
+            # A name is held across the leagues of the store (the seats folder and the
+            # seat links are shared) and in every letter case (the table would show two
+            # names that read as one).
+            held = [
+                (n, h)
+                for lg in data.league_names(con)
+                for n, h in data.league_people(con, lg).items()
+                if n.lower() == name.lower()
+            ]
             options = data.league_options(con)
+            agents = data.league_agents(con, league)
         if {"league": league, "game": game} not in options:
             return error(404, "no such league and game here", api=True)
-        refused = lobby.join(seats, league, name, game, secret, known.get(name))
+        if name.lower() in agents:
+            return error(409, "this is the name of an agent of the league", api=True)
+        spelled = {n for n, _ in held if n != name}
+        if spelled:
+            return error(409, f"this name is taken (as {min(spelled)})", api=True)
+        hashes = sorted({h for _, h in held})
+        if len(hashes) > 1:
+            return error(409, "this name is taken (by another browser's secret)", api=True)
+        refused = lobby.join(seats, league, name, game, secret, hashes[0] if hashes else None)
         if refused is not None:
             return error(409, refused, api=True)
         return JSONResponse({"queued": True}, headers=SEAT_HEADERS)
@@ -454,7 +490,10 @@ def create_app(
 
         if seats is None:
             return error(404, "this viewer takes no seats", api=True)
-        body = await _json_body(request)
+        try:
+            body = await _json_body(request)
+        except TooLarge:
+            return error(413, f"a request here is at most {MAX_JSON:,} bytes", api=True)
         if body is None:
             return error(400, "send a JSON object: name, secret", api=True)
         name, secret = str(body.get("name", "")), str(body.get("secret", ""))
@@ -515,12 +554,12 @@ def create_app(
         Route("/tournaments/{name:path}", guarded(tournament_page)),
         Route("/api/tournaments/{name:path}", guarded(tournament_api, api=True)),
         Route("/seats", seats_page),
-        Route("/league/join", join_page),
+        Route("/league/join", guarded(join_page)),
         Route("/leagues/{name}/agents/{agent}", guarded(league_agent_page)),
         Route("/leagues/{name}", guarded(league_page)),
         Route("/api/leagues/{name}", guarded(league_api, api=True)),
-        Route("/api/league/join", join_api, methods=["POST"]),
-        Route("/api/league/seat", seat_api, methods=["POST"]),
+        Route("/api/league/join", guarded_async(join_api, api=True), methods=["POST"]),
+        Route("/api/league/seat", guarded_async(seat_api, api=True), methods=["POST"]),
         Route("/seats/desk/{desk}", desk_page),
         Route("/seats/{token}", seat_page, methods=["GET", "POST"]),
         Route("/api/seats/{desk}", desk_api),
@@ -594,10 +633,16 @@ async def read_by_seat(seats: Path, token: str, notes: int) -> None:
         await asyncio.sleep(0.05)
 
 
+MAX_JSON = 4096
+"""The largest JSON body the league's posts take, in bytes."""
+
+
 async def _json_body(request: Request) -> dict[str, Any] | None:
-    """The request's body as a JSON object of at most 4 KB, or None."""
-    raw = await request.body()
-    if len(raw) > 4096:
+    """The request's body as a JSON object of at most `MAX_JSON` bytes, or None; `TooLarge`
+    as soon as it is known to be longer (read no further)."""
+    try:
+        raw = await read_body(request, MAX_JSON)
+    except data.BadRequest:
         return None
     try:
         doc = json.loads(raw)

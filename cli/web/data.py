@@ -896,6 +896,15 @@ def league_people(con: duckdb.DuckDBPyConnection, league: str) -> dict[str, str]
     return {n: a.secret_sha256 or "" for n, a in state.people.items()}
 
 
+def league_agents(con: duckdb.DuckDBPyConnection, league: str) -> set[str]:
+    """The names, in lower case, of every agent `league`'s files gave (no person's name)."""
+    from events.league import load_events
+    from projections.league import fold
+    from runner.league import agent_names
+
+    return agent_names(fold(load_events(con, league)))
+
+
 class _Query:
     """The `query` of a store, over a connection (what the projections read through)."""
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from starlette.testclient import TestClient
 
 from agents.human import lobby
@@ -41,6 +42,12 @@ spec = "mcts?simulations=20"
 ORIGIN = {"origin": "http://127.0.0.1"}
 
 
+@pytest.fixture(autouse=True)
+def _seats_here(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The people's seats wait in the test's folder (not the checkout's data/seats)."""
+    monkeypatch.setenv("CATTLE_SEATS", str(tmp_path / "seats"))
+
+
 def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> None:
     seats = tmp_path / "seats"
     path = tmp_path / "league.toml"
@@ -56,8 +63,10 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
         other = {**join, "secret": OTHER}
         assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
         assert client.post("/api/league/seat", json=other).status_code == 403
-        bad = {**join, "name": "rnd"}  # an agent of the file: the league will not take it
-        assert client.post("/api/league/join", json=bad, headers=ORIGIN).status_code == 200
+        for taken in ("rnd", "RND"):  # an agent of the file, in any letter case
+            bad = {**join, "name": taken}
+            got = client.post("/api/league/join", json=bad, headers=ORIGIN)
+            assert got.status_code == 409 and "agent" in got.json()["error"]
         elsewhere = {**join, "league": "nope"}
         assert client.post("/api/league/join", json=elsewhere, headers=ORIGIN).status_code == 404
         away = {"origin": "http://elsewhere.example"}  # another site's page posting
@@ -76,9 +85,136 @@ def test_a_queued_person_is_seated_once_and_keeps_their_name(tmp_path: Path) -> 
     with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
         # The name is ann's now: the league holds her secret's hash.
         assert client.post("/api/league/join", json=other, headers=ORIGIN).status_code == 409
+        # ... in any letter case (the table would show two people who read as one).
+        upper = {**other, "name": "ANN"}
+        assert client.post("/api/league/join", json=upper, headers=ORIGIN).status_code == 409
         mine = client.post("/api/league/seat", json={"name": "ann", "secret": SECRET})
         assert mine.status_code == 200 and mine.json()["desk"] is None
         assert (
             client.post("/api/league/seat", json={"name": "ann", "secret": OTHER}).status_code
             == 403
         )
+
+    # A queue entry that reached the folder anyway (an older viewer) is not seated under a
+    # name that differs from ann's only in letter case.
+    assert lobby.join(seats, "drop-in", "Ann", "openspiel", OTHER) is None
+    # The file cannot give an agent a person's name: both would be "ann" to the matchmaker.
+    path.write_text(LEAGUE + '[[agents]]\nname = "ANN"\nspec = "mcts?simulations=5"\n')
+    with DuckStore(db) as store, pytest.raises(L.LeagueError, match="person"):
+        L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
+    path.write_text(LEAGUE)
+    with DuckStore(db) as store:
+        L.run(store, path, games=7, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert sorted(state.people) == ["ann"] and not lobby.waits(seats, "Ann")
+
+
+def test_a_league_killed_after_recording_the_queue_seats_the_person_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+    assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+
+    def killed(*_: object) -> None:
+        raise KeyboardInterrupt  # the process dies once the queue is stored, before the round
+
+    with DuckStore(db) as store:
+        with monkeypatch.context() as m:
+            m.setattr(L, "_write_round", killed)
+            with pytest.raises(KeyboardInterrupt):
+                L.run(store, path, games=4, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, path, games=4, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+        assert L.replay_choices(store, "drop-in") == []
+    person = [m for m in state.matches if "ann" in m.lineup]
+    assert len(person) == 1, person
+
+
+def test_a_league_killed_before_it_empties_the_queue_seats_the_person_once(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+    assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+    real = L._write_round
+
+    def killed(*args: object) -> None:
+        real(*args)  # type: ignore[arg-type]
+        raise KeyboardInterrupt  # the round is stored; the process dies before anything else
+
+    with DuckStore(db) as store:
+        with monkeypatch.context() as m:
+            m.setattr(L, "_write_round", killed)
+            with pytest.raises(KeyboardInterrupt):
+                L.run(store, path, games=3, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, path, games=6, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert [m.lineup for m in state.matches if "ann" in m.lineup] == [("ann", "bot")]
+
+
+def test_a_name_is_held_across_the_leagues_of_a_store(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    db = tmp_path / "league.duckdb"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    second = tmp_path / "second.toml"
+    second.write_text(LEAGUE.replace('name = "drop-in"', 'name = "second"'))
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        L.run(store, second, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+        L.run(store, path, games=3, day=lambda: "2026-12-07", seats=seats)
+    join = {"name": "ann", "league": "second", "game": "openspiel", "secret": OTHER}
+    with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+        # ann of the first league holds her name in the second too: a seat link asked for
+        # by name would otherwise be any ann's.
+        assert client.post("/api/league/join", json=join, headers=ORIGIN).status_code == 409
+        mine = {**join, "secret": SECRET}
+        assert client.post("/api/league/join", json=mine, headers=ORIGIN).status_code == 200
+
+
+def test_a_person_without_a_rival_stays_in_the_queue(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    # Nobody of the file plays Kuhn poker: a person queued for it waits for a rival.
+    path.write_text(
+        '[league]\nname = "drop-in"\nround_games = 2\n'
+        '[[games]]\ngame = "pact"\npreset = "quick"\n'
+        '[[games]]\ngame = "openspiel"\npreset = "kuhn_poker"\n'
+        '[[agents]]\nname = "rnd"\nspecs = { pact = "random" }\n'
+        '[[agents]]\nname = "bot"\nspecs = { pact = "truthful" }\n'
+    )
+    db = tmp_path / "league.duckdb"
+    with DuckStore(db) as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert lobby.join(seats, "drop-in", "ann", "openspiel", SECRET) is None
+        L.run(store, path, games=6, day=lambda: "2026-12-07", seats=seats)
+        state = P.fold(load_events(store.con, "drop-in"))
+    assert [e.round for e in state.queue] == [1, 2]  # recorded each round, seated by none
+    assert not [m for m in state.matches if "ann" in m.lineup]
+    assert lobby.waits(seats, "ann")
+
+
+def test_a_damaged_queue_entry_is_passed_over(tmp_path: Path) -> None:
+    seats = tmp_path / "seats"
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE)
+    lobby.lobby(seats).mkdir(parents=True)
+    # Written by hand, or by something else than the viewer: no secret, a list for a game.
+    (lobby.lobby(seats) / "ann.json").write_text('{"league": "drop-in", "name": "ann"}')
+    (lobby.lobby(seats) / "bob.json").write_text(
+        '{"league": "drop-in", "name": "bob", "game": ["openspiel"], "secret_sha256": "x"}'
+    )
+    with DuckStore(db := tmp_path / "league.duckdb") as store:
+        L.run(store, path, games=2, day=lambda: "2026-12-07", seats=seats)
+        assert P.fold(load_events(store.con, "drop-in")).people == {}
+    assert db.exists()

@@ -74,3 +74,40 @@ def test_league_games_show_once_their_deal_is_played_out(tmp_path: Path) -> None
     page = (tmp_path / "site" / "leagues" / "open.html").read_text()
     assert "bot2" in page and "/league/join" not in page
     assert "2 games rated" in page
+
+
+def test_the_league_posts_refuse_big_and_cross_site_bodies(tmp_path: Path) -> None:
+    db = tmp_path / "empty.duckdb"
+    DuckStore(db).close()
+    seats = tmp_path / "seats"
+    big = b'{"name": "' + b"a" * 70_000 + b'"}'
+    here = {"origin": "http://127.0.0.1", "content-type": "application/json"}
+    with TestClient(create_app(db, seats=seats), base_url="http://127.0.0.1") as client:
+        for route in ("/api/league/join", "/api/league/seat"):
+            got = client.post(route, content=big, headers=here)
+            assert got.status_code == 413, (route, got.status_code)
+            # Sent in chunks, without a declared length: refused all the same.
+            chunks = iter([big[:40_000], big[40_000:]])
+            got = client.post(route, content=chunks, headers=here)
+            assert got.status_code == 413, (route, got.status_code)
+        join = {"name": "ann", "league": "x", "game": "pact", "secret": "s" * 32}
+        for origin in ("null", "http://elsewhere.example"):
+            got = client.post("/api/league/join", json=join, headers={"origin": origin})
+            assert got.status_code == 403
+        got = client.post(
+            "/api/league/join", json=join, headers={**here, "sec-fetch-site": "cross-site"}
+        )
+        assert got.status_code == 403
+
+
+def test_the_league_pages_say_when_the_store_cannot_be_read(tmp_path: Path) -> None:
+    db = tmp_path / "store.duckdb"
+    DuckStore(db).close()
+    join = {"name": "ann", "league": "x", "game": "pact", "secret": "s" * 32}
+    here = {"origin": "http://127.0.0.1"}
+    app = create_app(db, seats=tmp_path / "seats")
+    with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
+        db.write_bytes(b"not a store" * 100)  # damaged under a running viewer
+        assert client.get("/league/join").status_code == 503
+        assert client.post("/api/league/join", json=join, headers=here).status_code == 503
+        assert client.post("/api/league/seat", json=join).status_code == 503
