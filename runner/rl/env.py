@@ -98,6 +98,11 @@ class GameEnv(AECEnv):
             raise ValueError(f"{game.name} has seats 0 to {config.players - 1}")
         if len(self.others) == config.players:
             raise ValueError("every seat is taken by an agent: leave one to the learner")
+        for spec in self.others.values():  # a policy that cannot be loaded fails here
+            if spec.agent.startswith("policy:"):
+                from runner.rl.policy import load_policy
+
+                load_policy(spec.agent)
         self.label = label if isinstance(label, SeatSpec) else SeatSpec(agent=label)
         self.learners = tuple(s for s in range(config.players) if s not in self.others)
         self.possible_agents = [agent_name(s) for s in self.learners]
@@ -261,6 +266,10 @@ class GameEnv(AECEnv):
         self.recorded.append(game_id)
 
     def step(self, action: Any) -> None:
+        if self._game is None:
+            raise RuntimeError("no episode yet: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset() for the next one")
         name = self.agent_selection
         if self.terminations[name] or self.truncations[name]:
             self._was_dead_step(action)

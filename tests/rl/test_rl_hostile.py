@@ -1,0 +1,205 @@
+"""Careless and hostile use of the environments: actions of the wrong type or out of the
+action space, steps outside an episode, the mask against the rules over random play,
+recording into a missing folder, and `policy:` callables that misbehave."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import numpy as np
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from events.store import DuckStore
+from runner.rl import make_env
+from runner.rl.policy import PolicyError, PolicySpecError
+
+GAMES = ("cattle-trade", "openspiel:kuhn_poker")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    "bad", [0.7, 1.5, True, None, "1", "abc", -1, 10**6, [1], np.array([1]), np.float32(1.0)]
+)
+def test_an_action_outside_the_space_is_refused_and_the_game_is_untouched(
+    game: str, bad: Any
+) -> None:
+    env = make_env(game, seed=3)
+    env.reset()
+    before = list(env.game_log)
+    selected = env.agent_selection
+    with pytest.raises((TypeError, ValueError), match="action"):
+        env.step(bad)
+    assert env.game_log == before
+    assert env.agent_selection == selected
+    # The environment goes on as one never handed the bad value.
+    twin = make_env(game, seed=3)
+    twin.reset()
+    for _ in range(4):
+        for e in (env, twin):
+            obs, _, done, *_ = e.last()
+            if done:
+                break
+            e.step(int(np.flatnonzero(obs["action_mask"])[-1]))
+    assert len(env.game_log) > len(before)
+    assert msgspec.json.encode(env.game_log) == msgspec.json.encode(twin.game_log)
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("good", [np.int64, np.int8, np.uint16, int, np.array])
+def test_integer_ids_of_any_integer_type_are_taken(game: str, good: Any) -> None:
+    env = make_env(game, seed=3)
+    env.reset()
+    obs, *_ = env.last()
+    legal = int(np.flatnonzero(obs["action_mask"])[0])
+    env.step(good(legal))
+    twin = make_env(game, seed=3)
+    twin.reset()
+    twin.step(legal)
+    assert msgspec.json.encode(env.game_log) == msgspec.json.encode(twin.game_log)
+
+
+def test_stepping_before_reset_or_after_the_episode_says_so() -> None:
+    env = make_env("openspiel:kuhn_poker", seed=3)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(0)
+    env.reset()
+    while not all(env.terminations.values()):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    with pytest.raises(ValueError, match="None"):
+        env.step(0)  # a dead agent takes None only (PettingZoo's rule)
+    while env.agents:
+        env.step(None)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.step(None)
+    env.reset(seed=3)
+    assert env.agents and not any(env.terminations.values())
+
+
+def _rejected(events: list[Any]) -> bool:
+    return any(type(e).__name__ in ("ActionRejected", "MoveRejected") for e in events)
+
+
+def _mask_agrees(game: str, preset: str | None, mode: str | None, seed: int, picks: Any) -> None:
+    env = make_env(game, preset=preset, seed=seed)
+    if mode is not None:
+        env = make_env(game, preset=msgspec.structs.replace(env.config, auction_mode=mode))
+    env.reset(seed=seed)
+    fits = getattr(env.codec, "fits", None)
+    for _ in range(60):
+        obs, _, done, cut, _ = env.last()
+        if done or cut:
+            return
+        mask = obs["action_mask"]
+        d = env._decision
+        legal = np.flatnonzero(mask)
+        assert len(legal) > 0, "a seat is asked and may do nothing"
+        if len(d.seats) > 1:  # a sealed round applies once every seat answered: play legal
+            env.step(int(legal[picks.draw(st.integers(0, len(legal) - 1))]))
+            continue
+        if fits is not None:
+            ids = [i for i in range(env.codec.n_actions) if fits(d, i)]
+        else:
+            ids = list(range(env.codec.n_actions))
+        i = ids[picks.draw(st.integers(0, len(ids) - 1))]
+        if mask[i] == 0 and picks.draw(st.booleans()):
+            i = int(legal[picks.draw(st.integers(0, len(legal) - 1))])
+        at = len(env.game_log)
+        env.step(i)
+        assert _rejected(env.game_log[at:]) == (mask[i] == 0), (i, d)
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    mode=st.sampled_from(["canonical", "legacy", "fast"]),
+    seed=st.integers(0, 10_000),
+    picks=st.data(),
+)
+def test_cattle_mask_is_the_rules_legal_set(mode: str, seed: int, picks: Any) -> None:
+    """Every id of the kind asked is accepted by the rules exactly when the mask allows it."""
+    _mask_agrees("cattle-trade", "micro-duel", mode, seed, picks)
+
+
+@settings(max_examples=25, deadline=None)
+@given(
+    game=st.sampled_from(["openspiel:leduc_poker", "openspiel:liars_dice", "openspiel:kuhn_poker"]),
+    seed=st.integers(0, 10_000),
+    picks=st.data(),
+)
+def test_openspiel_mask_is_the_rules_legal_set(game: str, seed: int, picks: Any) -> None:
+    _mask_agrees(game, None, None, seed, picks)
+
+
+def test_record_into_a_missing_folder_creates_it_and_the_episode_is_stored(
+    tmp_path: Path,
+) -> None:
+    path = tmp_path / "no" / "such" / "folder" / "rl.duckdb"
+    env = make_env("openspiel:kuhn_poker", seed=1, record=path)
+    env.reset()
+    while not all(env.terminations.values()):
+        obs, *_ = env.last()
+        env.step(int(np.flatnonzero(obs["action_mask"])[0]))
+    env.close()
+    store = DuckStore(path)
+    try:
+        assert [r.game_id for r in store.list_games()] == env.recorded
+    finally:
+        store.close()
+
+
+def test_record_into_a_file_that_is_not_a_store_says_so(tmp_path: Path) -> None:
+    path = tmp_path / "broken.duckdb"
+    path.write_bytes(b"not a database " * 64)
+    with pytest.raises(Exception, match=re.escape(str(path))):
+        make_env("openspiel:kuhn_poker", seed=1, record=path)
+    assert path.read_bytes() == b"not a database " * 64
+
+
+def _play_out(env: Any) -> None:
+    while env.agents:
+        obs, _, done, cut, _ = env.last()
+        env.step(None if done or cut else int(np.flatnonzero(obs["action_mask"])[0]))
+
+
+@pytest.mark.parametrize(
+    "spec", ["policy:no_such_module_here:f", "policy:tests.rl.policies:missing",
+             "policy:tests.rl.policies:NOT_CALLABLE", "policy:tests.rl.policies"],
+)  # fmt: skip
+def test_a_policy_that_cannot_be_loaded_is_refused_when_the_environment_is_made(
+    spec: str,
+) -> None:
+    with pytest.raises(PolicySpecError, match=re.escape(spec)):
+        make_env("openspiel:kuhn_poker", seed=1, others={1: spec})
+
+
+@pytest.mark.parametrize(("name", "error"), [("boom", "divided by zero"), ("nothing", "NoneType")])
+def test_a_policy_that_raises_or_returns_garbage_is_named_in_the_error(
+    name: str, error: str
+) -> None:
+    spec = f"policy:tests.rl.policies:{name}"
+    env = make_env("openspiel:kuhn_poker", seed=1, others={0: spec})
+    with pytest.raises(PolicyError, match=re.escape(spec)) as caught:
+        env.reset()
+    assert error in str(caught.value)
+
+
+def test_a_policy_that_plays_an_illegal_id_is_answered_by_the_rules(tmp_path: Path) -> None:
+    from runner.verify import verify_stored
+
+    path = tmp_path / "rl.duckdb"
+    env = make_env(
+        "openspiel:tic_tac_toe", seed=4, record=path,
+        others={1: "policy:tests.rl.policies:first_illegal"},
+    )  # fmt: skip
+    env.reset()
+    _play_out(env)
+    assert _rejected(env.game_log)
+    env.close()
+    with DuckStore(path) as store:
+        check = verify_stored(store, env.recorded[0])
+    assert check.ok, check.problem
