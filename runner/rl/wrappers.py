@@ -15,6 +15,7 @@ from pettingzoo import ParallelEnv
 from events import catalog
 from events.config import SeatSpec
 from events.store import Store
+from runner.rl.codec import action_id
 from runner.rl.env import LABEL, GameEnv, agent_name, resolve
 
 
@@ -56,7 +57,16 @@ class ParallelGameEnv(ParallelEnv):
     def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         aec = self.aec
         rewards = dict.fromkeys(self.agents, 0.0)
-        for name in self._asked():
+        asked = self._asked()
+        # Every asked seat's action is checked before any is taken, so a missing or bad one
+        # leaves the round as it was.
+        missing = [name for name in asked if name not in actions]
+        if missing:
+            raise KeyError(f"no action for {', '.join(missing)} (asked: {', '.join(asked)})")
+        if aec.codec.discrete:
+            for name in asked:
+                action_id(actions[name], aec.codec.n_actions)
+        for name in asked:
             if aec.terminations.get(name) or aec.truncations.get(name):
                 break
             assert aec.agent_selection == name

@@ -203,3 +203,74 @@ def test_a_policy_that_plays_an_illegal_id_is_answered_by_the_rules(tmp_path: Pa
     with DuckStore(path) as store:
         check = verify_stored(store, env.recorded[0])
     assert check.ok, check.problem
+
+
+def test_the_import_lines_of_the_docs_run() -> None:
+    """docs/rl.md opens with the lines a user types; they run as printed."""
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text()
+    first = re.findall(r"```python\n(.*?)```", text, re.S)[0]
+    names: dict[str, Any] = {}
+    exec(compile(first, "docs/rl.md", "exec"), names)
+    from runner.rl.env import GameEnv
+    from runner.rl.wrappers import ParallelGameEnv, SingleSeatEnv
+
+    assert isinstance(names["env"], GameEnv)
+    assert isinstance(names["par"], ParallelGameEnv)
+    assert isinstance(names["gym"], SingleSeatEnv)
+    for env in (names["env"], names["par"], names["gym"]):
+        env.reset(seed=2)
+    # The sizes the docs quote.
+    sizes = re.search(r"Standard\s+preset: ([\d,]+) ids; micro-duel (\d+); marathon ([\d,]+)", text)
+    assert sizes is not None
+    for preset, quoted in zip(("standard", "micro-duel", "marathon"), sizes.groups(), strict=True):
+        assert make_env("cattle-trade", preset=preset).codec.n_actions == int(
+            quoted.replace(",", "")
+        )
+
+
+def _random_log(envs: list[Any], seed: int) -> list[bytes]:
+    rngs = [np.random.default_rng(0) for _ in envs]
+    for e in envs:
+        e.reset(seed=seed)
+    for _ in range(80):  # the environments take turns, step for step
+        for e, rng in zip(envs, rngs, strict=True):
+            obs, _, done, cut, _ = e.last()
+            if not (done or cut):
+                e.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+    return [msgspec.json.encode(e.game_log) for e in envs]
+
+
+@pytest.mark.parametrize("game", ["cattle-trade", "openspiel:leduc_poker"])
+def test_interleaved_environments_share_nothing(game: str) -> None:
+    alone = _random_log([make_env(game)], 7)
+    together = _random_log([make_env(game, others={1: "random"}), make_env(game)], 7)
+    assert together[1] == alone[0]
+    again = _random_log([make_env(game, seed=99)], 7)  # reset(seed=) wins over the first seed
+    assert again == alone
+
+
+def test_reset_without_a_seed_then_with_one() -> None:
+    env = make_env("openspiel:kuhn_poker")
+    env.reset()
+    drawn = env.seed
+    env.reset(seed=5)
+    assert env.seed == 5
+    env.reset()
+    assert env.seed == 6
+    assert drawn is not None
+
+
+def test_a_parallel_step_without_an_asked_seats_action_names_the_seat() -> None:
+    from runner.rl import make_parallel_env
+
+    par = make_parallel_env("gtbench:prisoners_dilemma", seed=1)
+    par.reset()
+    before = list(par.aec.game_log)
+    with pytest.raises(KeyError, match="player_1"):
+        par.step({"player_0": 0})
+    with pytest.raises(TypeError, match="action"):
+        par.step({"player_0": 0, "player_1": 0.5})
+    assert par.aec.game_log == before
+    assert par.aec.agent_selection == "player_0"
+    par.step({"player_0": 0, "player_1": 1})  # the round goes on as if never asked wrongly
+    assert len(par.aec.game_log) > len(before)
