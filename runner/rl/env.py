@@ -24,7 +24,7 @@ from agents import make_agent, parse_spec
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
-from events.store import DuckStore, Store
+from events.store import DuckStore, Store, StoreError
 from runner.driver import Game
 from runner.rl.codec import Codec, codec_for
 from runner.rl.text import ANSWER_CHARS
@@ -118,7 +118,16 @@ class GameEnv(AECEnv):
         if isinstance(record, Store):
             self._store = record
         elif record is not None:
-            self._store = DuckStore(record)
+            try:
+                self._store = DuckStore(record)
+            except StoreError as exc:
+                if "same database file" not in str(exc):
+                    raise
+                raise StoreError(
+                    f"{record} is open in this process already; to record several "
+                    "environments into one file, open it once (events.store.DuckStore) and "
+                    "pass that store as record= to each"
+                ) from exc
             self._owns_store = True
         self.recorded: list[str] = []
         """The ids of the games this environment stored, in order."""

@@ -14,7 +14,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from events.store import DuckStore
+from events.store import DuckStore, StoreError
 from runner.rl import make_env
 from runner.rl.policy import PolicyError, PolicySpecError
 
@@ -274,3 +274,22 @@ def test_a_parallel_step_without_an_asked_seats_action_names_the_seat() -> None:
     assert par.aec.agent_selection == "player_0"
     par.step({"player_0": 0, "player_1": 1})  # the round goes on as if never asked wrongly
     assert len(par.aec.game_log) > len(before)
+
+
+def test_two_environments_recording_into_one_file_share_one_open_store(tmp_path: Path) -> None:
+    path = tmp_path / "shared.duckdb"
+    first = make_env("openspiel:kuhn_poker", seed=1, record=path)
+    # A second connection to the same file from this process is refused by DuckDB; the error
+    # says what to do instead.
+    with pytest.raises(StoreError, match="record="):
+        make_env("openspiel:kuhn_poker", seed=1, record=path)
+    first.close()
+    with DuckStore(path) as store:
+        envs = [make_env("openspiel:kuhn_poker", seed=s, record=store) for s in (1, 2)]
+        for env in envs:
+            env.reset()
+            _play_out(env)
+        assert len(store.list_games()) == 2
+        for env in envs:
+            env.close()  # a store handed in is left open for its owner
+        assert len(store.list_games()) == 2
