@@ -52,6 +52,15 @@ def action_id(choice: Any, n_actions: int) -> int:
     return int(choice)
 
 
+def check_action(codec: Codec, choice: Any) -> None:
+    """Raise unless `choice` is an action of `codec`'s space: an id (`action_id`), or on the
+    text channel a string."""
+    if codec.discrete:
+        action_id(choice, codec.n_actions)
+    elif not isinstance(choice, str):
+        raise TypeError(f"an action here is answer text, not {type(choice).__name__} {choice!r}")
+
+
 def codec_for(game: GameDef, config: Any, *, text: bool = False) -> Codec:
     """The codec of `game` for `config` (its text channel with `text`, or when it has no
     discrete one)."""

@@ -26,7 +26,7 @@ from events import catalog
 from events.config import SeatSpec
 from events.store import DuckStore, Store, StoreError
 from runner.driver import Game
-from runner.rl.codec import Codec, codec_for
+from runner.rl.codec import Codec, check_action, codec_for
 from runner.rl.text import ANSWER_CHARS
 from runner.session import game_row, new_game_id
 
@@ -286,6 +286,7 @@ class GameEnv(AECEnv):
         g = self._game
         assert g is not None and self._decision is not None
         seat = self._seat_of[name]
+        check_action(self.codec, action)
         self._cumulative_rewards[name] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         view = g.view(seat) if self._reads_view else None

@@ -24,7 +24,7 @@ from typing import Any
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
-from runner.rl.codec import codec_for
+from runner.rl.codec import check_action, codec_for
 
 KIND = "policy"
 
@@ -93,6 +93,7 @@ class PolicyAgent(Agent):
         except Exception as exc:
             raise PolicyError(f"agent {spec!r} raised {type(exc).__name__}: {exc}") from exc
         try:
+            check_action(codec, choice)
             return codec.action(view, decision, seat, choice)
         except (TypeError, ValueError) as exc:
             raise PolicyError(f"agent {spec!r} answered {choice!r}: {exc}") from None

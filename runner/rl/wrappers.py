@@ -15,7 +15,7 @@ from pettingzoo import ParallelEnv
 from events import catalog
 from events.config import SeatSpec
 from events.store import Store
-from runner.rl.codec import action_id
+from runner.rl.codec import check_action
 from runner.rl.env import LABEL, GameEnv, agent_name, resolve
 
 
@@ -63,9 +63,8 @@ class ParallelGameEnv(ParallelEnv):
         missing = [name for name in asked if name not in actions]
         if missing:
             raise KeyError(f"no action for {', '.join(missing)} (asked: {', '.join(asked)})")
-        if aec.codec.discrete:
-            for name in asked:
-                action_id(actions[name], aec.codec.n_actions)
+        for name in asked:
+            check_action(aec.codec, actions[name])
         for name in asked:
             if aec.terminations.get(name) or aec.truncations.get(name):
                 break

@@ -293,3 +293,14 @@ def test_two_environments_recording_into_one_file_share_one_open_store(tmp_path:
         for env in envs:
             env.close()  # a store handed in is left open for its owner
         assert len(store.list_games()) == 2
+
+
+@pytest.mark.parametrize("bad", [None, 3, b"bid 10", ["pass"]])
+def test_a_text_action_that_is_not_text_is_refused(bad: Any) -> None:
+    env = make_env("gtbench:prisoners_dilemma", seed=2, text=True)
+    env.reset()
+    before = list(env.game_log)
+    with pytest.raises(TypeError, match="text"):
+        env.step(bad)
+    assert env.game_log == before
+    env.step("cooperate")
