@@ -189,6 +189,8 @@ class GameEnv(AECEnv):
         return random.SystemRandom().randrange(2**31)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if self._owns_store and self._store is None:
+            raise RuntimeError("this environment is closed: its episodes could not be recorded")
         game_seed = self._new_seed(seed)
         config = self.config
         seats = tuple(self.others.get(s, self.label) for s in range(config.players))

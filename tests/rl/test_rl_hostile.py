@@ -304,3 +304,13 @@ def test_a_text_action_that_is_not_text_is_refused(bad: Any) -> None:
         env.step(bad)
     assert env.game_log == before
     env.step("cooperate")
+
+
+def test_a_recording_environment_once_closed_does_not_play_unrecorded(tmp_path: Path) -> None:
+    env = make_env("openspiel:kuhn_poker", seed=1, record=tmp_path / "rl.duckdb")
+    env.reset()
+    _play_out(env)
+    env.close()
+    with pytest.raises(RuntimeError, match="closed"):
+        env.reset()
+    assert len(env.recorded) == 1
