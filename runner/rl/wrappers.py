@@ -168,6 +168,8 @@ def make_gym_env(
     """Seat `seat` of the game as a Gymnasium environment; `others` gives the other seats'
     agents (one spec for all of them, or seat -> spec; default: the game's random agent)."""
     g, config = resolve(game, preset)
+    if not 0 <= seat < config.players:
+        raise ValueError(f"seat {seat}: {g.name} has seats 0 to {config.players - 1}")
     if others is None or isinstance(others, str | SeatSpec):
         spec = others if others is not None else default_opponent(g)
         others = {s: spec for s in range(config.players) if s != seat}

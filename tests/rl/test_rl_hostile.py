@@ -314,3 +314,11 @@ def test_a_recording_environment_once_closed_does_not_play_unrecorded(tmp_path: 
     with pytest.raises(RuntimeError, match="closed"):
         env.reset()
     assert len(env.recorded) == 1
+
+
+@pytest.mark.parametrize("seat", [-1, 2, 9])
+def test_a_gym_seat_out_of_range_is_named(seat: int) -> None:
+    from runner.rl import make_gym_env
+
+    with pytest.raises(ValueError, match=f"seat {seat}"):
+        make_gym_env("openspiel:kuhn_poker", seed=1, seat=seat)
