@@ -38,6 +38,8 @@ USER_ERRORS = (
     ("events.catalog", "UnknownGame"),
     ("runner.verify", "SelectionError"),
     ("runner.executors", "ExecutorError"),
+    ("runner.rl.policy", "PolicySpecError"),
+    ("runner.rl.policy", "PolicyError"),
 )
 STORE_ERRORS = (("events.store", "StoreError"), ("runner.executors", "ClusterError"))
 NOT_FOUND = (("events.store", "GameNotFound"),)

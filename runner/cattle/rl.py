@@ -30,6 +30,7 @@ from engine.cattle import decisions as dec
 from engine.cattle.money import payment
 from events.cattle.domain import DENOMINATIONS, GameConfig
 from projections.cattle.observation import SeatView
+from runner.rl.codec import action_id
 
 BID_CAP = 2000
 """The highest bid an action id names, in coins (bids above it cannot be made)."""
@@ -158,8 +159,9 @@ class CattleCodec:
         rules record as rejected and answer by their fallback; an id of another kind of
         decision becomes the decision's documented default action (the one a model seat
         plays when its answer is unusable: auction, pass, sell, the first target with an
-        empty offer, accept, an empty offer)."""
-        i = int(choice)
+        empty offer, accept, an empty offer). A value that is not an id of the space (a
+        float, a string, an id out of range) raises."""
+        i = action_id(choice, self.n_actions)
         if not self.fits(decision, i):
             return default_action(decision, seat)
         if i in (AUCTION, TRADE):

@@ -11,6 +11,7 @@ import numpy as np
 from engine.openspiel.rules import OpenSpielState, OpenSpielTurn, load
 from events.openspiel.game import OpenSpielConfig
 from projections.openspiel.view import OpenSpielView
+from runner.rl.codec import action_id
 
 
 class OpenSpielCodec:
@@ -46,8 +47,9 @@ class OpenSpielCodec:
     def action(
         self, view: OpenSpielView | None, decision: OpenSpielTurn, seat: int, choice: Any
     ) -> int:
-        """The action id itself (the rules record an illegal one and play their fallback)."""
-        return int(choice)
+        """The action id itself (the rules record an illegal one and play their fallback); a
+        value that is not an id of the space raises."""
+        return action_id(choice, self.n_actions)
 
     def observe(
         self,

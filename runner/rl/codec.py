@@ -38,6 +38,29 @@ class Codec(Protocol):
         ...
 
 
+def action_id(choice: Any, n_actions: int) -> int:
+    """`choice` as an action id of a space of `n_actions` ids: a Python or NumPy integer (a
+    NumPy array of one integer too) from 0 to n_actions-1. Anything else (a float, a bool, a
+    string, None, an id out of range) is a mistake of the caller and raises, before the game
+    is touched."""
+    if isinstance(choice, np.ndarray) and choice.shape == ():
+        choice = choice[()]
+    if isinstance(choice, bool | np.bool_) or not isinstance(choice, int | np.integer):
+        raise TypeError(f"an action is an integer id, not {type(choice).__name__} {choice!r}")
+    if not 0 <= choice < n_actions:
+        raise ValueError(f"action id {choice} is not in 0..{n_actions - 1}")
+    return int(choice)
+
+
+def check_action(codec: Codec, choice: Any) -> None:
+    """Raise unless `choice` is an action of `codec`'s space: an id (`action_id`), or on the
+    text channel a string."""
+    if codec.discrete:
+        action_id(choice, codec.n_actions)
+    elif not isinstance(choice, str):
+        raise TypeError(f"an action here is answer text, not {type(choice).__name__} {choice!r}")
+
+
 def codec_for(game: GameDef, config: Any, *, text: bool = False) -> Codec:
     """The codec of `game` for `config` (its text channel with `text`, or when it has no
     discrete one)."""

@@ -24,9 +24,9 @@ from agents import make_agent, parse_spec
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
-from events.store import DuckStore, Store
+from events.store import DuckStore, Store, StoreError
 from runner.driver import Game
-from runner.rl.codec import Codec, codec_for
+from runner.rl.codec import Codec, check_action, codec_for
 from runner.rl.text import ANSWER_CHARS
 from runner.session import game_row, new_game_id
 
@@ -98,6 +98,11 @@ class GameEnv(AECEnv):
             raise ValueError(f"{game.name} has seats 0 to {config.players - 1}")
         if len(self.others) == config.players:
             raise ValueError("every seat is taken by an agent: leave one to the learner")
+        for spec in self.others.values():  # a policy that cannot be loaded fails here
+            if spec.agent.startswith("policy:"):
+                from runner.rl.policy import load_policy
+
+                load_policy(spec.agent)
         self.label = label if isinstance(label, SeatSpec) else SeatSpec(agent=label)
         self.learners = tuple(s for s in range(config.players) if s not in self.others)
         self.possible_agents = [agent_name(s) for s in self.learners]
@@ -113,7 +118,16 @@ class GameEnv(AECEnv):
         if isinstance(record, Store):
             self._store = record
         elif record is not None:
-            self._store = DuckStore(record)
+            try:
+                self._store = DuckStore(record)
+            except StoreError as exc:
+                if "same database file" not in str(exc):
+                    raise
+                raise StoreError(
+                    f"{record} is open in this process already; to record several "
+                    "environments into one file, open it once (events.store.DuckStore) and "
+                    "pass that store as record= to each"
+                ) from exc
             self._owns_store = True
         self.recorded: list[str] = []
         """The ids of the games this environment stored, in order."""
@@ -175,6 +189,8 @@ class GameEnv(AECEnv):
         return random.SystemRandom().randrange(2**31)
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if self._owns_store and self._store is None:
+            raise RuntimeError("this environment is closed: its episodes could not be recorded")
         game_seed = self._new_seed(seed)
         config = self.config
         seats = tuple(self.others.get(s, self.label) for s in range(config.players))
@@ -261,6 +277,10 @@ class GameEnv(AECEnv):
         self.recorded.append(game_id)
 
     def step(self, action: Any) -> None:
+        if self._game is None:
+            raise RuntimeError("no episode yet: call reset() before step()")
+        if not self.agents:
+            raise RuntimeError("the episode is over: call reset() for the next one")
         name = self.agent_selection
         if self.terminations[name] or self.truncations[name]:
             self._was_dead_step(action)
@@ -268,6 +288,7 @@ class GameEnv(AECEnv):
         g = self._game
         assert g is not None and self._decision is not None
         seat = self._seat_of[name]
+        check_action(self.codec, action)
         self._cumulative_rewards[name] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
         view = g.view(seat) if self._reads_view else None

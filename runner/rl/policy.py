@@ -24,7 +24,7 @@ from typing import Any
 from agents.base import Agent
 from events import catalog
 from events.config import SeatSpec
-from runner.rl.codec import codec_for
+from runner.rl.codec import check_action, codec_for
 
 KIND = "policy"
 
@@ -36,6 +36,11 @@ Policy = Callable[[dict[str, Any], dict[str, Any]], Any]
 
 class PolicySpecError(ValueError):
     """A `policy:` spec that is not `policy:MODULE:CALLABLE`, or names nothing callable."""
+
+
+class PolicyError(RuntimeError):
+    """A `policy:` callable raised, or answered with something that is not an action of the
+    game (the game stops there, as it does when a code agent raises)."""
 
 
 def parse_policy_spec(text: str) -> SeatSpec:
@@ -82,7 +87,16 @@ class PolicyAgent(Agent):
             obs["action_mask"] = codec.mask(view, decision, seat)
         else:
             info["text"] = codec.text(view, decision, seat)  # type: ignore[attr-defined]
-        return codec.action(view, decision, seat, self.policy(obs, info))
+        spec = self.spec
+        try:
+            choice = self.policy(obs, info)
+        except Exception as exc:
+            raise PolicyError(f"agent {spec!r} raised {type(exc).__name__}: {exc}") from exc
+        try:
+            check_action(codec, choice)
+            return codec.action(view, decision, seat, choice)
+        except (TypeError, ValueError) as exc:
+            raise PolicyError(f"agent {spec!r} answered {choice!r}: {exc}") from None
 
 
 def make_policy_agent(spec: SeatSpec, seat: int, seed: int, config: Any) -> Agent:

@@ -15,6 +15,7 @@ from pettingzoo import ParallelEnv
 from events import catalog
 from events.config import SeatSpec
 from events.store import Store
+from runner.rl.codec import check_action
 from runner.rl.env import LABEL, GameEnv, agent_name, resolve
 
 
@@ -56,7 +57,15 @@ class ParallelGameEnv(ParallelEnv):
     def step(self, actions: Mapping[str, Any]) -> tuple[dict[str, Any], ...]:
         aec = self.aec
         rewards = dict.fromkeys(self.agents, 0.0)
-        for name in self._asked():
+        asked = self._asked()
+        # Every asked seat's action is checked before any is taken, so a missing or bad one
+        # leaves the round as it was.
+        missing = [name for name in asked if name not in actions]
+        if missing:
+            raise KeyError(f"no action for {', '.join(missing)} (asked: {', '.join(asked)})")
+        for name in asked:
+            check_action(aec.codec, actions[name])
+        for name in asked:
             if aec.terminations.get(name) or aec.truncations.get(name):
                 break
             assert aec.agent_selection == name
@@ -159,6 +168,8 @@ def make_gym_env(
     """Seat `seat` of the game as a Gymnasium environment; `others` gives the other seats'
     agents (one spec for all of them, or seat -> spec; default: the game's random agent)."""
     g, config = resolve(game, preset)
+    if not 0 <= seat < config.players:
+        raise ValueError(f"seat {seat}: {g.name} has seats 0 to {config.players - 1}")
     if others is None or isinstance(others, str | SeatSpec):
         spec = others if others is not None else default_opponent(g)
         others = {s: spec for s in range(config.players) if s != seat}

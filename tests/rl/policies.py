@@ -22,3 +22,22 @@ def spread(observation: dict[str, Any], info: dict[str, Any]) -> int:
 def last_legal(observation: dict[str, Any], info: dict[str, Any]) -> int:
     """The highest legal action id."""
     return int(np.flatnonzero(observation["action_mask"])[-1])
+
+
+def boom(observation: dict[str, Any], info: dict[str, Any]) -> int:
+    """A policy with a bug."""
+    raise ZeroDivisionError("the policy divided by zero")
+
+
+def nothing(observation: dict[str, Any], info: dict[str, Any]) -> Any:
+    """A policy that forgot to return."""
+    return None
+
+
+def first_illegal(observation: dict[str, Any], info: dict[str, Any]) -> int:
+    """The lowest action id the mask refuses (the lowest legal one when none is refused)."""
+    refused = np.flatnonzero(observation["action_mask"] == 0)
+    return int(refused[0]) if len(refused) else first_legal(observation, info)
+
+
+NOT_CALLABLE = 3

@@ -51,9 +51,20 @@ def _play(env: Any, steps: int, rng: np.random.Generator) -> None:
         env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
 
 
-@pytest.mark.parametrize("steps", [15, 60, 140])
-def test_cattle_hidden_facts_of_other_seats_do_not_reach_an_observation(steps: int) -> None:
-    env = make_env("cattle-trade", seed=21)
+@pytest.mark.parametrize(
+    ("steps", "preset", "mode"),
+    [
+        (15, "standard", None), (60, "standard", None), (140, "standard", None),
+        (60, "micro-duel", "legacy"), (90, "marathon", "fast"), (120, "standard", "fast"),
+    ],
+)  # fmt: skip
+def test_cattle_hidden_facts_of_other_seats_do_not_reach_an_observation(
+    steps: int, preset: str, mode: str | None
+) -> None:
+    config = catalog.get("cattle-trade").preset(preset)
+    if mode is not None:
+        config = msgspec.structs.replace(config, auction_mode=mode)
+    env = make_env("cattle-trade", preset=config, seed=21)
     env.reset()
     _play(env, steps, np.random.default_rng(steps))
     log = list(env.game_log)
@@ -76,26 +87,32 @@ def test_cattle_hidden_facts_of_other_seats_do_not_reach_an_observation(steps: i
     if seen:
         shown = list(log)
         dealt = log[seen[0]]
-        more = tuple(50 if v == 10 else v for v in dealt.money)
+        more = (*dealt.money, 0)  # one more card than dealt: later payments still fold
         shown[seen[0]] = msgspec.structs.replace(dealt, money=more)
         assert not np.array_equal(obs, _observe(env, shown, seat)[0])
 
 
-def test_kuhn_the_opponents_card_does_not_reach_an_observation() -> None:
-    firsts: dict[tuple[int, int], np.ndarray] = {}
-    for seed in range(40):
-        env = make_env("openspiel:kuhn_poker", seed=seed)
+@pytest.mark.parametrize(
+    "game", ["openspiel:kuhn_poker", "openspiel:leduc_poker", "openspiel:liars_dice"]
+)
+@pytest.mark.parametrize("seat", [0, 1])
+def test_the_opponents_private_deal_does_not_reach_an_observation(game: str, seat: int) -> None:
+    """At the first decision each seat's private deal (the first two chance outcomes: seat
+    0's, then seat 1's) is all that tells games apart; a seat's observation and mask are
+    equal exactly when its own deal is, whatever the other's (asked or not)."""
+    seen: dict[tuple[int, int], tuple[np.ndarray, np.ndarray]] = {}
+    for seed in range(30):
+        env = make_env(game, seed=seed)
         env.reset()
-        cards = [e.action for e in env.game_log if type(e).__name__ == "ChanceSampled"]
-        obs, *_ = env.last()
-        assert env.agent_selection == "player_0"
-        firsts[(cards[0], cards[1])] = obs["observation"]
-        if len(firsts) == 6:
-            break
-    for (mine, theirs), obs in firsts.items():
-        for (mine2, theirs2), obs2 in firsts.items():
-            same = np.array_equal(obs, obs2)
-            assert same == (mine == mine2), (mine, theirs, mine2, theirs2)
+        deal = [e.action for e in env.game_log if type(e).__name__ == "ChanceSampled"]
+        assert env.agent_selection == "player_0" and len(deal) == 2
+        obs = env.observe(f"player_{seat}")
+        seen[(deal[0], deal[1])] = (obs["observation"], obs["action_mask"])
+    assert len({k[seat] for k in seen}) > 1 and len({k[1 - seat] for k in seen}) > 1
+    for k, (obs, mask) in seen.items():
+        for k2, (obs2, mask2) in seen.items():
+            same = np.array_equal(obs, obs2) and np.array_equal(mask, mask2)
+            assert same == (k[seat] == k2[seat]), (k, k2)
 
 
 def test_a_policy_seat_is_shown_what_the_environment_shows() -> None:
