@@ -500,7 +500,7 @@ def seat_frame(game: catalog.GameDef, seat: int, view: Any) -> dict[str, Any] | 
         return None
     if not isinstance(frame, dict):
         return None
-    if any(logs.values()):
+    if logs:
         # The growing lists the frame counts into (PACT's messages and quotes), as the seat
         # saw them, and whose they are: a seat's question carries all its drawing needs.
         return {**frame, "logs": {k: list(v) for k, v in logs.items()}, "viewer": seat}
