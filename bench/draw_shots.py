@@ -2,14 +2,21 @@
 code agents, opened in headless Chromium at its last event in a seat's view.
 
     uv run python bench/draw_shots.py [--out docs/img] [GAME ...]
+    uv run python bench/draw_shots.py --seat-page
 
-Writes `draw-<name>.png` per game (the drawing only) and prints each file's size.
+Writes `draw-<name>.png` per game (the drawing only) and prints each file's size. With
+`--seat-page`, photographs instead a person's browser seat page of Cattle Trade
+(`seat-cattle-trade.png`): the first question of a `cattle play` with seat 0 taken through
+the browser.
 """
 
 from __future__ import annotations
 
 import argparse
 import contextlib
+import os
+import subprocess
+import sys
 import tempfile
 import threading
 import time
@@ -73,10 +80,11 @@ def agents_for(name: str, config: Any) -> list[str]:
 
 
 @contextlib.contextmanager
-def serving(db: Path) -> Iterator[str]:
-    """The viewer over `db` in this process, on a port the system picks; its base URL."""
+def serving(db: Path, seats: Path | None = None) -> Iterator[str]:
+    """The viewer over `db` (taking seats from `seats` when given) in this process, on a port
+    the system picks; its base URL."""
     server = uvicorn.Server(
-        uvicorn.Config(create_app(db), host="127.0.0.1", port=0, log_level="warning")
+        uvicorn.Config(create_app(db, seats=seats), host="127.0.0.1", port=0, log_level="warning")
     )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
@@ -92,15 +100,66 @@ def serving(db: Path) -> Iterator[str]:
         thread.join(timeout=10)
 
 
+def _first_question(seats: Path, proc: subprocess.Popen[bytes]) -> str | None:
+    """The token of the first question the game asks, or None if it ends (or a minute
+    passes) first."""
+    from agents.human.mailbox import waiting
+
+    end = time.monotonic() + 60
+    while proc.poll() is None and time.monotonic() < end:
+        for q in waiting(seats):
+            return str(q["token"])
+        time.sleep(0.05)
+    return None
+
+
+def seat_page(out: Path) -> None:
+    """Photograph a person's browser seat page of Cattle Trade at its first question."""
+    from playwright.sync_api import sync_playwright
+
+    with tempfile.TemporaryDirectory() as tmp:
+        db, seats = Path(tmp) / "seat.duckdb", Path(tmp) / "seats"
+        args = ["play", "--game", "cattle-trade", "--seed", "3", "--db", str(db), "--init"]
+        args += ["--agents", "human?via=web,random*3"]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "cli.main", *args],
+            cwd=ROOT,
+            env={**os.environ, "CATTLE_SEATS": str(seats)},
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        try:
+            token = _first_question(seats, proc)
+            if token is None:
+                raise RuntimeError("the game asked its browser seat nothing")
+            with serving(db, seats) as url, sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=str(CHROMIUM), args=["--no-sandbox"])
+                page = browser.new_page(viewport={"width": 900, "height": 700})
+                page.goto(f"{url}/seats/{token}")
+                page.wait_for_selector("#seat-drawing")
+                shot = out / "seat-cattle-trade.png"
+                page.screenshot(path=str(shot), full_page=True)
+                print(f"{shot} {shot.stat().st_size:,} bytes")
+                browser.close()
+        finally:
+            proc.terminate()
+            proc.wait(timeout=30)
+
+
 def main() -> None:
     """Play, serve, open and photograph each game's drawing."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--out", type=Path, default=ROOT / "docs" / "img")
+    parser.add_argument("--seat-page", action="store_true", help="Cattle Trade's seat page")
     parser.add_argument("names", nargs="*", default=list(GAMES))
     args = parser.parse_args()
     from playwright.sync_api import sync_playwright
 
     args.out.mkdir(parents=True, exist_ok=True)
+    if args.seat_page:
+        seat_page(args.out)
+        return
     with tempfile.TemporaryDirectory() as tmp:
         db = Path(tmp) / "shots.duckdb"
         ids: dict[str, tuple[str, int]] = {}

@@ -485,19 +485,26 @@ def missing_field(schema: dict[str, Any] | None, line: str) -> str | None:
 def seat_frame(game: catalog.GameDef, seat: int, view: Any) -> dict[str, Any] | None:
     """The viewer's frame (`extras["frames"]`) after the events the seat's view holds, or
     None for a game without frames or a view that keeps no history: a person's seat is drawn
-    from exactly what the seat has seen, as its page in the viewer is."""
+    from exactly what the seat has seen, as its page in the viewer is (with the lists the
+    frame counts into, `logs`, where its family keeps any)."""
     maker = game.extras.get("frames")
     history = getattr(view, "history", None)
     if maker is None or not isinstance(history, list):
         return None
     try:
-        step, _logs = maker(seat)
+        step, logs = maker(seat)
         frame = None
         for e in history:
             frame = step(e)
     except Exception:  # a drawing is a help to the person, never a reason to stop the game
         return None
-    return frame if isinstance(frame, dict) else None
+    if not isinstance(frame, dict):
+        return None
+    if logs:
+        # The growing lists the frame counts into (PACT's messages and quotes), as the seat
+        # saw them, and whose they are: a seat's question carries all its drawing needs.
+        return {**frame, "logs": {k: list(v) for k, v in logs.items()}, "viewer": seat}
+    return frame
 
 
 def label(prompter: Any, action: Any, decision: Any, seat: int, schema: Any) -> str:

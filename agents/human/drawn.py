@@ -3,7 +3,8 @@ the viewer draws (the `board` of a frame from `extras["frames"]`, built from the
 seat has seen and nothing else): GameBench's Santorini and Sea Battle grids, Codenames' cards
 as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and Arctic
 Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk; TextArena's
-conversations (and Colonel Blotto's allocations).
+conversations (and Colonel Blotto's allocations); OpenSpiel's boards as text grids and its
+poker tables (`projections.openspiel.board`, read from the seat's own string).
 """
 
 from __future__ import annotations
@@ -14,6 +15,8 @@ from typing import Any
 from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
+
+from projections.openspiel.board import READERS
 
 TALK = 12
 """The latest messages of a conversation shown at the terminal (the prompt, `?`, has all)."""
@@ -299,7 +302,66 @@ def _chat(b: dict[str, Any]) -> RenderableType:
     return Group(*parts)
 
 
+_OPENSPIEL = {
+    "tic_tac_toe": "Tic-tac-toe",
+    "connect_four": "Connect Four",
+    "breakthrough": "Breakthrough",
+    "checkers": "Checkers",
+    "othello": "Othello",
+    "go": "Go",
+    "hex": "Hex",
+    "chess": "Chess",
+    "kuhn_poker": "Kuhn poker",
+    "leduc_poker": "Leduc poker",
+    "universal_poker": "Poker",
+}
+
+
+def _openspiel(b: dict[str, Any]) -> RenderableType:
+    """An OpenSpiel board as a text grid (rows top first, named as the game's moves name them;
+    a hex board's rows shifted right), or a poker table: the seat's cards, the public cards,
+    the pot and the chips."""
+    title = _OPENSPIEL.get(str(b["game"]), str(b["game"]))
+    if b.get("shape") == "cards":
+        return _poker(title, b)
+    rows: list[list[str]] = b["rows"]
+    pieces: dict[str, str] = b["pieces"]
+    width = max(len(str(c)) for c in b["col_names"])
+    edge = max(len(str(r)) for r in b["row_names"])
+    hexes = b.get("shape") == "hex"
+    lines = [Text(title + " board", style="bold")]
+    lines.append(Text(" " * (edge + 1) + " ".join(f"{c:^{width}}" for c in b["col_names"])))
+    for r, row in enumerate(rows):
+        line = Text(f"{b['row_names'][r]:>{edge}} " + (" " * r if hexes else ""))
+        for c, mark in enumerate(row):
+            if c:
+                line.append(" ")
+            style = "bold" if mark != "." else "dim"
+            line.append(f"{mark:^{width}}", style=style)
+        lines.append(line)
+    marks = sorted({m for row in rows for m in row if m != "."})
+    if marks:
+        lines.append(Text("Marks: " + ", ".join(f"{m} {pieces.get(m, m)}" for m in marks)))
+    if b.get("to_play"):
+        lines.append(Text(str(b["to_play"])))
+    return Group(*lines)
+
+
+def _poker(title: str, b: dict[str, Any]) -> RenderableType:
+    table = Table(title=f"{title} table", title_justify="left", show_header=False)
+    table.add_column(style="bold")
+    table.add_column()
+    _row(table, "Your cards", ", ".join(b["hand"]) or "none")
+    _row(table, "On the table", ", ".join(b["public"]) or "none")
+    _row(table, "Pot", "unknown" if b.get("pot") is None else f"{b['pot']} chips")
+    if b.get("money"):
+        _row(table, "Chips", ", ".join(f"player {i} {m}" for i, m in enumerate(b["money"])))
+    _row(table, "Actions", "; ".join(b.get("actions") or []) or "none yet")
+    return table
+
+
 DRAWN: dict[str, Callable[[dict[str, Any]], RenderableType]] = {
+    **{game: _openspiel for game in READERS},
     "chat": _chat,
     "santorini": _santorini,
     "codenames": _codenames,

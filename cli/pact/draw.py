@@ -2,7 +2,8 @@
 the view holds it, profit so far), then round by round what each said and the sealed quotes
 shown together, an accepted deal (bid at or above ask: a trade at the midpoint) or a
 declined one (no trade). The frame gives how much of the game's growing lists (messages,
-quotes) it shows; the lists come with the frames (`meta["logs"]`)."""
+quotes) it shows; the lists come with the frames (`meta["logs"]`), or, on a person's seat
+page, in the seat's frame itself (`agents.human.agent.seat_frame`)."""
 
 from __future__ import annotations
 
@@ -22,14 +23,15 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
     """The bargaining of a PACT frame, or None for a frame of another kind."""
     if frame.get("kind") != "pact":
         return None
-    logs = meta.get("logs") or {}
+    # A person's seat page has its lists and its seat in the frame (`seat_frame`).
+    logs = meta.get("logs") or frame.get("logs") or {}
     messages = list(logs.get("messages") or [])[: int(frame.get("messages") or 0)]
     ladder = list(logs.get("ladder") or [])[: int(frame.get("ladder") or 0)]
     if len(messages) < int(frame.get("messages") or 0) or len(ladder) < int(
         frame.get("ladder") or 0
     ):
-        return None  # a frame without its lists (a person's seat page): its text is shown
-    viewer = meta.get("viewer")
+        return None  # a frame without its lists: its text is shown
+    viewer = meta["viewer"] if "viewer" in meta else frame.get("viewer")
     seats = frame.get("seats") or []
     roles = {int(s["seat"]): str(s["role"]) for s in seats}
     parties = []
