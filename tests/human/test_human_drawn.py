@@ -123,7 +123,7 @@ def test_traitor_and_two_rooms_terminal_drawings_are_blind_to_other_seats() -> N
 
     for name, preset, change in (
         ("gamebench:are_you_the_traitor", "quick", traitor),
-        ("gamebench:two_rooms_and_a_boom", None, rooms),
+        ("gamebench:two_rooms_and_a_boom", "open", rooms),
     ):
         gdef, log = played(name, preset, 3)
         seen = set()
