@@ -361,6 +361,24 @@ def openai_body(req: Incoming, ans: Answer) -> dict[str, Any]:
     }
 
 
+def openai_stream(payload: dict[str, Any]) -> bytes:
+    """A chat-completions response as the server-sent events of a streamed answer (a request
+    with `"stream": true`): one chunk with the whole message, one with the finish reason and
+    the usage, then the end marker."""
+    choice = payload["choices"][0]
+    head = {k: payload[k] for k in ("id", "created", "model")}
+    head["object"] = "chat.completion.chunk"
+    delta = {k: v for k, v in choice["message"].items() if v is not None}
+    chunks = [
+        {**head, "choices": [{"index": 0, "delta": delta, "finish_reason": None}]},
+        {**head, "choices": [{"index": 0, "delta": {}, "finish_reason": choice["finish_reason"]}]},
+    ]
+    if "usage" in payload:
+        chunks[-1]["usage"] = payload["usage"]
+    lines = [f"data: {json.dumps(c)}\n\n" for c in chunks] + ["data: [DONE]\n\n"]
+    return "".join(lines).encode()
+
+
 def _tool_input(req: Incoming, ans: Answer) -> tuple[str, dict[str, Any]] | None:
     """(tool name, input) when the request offers a tool and the answer is a JSON object."""
     tools = req.body.get("tools") or []
@@ -513,6 +531,9 @@ class LoopbackServer:
                         payload["usage"] = ans.usage
                     else:
                         del payload["usage"]
+                if protocol == "openai" and req.body.get("stream") is True:
+                    self._write(200, openai_stream(payload), "text/event-stream", ans.headers)
+                    return
                 self._send(200, payload, ans.headers)
 
             def _send(self, status: int, payload: Any, headers: dict[str, str]) -> None:

@@ -373,10 +373,10 @@ def make_env(
     preset: Any = None,
     seed: int | None = None,
     record: str | Path | Store | None = None,
-    text: bool = False,
+    text: bool | str = False,
     *,
     others: Mapping[int, str | SeatSpec] | None = None,
-    label: str | SeatSpec = LABEL,
+    label: str | SeatSpec | None = None,
     max_steps: int | None = None,
     render_mode: str | None = None,
 ) -> GameEnv:
@@ -386,8 +386,25 @@ def make_env(
     that keeps every finished episode as a game. `text`: the text action channel even where
     the game has action ids. `others`: seat -> agent spec of seats played by agents (the
     learner plays the rest). `label`: the agent spec stored for the learner's seats.
-    `max_steps`: truncate an episode after this many learner steps."""
+    `max_steps`: truncate an episode after this many learner steps. `text="chat"`: the text
+    mode for language models (runner.rl.chat): the learner's seats are model seats answered
+    by the caller, stored as the model spec `label` (default `openai:rl?memory=recent`)."""
     g, config = resolve(game, preset)
+    if text == "chat":
+        from runner.rl.chat import make_chat_env
+
+        return make_chat_env(
+            g,
+            config,
+            seed=seed,
+            record=record,
+            others=others,
+            label=label,
+            max_steps=max_steps,
+            render_mode=render_mode,
+        )
+    if not isinstance(text, bool):
+        raise ValueError(f"text is True, False or 'chat', not {text!r}")
     return GameEnv(
         g,
         config,
@@ -395,7 +412,7 @@ def make_env(
         record=record,
         text=text,
         others=others,
-        label=label,
+        label=label or LABEL,
         max_steps=max_steps,
         render_mode=render_mode,
     )
