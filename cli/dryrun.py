@@ -11,6 +11,7 @@ from typing import Any
 from cli.app import out
 from cli.text import line, plain
 from events.store import DuckStore
+from projections.metrics.tables import plural
 
 
 def dry_run(
@@ -54,7 +55,7 @@ def _basis(got: dict[str, Any]) -> str:
     n = got["stored_games"]
     if n:
         return (
-            f"Basis: per decision, the calls and tokens of {n:,} stored game(s) of this game"
+            f"Basis: per decision, the calls and tokens of {plural(n, 'stored game')} of this game"
             " and configuration."
         )
     return (
@@ -76,7 +77,7 @@ def print_estimate(got: dict[str, Any]) -> None:
 
     out.print(
         line(
-            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
+            f"Dry run: {plural(got['games'], 'game')} of {{}} ({{}}), {got['model_games']} with model"
             f" seats; at most {got['decision_bound']:,} decisions per game.",
             got["game"],
             str(got["preset"]),

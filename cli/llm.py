@@ -25,6 +25,7 @@ from cli.common import (
 from cli.text import hint, line, plain
 from events import catalog
 from events.store import GameNotFound
+from projections.metrics.tables import plural
 
 
 @app.command()
@@ -267,7 +268,7 @@ def reparse(
             where = f"{ex['game_id']} seat {ex['seat']} {ex['decision']}/{ex['stage']}"
             out.print(plain(f"{where}: {ex['answer']!r}"))
             out.print(plain(f"  then {then}; now {now}"))
-    out.print(plain(f"{len(ids)} game(s) read; nothing called, nothing written."))
+    out.print(plain(f"{plural(len(ids), 'game')} read; nothing called, nothing written."))
 
 
 @app.command()
