@@ -11,7 +11,7 @@ from typing import Any
 from cli.app import out
 from cli.text import line, plain
 from events.store import DuckStore
-from projections.metrics.tables import plural
+from projections.metrics.tables import plural, styled
 
 
 def dry_run(
@@ -73,7 +73,6 @@ def _bound(per_seat: int | None, seats: int) -> str:
 
 def print_estimate(got: dict[str, Any]) -> None:
     """Print a dry run's estimate as a table that fits 80 columns."""
-    from rich.table import Table
 
     out.print(
         line(
@@ -87,7 +86,7 @@ def print_estimate(got: dict[str, Any]) -> None:
         out.print(plain("No model seats: nothing to estimate."))
         return
     out.print(plain(_basis(got)))
-    t = Table(title=plain("Expected model use (no model called)"))
+    t = styled(plain("Expected model use (no model called)"))
     for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
         t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
     for r in got["seats"]:

@@ -12,11 +12,10 @@ import json
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
 from cli.text import hint, line, plain
-from projections.metrics.tables import plural
+from projections.metrics.tables import plural, styled
 
 
 @app.command()
@@ -69,7 +68,7 @@ def recover(
             )
         )
         return
-    t = Table(title=f"{plural(len(orphans), 'game')} whose writer is gone")
+    t = styled(f"{plural(len(orphans), 'game')} whose writer is gone")
     for col in ("game id", "tournament", "events", "writer", "last write"):
         t.add_column(col)
     for r in orphans:

@@ -73,7 +73,7 @@ def test_costs_piped_print_one_table_at_full_width(db: Path) -> None:
         timeout=120,
     )
     assert done.returncode == 0, done.stderr
-    header = next(line for line in done.stdout.splitlines() if "┃ agent" in line)
+    header = next(line for line in done.stdout.splitlines() if line.startswith("agent "))
     for h in HEADERS["agent"]:
         assert f" {h} " in header
     assert done.stdout.count("Model usage by agent") == 1
