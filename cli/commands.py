@@ -40,7 +40,7 @@ from cli.common import (
     seat_list,
     setup_text,
 )
-from cli.text import csv_text, hint, line, plain
+from cli.text import csv_text, hint, line, plain, styled
 from events import catalog
 from events.config import MAX_TURNS
 from events.sandbox import (
@@ -52,7 +52,6 @@ from events.sandbox import (
     streamed,
 )
 from events.store import DEFAULT_DB
-from projections.metrics.tables import styled
 
 # ---------------------------------------------------------------------------- commands
 

@@ -9,9 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from cli.app import out
-from cli.text import line, plain
+from cli.text import line, plain, styled
 from events.store import DuckStore
-from projections.metrics.tables import plural, styled
+from projections.metrics.tables import plural
 
 
 def dry_run(

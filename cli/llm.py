@@ -22,10 +22,10 @@ from cli.common import (
     print_fitted,
     table_width,
 )
-from cli.text import hint, line, plain
+from cli.text import hint, line, plain, styled
 from events import catalog
 from events.store import GameNotFound
-from projections.metrics.tables import plural, styled
+from projections.metrics.tables import plural
 
 
 @app.command()

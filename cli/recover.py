@@ -14,8 +14,8 @@ from typing import Annotated
 import typer
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
-from cli.text import hint, line, plain
-from projections.metrics.tables import plural, styled
+from cli.text import hint, line, plain, styled
+from projections.metrics.tables import plural
 
 
 @app.command()

@@ -53,11 +53,6 @@ STYLE: dict[str, Any] = {
 """The one table style of the command line: a rule under the header, no frame."""
 
 
-def styled(title: str | Text | None = None, caption: str | Text | None = None) -> Table:
-    """An empty table in the shared style, its title (if any) bold and left-aligned above it."""
-    return Table(title=title, caption=caption, title_justify="left", title_style="bold", **STYLE)
-
-
 def table(head: Sequence[str], rows: Sequence[Sequence[Text]], keys: int) -> Table:
     """A table in the style every metric table shares (its title goes above it, see
     `titled`, so that a long title wraps at the width, not at the table's)."""

@@ -200,3 +200,10 @@ def test_the_games_list_breaks_game_names_only_after_a_separator(width: int) -> 
         assert "".join(lines) == row.game
         assert all(x.endswith((":", "-", "_")) for x in lines[:-1]), lines
     assert max(len(ln) for ln in buf.getvalue().splitlines()) <= width
+
+
+def test_the_command_line_tables_share_the_metric_tables_style() -> None:
+    from cli.text import TABLE_STYLE
+    from projections.metrics.tables import STYLE
+
+    assert TABLE_STYLE == STYLE
