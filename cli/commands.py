@@ -40,7 +40,7 @@ from cli.common import (
     seat_list,
     setup_text,
 )
-from cli.text import csv_text, hint, line, plain
+from cli.text import csv_text, hint, line, plain, styled
 from events import catalog
 from events.config import MAX_TURNS
 from events.sandbox import (
@@ -264,8 +264,8 @@ def _games_table(
 ) -> Table:
     """The stored games as a table (every stored string as plain text), its columns fitted to
     `width` so that no word breaks while whole words can fit."""
-    table = Table(
-        title=plain(
+    table = styled(
+        plain(
             f"{plural(len(rows), 'game')} in {db}"
             + (f" (showing last {len(shown)})" if len(shown) < len(rows) else "")
         )
@@ -664,7 +664,7 @@ def _json_value(value: Any) -> str:
 
 def _sql_table(cols: list[str], rows: list[tuple[Any, ...]]) -> Table:
     """Query results as a table; every value is plain text (a model's answer may hold "[/]")."""
-    table = Table()
+    table = styled()
     numeric = [
         any(v is not None for v in col) and all(v is None or _is_number(v) for v in col)
         for col in zip(*rows, strict=True)

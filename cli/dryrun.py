@@ -9,8 +9,9 @@ from pathlib import Path
 from typing import Any
 
 from cli.app import out
-from cli.text import line, plain
+from cli.text import line, plain, styled
 from events.store import DuckStore
+from projections.metrics.tables import plural
 
 
 def dry_run(
@@ -54,7 +55,7 @@ def _basis(got: dict[str, Any]) -> str:
     n = got["stored_games"]
     if n:
         return (
-            f"Basis: per decision, the calls and tokens of {n:,} stored game(s) of this game"
+            f"Basis: per decision, the calls and tokens of {plural(n, 'stored game')} of this game"
             " and configuration."
         )
     return (
@@ -72,11 +73,10 @@ def _bound(per_seat: int | None, seats: int) -> str:
 
 def print_estimate(got: dict[str, Any]) -> None:
     """Print a dry run's estimate as a table that fits 80 columns."""
-    from rich.table import Table
 
     out.print(
         line(
-            f"Dry run: {got['games']} game(s) of {{}} ({{}}), {got['model_games']} with model"
+            f"Dry run: {plural(got['games'], 'game')} of {{}} ({{}}), {got['model_games']} with model"
             f" seats; at most {got['decision_bound']:,} decisions per game.",
             got["game"],
             str(got["preset"]),
@@ -86,7 +86,7 @@ def print_estimate(got: dict[str, Any]) -> None:
         out.print(plain("No model seats: nothing to estimate."))
         return
     out.print(plain(_basis(got)))
-    t = Table(title=plain("Expected model use (no model called)"))
+    t = styled(plain("Expected model use (no model called)"))
     for c in ("agent", "seats", "calls", "tokens", "cost", "from", "calls bound"):
         t.add_column(c, overflow="fold", justify="left" if c in ("agent", "from") else "right")
     for r in got["seats"]:

@@ -22,9 +22,10 @@ from cli.common import (
     print_fitted,
     table_width,
 )
-from cli.text import hint, line, plain
+from cli.text import hint, line, plain, styled
 from events import catalog
 from events.store import GameNotFound
+from projections.metrics.tables import plural
 
 
 @app.command()
@@ -150,7 +151,7 @@ def _outcomes_table(
 ) -> Table:
     from projections.costs import GROUPS
 
-    t = Table(title=plain(f"Decision outcomes by {by}" + (f" ({kind})" if kind else "")))
+    t = styled(plain(f"Decision outcomes by {by}" + (f" ({kind})" if kind else "")))
     for c in GROUPS[by]:
         t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
     for c in columns:
@@ -194,7 +195,7 @@ def _costs_table(
     from projections.costs import GROUPS
 
     names = list(columns or _COST_COLUMNS)
-    t = Table(title=plain(f"Model usage by {by}" + (f" ({kind})" if kind else "")))
+    t = styled(plain(f"Model usage by {by}" + (f" ({kind})" if kind else "")))
     for c in GROUPS[by]:
         t.add_column(c, overflow="fold", justify="right" if c == "seat" else "left")
     for c in names:
@@ -243,7 +244,7 @@ def reparse(
         )
         return
     for kind in dict.fromkeys(r.game for r in tallies):
-        t = Table(title=plain(f"{kind}: stored answers read by today's parser"))
+        t = styled(plain(f"{kind}: stored answers read by today's parser"))
         for c in ("agent", "decisions", "calls", "changed", "now a move", "now a default"):
             t.add_column(c, overflow="fold", justify="left" if c == "agent" else "right")
         for r in tallies:
@@ -267,7 +268,7 @@ def reparse(
             where = f"{ex['game_id']} seat {ex['seat']} {ex['decision']}/{ex['stage']}"
             out.print(plain(f"{where}: {ex['answer']!r}"))
             out.print(plain(f"  then {then}; now {now}"))
-    out.print(plain(f"{len(ids)} game(s) read; nothing called, nothing written."))
+    out.print(plain(f"{plural(len(ids), 'game')} read; nothing called, nothing written."))
 
 
 @app.command()

@@ -12,10 +12,10 @@ import json
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
-from cli.text import hint, line, plain
+from cli.text import hint, line, plain, styled
+from projections.metrics.tables import plural
 
 
 @app.command()
@@ -60,10 +60,15 @@ def recover(
         alive = len(running)
         out.print(
             "No game was left behind."
-            + (f" {alive} game(s) are being played by live processes." if alive else "")
+            + (
+                f" {plural(alive, 'game')} {'is' if alive == 1 else 'are'} being played by"
+                " live processes."
+                if alive
+                else ""
+            )
         )
         return
-    t = Table(title=f"{len(orphans)} game(s) whose writer is gone")
+    t = styled(f"{plural(len(orphans), 'game')} whose writer is gone")
     for col in ("game id", "tournament", "events", "writer", "last write"):
         t.add_column(col)
     for r in orphans:
@@ -144,9 +149,9 @@ def resume(
     out.print(_score_table(row.game_id, record))
     out.print(
         line(
-            "Continued game [bold cyan]{}[/]: {} event(s) were stored, {} now.",
+            f"Continued game [bold cyan]{{}}[/]: {plural(before, 'event')}"
+            f" {'was' if before == 1 else 'were'} stored, {{}} now.",
             row.game_id,
-            before,
             len(record.events),
         )
     )

@@ -9,7 +9,10 @@ helpers: as rich `Text` (never parsed) with control characters written out as es
 from __future__ import annotations
 
 import re
+from typing import Any
 
+from rich import box
+from rich.table import Table
 from rich.text import Text
 
 # C0 and C1 control characters, DEL, the line and paragraph separators, and the
@@ -98,3 +101,21 @@ def hint(*words: object, db: object = None) -> str:
         if Path(str(db)).resolve() != default.resolve():
             parts += ["--db", shlex.quote(str(db))]
     return " ".join([command_prefix(), *parts])
+
+
+TABLE_STYLE: dict[str, Any] = {
+    "box": box.SIMPLE_HEAD,
+    "show_edge": False,
+    "pad_edge": False,
+    "collapse_padding": True,
+}
+"""The style of every table the command line prints, the metric tables' one
+(`projections.metrics.tables.STYLE`, which a test holds equal): a rule under the header, no
+frame. Kept here too so that a command such as `games` loads no projection."""
+
+
+def styled(title: str | Text | None = None, caption: str | Text | None = None) -> Table:
+    """An empty table in the shared style, its title (if any) bold and left-aligned above it."""
+    return Table(
+        title=title, caption=caption, title_justify="left", title_style="bold", **TABLE_STYLE
+    )

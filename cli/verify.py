@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
+from projections.metrics.tables import plural
 
 # The checker (and the engines it replays with) loads when games are verified, not when
 # `cattle verify --help` is read.
@@ -103,7 +104,7 @@ def verify_command(
     if not 1 <= workers <= MAX_WORKERS_PER_CPU * cpus:
         raise UsageError(
             f"--workers must be between 1 and {MAX_WORKERS_PER_CPU * cpus}"
-            f" ({cpus} CPU(s) here), got {workers}"
+            f" ({plural(cpus, 'CPU')} here), got {workers}"
         )
     checks: list[GameCheck] = []
     stopped = False

@@ -86,7 +86,7 @@ def stored_rates(con: Any, games: Sequence[str], agent: str) -> Rates | None:
                 calls=calls / decisions,
                 input=inp / decisions,
                 output=outp / decisions,
-                basis=f"{n} stored game(s){note}",
+                basis=f"{n} stored {'game' if n == 1 else 'games'}{note}",
             )
     return None
 

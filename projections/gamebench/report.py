@@ -35,12 +35,10 @@ import time
 from collections import defaultdict
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
 
 from projections import bradley_terry as BT
 from projections.metrics import plots as F
@@ -49,6 +47,13 @@ from projections.metrics.aggregate import Selection
 from projections.metrics.html import ReportStats, section_page
 from projections.ratings import match_records, scored_games, team_games
 from projections.two_seat.report import figure_html, label
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
+
 
 SEED = 0
 """Seed of the bootstrap draws: the same store gives the same intervals on every run."""

@@ -3,15 +3,16 @@ annotated heat map."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
+from types import ModuleType
+from typing import TYPE_CHECKING, Any
 
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
 
 INK = "#1f2430"
 MUTED = "#6b7280"
@@ -29,30 +30,52 @@ PALETTE = (
     "#475569",
 )
 
-plt.rcParams.update(
-    {
-        "font.size": 9.5,
-        "axes.titlesize": 11,
-        "axes.titleweight": "bold",
-        "axes.titlelocation": "left",
-        "axes.edgecolor": "#9ca3af",
-        "axes.labelcolor": INK,
-        "axes.spines.top": False,
-        "axes.spines.right": False,
-        "axes.grid": True,
-        "grid.color": GRID,
-        "grid.linewidth": 0.8,
-        "xtick.color": MUTED,
-        "ytick.color": MUTED,
-        "legend.frameon": False,
-        "legend.fontsize": 8.5,
-        "figure.dpi": 100,
-        "savefig.dpi": 110,
-        # Labels are agent names: "$...$" in one must print as written, not as math (an
-        # unbalanced formula would stop the whole report).
-        "text.parse_math": False,
-    }
-)
+
+@functools.cache
+def pyplot() -> ModuleType:
+    """matplotlib's pyplot on the file-only backend, with the shared settings: imported on a
+    figure's first use, so that a command printing only tables never loads matplotlib."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot
+
+    matplotlib.pyplot.rcParams.update(
+        {
+            "font.size": 9.5,
+            "axes.titlesize": 11,
+            "axes.titleweight": "bold",
+            "axes.titlelocation": "left",
+            "axes.edgecolor": "#9ca3af",
+            "axes.labelcolor": INK,
+            "axes.spines.top": False,
+            "axes.spines.right": False,
+            "axes.grid": True,
+            "grid.color": GRID,
+            "grid.linewidth": 0.8,
+            "xtick.color": MUTED,
+            "ytick.color": MUTED,
+            "legend.frameon": False,
+            "legend.fontsize": 8.5,
+            "figure.dpi": 100,
+            "savefig.dpi": 110,
+            # Labels are agent names: "$...$" in one must print as written, not as math (an
+            # unbalanced formula would stop the whole report).
+            "text.parse_math": False,
+        }
+    )
+    return matplotlib.pyplot
+
+
+class _Pyplot:
+    """Stands for `matplotlib.pyplot` until an attribute is first read."""
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(pyplot(), name)
+
+
+if not TYPE_CHECKING:
+    plt = _Pyplot()
 
 
 def colours(agents: Sequence[str]) -> dict[str, str]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 import io
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from rich import box
 from rich.console import Console, Group, RenderableType
@@ -43,10 +44,19 @@ def _text(cell: Cell) -> Text:
     return Text(cell)
 
 
+STYLE: dict[str, Any] = {
+    "box": box.SIMPLE_HEAD,
+    "show_edge": False,
+    "pad_edge": False,
+    "collapse_padding": True,
+}
+"""The one table style of the command line: a rule under the header, no frame."""
+
+
 def table(head: Sequence[str], rows: Sequence[Sequence[Text]], keys: int) -> Table:
     """A table in the style every metric table shares (its title goes above it, see
     `titled`, so that a long title wraps at the width, not at the table's)."""
-    t = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False, collapse_padding=True)
+    t = Table(**STYLE)
     for j, h in enumerate(head):
         if j < keys:
             t.add_column(Text(h), overflow="fold")

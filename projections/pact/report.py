@@ -17,18 +17,22 @@ import io
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, ParamSpec
+from typing import TYPE_CHECKING, Any, ParamSpec
 
 import duckdb
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from projections.metrics import plots as F
 from projections.metrics.aggregate import AgentProfile, Estimate, Selection, seed_for
 from projections.metrics.html import ReportStats, section_page
 from projections.pact import metrics as P
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
+
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = (
@@ -243,6 +247,8 @@ def fig_by_round(profs: Sequence[AgentProfile], col: dict[str, str]) -> Figure:
             ax.axhline(0, color=F.MUTED, lw=0.8)
     for ax in axes[1]:
         ax.set_xlabel("round")
+        from matplotlib.ticker import MaxNLocator
+
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
     if not drawn:
         for ax in axes.flat:

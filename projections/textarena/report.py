@@ -13,14 +13,11 @@ import html
 import time
 from collections import defaultdict
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import matplotlib.pyplot as plt
 import msgspec
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.ticker import MaxNLocator
 
 from projections.metrics import plots as F
 from projections.metrics import tables as T
@@ -29,6 +26,13 @@ from projections.metrics.html import ReportStats, section_page
 from projections.ratings import environment
 from projections.textarena import arena as A
 from projections.two_seat.report import figure_html, label
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
+
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = (
@@ -315,6 +319,8 @@ def fig_survival(seats: Sequence[A.ArenaSeat], col: dict[str, str]) -> Figure:
     top = max(max(ys) for ys in data.values() if ys)
     ax.set_ylim(-0.5, top * 1.15 + 1.5)
     ax.set_xlim(-0.6, len(agents) - 0.4)
+    from matplotlib.ticker import MaxNLocator
+
     ax.yaxis.set_major_locator(MaxNLocator(integer=True))
     ax.set_xticks(range(len(agents)), [label(a, 16) for a in agents], rotation=20, ha="right")
     ax.set_ylabel("own actions before the first invalid move")
@@ -362,6 +368,8 @@ def fig_trajectories(seats: Sequence[A.ArenaSeat], col: dict[str, str]) -> Figur
             ax.plot(data[:, 0], data[:, j + 1], color=col[agent], lw=1.4, label=label(agent))
         ax.set_title(label(game, 28), fontsize=10)
         ax.set_xlabel("games played")
+        from matplotlib.ticker import MaxNLocator
+
         ax.xaxis.set_major_locator(MaxNLocator(integer=True))
         ax.set_ylabel("TrueSkill μ")
         ax.legend(fontsize=7, loc="best")

@@ -16,18 +16,23 @@ import io
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
 from rich.console import RenderableType
 
 from projections.metrics import plots as F
 from projections.metrics.aggregate import Estimate, Selection
 from projections.metrics.html import ReportStats, section_page
 from projections.two_seat import nra as N
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
+
 
 #: Figure ids, in page order.
 FIGURE_IDS: tuple[str, ...] = ("fig-nra-games", "fig-nra-matrix", "fig-nra-completion")

@@ -90,3 +90,24 @@ def run_hint(
         text=True,
         timeout=timeout,
     )
+
+
+def table_lines(text: str) -> tuple[str, list[str]]:
+    """A printed table's header line and its body lines (up to the first blank line): the
+    shared style has no frame, only a rule under the header."""
+    lines = text.splitlines()
+    rule = next(i for i, ln in enumerate(lines) if ln.strip() and set(ln.strip()) == {"─"})
+    body = []
+    for ln in lines[rule + 1 :]:
+        if not ln.strip():
+            break
+        body.append(ln)
+    return lines[rule - 1], body
+
+
+def column(line: str, header: str, name: str, following: str | None) -> str:
+    """The text of a line under the left-aligned column `name` of `header` (up to where the
+    column `following` starts, or the end)."""
+    start = header.index(name)
+    end = header.index(following, start + len(name)) if following else len(line)
+    return line[start:end]

@@ -11,7 +11,7 @@ from typing import Any
 
 import msgspec
 import pytest
-from clikit import cattle, cattle_many
+from clikit import cattle, cattle_many, table_lines
 
 from events.base import visible
 from events.cattle import game as ev
@@ -99,13 +99,7 @@ def test_games_lists_every_stored_game(db) -> None:
 
 def cell_words(table: str) -> set[str]:
     """The words in the body cells of a printed table."""
-    return {
-        word
-        for row in table.splitlines()
-        if row.startswith("│")
-        for cell in row.strip("│").split("│")
-        for word in cell.split()
-    }
+    return {word for row in table_lines(table)[1] for word in row.split()}
 
 
 def test_games_at_80_columns_breaks_no_word(db) -> None:

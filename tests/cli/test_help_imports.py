@@ -172,3 +172,21 @@ def test_typer_formats_markdown_and_tracebacks_with_the_real_rich_classes() -> N
     )
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "ok"
+
+
+def test_metric_tables_draw_nothing_so_import_no_matplotlib(tmp_path: Path) -> None:
+    # The report module that builds PACT's metric tables also draws its figures; printing the
+    # tables must not load the plotting library.
+    from events import catalog
+    from events.store import DuckStore
+    from runner.session import play_and_store
+
+    db = tmp_path / "p.duckdb"
+    with DuckStore(db) as store:
+        g = catalog.get("pact")
+        for seed in (1, 2):
+            play_and_store(store, g.preset("quick"), seed, ["random", "truthful"])
+    done = python(RUN_AND_LIST, "metrics", "--game", "pact", "--db", str(db))
+    modules = json.loads(done.stderr.strip().splitlines()[-1])
+    assert "projections.pact.report" in modules and "numpy" in modules
+    assert among(modules, ("matplotlib",)) == [], done.stdout

@@ -11,7 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from clikit import ENV, ROOT, cattle
+from clikit import ENV, ROOT, cattle, table_lines
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -189,11 +189,13 @@ def test_the_table_rounds_fractions_and_right_aligns_numbers(db: Path) -> None:
     )
     got = cattle("sql", query, "--db", db)
     assert got.returncode == 0, got.stderr
-    rows = [r for r in got.stdout.splitlines() if r.startswith("│")]
-    cells = [[c for c in r.strip("│").split("│")] for r in rows]
-    assert [c[0].strip() for c in cells] == ["114.48", "0.0001235"]
-    for ratio, n, word in cells:  # numbers end at the right edge, text starts at the left
-        assert ratio.endswith(" ") and ratio.rstrip().endswith(ratio.strip())
-        assert ratio[-2] != " " and n[-2] != " " and word[1] != " "
+    header, body = table_lines(got.stdout)
+    body = [ln for ln in body if not ln.endswith(" rows")]  # the count printed below
+    ratio_end = header.index("ratio") + len("ratio")
+    n_end = header.index(" n ") + len(" n")
+    word = header.index("word")
+    assert [ln[:ratio_end].strip() for ln in body] == ["114.48", "0.0001235"]
+    for ln in body:  # numbers end under their header's end, text starts under its start
+        assert ln[ratio_end - 1] != " " and ln[n_end - 1] != " " and ln[word] != " "
     as_csv = cattle("sql", query, "--format", "csv", "--db", db)
     assert "114.4776119402985" in as_csv.stdout  # csv keeps every digit

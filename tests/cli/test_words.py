@@ -186,17 +186,24 @@ def test_the_games_list_breaks_game_names_only_after_a_separator(width: int) -> 
     Console(file=buf, width=width, color_system=None).print(
         _games_table(rows, rows, {}, Path("data/cattle.duckdb"), width=width)
     )
+    from clikit import column, table_lines
+
+    header, body = table_lines(buf.getvalue())
     cells: list[list[str]] = []
-    for ln in buf.getvalue().splitlines():
-        parts = ln.split("│")
-        if len(parts) < 4:
-            continue
-        if parts[1].strip():
+    for ln in body:
+        if column(ln, header, "game id", " game ").strip():
             cells.append([])
-        cells[-1].append(parts[2].strip())
+        cells[-1].append(column(ln, header, " game ", " preset").strip())
     assert len(cells) == len(rows)
     for row, lines in zip(rows, cells, strict=True):
         lines = [x for x in lines if x]
         assert "".join(lines) == row.game
         assert all(x.endswith((":", "-", "_")) for x in lines[:-1]), lines
     assert max(len(ln) for ln in buf.getvalue().splitlines()) <= width
+
+
+def test_the_command_line_tables_share_the_metric_tables_style() -> None:
+    from cli.text import TABLE_STYLE
+    from projections.metrics.tables import STYLE
+
+    assert TABLE_STYLE == STYLE

@@ -56,7 +56,7 @@ def test_the_estimate_meets_a_real_run_within_a_factor(
     assert len(server.requests) == asked  # no model called
     assert db.read_bytes() == before  # nothing stored
     assert got["games"] == 4 and got["model_games"] == 4
-    assert {r["basis"] for r in got["seats"]} == {"4 stored game(s)"}
+    assert {r["basis"] for r in got["seats"]} == {"4 stored games"}
     _tournament(server, db, env, "--seed", "2", "--name", "second")
     con = duckdb.connect(str(db), read_only=True)
     calls, tokens = con.execute(
@@ -77,7 +77,7 @@ def test_without_stored_games_the_bound_is_stated_and_the_budget_cuts_the_estima
         server, db, {**env, "COLUMNS": "80"}, "--seed", "5", "--dry-run", "--max-calls", "30"
     )
     assert not db.exists()
-    assert "Basis: no stored game" in text and "Dry run: 4 game(s) of cattle-trade" in text
+    assert "Basis: no stored game" in text and "Dry run: 4 games of cattle-trade" in text
     assert "at most 30 calls" in text
     # The budget holds for the estimate too, not only for the bound.
     assert "In all: 30 calls" in text and "cut by" in text

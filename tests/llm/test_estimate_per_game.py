@@ -46,7 +46,7 @@ def test_the_estimate_from_a_stored_game_meets_the_real_use(
     assert row.bound["stored_games"] == 0
     assert {r["basis"] for r in row.bound["seats"]} == {"bound"}
     assert row.stored["stored_games"] == 1
-    assert {r["basis"] for r in row.stored["seats"]} == {"1 stored game(s)"}
+    assert {r["basis"] for r in row.stored["seats"]} == {"1 stored game"}
     for estimated, real in ((row.stored["calls"], row.calls), (row.stored["tokens"], row.tokens)):
         assert real > 0
         assert real / FACTOR <= estimated <= real * FACTOR, (family, estimated, real)

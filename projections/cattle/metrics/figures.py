@@ -10,18 +10,10 @@ import math
 import warnings
 from collections.abc import Collection, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import duckdb
-import matplotlib
-
-matplotlib.use("Agg")
-
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
-from matplotlib.lines import Line2D
-from matplotlib.patches import Patch
 
 from projections.metrics.aggregate import AgentProfile, Estimate, Selection, seed_for
 from projections.metrics.plots import GRID, INK, MUTED, short
@@ -32,6 +24,12 @@ from projections.metrics.plots import fig_heatmap as fig_heatmap
 from projections.metrics.plots import new_figure as _fig
 from projections.metrics.plots import robust_limits as robust_limits
 from projections.metrics.ratings import Rating
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
 
 
 def style(agent: str, code: Collection[str]) -> dict[str, Any]:
@@ -51,6 +49,8 @@ def legend(
     Automatic legends skip every artist whose label starts with "_", which would drop agents
     so named; explicit handles and labels are always shown.
     """
+    from matplotlib.lines import Line2D
+
     handles = [Line2D([], [], color=col[a], lw=1.8, ms=5, **style(a, code)) for a in agents]
     if handles:
         target.legend(handles, [short(a) for a in agents], **kw)
@@ -574,6 +574,8 @@ def fig_bars(
     # Bars start at zero; an all-zero panel still gets a readable scale.
     ax.set_xlim(left=0, right=max(ax.get_xlim()[1], 1.0))
     if k > 1:
+        from matplotlib.patches import Patch
+
         handles = [
             Patch(facecolor="white", edgecolor=INK, hatch=hatches[j % len(hatches)])
             for j in range(k)

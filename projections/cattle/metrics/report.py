@@ -13,11 +13,10 @@ import io
 import math
 import time
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 import duckdb
-import matplotlib.pyplot as plt
 import numpy as np
-from matplotlib.figure import Figure
 
 from engine.schedule import COMPOSITIONS
 from projections.cattle.metrics import figures as F
@@ -26,6 +25,13 @@ from projections.cattle.metrics.registry import PAPER_METRICS, get, metrics
 from projections.metrics.aggregate import AgentProfile, Estimate, Selection
 from projections.metrics.html import CSS, FIGURES_LOADED, ReportStats
 from projections.metrics.ratings import Rating, ratings
+
+if TYPE_CHECKING:
+    import matplotlib.pyplot as plt
+    from matplotlib.figure import Figure
+else:
+    from projections.metrics.plots import plt
+
 
 #: Figure ids, in page order (the report test checks every one is present).
 FIGURE_IDS: tuple[str, ...] = (
