@@ -65,7 +65,9 @@ def demo(
     with out.status("Playing a standard game..."):
         game_id, record = _play(db, "standard", None, seed, DEMO_AGENTS, None)
     out.print(_score_table(game_id, record))
-    out.print(line("Stored in [bold]{}[/]. Game id: [bold cyan]{}[/]", db, game_id))
+    out.print(line("Stored in [bold]{}[/].", db))
+    # On a line of its own: a long store path never parts the label from the id.
+    out.print(line("Game id: [bold cyan]{}[/]", game_id))
     out.print(
         line(
             "Next: [green]{}[/] or [green]{}[/]",
