@@ -346,8 +346,7 @@ def _two_rooms_ask(view: Any, decision: Any, seat: int) -> Menu:
         return Menu(
             observation=observation,
             instructions=(
-                f"Put one short question to {to} (at most {decision.max_message}"
-                " characters)."
+                f"Put one short question to {to} (at most {decision.max_message} characters)."
             ),
             predefined=(),
             openended=(Choice("question", f"Your question to {to}."),),

@@ -308,7 +308,9 @@ def test_sea_battle_turn_is_gamebenchs_eight_actions(scripted: Any, tmp_path: Pa
 
     srv = scripted(fn)
     name = "gamebench:sea_battle"
-    record = _stored(name, _config(name), 1, _lineup(srv, name, "mode=prompt&max_calls=6"), tmp_path)
+    record = _stored(
+        name, _config(name), 1, _lineup(srv, name, "mode=prompt&max_calls=6"), tmp_path
+    )
     assert len(seen) == 6
     assert all(p == [LABELS[t] for t in CHOICES] and o == [] for p, o, _ in seen)
     assert all("Further rocks:" in u and "SEA (x across" not in u for _, _, u in seen)
