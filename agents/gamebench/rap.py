@@ -228,9 +228,9 @@ class Planner:
     # ---- GameBench's world model and search config ------------------------------------
 
     async def actions(self, state: State) -> tuple[str, ...]:
-        """The actions in a state: the root's keys, else the model's prediction (raises when
-        the answer holds no <actions> block)."""
-        if state.actions:
+        """The actions in a state: the root's keys (none when the decision offers none), else
+        the model's prediction (raises when the answer holds no <actions> block)."""
+        if state.actions is not None:
             return state.actions
 
         async def make() -> tuple[str, ...]:

@@ -78,15 +78,18 @@ class RandomAgent(common.RandomAgent):
 
 
 class GameBenchRandomAgent(common.RandomAgent):
-    """GameBench's own random agent at Two Rooms: every open question answered with the
-    empty string, so at its turn to talk it says "" (it never shows a card: GameBench's game
-    offers no showing); as a leader, one of the listed hostages, uniformly."""
+    """GameBench's own random agent at Two Rooms: every open-ended action answered with the
+    empty string. Under `talk = "ask"` it picks the room-mate to question uniformly (its
+    predefined keys) and asks and answers "" (GameBench's `play` at 4f1a3de offers the
+    question and the answer as one open-ended key each); under `talk = "open"` it says "" at
+    its turn to talk and never shows a card (GameBench's game offers no showing). As a
+    leader, one of the listed hostages, uniformly."""
 
     spec = "gamebench-random"
     label = "gamebench:two_rooms:gamebench-random"
 
     def act(self, view: Any, decision: Any) -> Any:
-        if isinstance(decision, TalkTurn):
+        if isinstance(decision, TalkTurn | QuestionTurn | AnswerTurn):
             return Say(seat=self.seat, text="")
         return self.rng.choice(decision.legal)
 

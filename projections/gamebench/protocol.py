@@ -108,6 +108,8 @@ def rule_book(prompter: Any, view: Any) -> RuleBook:
     if name == "sea_battle":
         from projections.gamebench import sea_battle
 
+        if view.rules == "gamebench":
+            return sea_battle.gamebench_book(view.config)
         return sea_battle.book(view.config, prompter.edition)
     if name == "traitor":
         from projections.gamebench import traitor
@@ -149,6 +151,8 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         return _traitor(prompter, view, decision, seat)
     if name == "two_rooms":
         return _two_rooms(prompter, view, decision, seat)
+    if name == "sea_battle" and getattr(decision, "rules", None) == "gamebench":
+        return _sea_battle_choice(view, seat)
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
     if isinstance(prompter, GameBenchPrompter):
@@ -195,6 +199,27 @@ def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         observation=codenames.observation_text(view),
         instructions=question,
         predefined=(*words, end),
+    )
+
+
+def _sea_battle_choice(view: Any, seat: int) -> Menu:
+    """Sea Battle under the gamebench rules: GameBench's eight predefined actions a turn,
+    keyed by the names its `get_observation` gives them (games/sea_battle.py at 8721bb9),
+    each described in the project's words, after GameBench's observation."""
+    from engine.gamebench.sea_battle import CHOICES, SetPlan
+    from projections.gamebench import sea_battle
+
+    return Menu(
+        observation=sea_battle.gamebench_observation(view),
+        instructions="Choose how your ship moves and which side it fires to this turn.",
+        predefined=tuple(
+            Choice(
+                sea_battle.LABELS[t],
+                f"{sea_battle.MOVE_TEXT[t[0]]}, then {sea_battle.SIDE_TEXT[t[1]]}.",
+                SetPlan(seat=seat, plan=t),
+            )
+            for t in CHOICES
+        ),
     )
 
 
@@ -267,8 +292,10 @@ def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
 
 
 def _two_rooms(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
-    from engine.gamebench.two_rooms import Say, TalkTurn
+    from engine.gamebench.two_rooms import AnswerTurn, AskWhomTurn, QuestionTurn, Say, TalkTurn
 
+    if isinstance(decision, AskWhomTurn | QuestionTurn | AnswerTurn):
+        return _two_rooms_ask(view, decision, seat)
     situation = prompter.situation(view, decision)
     predefined = tuple(Choice(k, k, a) for k, a in prompter.options(decision))
     if not isinstance(decision, TalkTurn):
@@ -286,6 +313,54 @@ def _two_rooms(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         instructions="Talk to your room, show something to one player, or keep quiet.",
         predefined=predefined,
         openended=(Choice("say", "Say one message to the players of your room."),),
+        read=say,
+    )
+
+
+def _two_rooms_ask(view: Any, decision: Any, seat: int) -> Menu:
+    """Two Rooms' questions and answers (`talk = "ask"`) in GameBench's three calls
+    (games/two_rooms_and_a_boom/two_rooms.py at 4f1a3de, `play`): the room-mate to ask as a
+    predefined key per player, then the question and the answer each as one open-ended key.
+    Any text is a question or an answer (the rules keep it to one line and cut it), the empty
+    one too, as GameBench hands its random player's empty response on."""
+    from engine.gamebench.two_rooms import AskWhomTurn, QuestionTurn, Say
+    from projections.gamebench import two_rooms
+
+    observation = two_rooms.observation_text(view, decision)
+
+    def say(key: str, response: str) -> tuple[Any, str | None]:
+        return Say(seat=seat, text=response.strip()), None
+
+    if isinstance(decision, AskWhomTurn):
+        return Menu(
+            observation=observation,
+            instructions=(
+                f"Your turn to ask (room {decision.room}): choose the player of your room you"
+                " will put one question to. Only the two of you hear the question and its"
+                " answer."
+            ),
+            predefined=tuple(Choice(k, k, a) for k, a in two_rooms.labelled(decision)),
+        )
+    if isinstance(decision, QuestionTurn):
+        to = decision.names[decision.to]
+        return Menu(
+            observation=observation,
+            instructions=(
+                f"Put one short question to {to} (at most {decision.max_message} characters)."
+            ),
+            predefined=(),
+            openended=(Choice("question", f"Your question to {to}."),),
+            read=say,
+        )
+    asker = decision.names[decision.asker]
+    return Menu(
+        observation=observation,
+        instructions=(
+            f"{asker} asks you: {decision.question!r}. Answer in a few words (at most"
+            f" {decision.max_message} characters)."
+        ),
+        predefined=(),
+        openended=(Choice("answer", f"Your answer to {asker}."),),
         read=say,
     )
 

@@ -574,13 +574,24 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[str]:
 
 # --------------------------------------------------------------------------- prompts
 
-SUMMARY = (
+_OUTLINE = (
     "Two teams, blue and red, are mixed across two rooms, and nobody knows anyone else's"
     " team at the start. The blue team has the President, the red team the Bomber. After the"
     " last round, red wins if the Bomber is in the same room as the President; blue wins if"
-    " they are in different rooms. Each round the players of a room talk and may show their"
-    " cards to each other; then the leader of each room sends hostages to the other room."
+    " they are in different rooms."
 )
+
+SUMMARY = (
+    _OUTLINE + " Each round the players of a room talk and may show their cards to each other;"
+    " then the leader of each room sends hostages to the other room."
+)
+"""The summary under open talk (`talk = "open"`)."""
+
+ASK_SUMMARY = (
+    _OUTLINE + " Each round every player puts one question to another player of its room and"
+    " hears the answer; then the leader of each room sends hostages to the other room."
+)
+"""The summary under GameBench's talk (`talk = "ask"`), where nobody shows a card."""
 
 SECTIONS: dict[str, str] = {
     "Teams and cards": (
@@ -661,7 +672,7 @@ def _ask_book(book: RuleBook) -> RuleBook:
         ("Questions", QUESTIONS) if h == "Talking and showing" else (h, text)
         for h, text in book.sections
     )
-    return RuleBook(title=book.title, summary=book.summary, sections=sections)
+    return RuleBook(title=book.title, summary=ASK_SUMMARY, sections=sections)
 
 
 ASK_BOOK = _ask_book(BOOK)

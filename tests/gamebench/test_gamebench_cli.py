@@ -33,7 +33,8 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
     assert summary["game"] == "gamebench:pit"
     assert [s["agent"] for s in summary["scores"]] == ["random", "random"]
     assert abs(sum(s["score"] for s in summary["scores"]) - 1.0) < 1e-9
-    # `heuristic` names each game's own heuristic (GameBench's suite).
+    # `heuristic` names each game's own heuristic (GameBench's suite); `policy` (a trained
+    # policy, runner.rl) is a built-in kind of every game, as the model providers are.
     assert pit.stdout.split() == [
         "anthropic",
         "cornerer",
@@ -41,6 +42,7 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
         "heuristic",
         "human",
         "openai",
+        "policy",
         "random",
     ]
     assert santorini.stdout.split() == [
@@ -50,6 +52,7 @@ def test_play_seats_random_by_default_and_agents_lists_the_code_agents(tmp_path:
         "heuristic",
         "human",
         "openai",
+        "policy",
         "random",
     ]
     # A finished game with one agent in every seat is no match: the tables say so, without

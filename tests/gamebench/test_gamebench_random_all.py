@@ -57,15 +57,25 @@ def _seat_events(events: list[Any], seats: set[int], tag: str) -> list[Any]:
     return out
 
 
-def test_two_rooms_says_empty_strings() -> None:
-    """Every turn to talk of GameBench's random player is an empty message, which the rules
-    record as saying nothing (it never shows its card); the project's random player says its
+def test_two_rooms_asks_and_answers_empty_strings() -> None:
+    """Under GameBench's talk (the default) GameBench's random player picks a room-mate to
+    question and asks and answers with the empty string, never saying or showing anything
+    else; under open talk every turn to talk is an empty message, which the rules record as
+    saying nothing (it never shows its card), where the project's random player says its
     stock lines and shows cards."""
     preset, lineup = GAMES["gamebench:two_rooms_and_a_boom"]
-    config = _config("gamebench:two_rooms_and_a_boom", preset)
+    mine = {0, 1, 2}
+    for seed in (5, 6):
+        events = _events(_config("gamebench:two_rooms_and_a_boom", preset), seed, lineup)
+        ours = [e for e in events if getattr(e, "seat", None) in mine]
+        names = {type(e).__name__ for e in ours}
+        assert {"TrAskedWhom", "TrAsked", "TrAnswered"} <= names
+        assert not names & {"TrSaid", "TrShown", "TrAskSkipped", "TrRequestRefused"}
+        spoken = [e for e in ours if type(e).__name__ in ("TrAsked", "TrAnswered")]
+        assert all(e.text == "" for e in spoken)
+    config = _config("gamebench:two_rooms_and_a_boom", "open_short")
     for seed in (5, 6):
         events = _events(config, seed, lineup)
-        mine = {0, 1, 2}
         ours = [e for e in events if getattr(e, "seat", None) in mine]
         names = {type(e).__name__ for e in ours}
         assert "TrKeptQuiet" in names and not names & {"TrSaid", "TrShown"}

@@ -117,7 +117,7 @@ def test_traitor_and_two_rooms_terminal_drawings_are_blind_to_other_seats() -> N
     def rooms(e: Any) -> Any:
         if isinstance(e, tr.TrCardDealt):
             return msgspec.structs.replace(e, colour="red" if e.colour == "blue" else "blue")
-        if isinstance(e, tr.TrSaid):
+        if isinstance(e, tr.TrSaid | tr.TrAsked | tr.TrAnswered):  # open talk, and the ask talk
             return msgspec.structs.replace(e, text="LEAK " + e.text)
         return e
 

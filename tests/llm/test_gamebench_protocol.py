@@ -280,6 +280,96 @@ def test_explain_action_describes_it(scripted: Any) -> None:
     assert seen and all(s.startswith("Reveal the hidden card ") for s in seen)
 
 
+# ---------------------------------------------------------------------------- data-era rules
+
+
+def _stored(name: str, config: Any, seed: int, lineup: list[str], tmp_path: Path) -> Any:
+    """Play and store a game; it must verify from its log."""
+    with DuckStore(tmp_path / f"{seed}.duckdb") as store:
+        gid, record = play_and_store(store, config, seed, lineup)
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem
+    return record
+
+
+def test_sea_battle_turn_is_gamebenchs_eight_actions(scripted: Any, tmp_path: Path) -> None:
+    """Under the data-era rules (the default) every turn offers GameBench's eight predefined
+    actions by the names its observation gives them, and no open-ended one; the key answered
+    is the plan the ship seals, and the prompt shows GameBench's observation (no map)."""
+    from engine.gamebench.sea_battle import CHOICES
+    from projections.gamebench.sea_battle import LABELS
+
+    seen: list[tuple[list[str], list[str], str]] = []
+
+    def fn(req: Incoming) -> str:
+        predefined, openended = _keys(req)
+        seen.append((predefined, openended, str(req.messages[1].get("content", ""))))
+        return json.dumps({"action": predefined[len(seen) % 8] if predefined else "none"})
+
+    srv = scripted(fn)
+    name = "gamebench:sea_battle"
+    record = _stored(
+        name, _config(name), 1, _lineup(srv, name, "mode=prompt&max_calls=6"), tmp_path
+    )
+    assert len(seen) == 6
+    assert all(p == [LABELS[t] for t in CHOICES] and o == [] for p, o, _ in seen)
+    assert all("Further rocks:" in u and "SEA (x across" not in u for _, _, u in seen)
+    plans = [e.plan for e in record.events if type(e).__name__ == "SbPlanSealed" and e.seat == 0]
+    assert plans[:6] == [CHOICES[(i + 1) % 8] for i in range(6)]
+    assert not any(isinstance(e, ActionDefaulted) and e.seat == 0 for e in record.events[:40])
+
+
+def test_two_rooms_asks_in_gamebenchs_three_calls(scripted: Any, tmp_path: Path) -> None:
+    """Under GameBench's talk (the default) a seat picks the room-mate to ask among
+    predefined keys, then asks and answers through one open-ended key each; what it answers
+    is what the room-mate hears, and nothing defaults."""
+    counter = iter(range(1000))
+    keys_seen: list[tuple[list[str], list[str]]] = []
+
+    def fn(req: Incoming) -> str:
+        predefined, openended = _keys(req)
+        keys_seen.append((predefined, openended))
+        if predefined:
+            return json.dumps({"action": predefined[-1]})
+        return json.dumps({"action": openended[0], "openended_response": f"words {next(counter)}"})
+
+    srv = scripted(fn)
+    name = "gamebench:two_rooms_and_a_boom"
+    record = _stored(name, _config(name), 1, _lineup(srv, name, "mode=prompt"), tmp_path)
+    events = list(record.events)
+    assert not any(isinstance(e, ActionDefaulted) for e in events)
+    opened = {tuple(o) for p, o in keys_seen if not p}
+    assert opened == {("question",), ("answer",)}
+    names = next(e for e in events if type(e).__name__ == "TrSetUp").names
+    picks = [e for e in events if type(e).__name__ == "TrAskedWhom" and e.seat == 0]
+    asks = [p for p, _ in keys_seen if p and p[0].startswith("Ask ")]
+    assert picks and [f"Ask {names[e.to]}" for e in picks] == [p[-1] for p in asks]
+    spoken = [e for e in events if type(e).__name__ in ("TrAsked", "TrAnswered") and e.seat == 0]
+    assert spoken and all(e.text.startswith("words ") for e in spoken)
+
+
+def test_air_land_sea_abilities_in_the_style(scripted: Any, tmp_path: Path) -> None:
+    """Under GameBench's program's rules (the default) every ability a seat is asked about
+    is a decision of predefined keys, the Disrupt's choice of the other player's flip
+    included, and the seat's answers play without a default."""
+    srv = scripted(lambda req: json.dumps({"action": (_keys(req)[0] or ["none"])[0]}))
+    name = "gamebench:air_land_sea"
+    other = []
+    for seed in (1, 2, 6):
+        lineup = _lineup(srv, name, "mode=prompt&max_calls=40")
+        record = _stored(name, _config(name), seed, lineup, tmp_path)
+        assert not any(isinstance(e, ActionDefaulted) for e in record.events)
+        calls = _calls(record.events)
+        assert {c.decision for c in calls} - {"turn"}
+        other += [
+            c
+            for c in calls
+            if c.decision == "disrupt"
+            and all(k.startswith("Flip Player 1's") for k in _lists(c.messages[1].content)[0])
+        ]
+    assert other
+
+
 # ---------------------------------------------------------------------------- RAP
 
 
@@ -300,6 +390,13 @@ def _planner(req: Incoming) -> str:
     return "a move"
 
 
+def _one_round(preset: str = "short") -> Any:
+    """A Two Rooms game of one round (RAP's calls make each decision dear)."""
+    from msgspec.structs import replace
+
+    return replace(catalog.get("gamebench:two_rooms_and_a_boom").presets()[preset], rounds=1)
+
+
 def test_rap_calls(scripted: Any, tmp_path: Path) -> None:
     """With predictions that never change, each decision of N actions costs N + 1 calls to
     weigh the root's actions (one pick, N evaluations), 7 to expand the first (the others'
@@ -309,7 +406,7 @@ def test_rap_calls(scripted: Any, tmp_path: Path) -> None:
     srv = scripted(_planner)
     name = "gamebench:two_rooms_and_a_boom"
     with DuckStore(tmp_path / "g.duckdb") as store:
-        gid, record = play_and_store(store, _config(name), 1, _lineup(srv, name, "mode=rap"))
+        gid, record = play_and_store(store, _one_round(), 1, _lineup(srv, name, "mode=rap"))
         check = check_game(store.load_rows(gid))
     assert check.outcome == "verified", check.problem  # the search replays from its log
     decisions = _by_decision(record.events)
@@ -333,15 +430,27 @@ def test_rap_plays_the_first_action_and_fails_to_the_default(scripted: Any) -> N
     """The search's path starts with the action the model picks; predicted actions that
     cannot be read below the root end the decision in its default, as GameBench's agent
     returns no action then."""
-    from engine.gamebench.two_rooms import KeepQuiet
+    from engine.gamebench.two_rooms import RULES, AskWhomTurn
 
     srv = scripted(_planner)
     name = "gamebench:two_rooms_and_a_boom"
-    record = play_game(_config(name), 1, _lineup(srv, name, "mode=rap"))
-    # The pick is always 0: the first listed key (keeping quiet at a turn to talk).
+    record = play_game(_one_round(), 1, _lineup(srv, name, "mode=rap"))
+    events = list(record.events)
+    # The pick is always 0: under GameBench's talk (the default) the first listed key is the
+    # room-mate first by name, and a question or an answer is the open-ended key's response.
+    picks = [i for i, e in enumerate(events) if type(e).__name__ == "TrAskedWhom" and e.seat == 0]
+    assert picks
+    for i in picks:
+        d = RULES.pending(RULES.fold(events[:i]))
+        assert isinstance(d, AskWhomTurn)
+        assert events[i].to == min(d.legal, key=lambda a: d.names[a.to]).to
+    spoken = [e for e in events if type(e).__name__ in ("TrAsked", "TrAnswered") and e.seat == 0]
+    assert spoken and all(e.text == "a move" for e in spoken)
+    # Under open talk the first listed key is keeping quiet.
+    record = play_game(_one_round("open_short"), 1, _lineup(srv, name, "mode=rap"))
     quiet = [e for e in record.events if type(e).__name__ == "TrKeptQuiet" and e.seat == 0]
     said = [e for e in record.events if type(e).__name__ == "TrSaid" and e.seat == 0]
-    assert quiet and not said and KeepQuiet
+    assert quiet and not said
 
     def broken(req: Incoming) -> str:
         if "between <actions> and </actions>" in req.last:
@@ -349,7 +458,7 @@ def test_rap_plays_the_first_action_and_fails_to_the_default(scripted: Any) -> N
         return _planner(req)
 
     srv2 = scripted(broken)
-    record2 = play_game(_config(name), 1, _lineup(srv2, name, "mode=rap"))
+    record2 = play_game(_one_round(), 1, _lineup(srv2, name, "mode=rap"))
     defaults = [e for e in record2.events if isinstance(e, ActionDefaulted)]
     assert defaults and all("planner failed" in d.reason for d in defaults)
 

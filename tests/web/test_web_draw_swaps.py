@@ -36,6 +36,7 @@ GAMES = {
     "air_land_sea": ("gamebench:air_land_sea", None, 3),
     "arctic": ("gamebench:arctic_scavengers", None, 3),
     "traitor": ("gamebench:are_you_the_traitor", "quick", 3),
+    # Open talk: the check below edits messages said to a room (the default asks and answers).
     "two_rooms": ("gamebench:two_rooms_and_a_boom", "open", 3),
     "pact": ("pact", "quick", 3),
 }
