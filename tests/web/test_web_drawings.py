@@ -544,8 +544,15 @@ def test_two_rooms_rooms_and_cards_are_the_end_of_the_game(
         "els => els.map(e => e.querySelector('.said').textContent)"
     )
     own = [
-        e.get("text") or "(keeps quiet)"
-        for e in rows_of(stored.db, gid, "type IN ('gb_tr_said', 'gb_tr_kept_quiet')")
+        e["text"]
+        if e["type"] in ("gb_tr_asked", "gb_tr_answered")
+        else e.get("text") or "(keeps quiet)"
+        for e in rows_of(
+            stored.db,
+            gid,
+            # open talk, and the default's questions and answers
+            "type IN ('gb_tr_said', 'gb_tr_kept_quiet', 'gb_tr_asked', 'gb_tr_answered')",
+        )
         if e["seat"] == 1
     ]
     assert own and mine and mine == own[-len(mine) :]
