@@ -385,12 +385,22 @@ runpy.run_module("cli.main", run_name="__main__")
 """
 
 
+def _as_typed() -> None:
+    """Ctrl-C reaches the child as it reaches a command typed in a terminal, whatever this
+    test process inherited or holds (an ignored or blocked SIGINT passes to a child, which then
+    never sees the signal and runs to its end)."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
+
+
 @pytest.mark.parametrize("module", ["typer", "rich.console", "cli.text"])
 def test_ctrl_c_while_the_program_loads_is_one_line(tmp_path: Path, module: str) -> None:
     db = tmp_path / "never.duckdb"
     got = subprocess.run(
         [sys.executable, "-c", _INTERRUPT_ON_IMPORT, module, str(db)],
-        cwd=ROOT, capture_output=True, text=True, timeout=120,
+        cwd=ROOT, capture_output=True, text=True, timeout=120, preexec_fn=_as_typed,
     )  # fmt: skip
     assert got.returncode == 130, got.stderr
     assert got.stderr == "interrupted while starting; nothing was done\n"
