@@ -12,7 +12,7 @@ try:
     import gc
     import os
     import signal
-    from typing import TYPE_CHECKING, Annotated, Any
+    from typing import TYPE_CHECKING, Annotated, Any, TextIO, cast
 
     import typer
 
@@ -191,9 +191,21 @@ def _configure_structlog(verbose: bool, log_json: bool) -> None:
     structlog.configure(
         processors=[*processors, renderer],
         wrapper_class=structlog.make_filtering_bound_logger(level),
-        logger_factory=structlog.PrintLoggerFactory(file=sys.stderr),
+        # Whatever stderr is when a line is written: a command run inside another program
+        # (a test's runner, an embedding) may swap it and close the one it swapped in.
+        logger_factory=structlog.PrintLoggerFactory(file=cast(TextIO, _CurrentStderr())),
         cache_logger_on_first_use=False,
     )
+
+
+class _CurrentStderr:
+    """A text stream that writes to `sys.stderr` as it is at each write."""
+
+    def write(self, text: str) -> int:
+        return sys.stderr.write(text)
+
+    def flush(self) -> None:
+        sys.stderr.flush()
 
 
 @app.callback()

@@ -16,8 +16,6 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
-from projections.openspiel.board import READERS
-
 TALK = 12
 """The latest messages of a conversation shown at the terminal (the prompt, `?`, has all)."""
 
@@ -361,7 +359,8 @@ def _poker(title: str, b: dict[str, Any]) -> RenderableType:
 
 
 DRAWN: dict[str, Callable[[dict[str, Any]], RenderableType]] = {
-    **{game: _openspiel for game in READERS},
+    # The boards projections.openspiel.board reads (a test keeps the two lists equal).
+    **{game: _openspiel for game in _OPENSPIEL},
     "chat": _chat,
     "santorini": _santorini,
     "codenames": _codenames,

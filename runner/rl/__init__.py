@@ -10,11 +10,12 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from runner.rl.env import GameEnv, make_env
+    from runner.rl.env import GameEnv
+    from runner.rl.make import make_env
     from runner.rl.wrappers import SingleSeatEnv, make_gym_env, make_parallel_env
 
 _EXPORTS = {
-    "make_env": "runner.rl.env",
+    "make_env": "runner.rl.make",
     "GameEnv": "runner.rl.env",
     "make_parallel_env": "runner.rl.wrappers",
     "make_gym_env": "runner.rl.wrappers",

@@ -97,3 +97,10 @@ def test_kuhn_poker_terminal_table_never_shows_the_other_card() -> None:
         assert re.search(rf"Your cards\s+│ {card}\s+│", mine), mine
     # The swap is seen where it may be: seat 1's own table.
     assert shown(log, 1) != shown(other, 1)
+
+
+def test_every_board_the_viewer_reads_is_drawn_at_the_terminal() -> None:
+    from agents.human.drawn import DRAWN
+    from projections.openspiel.board import READERS
+
+    assert set(READERS) <= set(DRAWN)
