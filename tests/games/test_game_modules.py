@@ -108,7 +108,7 @@ def test_a_working_module_is_found_beside_a_broken_one(tmp_path: Path) -> None:
     env = {**modules(tmp_path), "CATTLE_GAMES": "syntax_error,games.toy_auction"}
     agents = cattle("agents", "--game", "toy-auction", env=env)
     assert agents.returncode == 0, agents.stderr
-    assert agents.stdout.split() == ["anthropic", "honest", "human", "openai", "wild"]
+    assert agents.stdout.split() == ["anthropic", "honest", "human", "openai", "policy", "wild"]
 
 
 @pytest.mark.parametrize("name", ["", "Pact", "CATTLE-TRADE", "pact ", "[/]", "päct",
@@ -142,7 +142,7 @@ def test_entry_points_named_otherwise_than_their_game_and_broken_ones(
     # The game is found by its own name, though its entry point is called "toy".
     found = cattle("agents", "--game", "toy-auction", env=env)
     assert found.returncode == 0, found.stderr
-    assert found.stdout.split() == ["anthropic", "honest", "human", "openai", "wild"]
+    assert found.stdout.split() == ["anthropic", "honest", "human", "openai", "policy", "wild"]
     asked = cattle("agents", "--game", "broken", env=env)
     one_error_line(asked, 2, "unknown game 'broken'", "'no_such_game_module'")
     listed = cattle("games", "--json", "--db", store, env=env)

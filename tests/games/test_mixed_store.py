@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.clikit import cattle
+from tests.cli.clikit import cattle, column, table_lines
 
 NARROW = {"COLUMNS": "80"}
 MARKUP = "anchor:[bold red]x[/]"
@@ -52,9 +52,11 @@ def test_listing_and_reading_games_of_both(mixed: Path) -> None:
     table = ok(cattle("games", "--db", db, env=NARROW))
     assert "haggle" in table and "herd" in table and "…" not in table
     # Names too long for their column wrap rather than lose their end.
-    rows = [ln.split("│") for ln in table.splitlines() if ln.startswith("│")]
-    games = "".join("".join(r[2] for r in rows).split())
-    agents = "".join("".join(r[5] for r in rows).split())
+    header, body = table_lines(table)
+    # the column "game" (the header's second "game"; the first begins "game id")
+    at, end = header.index("game", len("game id")), header.index("preset")
+    games = "".join("".join(r[at:end] for r in body).split())
+    agents = "".join("".join(column(r, header, "agents", "scores") for r in body).split())
     assert "cattle-trade" in games and "".join(MARKUP.split()) in agents
     assert MARKUP in ok(cattle("games", "--db", db), width=300)
     pact = ok(cattle("games", "--game", "pact", "--json", "--db", db), width=100_000)
