@@ -34,6 +34,7 @@ from cli.common import (
     config_field,
     game_def,
     human_exit,
+    human_mark,
     out,
     plural,
     score_text,
@@ -134,6 +135,7 @@ def play(
     exit code 4 if your input ended before the game did, 130 after Ctrl-C (the
     game is still finished, your seat playing its default action, and stored).
     """
+    since = human_mark()
     if dry_run:
         from cli.common import play_specs
         from cli.dryrun import dry_run as estimate
@@ -165,7 +167,7 @@ def play(
     else:
         out.print(_score_table(game_id, record))
         out.print(line("Game id: [bold cyan]{}[/]", game_id))
-    human_exit()
+    human_exit(since)
 
 
 def play_summary(game_id: str, record: Any) -> dict[str, Any]:

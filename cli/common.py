@@ -551,13 +551,20 @@ def human_spec(text: str, seconds: float) -> str:
         raise UsageError(f"--human-timeout: {exc}") from None
 
 
-def human_exit() -> None:
-    """Exit with the documented code when a human seat was abandoned in this process:
-    130 after Ctrl-C, 4 at the end of input (docs/humans.md)."""
+def human_mark() -> int:
+    """The mark to give `human_exit` at a command's start: how many seats of this process
+    were abandoned before it."""
+    human = sys.modules.get("agents.human")
+    return 0 if human is None else int(human.departed())
+
+
+def human_exit(since: int = 0) -> None:
+    """Exit with the documented code when a human seat of this command (abandoned after mark
+    `since`) was abandoned: 130 after Ctrl-C, 4 at the end of input (docs/humans.md)."""
     human = sys.modules.get("agents.human")
     if human is None:
         return
-    left = human.departures()
+    left = human.departures(since)
     if left:
         raise typer.Exit(130 if "interrupted" in left else 4)
 

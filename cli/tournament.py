@@ -34,6 +34,7 @@ from cli.common import (
     err,
     game_def,
     human_exit,
+    human_mark,
     human_spec,
     in_range,
     out,
@@ -358,6 +359,7 @@ def tournament(
     agent `heuristic` is each game's own heuristic agent (docs/gamebench.md). A `human`
     there plays the matches of its pairings as above (GameBench's human baseline).
     """
+    since = human_mark()
     from agents import code_agents, parse_spec
     from runner.executors import EXECUTORS, make_executor, require_ray
     from runner.tournament import (
@@ -461,7 +463,7 @@ def tournament(
                     )
                     _retried(ex)
             _summary(store, resume)
-        human_exit()
+        human_exit(since)
         return
     if catalog.is_family(game):
         suite = _Suite(
@@ -478,7 +480,7 @@ def tournament(
         if dry_run or as_json:
             raise UsageError(f"--dry-run does not go with a family of games (--game {game})")
         _play_suite(suite, start, executor, concurrency, (max_calls, max_tokens, max_cost, prices))
-        human_exit()
+        human_exit(since)
         return
     if only is not None:
         raise UsageError("--only goes with a family of games (--game gamebench)")
@@ -581,7 +583,7 @@ def tournament(
             )
             _retried(ex)
         _summary(store, name)
-    human_exit()
+    human_exit(since)
 
 
 class _Suite(msgspec.Struct, frozen=True):

@@ -493,9 +493,17 @@ def has_human(seats: Sequence[str]) -> bool:
     return any(s.split(":", 1)[0].split("?", 1)[0].strip() == "human" for s in seats)
 
 
-def _person_left() -> bool:
+def _departed() -> int:
+    """The mark of this process's departures so far (0 while no person's seat was made)."""
     human = sys.modules.get("agents.human")
-    return human is not None and bool(human.departures())
+    return 0 if human is None else int(human.departed())
+
+
+def _person_left(seats: Sequence[str], since: int) -> bool:
+    """Whether a person of `seats` left a seat of this run (since mark `since`): another
+    person's leaving, or one in an earlier run of this process, keeps nobody out."""
+    human = sys.modules.get("agents.human")
+    return human is not None and bool(human.gone(seats, since))
 
 
 async def _play_io(
@@ -518,12 +526,13 @@ async def _play_io(
     # A person plays one game at a time: their games run one after the other, and once they
     # left (end of input, Ctrl-C) their games not begun stay unplayed, for `--resume`.
     people = [t for t in tasks if has_human(t.seats)]
+    since = _departed()
     gate = asyncio.Semaphore(1 if people else max(1, concurrency))
     watcher = asyncio.create_task(watch_readers(store))
 
     async def one(t: GameTask) -> None:
         async with gate:
-            if people and has_human(t.seats) and _person_left():
+            if people and has_human(t.seats) and _person_left(t.seats, since):
                 return
             try:
                 await play_stored(

@@ -31,8 +31,9 @@ import re
 import sys
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import IO, Any, Protocol
+from typing import IO, Any, NamedTuple, Protocol
 
 from rich.console import Console
 from rich.panel import Panel
@@ -296,7 +297,18 @@ class Desk(Protocol):
 
 
 _TERMINAL: Terminal | None = None
-_DEPARTURES: list[str] = []
+
+
+class Departure(NamedTuple):
+    """A person who left a seat: `person` is "terminal" for this process's terminal (every
+    terminal seat is the one person at it), else the seat's name (``human:NAME``) asked in the
+    browser; `reason` is why (end of input, interrupted, page closed)."""
+
+    person: str
+    reason: str
+
+
+_DEPARTURES: list[Departure] = []
 
 
 def terminal() -> Terminal:
@@ -307,9 +319,33 @@ def terminal() -> Terminal:
     return _TERMINAL
 
 
-def departures() -> list[str]:
-    """Why human seats of this process were abandoned, in order (empty: none was)."""
-    return list(_DEPARTURES)
+def departures(since: int = 0) -> list[str]:
+    """Why human seats of this process were abandoned, in order, from the `since`-th
+    departure on (empty: none was)."""
+    return [d.reason for d in _DEPARTURES[since:]]
+
+
+def departed() -> int:
+    """How many seats of this process were abandoned so far: a mark for `departures` and
+    `gone`, so that a command or a tournament reads only the departures of its own games (a
+    long-lived process, such as a league's, seats many people one after another)."""
+    return len(_DEPARTURES)
+
+
+def person_of(seat: str) -> str | None:
+    """Who sits at the seat of agent spec `seat`: "terminal", a web seat's name, or None for
+    a seat that is no person's."""
+    try:
+        spec = parse_human_spec(seat)
+    except (HumanSpecError, ValueError):
+        return None
+    return spec.agent if spec.options.get("via") == "web" else "terminal"
+
+
+def gone(seats: Sequence[str], since: int = 0) -> bool:
+    """Whether a person sitting at one of `seats` left a seat since mark `since`."""
+    left = {d.person for d in _DEPARTURES[since:]}
+    return bool(left) and any(person_of(s) in left for s in seats)
 
 
 # ---------------------------------------------------------------------------- answers
@@ -672,7 +708,8 @@ class HumanAgent(Agent):
     def _leave(self, decision: Any, reason: str, started: float) -> Any:
         self.abandoned = True
         self.terminal.left = reason
-        _DEPARTURES.append(reason)
+        who = "terminal" if isinstance(self.terminal, Terminal) else self.spec
+        _DEPARTURES.append(Departure(who, reason))
         elapsed = round((time.monotonic() - started) * 1000.0, 1)
         self.record(
             SeatAbandoned(seat=self.seat, decision=decision.kind, reason=reason, elapsed_ms=elapsed)
