@@ -108,7 +108,8 @@ def test_two_rooms_person_sees_its_rooms_card_and_questions(tmp_path: Path) -> N
     assert {type(e) for e in mine} == {tr.TrAsked, tr.TrAnswered}
     text = "\n".join(shown)
     for e in mine[:-1]:
-        assert f"you (round {e.round}, room {e.room}): {e.text}" in text, e
+        to = setup.names[e.to if isinstance(e, tr.TrAsked) else e.asker]
+        assert f"you to {to} (round {e.round}, room {e.room}): {e.text}" in text, e
     # What the seat heard is what its log holds: no question it was not party to is drawn.
     heard = _heard(log, 0)
     for e in log:
