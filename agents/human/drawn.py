@@ -281,7 +281,7 @@ def _two_rooms(b: dict[str, Any]) -> RenderableType:
 def _chat(b: dict[str, Any]) -> RenderableType:
     """TextArena's conversation as the seat was shown it (`projections.textarena.chat`), and
     Colonel Blotto's allocations when the text holds them."""
-    me = f"Player {b['seat']}"
+    me = f"Player {b['seat']}" if b.get("seat") is not None else None
     parts: list[RenderableType] = []
     if b.get("role"):
         parts.append(Text(f"You are {me}, role {b['role']}."))
