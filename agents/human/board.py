@@ -4,8 +4,9 @@ view the prompt is written from (never from anything else), as a rich renderable
 Cattle Trade is drawn from its seat view: the seat's money and animals, the auction or trade
 in progress as the seat knows it, and each other player's public facts. GameBench's games are
 drawn from the viewer's frame of what the seat has seen (`agents.human.drawn`), with the
-question under the drawing (their situation text where a frame has no board); every other
-game shows its question without the lines that tell a model how to format its answer. The
+question under the drawing (their situation text where a frame has no board), and so are
+TextArena's conversations, OpenSpiel's boards and PACT's bargaining; any other game shows its
+question without the lines that tell a model how to format its answer. The
 whole prompt stays one key away (`?`).
 """
 

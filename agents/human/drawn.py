@@ -4,7 +4,9 @@ seat has seen and nothing else): GameBench's Santorini and Sea Battle grids, Cod
 as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and Arctic
 Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk; TextArena's
 conversations (and Colonel Blotto's allocations); OpenSpiel's boards as text grids and its
-poker tables (`projections.openspiel.board`, read from the seat's own string).
+poker tables (`projections.openspiel.board`, read from the seat's own string); PACT's
+bargaining (the two parties, the conversation round by round with each round's sealed quotes)
+from its frame and the lists the seat's frame carries (`agents.human.agent.seat_frame`).
 """
 
 from __future__ import annotations
@@ -21,11 +23,17 @@ TALK = 12
 
 
 def drawing(frame: Any) -> RenderableType | None:
-    """The renderable of a frame's board, or None when there is none to draw."""
-    board = frame.get("board") if isinstance(frame, dict) else None
-    if not isinstance(board, dict):
-        return None
-    fn = DRAWN.get(str(board.get("game")))
+    """The renderable of a frame's board (or of the frame itself, for a family drawn from
+    its frame: PACT), or None when there is none to draw."""
+    fn: Callable[[dict[str, Any]], RenderableType | None] | None
+    if isinstance(frame, dict) and "board" not in frame and frame.get("kind") in FRAMES:
+        board: Any = frame
+        fn = FRAMES[str(frame["kind"])]
+    else:
+        board = frame.get("board") if isinstance(frame, dict) else None
+        if not isinstance(board, dict):
+            return None
+        fn = DRAWN.get(str(board.get("game")))
     if fn is None:
         return None
     try:
@@ -273,7 +281,7 @@ def _two_rooms(b: dict[str, Any]) -> RenderableType:
 def _chat(b: dict[str, Any]) -> RenderableType:
     """TextArena's conversation as the seat was shown it (`projections.textarena.chat`), and
     Colonel Blotto's allocations when the text holds them."""
-    me = f"Player {b['seat']}"
+    me = f"Player {b['seat']}" if b.get("seat") is not None else None
     parts: list[RenderableType] = []
     if b.get("role"):
         parts.append(Text(f"You are {me}, role {b['role']}."))
@@ -356,6 +364,70 @@ def _poker(title: str, b: dict[str, Any]) -> RenderableType:
         _row(table, "Chips", ", ".join(f"player {i} {m}" for i, m in enumerate(b["money"])))
     _row(table, "Actions", "; ".join(b.get("actions") or []) or "none yet")
     return table
+
+
+def _pact(f: dict[str, Any]) -> RenderableType | None:
+    """PACT's bargaining as the seat saw it: each party with its value or cost where the
+    seat knows it ("hidden" where not), the latest of the conversation round by round with
+    each round's sealed quotes and outcome, and every round's quotes as a table."""
+    logs = f.get("logs") or {}
+    messages = list(logs.get("messages") or [])[: int(f.get("messages") or 0)]
+    ladder = list(logs.get("ladder") or [])[: int(f.get("ladder") or 0)]
+    if len(messages) < int(f.get("messages") or 0) or len(ladder) < int(f.get("ladder") or 0):
+        return None  # a frame without its lists: the question is shown as text
+    viewer = f.get("viewer")
+    seats = f.get("seats") or []
+    roles = {int(s["seat"]): str(s["role"]) for s in seats}
+
+    def name(seat: int) -> str:
+        return f"{roles.get(seat, 'seat')} (seat {seat})"
+
+    status = f"Round {f.get('round')}" + (" (over)" if f.get("ended") else "")
+    parties = Table(title=f"PACT: {status}", title_justify="left", padding=(0, 1))
+    for h in ("party", "value or cost", "profit so far"):
+        parties.add_column(h)
+    for s in seats:
+        what = "value" if s["role"] == "buyer" else "cost"
+        known = s.get("value") is not None
+        you = viewer == s["seat"]
+        _row(
+            parties,
+            name(int(s["seat"])) + (" (you)" if you else ""),
+            f"{what} {s['value'] if known else 'hidden'}",
+            f"{s['profit']:g}" if known else "-",
+            style="bold" if you else "",
+        )
+    quotes = {int(q[0]): q for q in ladder}
+    talk: list[dict[str, Any]] = []
+    table = Table(title="Sealed quotes", title_justify="left", padding=(0, 1))
+    for h in ("round", "bid", "ask", "outcome"):
+        table.add_column(h)
+    for r in sorted({int(m[0]) for m in messages} | set(quotes)):
+        talk.append({"who": "GAME", "text": f"Round {r}", "phase": True})
+        for m in messages:
+            if int(m[0]) == r:
+                talk.append(
+                    {"who": name(int(m[1])), "text": str(m[2]) + (" [cut]" if m[3] else "")}
+                )
+        q = quotes.get(r)
+        if q is not None:
+            _, bid, ask, traded, price = q
+            outcome = f"accepted: trade at {price:g}" if traded else "declined: no trade"
+            talk.append({"who": "GAME", "text": f"Sealed quotes: bid {bid}, ask {ask}; {outcome}"})
+            _row(table, str(r), str(bid), str(ask), outcome)
+    me = name(viewer) if isinstance(viewer, int) else None
+    parts: list[RenderableType] = [parties]
+    if ladder:
+        parts.append(table)
+    parts.append(Text("The bargaining (latest):"))
+    if len(talk) > TALK:
+        parts.append(Text(f"({len(talk) - TALK} earlier lines: ? shows them)", style="dim"))
+    parts += _talk(talk, me) if talk else [Text("Nothing said yet.")]
+    return Group(*parts)
+
+
+FRAMES: dict[str, Callable[[dict[str, Any]], RenderableType | None]] = {"pact": _pact}
+"""The terminal drawing of each family drawn from its frame itself, by the frame's kind."""
 
 
 DRAWN: dict[str, Callable[[dict[str, Any]], RenderableType]] = {

@@ -1,6 +1,8 @@
 """TextArena games drawn as the conversation a seat was shown (`projections.textarena.chat`):
 the game's messages as banners (a phase opening stands out), each player's as a bubble, the
-seat's own on the right. A frame with no conversation is shown as its text."""
+seat's own on the right. The views that are no seat's (everyone's, the public's) draw the
+moves they see the same way (`projections.textarena.view.log_board`). A frame with no
+conversation is shown as its text."""
 
 from __future__ import annotations
 
@@ -17,7 +19,9 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
     board = frame.get("board")
     if not isinstance(board, dict) or board.get("game") != "chat":
         return None
-    me = f"Player {board['seat']}"
+    # A seat's conversation has its own words on the right; everyone's (or the public's)
+    # has no seat of its own.
+    me = f"Player {board['seat']}" if board.get("seat") is not None else None
     items: list[Markup] = []
     if board.get("earlier"):
         items.append(
@@ -29,8 +33,8 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
             cls = "msg from-game" + (" phase" if m.get("phase") else "")
             name = "game"
         else:
-            cls = "msg from-player" + (" mine" if who == me else "")
-            name = "you" if who == me else (who or "text")
+            cls = "msg from-player" + (" mine" if me is not None and who == me else "")
+            name = "you" if me is not None and who == me else (who or "text")
         items.append(
             tag(
                 "li",
@@ -42,7 +46,10 @@ def draw(frame: dict[str, Any], meta: Mapping[str, Any]) -> Markup | None:
         )
     role = f", role {board['role']}" if board.get("role") else ""
     count = len(board["messages"]) + int(board.get("earlier") or 0)
-    label = f"Conversation as {me} was shown it{role}: {count} messages"
+    if me is None:
+        label = f"Every move seen in this view, with the game's lines: {count} messages"
+    else:
+        label = f"Conversation as {me} was shown it{role}: {count} messages"
     text = str(frame.get("text", ""))
     table = _allocations(board.get("allocations") or [])
     return tag(

@@ -5,8 +5,10 @@ conversation.
 A frame is made from the events the viewer sees and names every player by letter (seat
 numbers fix the teams; only the omniscient view adds them). The conversation is read from
 the events themselves: any event with a speaking seat and a `text` is a player's words, in
-the room it names; every other event the seat lens words (`SeatLens`) is a line of the
-game's. So a kind of talk the rules add later shows up in the conversation as it is.
+the room it names, with whom they are said to where the event names one (a question's `to`,
+an answer's `asker`; a leader told an answer between two others is shown the question too);
+every other event the seat lens words (`SeatLens`) is a line of the game's. So a kind of
+talk the rules add later shows up in the conversation as it is.
 """
 
 from __future__ import annotations
@@ -62,15 +64,29 @@ def frames(viewer: int | str | None) -> tuple[Any, dict[str, list[Any]]]:
                 cards[s] = (colour, role)
         line = lens.line(e) if type(e) in te.EVENT_TYPES else None
         said = _speech(e)
-        if said is not None:
+        if isinstance(e, te.TrAnswered) and seat is not None and seat not in (e.seat, e.asker):
+            # A leader told an answer between two others: the question it answers comes too.
             messages.append(
                 {
-                    "who": name(said[0]),
-                    "text": said[1],
-                    "round": getattr(e, "round", None),
-                    "room": getattr(e, "room", None),
+                    "who": name(e.asker),
+                    "to": name(e.seat),
+                    "text": e.question,
+                    "round": e.round,
+                    "room": e.room,
                 }
             )
+        if said is not None:
+            message = {
+                "who": name(said[0]),
+                "text": said[1],
+                "round": getattr(e, "round", None),
+                "room": getattr(e, "room", None),
+            }
+            # Whom a question is put to, and whose question an answer answers.
+            to = e.to if isinstance(e, te.TrAsked) else getattr(e, "asker", None)
+            if isinstance(to, int):
+                message["to"] = name(to)
+            messages.append(message)
         elif isinstance(e, te.TrKeptQuiet):
             messages.append({"who": name(e.seat), "text": None, "round": e.round, "room": e.room})
         elif line is not None and type(e) not in _QUIET:
@@ -131,7 +147,8 @@ def _frame(
             lines.append(m["text"])
         else:
             said = "keeps quiet" if m["text"] is None else f"says: {m['text']!r}"
-            lines.append(f"  round {m['round']}, room {m['room']}: {m['who']} {said}")
+            to = f" to {m['to']}" if m.get("to") else ""
+            lines.append(f"  round {m['round']}, room {m['room']}: {m['who']}{to} {said}")
     board = {
         "game": "two_rooms",
         "status": status,

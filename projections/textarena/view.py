@@ -26,7 +26,7 @@ from events.textarena.game import (
     TextArenaStarted,
 )
 from projections import editions
-from projections.textarena.chat import chat_board
+from projections.textarena.chat import SHOWN, chat_board
 
 
 class Snapshot(msgspec.Struct, frozen=True, kw_only=True):
@@ -149,10 +149,13 @@ def render(events: Sequence[Any], seat: int | None) -> list[str]:
 
 def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], dict[str, Any]]:
     """The viewer's frame after each event: the seat's latest observation text for a seat,
-    the event's own line otherwise (events come filtered for `viewer`)."""
+    the event's own line otherwise (events come filtered for `viewer`). A seat's frame draws
+    the conversation its text holds (`chat_board`); the other views' frames draw the events
+    they see as one (`log_board`: every move for everyone, the start and the end in public)."""
     seat = viewer if isinstance(viewer, int) else None
     view = TextArenaView(seat if seat is not None else -1)
     seen: list[Any] = []
+    said: list[dict[str, Any]] = []
 
     def step(e: Any) -> dict[str, Any]:
         seen.append(e)
@@ -163,9 +166,30 @@ def frames(viewer: int | str | None) -> tuple[Callable[[Any], dict[str, Any]], d
             if board is None:
                 return {"kind": "text", "text": text}
             return {"kind": "text", "text": text, "board": board}
-        return {"kind": "text", "text": describe(e, None) or ""}
+        line = describe(e, None) or ""
+        if isinstance(e, ActionTaken):
+            said.append({"who": f"Player {e.player}", "text": e.action.strip(), "phase": False})
+        elif line and not isinstance(e, Observed):
+            ends = isinstance(e, TextArenaStarted | TextArenaEnded)
+            said.append({"who": "GAME", "text": line, "phase": ends})
+        return {"kind": "text", "text": line, "board": log_board(said)}
 
     return step, {}
+
+
+def log_board(said: Sequence[dict[str, Any]]) -> dict[str, Any]:
+    """The conversation of a view that is no seat's (everyone's, or the public's): each move
+    as its player's words, the game's other events (roles dealt, invalid moves, the start
+    and the end) as the game's lines; no seat's own text."""
+    shown = list(said[-SHOWN:])
+    return {
+        "game": "chat",
+        "allocations": [],
+        "seat": None,
+        "role": None,
+        "earlier": len(said) - len(shown),
+        "messages": shown,
+    }
 
 
 # ---------------------------------------------------------------------------- prompts

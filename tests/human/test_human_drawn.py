@@ -154,3 +154,44 @@ def test_textarena_terminal_conversation_is_what_the_seat_was_shown() -> None:
     said = [e.action.strip() for e in log if isinstance(e, ActionTaken) and e.player == 0]
     mine = [line[len("you: ") :].strip() for line in text.splitlines() if line.startswith("you: ")]
     assert mine and mine == said[-len(mine) :]
+
+
+def test_two_rooms_ask_talk_says_who_asked_whom() -> None:
+    """Under the default ask talk the conversation says whom each question was put to and
+    whose question each answer answers; a leader told an answer between two others reads the
+    question with it. The random players' empty words are given here as numbered ones."""
+    from events.gamebench import two_rooms as tr
+
+    gdef, played_log = played("gamebench:two_rooms_and_a_boom", None, 3)
+    log, n = [], 0
+    for e in played_log:
+        if isinstance(e, tr.TrAsked):
+            n += 1
+            e = msgspec.structs.replace(e, text=f"question {n}")
+        elif isinstance(e, tr.TrAnswered):
+            (q,) = [
+                x
+                for x in log
+                if isinstance(x, tr.TrAsked)
+                and (x.seat, x.to, x.round) == (e.asker, e.seat, e.round)
+            ]
+            e = msgspec.structs.replace(e, question=q.text, text=f"answer to {q.text}")
+        log.append(e)
+    (setup,) = [e for e in log if isinstance(e, tr.TrSetUp)]
+    letter = setup.names
+    told = 0
+    for i, e in enumerate(log):
+        if not isinstance(e, tr.TrAnswered):
+            continue
+        where = f"(round {e.round}, room {e.room})"
+        asked = f"{letter[e.asker]} to {letter[e.seat]} {where}: {e.question}"
+        answered = f"{letter[e.seat]} to {letter[e.asker]} {where}: {e.text}"
+        for seat in {e.seat, e.asker, e.leader} - {-1}:
+            text = shown(gdef, log[: i + 1], seat)
+            mine = letter[seat]
+            # The seat's own words are "you" (whom they were said to keeps its letter).
+            want = [f"you{w[1:]}" if w[0] == mine else w for w in (asked, answered)]
+            for w in want:
+                assert w in text, (seat, w, text)
+            told += seat not in (e.seat, e.asker)
+    assert told > 0  # a leader was told an answer between two others

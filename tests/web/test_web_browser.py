@@ -193,6 +193,33 @@ def test_published_site_works_from_disk(page: Any, games: Games, tmp_path: Path)
     ready(page)
     page.keyboard.press("End")
     assert not any("hidden" in v for v in page.locator("#table .seat .value").all_inner_texts())
+    # Cattle Trade's public page at its end: each seat's animals and money card count are the
+    # rules' final state (the fold of the stored log), the money's values hidden.
+    from cli.web.publish import file_name
+    from events import catalog
+    from events.store import DuckStore
+
+    with DuckStore(games.db, read_only=True) as store:
+        log = store.load_events(games.cattle)
+    rules = catalog.get("cattle-trade").rules
+    state = rules.fold(log)
+    page.goto((out / "games" / f"{file_name(games.cattle)}.html").as_uri())
+    ready(page)
+    page.keyboard.press("End")
+    drawn = page.locator("#table .seat").evaluate_all(
+        "els => els.map(e => [Number(e.dataset.seat),"
+        " Array.from(e.querySelectorAll('.animals .chip')).map(c => c.textContent),"
+        " e.querySelector('.money .count').textContent,"
+        " e.querySelectorAll('.money .hidden-values').length])"
+    )
+    names = state.config.animals
+    assert [d[0] for d in drawn] == list(range(4))
+    for seat, chips, count, hidden in drawn:
+        held = {a: n for a, n in zip(names, state.animals[seat], strict=True) if n}
+        assert sorted(chips) == sorted(f"{a} ×{n}" for a, n in held.items()), seat
+        cards = len(state.money[seat])
+        assert count == f"{cards} money card{'' if cards == 1 else 's'}", seat
+        assert hidden == 1, seat
     assert page.errors == []
 
 

@@ -38,6 +38,8 @@ GAMES = {
     "traitor": ("gamebench:are_you_the_traitor", "quick", 3),
     # Open talk: the check below edits messages said to a room (the default asks and answers).
     "two_rooms": ("gamebench:two_rooms_and_a_boom", "open", 3),
+    # The default: each player asks one room-mate a question heard by the two alone.
+    "two_rooms_ask": ("gamebench:two_rooms_and_a_boom", "standard", 3),
     "pact": ("pact", "quick", 3),
 }
 """The game of each kind, its preset (None: as its name configures it) and seed."""
@@ -209,6 +211,61 @@ def test_two_rooms_seat_is_blind_to_other_cards_and_the_other_room(
         for room in f["board"]["rooms"]:
             assert all(p["colour"] is None for p in room)
         assert all(m["who"] == "GAME" for m in f["board"]["messages"])
+
+
+def test_two_rooms_seat_page_is_blind_to_questions_it_was_not_party_to(
+    stored: Any, tmp_path: Path
+) -> None:
+    """Under the default ask talk: rewriting what a seat was not told (the questions and
+    answers between two others, whom another player picked, other seats' cards and roles)
+    leaves the whole page of that seat, as served, byte-identical; the page of a seat that
+    heard them changes."""
+    from starlette.testclient import TestClient
+
+    from cli.web.app import create_app
+
+    db, ids = stored
+    gid = ids["two_rooms_ask"]
+
+    def change(d: dict[str, Any]) -> bool:
+        if d["type"] in ("gb_tr_asked", "gb_tr_answered"):
+            d["text"] = "LEAK " + d["text"]
+            if "question" in d:
+                d["question"] = "LEAK " + d["question"]
+            return True
+        if d["type"] in ("gb_tr_card_dealt", "gb_tr_shown"):
+            d["colour"] = "red" if d["colour"] == "blue" else "blue"
+            swap = {"president": "bomber", "bomber": "president"}
+            d["role"] = swap.get(d.get("role") or "", d.get("role") or "")
+            return True
+        return False
+
+    asked = events_of(db, gid, "gb_tr_asked")
+    assert asked and not events_of(db, gid, "gb_tr_said")
+    # A seat that missed a question, and one that was party to it.
+    seat = next(s for s in range(6) if any(s not in (d["seat"], d["to"]) for d in asked))
+    other = next(d["to"] for d in asked if seat not in (d["seat"], d["to"]))
+
+    def served(store: Path) -> list[str]:
+        with TestClient(create_app(store), base_url="http://127.0.0.1") as client:
+            return [client.get(f"/games/{gid}?seat={s}").text for s in (seat, other)]
+
+    before = served(db)
+    copy = edited(db, tmp_path, gid, lambda d: hidden_from(seat, d) and change(d))
+    after = served(copy)
+    assert after[0] == before[0], f"seat {seat}'s page changed with what it was not told"
+    assert "LEAK" not in after[0]
+    assert after[1] != before[1] and "LEAK" in after[1]
+    # The drawings of the other seat's page hold the questions it was party to.
+    assert any("LEAK" in d for d in page(copy, gid, other)[0])
+    # The seat's own page draws its talk and its own card, no other card before the end.
+    _, data = page(db, gid, seat)
+    boards = [f["board"] for f in data["frames"] if "board" in f]
+    mine = [d for d in asked if seat in (d["seat"], d["to"])]
+    assert mine and sum(1 for b in boards[-1]["messages"] if b["who"] != "GAME") >= len(mine)
+    for b in boards[:-1]:
+        people = [p for room in b["rooms"] for p in room]
+        assert all(p["colour"] is None for p in people if not p["you"])
 
 
 def events_of(db: Path, gid: str, typ: str) -> list[dict[str, Any]]:

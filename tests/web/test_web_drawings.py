@@ -41,7 +41,10 @@ def config_of(name: str) -> Any:
     gdef = catalog.get(name)
     configure = gdef.extras.get("configure")
     got = configure(name) if configure is not None else None
-    return got if got is not None else gdef.preset(gdef.default_preset)
+    # PACT's five rounds (the default plays more).
+    return (
+        got if got is not None else gdef.preset("quick" if name == "pact" else gdef.default_preset)
+    )
 
 
 GAMES = {
@@ -58,6 +61,7 @@ GAMES = {
     "blotto": ("mindgames:blotto", 3),
     "traitor": ("gamebench:are_you_the_traitor", 3),
     "two_rooms": ("gamebench:two_rooms_and_a_boom", 3),
+    "pact": ("pact", 3),
 }
 """The game of each family drawn here, and its seed."""
 
@@ -731,3 +735,75 @@ def test_a_persons_seat_page_draws_what_the_seat_has_seen(stored: Stored, tmp_pa
     from cli.web.draw import seat_drawing
 
     assert str(seat_drawing(gdef.name, frame)) in html
+
+
+# ---- PACT and TextArena: every view -------------------------------------------------------------
+
+
+def test_pact_bargaining_is_the_stored_talk_and_quotes_in_every_view(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["pact"]
+    dealt = {e["seat"]: e["amount"] for e in rows_of(stored.db, gid, "type = 'pact_value_dealt'")}
+    said = [
+        e["text"] + (" [cut]" if e.get("cut") else "")
+        for e in rows_of(stored.db, gid, "type = 'pact_message_sent'")
+    ]
+    quotes = [
+        (str(e["round"]), str(e["bid"]), str(e["ask"]))
+        for e in rows_of(stored.db, gid, "type = 'pact_quotes_revealed'")
+    ]
+    assert said and len(quotes) == 5
+    what = {0: "value", 1: "cost"}
+    views = {
+        f"{site}/games/{gid}": {0, 1},  # everyone: both numbers
+        f"{site}/games/{gid}?seat=0": {0},
+        f"{site}/games/{gid}?seat=1": {1},
+        (archive / "games" / f"{file_name(gid)}.html").as_uri(): set(),  # public: neither
+    }
+    for url, known in views.items():
+        at_end(page, url)
+        figure = page.locator("#table .drawing-pact").get_attribute("aria-label")
+        assert figure is not None and f"{len(said)} messages" in figure, url
+        assert f"in {len(quotes)} rounds" in figure, url
+        parties = page.locator("#table .drawing-pact .party").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        for seat, label in enumerate(parties):
+            number = str(dealt[seat]) if seat in known else "hidden"
+            assert f"(seat {seat}): {what[seat]} {number}" in label, (url, label)
+        rows = page.locator("#table .drawing-pact table.quotes tr[aria-label]").evaluate_all(
+            "els => els.map(e => e.getAttribute('aria-label'))"
+        )
+        got = [re.match(r"round (\d+): bid (\d+), ask (\d+)", r).groups() for r in rows]  # type: ignore[union-attr]
+        assert got == quotes, url
+        bubbles = page.locator("#table .drawing-pact li.from-player .said").all_text_contents()
+        assert bubbles == said, url
+    assert page.errors == []
+
+
+def test_mafia_is_drawn_for_everyone_and_in_the_archive(
+    page: Any, site: str, archive: Path, stored: Stored
+) -> None:
+    gid = stored.ids["mafia"]
+    moves = [
+        f"Player {e['player']}: {e['action'].strip()}"
+        for e in rows_of(stored.db, gid, "type = 'textarena_action'")
+    ]
+    assert len(moves) > 5
+    # Everyone's page: every move as its player's words (the latest forty).
+    at_end(page, f"{site}/games/{gid}")
+    labels = page.locator("#table .drawing-textarena li[aria-label]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    players = [label for label in labels if label.startswith("Player ")]
+    assert players == moves[-len(players) :] and len(players) == min(len(moves), 40)
+    assert any(label.startswith("game: Game over") for label in labels)
+    # The archive is the public view: no move (each was its player's alone), the end.
+    at_end(page, (archive / "games" / f"{file_name(gid)}.html").as_uri())
+    labels = page.locator("#table .drawing-textarena li[aria-label]").evaluate_all(
+        "els => els.map(e => e.getAttribute('aria-label'))"
+    )
+    assert labels and not any(label.startswith("Player ") for label in labels)
+    assert labels[-1].startswith("game: Game over")
+    assert page.errors == []
