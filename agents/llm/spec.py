@@ -89,10 +89,14 @@ class SpecError(ConfigError):
 
 def _clean_url(url: str) -> str:
     """The base URL without credentials or query (those could hold secrets)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # a port that is no number, or past 65535, is refused here
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"base URL must be http(s)://host[:port]/path, got {url!r}")
-    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    host = parts.hostname + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
