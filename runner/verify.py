@@ -581,9 +581,8 @@ def _llm_call(seq: int, e: LLMCall, spec: SeatSpec | None) -> None:
         elif e.retry_after is not None:
             raise Failed(check, seq, "retry_after recorded without an HTTP status")
     finish = e.finish_reason
-    if finish is not None:
-        if not finish_reason_fits(e.provider, finish, e.base_url):
-            raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
+    if finish is not None and not finish_reason_fits(e.provider, finish, e.base_url):
+        raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
 
 
 def _replay(
