@@ -41,6 +41,32 @@ class ChatMessage(msgspec.Struct, frozen=True, kw_only=True):
     content: str
 
 
+OPENAI_FINISH = ("stop", "length", "content_filter", "tool_calls", "function_call", "refusal")
+ANTHROPIC_FINISH = (
+    "end_turn",
+    "max_tokens",
+    "stop_sequence",
+    "tool_use",
+    "pause_turn",
+    "refusal",
+    "model_context_window_exceeded",
+)
+"""The finish reasons each provider's own API gives (`refusal` on OpenAI is the name the
+transport gives a structured-output refusal). A compatible server at another address may
+name others, but never one that only the other protocol uses."""
+
+
+def finish_reason_fits(provider: str, finish: str, base_url: str | None) -> bool:
+    """Whether `finish` can be a finish reason of `provider`'s protocol: one of its own, or,
+    from a compatible server at another address, any word the other protocol does not use."""
+    own, other = (
+        (ANTHROPIC_FINISH, OPENAI_FINISH)
+        if provider == "anthropic"
+        else (OPENAI_FINISH, ANTHROPIC_FINISH)
+    )
+    return finish in own or (base_url is not None and finish not in other)
+
+
 class LLMCall(Event, frozen=True, kw_only=True, tag="llm_call"):
     """One exchange with a language model, engine-only: the request, the answer and its cost.
 

@@ -35,7 +35,7 @@ from typing import Any, Literal, NamedTuple
 import msgspec
 
 from events import catalog
-from events.agent import HumanAnswer, LLMCall, SeatAbandoned
+from events.agent import HumanAnswer, LLMCall, SeatAbandoned, finish_reason_fits
 from events.catalog import END_TAG, START_TAG
 from events.codec import encode, encode_each
 from events.config import SeatSpec
@@ -494,19 +494,6 @@ SLACK_MS = 1000.0
 wait, not by it)."""
 CALL_GRACE_S = 5.0
 """Seconds a model call may run past the seat's timeout before the transport gives it up."""
-OPENAI_FINISH = ("stop", "length", "content_filter", "tool_calls", "function_call", "refusal")
-ANTHROPIC_FINISH = (
-    "end_turn",
-    "max_tokens",
-    "stop_sequence",
-    "tool_use",
-    "pause_turn",
-    "refusal",
-    "model_context_window_exceeded",
-)
-"""The finish reasons each provider's own API gives (`refusal` on OpenAI is the name the
-transport gives a structured-output refusal). A compatible server at another address may
-name others, but never one that only the other protocol uses."""
 _STATUS_IN_ERROR = re.compile(r"\((\d{3})\)")
 
 
@@ -594,14 +581,8 @@ def _llm_call(seq: int, e: LLMCall, spec: SeatSpec | None) -> None:
         elif e.retry_after is not None:
             raise Failed(check, seq, "retry_after recorded without an HTTP status")
     finish = e.finish_reason
-    if finish is not None:
-        own, other = (
-            (ANTHROPIC_FINISH, OPENAI_FINISH)
-            if e.provider == "anthropic"
-            else (OPENAI_FINISH, ANTHROPIC_FINISH)
-        )
-        if finish not in own and (e.base_url is None or finish in other):
-            raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
+    if finish is not None and not finish_reason_fits(e.provider, finish, e.base_url):
+        raise Failed(check, seq, f"finish_reason {finish!r} is not one {e.provider} gives")
 
 
 def _replay(

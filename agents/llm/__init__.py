@@ -7,7 +7,14 @@ from typing import Any
 
 from agents.llm.agent import LLMAgent, records_outcomes
 from agents.llm.budget import recorded_cut
-from agents.llm.spec import PROVIDERS, parse_model_spec, provider_settings, resolve
+from agents.llm.spec import (
+    PROVIDERS,
+    SpecError,
+    label_problem,
+    parse_model_spec,
+    provider_settings,
+    resolve,
+)
 from agents.llm.transport import RecordedTransport, live_transport
 from events.agent import LLMCall
 from events.config import SeatSpec
@@ -33,6 +40,9 @@ def replay_llm_agent(
 ) -> LLMAgent:
     """A model seat that re-reads the answers its game recorded: prompts and parsing run
     again, the network is never touched."""
+    problem = label_problem(spec)
+    if problem is not None:
+        raise SpecError(f"seat {seat} is named {spec.agent!r}, but {problem}")
     calls = [e for e in log if isinstance(e, LLMCall) and e.seat == seat]
     agent = LLMAgent(seat, seed, config, resolve(spec), RecordedTransport(calls), spec=spec.agent)
     agent.record_outcomes = records_outcomes(log, seat)

@@ -89,10 +89,14 @@ class SpecError(ConfigError):
 
 def _clean_url(url: str) -> str:
     """The base URL without credentials or query (those could hold secrets)."""
-    parts = urlsplit(url)
-    if parts.scheme not in ("http", "https") or not parts.hostname:
+    try:
+        parts = urlsplit(url)
+        port = parts.port  # a port that is no number, or past 65535, is refused here
+    except ValueError:
+        parts, port = None, None
+    if parts is None or parts.scheme not in ("http", "https") or not parts.hostname:
         raise SpecError(f"base URL must be http(s)://host[:port]/path, got {url!r}")
-    host = parts.hostname + (f":{parts.port}" if parts.port else "")
+    host = parts.hostname + (f":{port}" if port else "")
     return urlunsplit((parts.scheme, host, parts.path.rstrip("/"), "", ""))
 
 
@@ -378,6 +382,55 @@ def with_budgets(
 
 
 # ---------------------------------------------------------------------------- provider settings
+
+
+_MOVED = ("reasoning_effort", "prompts")
+"""Identity options whose default was added or moved after seats were stored: a name that
+leaves one out says nothing of the value its seat was played with."""
+
+
+def label_problem(spec: SeatSpec) -> str | None:
+    """Where a stored model seat's name (what its games and ratings are credited to) says
+    other than the options it was played with, or None. The model must be the one named;
+    each option the name spells must be the one stored; an option the name leaves out must
+    be at its default, as `make_spec` names seats (save those whose default came later)."""
+    stored = spec.options
+    if "model" not in stored:
+        return None  # the name alone was stored: it is what the seat was played with
+    try:
+        named = parse_model_spec(spec.agent)
+    except SpecError as exc:
+        return f"its name cannot be read: {exc}"
+    if str(named.options["model"]) != str(stored["model"]):
+        return f"the name says model {named.options['model']!r}, it played {stored['model']!r}"
+    _, _, query = spec.agent.partition("?")
+    spelled = {
+        _ALIASES.get(k.strip(), k.strip())
+        for k in (item.partition("=")[0] for item in query.split("&") if item)
+    }
+    for key in IDENTITY:
+        have = stored.get(key)
+        if have is None:
+            continue
+        if key in spelled:
+            want = named.options.get(key)
+            if _same(want, have):
+                continue
+            return f"the name says {key}={'none' if want is None else want}, it played {key}={have}"
+        # (a name shows every option that differs from this: see `make_spec`)
+        if key in _MOVED or _same(DEFAULTS.get(key, _UNSHOWN.get(key)), have):
+            continue
+        return f"the name leaves out {key}, it played {key}={have}"
+    return None
+
+
+def _same(a: Any, b: Any) -> bool:
+    """One option value, as parsed or as stored (None is stored as "none")."""
+    a = "none" if a is None else a
+    b = "none" if b is None else b
+    if isinstance(a, (int, float)) and isinstance(b, (int, float)):
+        return float(a) == float(b)
+    return str(a) == str(b)
 
 
 @dataclass(frozen=True)

@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol
 
 from agents.llm.spec import ProviderSettings, SeatOptions
-from events.agent import ChatMessage, LLMCall
+from events.agent import ChatMessage, LLMCall, finish_reason_fits
 from events.config import ConfigError
 from events.lazy import get_logger
 
@@ -432,6 +432,15 @@ class _SDKTransport:
     def _sdk(self) -> Any:
         raise NotImplementedError
 
+    def _finish(self, value: Any) -> str | None:
+        """A finish reason as the body gives it, or none where it cannot be one of this
+        protocol's (the other protocol's word, or a word of no compatible server from the
+        provider's own address): verification holds a stored call to the same rule."""
+        finish = _text_or_none(value)
+        if finish is None or finish_reason_fits(self.provider, finish, self.options.base_url):
+            return finish
+        return None
+
     async def close(self) -> None:
         client, self._client = self._client, None
         if client is not None:
@@ -538,7 +547,7 @@ class OpenAITransport(_SDKTransport):
         text = message.get("content") or ""
         if not isinstance(text, str):
             raise BadBody(f"the message's content is not text: {_show(text)}")
-        finish = _text_or_none(choice.get("finish_reason"))
+        finish = self._finish(choice.get("finish_reason"))
         if message.get("refusal"):
             # Structured output's refusal: no content, the reason in `refusal`.
             finish = "refusal"
@@ -641,7 +650,7 @@ class AnthropicTransport(_SDKTransport):
         return _reply(
             request,
             text,
-            _text_or_none(data.get("stop_reason")),
+            self._finish(data.get("stop_reason")),
             (_count(usage.get("input_tokens")), _count(usage.get("output_tokens"))),
             0,
             latency,
@@ -701,6 +710,10 @@ def _reply(
         inp, estimated = estimate_tokens(request), True
     if out is None or (out == 0 and text):
         out, estimated = (max(1, len(text) // CHARS_PER_TOKEN) if text else 0), True
+    if reasoning > out:
+        # Reasoning is part of the output: a count above it cannot be true, and the larger
+        # one is what the call may have cost.
+        out, estimated = reasoning, True
     # (a lone surrogate, which JSON can spell, cannot be stored as UTF-8: it becomes "?")
     text = text.encode("utf-8", "replace").decode("utf-8")
     return Reply(

@@ -114,6 +114,9 @@ def test_spec_syntax() -> None:
         "openai:m?temperature=9",
         "openai:m?colour=red",
         "openai:m@http://",
+        "openai:m@http://[::1",
+        "openai:m@http://host:99999/v1",
+        "openai:m@http://host:port/v1",
         "anthropic:m?character=no body",
     ],
 )

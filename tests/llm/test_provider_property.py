@@ -2,7 +2,7 @@
 429, 408 and the 4xx that refuse a request outright; usage missing or negative, answers too
 long), a tournament of every family ends, each game verifies offline, each decision of a model
 seat has an outcome class, and every request is one stored exchange whose tokens and cost are
-counted once."""
+counted once; finish reasons and reasoning counts that cannot be true are not stored as sent."""
 
 from __future__ import annotations
 
@@ -68,6 +68,7 @@ KINDS = (
     "refusal",
     "negative usage",  # (and other counts that cannot be true)
     "no usage",
+    "odd fields",
     "too long",
     "effort refused",
     "client status",
@@ -110,6 +111,15 @@ class Provider:
                 return Answer(text=LEGAL(req).text, usage=usage_)
             case "no usage":
                 return Answer(text=LEGAL(req).text, usage={})
+            case "odd fields":
+                # the other protocol's finish reason; a reasoning count above the output's
+                if req.protocol == "anthropic":
+                    content = [{"type": "text", "text": LEGAL(req).text}]
+                    raw = json.dumps({"content": content, "stop_reason": "stop"})
+                    return Answer(raw=raw, content_type="application/json")
+                odd: dict[str, Any] = {"prompt_tokens": 50, "completion_tokens": 1}
+                odd["completion_tokens_details"] = {"reasoning_tokens": 900 + n}
+                return Answer(text=LEGAL(req).text, finish="end_turn", usage=odd)
             case "too long":
                 return Answer(text=LEGAL(req).text + " " * 70_000)
             case "effort refused" if "reasoning_effort" in req.body or "thinking" in req.body:

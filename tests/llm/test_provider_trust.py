@@ -316,3 +316,58 @@ def test_a_tournament_budget_and_a_seat_budget_both_hold(
         assert per_game == [(most,)] * len(tasks)
     else:  # the tournament's, over all its games
         assert sum(n for (n,) in per_game) == total
+
+
+def _openai_raw(text: str, finish: str, usage: dict[str, Any]) -> str:
+    message = {"role": "assistant", "content": text}
+    choice = {"index": 0, "message": message, "finish_reason": finish}
+    return json.dumps({"choices": [choice], "usage": usage})
+
+
+def _anthropic_raw(text: str, stop: str) -> str:
+    return json.dumps({"content": [{"type": "text", "text": text}], "stop_reason": stop})
+
+
+ODD_FIELDS: dict[str, tuple[str, Callable[[str], str]]] = {
+    "openai finish of the other protocol": (
+        "openai",
+        lambda t: _openai_raw(t, "end_turn", {"prompt_tokens": 90, "completion_tokens": 9}),
+    ),
+    "openai reasoning beyond the output": (
+        "openai",
+        lambda t: _openai_raw(
+            t,
+            "stop",
+            {
+                "prompt_tokens": 90,
+                "completion_tokens": 5,
+                "completion_tokens_details": {"reasoning_tokens": 5000},
+            },
+        ),
+    ),
+    "openai reasoning without an output count": (
+        "openai",
+        lambda t: _openai_raw(
+            t, "stop", {"prompt_tokens": 90, "completion_tokens_details": {"reasoning_tokens": 700}}
+        ),
+    ),
+    "anthropic finish of the other protocol": ("anthropic", lambda t: _anthropic_raw(t, "stop")),
+}
+
+
+@pytest.mark.parametrize("case", list(ODD_FIELDS))
+def test_fields_a_provider_cannot_mean_are_not_stored_as_sent(tmp_path: Path, case: str) -> None:
+    """A body whose finish reason only the other protocol gives, or whose reasoning count is
+    more than its whole output, is read (its answer plays) and its game still verifies: the
+    finish reason is dropped, and the output counts at least the reasoning."""
+    provider, body = ODD_FIELDS[case]
+    policy = LegalPolicy()
+    spoiler = Spoiler(lambda req: Answer(raw=body(policy(req).text)), 1)
+    with LoopbackServer(spoiler) as srv, DuckStore(tmp_path / "f.duckdb") as store:
+        _, events = _stored(store, [seat(srv, provider), "random"])
+    odd = _calls(events)[0]
+    assert odd.error is None and odd.parse_error is None
+    assert odd.finish_reason in (None, "stop")
+    assert odd.reasoning_tokens <= odd.output_tokens
+    if odd.reasoning_tokens:
+        assert odd.output_tokens >= 700 and odd.usage_estimated is True

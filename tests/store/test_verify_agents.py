@@ -25,10 +25,11 @@ import duckdb
 import msgspec
 import pytest
 
-from agents import register
+from agents import parse_spec, register
 from agents.base import Agent
 from agents.cattle.random_agent import RandomAgent
 from agents.llm.loopback import LegalPolicy, LoopbackServer
+from agents.llm.spec import label_problem
 from events import catalog
 from events.cattle.codec import decode
 from events.codec import encode
@@ -489,3 +490,61 @@ def test_a_game_of_an_earlier_agent_version_verifies_as_that_version() -> None:
     seats[seat] = msgspec.structs.replace(seats[seat], agent="tracker")
     relabelled = [msgspec.structs.replace(events[0], seats=tuple(seats)), *events[1:]]
     assert not verify(relabelled).ok
+
+
+def _renamed_model(label: Callable[[str], str]) -> Callable[[Con, str], None]:
+    """The model seat (seat 0) named `label(name)` in the log's first event and the games
+    row, its stored options (what it was played with) left as they are."""
+
+    def go(con: Con, gid: str) -> None:
+        text = con.execute(
+            "SELECT payload FROM events WHERE game_id = ? AND seq = 0", [gid]
+        ).fetchall()[0][0]
+        start = catalog.get("cattle-trade").decoder.decode(text)
+        seats = list(start.seats)
+        seats[0] = msgspec.structs.replace(seats[0], agent=label(seats[0].agent))
+        _put(con, gid, 0, msgspec.structs.replace(start, seats=tuple(seats)))
+        con.execute(
+            "UPDATE games SET seats = ? WHERE game_id = ?", [encode(tuple(seats)).decode(), gid]
+        )
+
+    return go
+
+
+MODEL_LABELS: dict[str, Callable[[str], str]] = {
+    "another model": lambda name: name.replace(":loop", ":gpt-5"),
+    "an option the seat was not played with": lambda name: name + "?temperature=0.5",
+    "the other provider": lambda name: name.replace("openai:", "anthropic:"),
+}
+
+
+def test_a_model_seat_name_must_show_what_it_was_played_with() -> None:
+    """Every name a spec is stored under agrees with its options; a name that leaves out an
+    option played away from its default, or spells another value, does not."""
+    for text in (
+        "openai:m",
+        "openai:m@http://127.0.0.1:9/v1?temperature=none&memory=recent",
+        "anthropic:m?tokens=50&effort=high&style=gamebench&mode=cot&samples=3",
+        "openai:m?reasoning_effort=none&prompts=1&max_calls=2",
+    ):
+        assert label_problem(parse_spec(text)) is None, text
+    played = parse_spec("openai:m?memory=recent&mode=cot")
+    for name in ("openai:m?mode=cot", "openai:m?memory=recent", "openai:m?memory=full&mode=cot"):
+        got = label_problem(msgspec.structs.replace(played, agent=name))
+        assert got is not None and ("memory" in got or "mode" in got), name
+
+
+@pytest.mark.parametrize("case", list(MODEL_LABELS))
+def test_a_relabelled_model_seat_fails_verification(
+    records: Records, tmp_path: Path, case: str
+) -> None:
+    """A model seat's name is what ratings credit; the options stored with it are what it was
+    played with. A name that says otherwise fails, as a relabelled code agent does."""
+    path = tmp_path / "tampered.duckdb"
+    shutil.copyfile(records.model, path)
+    con = duckdb.connect(str(path))
+    _renamed_model(MODEL_LABELS[case])(con, "model")
+    con.close()
+    got = check(path, "model")
+    assert got.outcome == "failed", (case, got)
+    assert got.problem is not None and got.problem.check in ("replay", "llm_call"), got.problem
