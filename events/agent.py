@@ -185,9 +185,11 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
     open_: dict[int, int] = {}
     """The index in `out` of each seat's latest decision."""
     start = events[0] if events else None
-    told = getattr(start, "game", None) == "textarena" and (
-        getattr(start, "engine_version", None) == "1.0.0"
-    )
+    arena = getattr(start, "game", None) == "textarena"
+    told = arena and getattr(start, "engine_version", None) == "1.0.0"
+    ended = arena and getattr(start, "engine_version", None) in ("1.0.0", "1.1.0")
+    last: int | None = None
+    """The player of the latest TextArena action (a game stored before rules 1.2.0)."""
     for e in events:
         if isinstance(e, ModelDecision):
             open_[e.seat] = len(out)
@@ -203,6 +205,13 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
         verdict = verdict_of(e) if isinstance(e, Event) else None
         if verdict is None and told and isinstance(e, Event):
             verdict = _told_verdict(e)
+        if verdict is None and ended and isinstance(e, Event):
+            tag = type(e).__struct_config__.tag
+            if tag == "textarena_action":
+                last = int(getattr(e, "player", 0))
+            reason = str(getattr(e, "reason", ""))
+            if tag == "game_ended" and last is not None and _ENDED_BY in reason:
+                verdict = (last, reason)
         if verdict is None or verdict[0] not in open_:
             continue
         i = open_[verdict[0]]
@@ -211,6 +220,11 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
             played = decision.outcome in ("ok", "repaired")
             out[i] = (decision, "illegal" if played else outcome, verdict[1])
     return out
+
+
+_ENDED_BY = "mentioned a clue that is a subset/ exact match of words"
+"""How Codenames' end reason tells a clue its rules forbid (engine.textarena.rules,
+END_VERDICTS); a game stored before TextArena rules 1.2.0 has no verdict event for it."""
 
 
 def _told_verdict(event: Event) -> tuple[int, str] | None:

@@ -85,7 +85,7 @@ GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
 -- and the reason in `reason` (events.agent.VERDICT_SUFFIXES; docs/architecture.md).
 -- A TextArena game stored by rules 1.0.0 holds no verdict event for a move Codenames refused
 -- only in a message to everyone; the message is in the seat's next observation, and is read
--- from there.
+-- from there (and one stored before 1.2.0, for a clue that ended the game: below).
 CREATE OR REPLACE VIEW verdicts AS
 SELECT game_id, seq, actor AS seat, type, payload->>'reason' AS reason
 FROM events
@@ -98,7 +98,19 @@ SELECT e.game_id, e.seq, e.actor AS seat, e.type,
            AS reason
 FROM events e JOIN games g USING (game_id)
 WHERE e.type = 'textarena_observed' AND g.game = 'textarena' AND g.engine_version = '1.0.0'
-  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ');
+  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ')
+-- A TextArena game stored before rules 1.2.0 holds no verdict event for a move Codenames
+-- forbade only by ending the game (a clue that is a board word or part of one): the end's
+-- reason says so, and the move was the last action sent.
+UNION ALL
+SELECT e.game_id, e.seq,
+       (SELECT arg_max(CAST(a.payload->>'player' AS SMALLINT), a.seq) FROM events a
+        WHERE a.game_id = e.game_id AND a.type = 'textarena_action' AND a.seq < e.seq) AS seat,
+       e.type, e.payload->>'reason' AS reason
+FROM events e JOIN games g USING (game_id)
+WHERE e.type = 'game_ended' AND g.game = 'textarena'
+  AND g.engine_version IN ('1.0.0', '1.1.0')
+  AND contains(e.payload->>'reason', 'mentioned a clue that is a subset/ exact match of words');
 
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
 -- outcome class. A move the game refused or judged invalid (a verdict of the seat before its

@@ -19,6 +19,7 @@ from agents.cattle.parse import parse_answer as parse_cattle
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.outcome import classify
 from agents.pact.bots import parse_answer
+from agents.textarena.standin import BOARD, MARKER
 from engine.cattle.decisions import BidDecision
 from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
@@ -83,6 +84,61 @@ def test_a_codenames_clue_textarena_cannot_read_is_an_invalid_move(tmp_path: Pat
     assert all(o == "illegal" and "valid clue" in r for o, r in decided)
     (lens,) = _rows(db, "SELECT invalid_moves FROM textarena_errors WHERE seat = 0")
     assert lens == (len(invalid),)
+
+
+def _clue_on_the_board(req: Incoming) -> Answer:
+    """A spymaster whose clue is the first word of the board it was shown."""
+    seen = req.prompt.split(MARKER, 1)[-1]
+    return Answer(text=f"[{seen[seen.rfind(BOARD) + len(BOARD) :].split()[0].lower()} 1]")
+
+
+def test_a_codenames_clue_the_rules_forbid_is_illegal(tmp_path: Path) -> None:
+    """Codenames gives the game to the other team when a clue is a board word or part of one
+    (a verdict told only as the game's end reason): the decision is illegal, with that
+    reason, and the error lens counts it."""
+    db = tmp_path / "f.duckdb"
+    lineup: list[str | None] = [None, "codenames-topics", "codenames-topics", "codenames-topics"]
+    gid = _play(db, _clue_on_the_board, PRESETS["codenames"], lineup)
+    (ended,) = _rows(db, "SELECT reason FROM textarena_games WHERE game_id = ?", gid)
+    assert "exact match of words on the board" in ended[0]
+    decided = _rows(
+        db, "SELECT outcome, recorded, reason FROM llm_decisions WHERE game_id = ?", gid
+    )
+    assert decided == [("illegal", "ok", ended[0])]
+    (lens,) = _rows(db, "SELECT invalid_moves FROM textarena_errors WHERE seat = 0")
+    assert lens == (1,)
+
+
+def test_a_forbidden_clue_of_a_game_stored_before_its_verdict_is_read_from_the_end(
+    tmp_path: Path,
+) -> None:
+    """A game of rules 1.1.0 (no verdict event for such a clue) replays as it was; the views
+    and `judged` read the verdict from the game's end reason."""
+    config = PRESETS["codenames"]
+    with LoopbackServer(_clue_on_the_board) as srv, DuckStore(tmp_path / "o.duckdb") as store:
+        specs = [seat(srv, "openai", opts=OPTS), *["codenames-topics"] * 3]
+        seats = seat_specs(specs, catalog.for_config(config))
+        agents = make_agents(seats, 4, config)
+
+        async def run() -> Any:
+            try:
+                return await Game(config, 4, agents, seats, version="1.1.0").run_async()
+            finally:
+                for a in agents:
+                    await a.close()
+
+        record = asyncio.run(run())
+        row = GameRow(
+            game_id="old", seed=4, config=config, seats=seats, engine_version="1.1.0",
+            game="textarena",
+        )  # fmt: skip
+        store.save_game(row, record.events, record.turns)
+        assert not [e for e in record.events if type(e).__name__ == "InvalidMove"]
+        assert check_game(store.load_rows("old")).outcome == "verified"
+        decided = store.con.execute("SELECT outcome, reason FROM llm_decisions").fetchall()
+    assert [o for o, _ in decided] == ["illegal"]
+    assert "exact match of words on the board" in str(decided[0][1])
+    assert [(o, r) for _, o, r in judged(record.events)] == decided
 
 
 def test_a_codenames_game_of_the_first_rules_still_verifies(tmp_path: Path) -> None:
