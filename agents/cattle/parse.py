@@ -60,9 +60,10 @@ def _int0(value: Any, what: str) -> int:
             raise AnswerError(f"{what} must be a number, got {value!r}")
         return int(value)
     if isinstance(value, str):
-        m = re.search(r"-?\d+(?:\.\d+)?([eE][+-]?\d+)?", value)
-        if m and m.group(1):
-            # `1e2` is no whole number as the prompt writes them (nor its first digit).
+        m = re.search(r"(?<![\w.])-?\d+((?:,\d{3})+)?(?:\.\d+)?([eE][+-]?\d+)?", value)
+        if m and (m.group(1) or m.group(2)):
+            # `1e2` and `1,000` are no whole numbers as the prompt writes them (nor their
+            # first digits).
             raise AnswerError(f"{what} must be a whole number written out, got {value!r}")
         if m:
             return int(float(m.group()))

@@ -234,11 +234,22 @@ MESSAGE = MessageDecision(seats=(0,), round=1, rounds=20, max_words=100, first=T
         "1e400",
         '{"quote": 1e400}',
         '{"quote": "1e2"}',
+        "I ask 1,000",
+        '{"quote": "1,000"}',
     ],
 )
 def test_a_quote_is_never_read_from_echoed_prompt_text_or_exponents(text: str) -> None:
     action, _, error = parse_answer(text, QUOTE, 1)
     assert action is None and error
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [("somewhere 30-40", 40), ("my bid: 45-50 maybe", 50), ("ask: -5", -5), ("about 12.5", 12.5)],
+)
+def test_a_hyphen_between_numbers_is_no_minus_sign(text: str, price: float) -> None:
+    action, stage, _ = parse_answer(text, QUOTE, 1)
+    assert action is not None and action.price == price and stage == "number"
 
 
 @pytest.mark.parametrize("text", ['{"message": "<your message>"}', "<your message>", "..."])
@@ -286,6 +297,8 @@ def test_every_games_verdict_events_name_their_seat_and_reason() -> None:
         '{"action": "bid", "amount": "1e2"}',
         "action: bid, amount: 1e2",
         '{"action": "bid", "amount": 1e400}',
+        '{"action": "bid", "amount": "1,000"}',
+        "action: bid, amount: 1,000",
     ],
 )
 def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
