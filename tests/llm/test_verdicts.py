@@ -20,7 +20,7 @@ from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.outcome import classify
 from agents.pact.bots import parse_answer
 from agents.textarena.standin import BOARD, MARKER
-from engine.cattle.decisions import BidDecision
+from engine.cattle.decisions import BidDecision, TurnDecision
 from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
 from engine.textarena.mindgames import PRESETS
@@ -307,6 +307,29 @@ def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
         price=20, leader=None,
     )  # fmt: skip
     action, _, error = parse_cattle(text, bid, 1)
+    assert action is None and error
+
+
+@pytest.mark.parametrize(
+    ("text", "decision"),
+    [
+        ('{"action": "bid", "amount": "<multiple of 10>"}', "bid"),
+        ('{"reasoning": "...", "action": "bid" or "pass", "amount": <multiple of 10>}', "bid"),
+        ('{"reasoning": "...", "action": "pass" or "bid"}', "bid"),
+        ('{"reasoning": "...", "action": "auction" or "kuhhandel"}', "turn"),
+        ("action: auction or kuhhandel", "turn"),
+    ],
+)
+def test_a_cattle_answer_that_echoes_the_template_is_refused(text: str, decision: str) -> None:
+    """The template's placeholder (`<multiple of 10>`) holds no amount, and its list of
+    choices (`"auction" or "kuhhandel"`) is no choice."""
+    bid = BidDecision(
+        seats=(1,), auction=1, animal="cow", auctioneer=0, mode="canonical", round=0,
+        price=20, leader=None,
+    )  # fmt: skip
+    action, _, error = parse_cattle(
+        text, bid if decision == "bid" else TurnDecision(seats=(1,), targets=()), 1
+    )
     assert action is None and error
 
 
