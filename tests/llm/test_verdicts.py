@@ -353,3 +353,7 @@ def test_a_pact_message_cut_to_the_word_limit_is_repaired(tmp_path: Path) -> Non
     assert sent and all(e.cut and e.words == config.max_words + 20 for e in sent)
     got = [(d.seat, o, r) for d, o, r in judged(events)]
     assert got == _rows(db, "SELECT seat, outcome, reason FROM llm_decisions ORDER BY seq")
+    # The timeline says why, not that the game refused a move it took (cut).
+    shown = [t for _, _, t in timeline(events) if "'s message: " in t]
+    assert len(shown) == len(rows)
+    assert all("repaired (the rules cut it to their length limit; read as ok)" in t for t in shown)
