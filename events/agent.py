@@ -180,10 +180,16 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
     `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
     refused or judged invalid before the seat's next decision is `illegal`; the reason is the
     first such verdict's (None when the game took the move as given). A decision recorded
-    `ok` whose action the rules took only cut (`cut_of`) is `repaired`, for `CUT_REASON`."""
+    `ok` whose action the rules took only cut (`cut_of`) is `repaired`, for `CUT_REASON`; one
+    recorded `illegal` (the game's parser found the move not allowed) has the parser's
+    reason, the first parse error of its answered calls, unless a verdict gives one."""
     out: list[tuple[ModelDecision, str, str | None]] = []
     open_: dict[int, int] = {}
     """The index in `out` of each seat's latest decision."""
+    said: dict[int, str] = {}
+    """Each seat's first parse error of an answered call since its latest decision."""
+    parsed: dict[int, str] = {}
+    """The parser's reason of each decision recorded `illegal` (by index in `out`)."""
     start = events[0] if events else None
     arena = getattr(start, "game", None) == "textarena"
     told = arena and getattr(start, "engine_version", None) == "1.0.0"
@@ -193,7 +199,14 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
     for e in events:
         if isinstance(e, ModelDecision):
             open_[e.seat] = len(out)
+            if e.outcome == "illegal" and e.seat in said:
+                parsed[len(out)] = said[e.seat]
+            said.pop(e.seat, None)
             out.append((e, e.outcome, None))
+            continue
+        if isinstance(e, LLMCall):
+            if e.stage != "scratchpad" and e.error is None and e.parse_error is not None:
+                said.setdefault(e.seat, e.parse_error)
             continue
         cut = cut_of(e) if isinstance(e, Event) else None
         if cut is not None and cut in open_:
@@ -219,6 +232,9 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
         if reason is None or reason == CUT_REASON:
             played = decision.outcome in ("ok", "repaired")
             out[i] = (decision, "illegal" if played else outcome, verdict[1])
+    for i, reason in parsed.items():
+        if out[i][2] is None:
+            out[i] = (out[i][0], out[i][1], reason)
     return out
 
 

@@ -115,7 +115,8 @@ WHERE e.type = 'game_ended' AND g.game = 'textarena'
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
 -- outcome class. A move the game refused or judged invalid (a verdict of the seat before its
 -- next decision: a rules' rejection, a GameBench refusal, TextArena's invalid-move verdict)
--- counts as `illegal`, with the first verdict's `reason`, and the rules' fallback
+-- counts as `illegal`, with the first verdict's `reason` (a move the game's parser found
+-- illegal: the parser's reason), and the rules' fallback
 -- (`fallback_applied`) is what was played instead; `fallback` is otherwise the seat's own
 -- default (`action_defaulted`). `recorded` is the class the agent recorded from its calls
 -- alone. Games stored before decisions recorded their outcome have no rows here (see
@@ -129,9 +130,22 @@ WITH d AS (
            CAST(e.payload->>'calls' AS INTEGER) AS calls,
            CAST(e.payload->>'tokens' AS BIGINT) AS tokens,
            e.payload->>'fallback' AS fallback,
-           lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq
+           lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq,
+           lag(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS prev_seq
     FROM events e
     WHERE e.type = 'model_decision'
+), parsed AS (
+    -- a decision the game's parser found illegal (recorded `illegal`: the answer named a move
+    -- the decision does not allow): the parser's reason, from the first answered call
+    SELECT d.game_id, d.seq, arg_min(c.payload->>'parse_error', c.seq) AS reason
+    FROM d
+    JOIN events c
+      ON c.game_id = d.game_id AND c.type = 'llm_call' AND c.actor = d.seat
+     AND c.seq < d.seq AND (d.prev_seq IS NULL OR c.seq > d.prev_seq)
+     AND c.payload->>'stage' <> 'scratchpad' AND c.payload->>'error' IS NULL
+     AND c.payload->>'parse_error' IS NOT NULL
+    WHERE d.recorded = 'illegal'
+    GROUP BY d.game_id, d.seq
 ), judged AS (
     SELECT d.game_id, d.seq, arg_min(v.reason, v.seq) AS reason
     FROM d
@@ -168,9 +182,11 @@ SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, s.tournament, g.game,
        d.recorded, d.calls, d.tokens,
        coalesce(d.fallback, r.rules_fallback) AS fallback,
        coalesce(j.reason, CASE WHEN c.seq IS NOT NULL AND d.recorded = 'ok'
-                               THEN 'the rules cut it to their length limit' END) AS reason
+                               THEN 'the rules cut it to their length limit' END,
+                p.reason) AS reason
 FROM d
 LEFT JOIN judged j ON j.game_id = d.game_id AND j.seq = d.seq
+LEFT JOIN parsed p ON p.game_id = d.game_id AND p.seq = d.seq
 LEFT JOIN trimmed c ON c.game_id = d.game_id AND c.seq = d.seq
 LEFT JOIN rules r ON r.game_id = d.game_id AND r.seq = d.seq
 LEFT JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat
