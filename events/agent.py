@@ -206,18 +206,33 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
     `llm_decisions` view does: a decision recorded `ok` or `repaired` whose move the game
     refused or judged invalid before the seat's next decision is `illegal`; the reason is the
     first such verdict's (None when the game took the move as given). A decision recorded
-    `ok` whose action the rules took only cut (`cut_of`) is `repaired`, for `CUT_REASON`."""
+    `ok` whose action the rules took only cut (`cut_of`) is `repaired`, for `CUT_REASON`; one
+    recorded `illegal` (the game's parser found the move not allowed) has the parser's
+    reason, the first parse error of its answered calls, unless a verdict gives one."""
     out: list[tuple[ModelDecision, str, str | None]] = []
     open_: dict[int, int] = {}
     """The index in `out` of each seat's latest decision."""
+    said: dict[int, str] = {}
+    """Each seat's first parse error of an answered call since its latest decision."""
+    parsed: dict[int, str] = {}
+    """The parser's reason of each decision recorded `illegal` (by index in `out`)."""
     start = events[0] if events else None
-    told = getattr(start, "game", None) == "textarena" and (
-        getattr(start, "engine_version", None) == "1.0.0"
-    )
+    arena = getattr(start, "game", None) == "textarena"
+    told = arena and getattr(start, "engine_version", None) == "1.0.0"
+    ended = arena and getattr(start, "engine_version", None) in ("1.0.0", "1.1.0")
+    last: int | None = None
+    """The player of the latest TextArena action (a game stored before rules 1.2.0)."""
     for e in events:
         if isinstance(e, ModelDecision):
             open_[e.seat] = len(out)
+            if e.outcome == "illegal" and e.seat in said:
+                parsed[len(out)] = said[e.seat]
+            said.pop(e.seat, None)
             out.append((e, e.outcome, None))
+            continue
+        if isinstance(e, LLMCall):
+            if e.stage != "scratchpad" and e.error is None and e.parse_error is not None:
+                said.setdefault(e.seat, e.parse_error)
             continue
         cut = cut_of(e) if isinstance(e, Event) else None
         if cut is not None and cut in open_:
@@ -229,6 +244,13 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
         verdict = verdict_of(e) if isinstance(e, Event) else None
         if verdict is None and told and isinstance(e, Event):
             verdict = _told_verdict(e)
+        if verdict is None and ended and isinstance(e, Event):
+            tag = type(e).__struct_config__.tag
+            if tag == "textarena_action":
+                last = int(getattr(e, "player", 0))
+            reason = str(getattr(e, "reason", ""))
+            if tag == "game_ended" and last is not None and _ENDED_BY in reason:
+                verdict = (last, reason)
         if verdict is None or verdict[0] not in open_:
             continue
         i = open_[verdict[0]]
@@ -236,7 +258,15 @@ def judged(events: Sequence[object]) -> list[tuple[ModelDecision, str, str | Non
         if reason is None or reason == CUT_REASON:
             played = decision.outcome in ("ok", "repaired")
             out[i] = (decision, "illegal" if played else outcome, verdict[1])
+    for i, reason in parsed.items():
+        if out[i][2] is None:
+            out[i] = (out[i][0], out[i][1], reason)
     return out
+
+
+_ENDED_BY = "mentioned a clue that is a subset/ exact match of words"
+"""How Codenames' end reason tells a clue its rules forbid (engine.textarena.rules,
+END_VERDICTS); a game stored before TextArena rules 1.2.0 has no verdict event for it."""
 
 
 def _told_verdict(event: Event) -> tuple[int, str] | None:

@@ -85,7 +85,7 @@ GROUP BY u.game_id, u.seat, u.agent, u.tournament, u.decisions;
 -- and the reason in `reason` (events.agent.VERDICT_SUFFIXES; docs/architecture.md).
 -- A TextArena game stored by rules 1.0.0 holds no verdict event for a move Codenames refused
 -- only in a message to everyone; the message is in the seat's next observation, and is read
--- from there.
+-- from there (and one stored before 1.2.0, for a clue that ended the game: below).
 CREATE OR REPLACE VIEW verdicts AS
 SELECT game_id, seq, actor AS seat, type, payload->>'reason' AS reason
 FROM events
@@ -98,12 +98,25 @@ SELECT e.game_id, e.seq, e.actor AS seat, e.type,
            AS reason
 FROM events e JOIN games g USING (game_id)
 WHERE e.type = 'textarena_observed' AND g.game = 'textarena' AND g.engine_version = '1.0.0'
-  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ');
+  AND contains(e.payload->>'text', 'Player ' || e.actor || ', did not provide a valid ')
+-- A TextArena game stored before rules 1.2.0 holds no verdict event for a move Codenames
+-- forbade only by ending the game (a clue that is a board word or part of one): the end's
+-- reason says so, and the move was the last action sent.
+UNION ALL
+SELECT e.game_id, e.seq,
+       (SELECT arg_max(CAST(a.payload->>'player' AS SMALLINT), a.seq) FROM events a
+        WHERE a.game_id = e.game_id AND a.type = 'textarena_action' AND a.seq < e.seq) AS seat,
+       e.type, e.payload->>'reason' AS reason
+FROM events e JOIN games g USING (game_id)
+WHERE e.type = 'game_ended' AND g.game = 'textarena'
+  AND g.engine_version IN ('1.0.0', '1.1.0')
+  AND contains(e.payload->>'reason', 'mentioned a clue that is a subset/ exact match of words');
 
 -- One row per decision of a model seat (`model_decision` events, docs/llm.md) with its
 -- outcome class. A move the game refused or judged invalid (a verdict of the seat before its
 -- next decision: a rules' rejection, a GameBench refusal, TextArena's invalid-move verdict)
--- counts as `illegal`, with the first verdict's `reason`, and the rules' fallback
+-- counts as `illegal`, with the first verdict's `reason` (a move the game's parser found
+-- illegal: the parser's reason), and the rules' fallback
 -- (`fallback_applied`) is what was played instead; `fallback` is otherwise the seat's own
 -- default (`action_defaulted`). `recorded` is the class the agent recorded from its calls
 -- alone. Games stored before decisions recorded their outcome have no rows here (see
@@ -117,9 +130,22 @@ WITH d AS (
            CAST(e.payload->>'calls' AS INTEGER) AS calls,
            CAST(e.payload->>'tokens' AS BIGINT) AS tokens,
            e.payload->>'fallback' AS fallback,
-           lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq
+           lead(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS next_seq,
+           lag(e.seq) OVER (PARTITION BY e.game_id, e.actor ORDER BY e.seq) AS prev_seq
     FROM events e
     WHERE e.type = 'model_decision'
+), parsed AS (
+    -- a decision the game's parser found illegal (recorded `illegal`: the answer named a move
+    -- the decision does not allow): the parser's reason, from the first answered call
+    SELECT d.game_id, d.seq, arg_min(c.payload->>'parse_error', c.seq) AS reason
+    FROM d
+    JOIN events c
+      ON c.game_id = d.game_id AND c.type = 'llm_call' AND c.actor = d.seat
+     AND c.seq < d.seq AND (d.prev_seq IS NULL OR c.seq > d.prev_seq)
+     AND c.payload->>'stage' <> 'scratchpad' AND c.payload->>'error' IS NULL
+     AND c.payload->>'parse_error' IS NOT NULL
+    WHERE d.recorded = 'illegal'
+    GROUP BY d.game_id, d.seq
 ), judged AS (
     SELECT d.game_id, d.seq, arg_min(v.reason, v.seq) AS reason
     FROM d
@@ -156,9 +182,11 @@ SELECT d.game_id, d.seq, d.turn, d.seat, s.agent, s.tournament, g.game,
        d.recorded, d.calls, d.tokens,
        coalesce(d.fallback, r.rules_fallback) AS fallback,
        coalesce(j.reason, CASE WHEN c.seq IS NOT NULL AND d.recorded = 'ok'
-                               THEN 'the rules cut it to their length limit' END) AS reason
+                               THEN 'the rules cut it to their length limit' END,
+                p.reason) AS reason
 FROM d
 LEFT JOIN judged j ON j.game_id = d.game_id AND j.seq = d.seq
+LEFT JOIN parsed p ON p.game_id = d.game_id AND p.seq = d.seq
 LEFT JOIN trimmed c ON c.game_id = d.game_id AND c.seq = d.seq
 LEFT JOIN rules r ON r.game_id = d.game_id AND r.seq = d.seq
 LEFT JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat

@@ -24,11 +24,11 @@ def _p(seat: int | None, viewer: int | None = None) -> str:
 
 
 def describe_agent_event(
-    e: Any, viewer: int | None = None, outcome: str | None = None
+    e: Any, viewer: int | None = None, outcome: str | None = None, reason: str | None = None
 ) -> str | None:
     """One line for an event an agent recorded (the same in every game), else None;
-    `outcome`: a model decision's class once the game's verdicts are counted, when it is not
-    the class the agent recorded (events.agent.judged)."""
+    `outcome` and `reason`: a model decision's class once the game's verdicts are counted and
+    the game's reason, when it is not the class the agent recorded (events.agent.judged)."""
 
     def p(seat: int | None) -> str:
         return _p(seat, viewer)
@@ -51,7 +51,10 @@ def describe_agent_event(
             played = f", played {e.fallback}" if e.fallback is not None else ""
             shown = e.outcome
             if outcome is not None and outcome != e.outcome:
-                shown = f"{outcome} (the game refused the move; read as {e.outcome})"
+                said = " ".join((reason or "").split())[:160]  # one line, however long
+                why = "the game refused the move" if outcome == "illegal" else "the game's verdict"
+                why = f"{why}: {said}" if said and outcome == "illegal" else said or why
+                shown = f"{outcome} ({why}; read as {e.outcome})"
             return f"  {p(e.seat)}'s {e.decision}: {shown} ({e.calls} call(s){played})"
         case ae.HumanAnswer():
             what = "played" if e.error is None else f"refused: {e.error}"
@@ -78,11 +81,11 @@ def timeline(events: Sequence[Any], seat: int | None = None) -> list[tuple[int, 
     own = seat_numbered(game, seat)
     out: list[tuple[int, Any, str]] = []
     # Model decisions are engine-only: only the whole timeline shows them, with their class.
-    classes = {id(d): c for d, c, _ in ae.judged(events)} if seat is None else {}
+    classes = {id(d): (c, r) for d, c, r in ae.judged(events)} if seat is None else {}
     for i, e in enumerate(events):
         if visible(e, seat):
             if isinstance(e, ae.ModelDecision):  # worded alike in every game, with its class
-                line = describe_agent_event(e, seat, classes.get(id(e)))
+                line = describe_agent_event(e, seat, *classes.get(id(e), (None, None)))
             else:
                 line = lens.line(e) if lens is not None else game.describe(e, seat)
             text = line or describe_agent_event(e, seat) or fallback(e)

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from agents.llm.parse import AnswerError
+from agents.llm.parse import PLACEHOLDER, AnswerError, is_placeholder
 from agents.llm.parse import extract as extract_fields
 from engine.cattle import actions as act
 from engine.cattle import decisions as dec
@@ -60,9 +60,13 @@ def _int0(value: Any, what: str) -> int:
             raise AnswerError(f"{what} must be a number, got {value!r}")
         return int(value)
     if isinstance(value, str):
-        m = re.search(r"-?\d+(?:\.\d+)?([eE][+-]?\d+)?", value)
-        if m and m.group(1):
-            # `1e2` is no whole number as the prompt writes them (nor its first digit).
+        if is_placeholder(value):
+            raise AnswerError(f"{what} repeats the template's placeholder, got {value!r}")
+        value = PLACEHOLDER.sub(" ", value)
+        m = re.search(r"(?<![\w.])-?\d+((?:,\d{3})+)?(?:\.\d+)?([eE][+-]?\d+)?", value)
+        if m and (m.group(1) or m.group(2)):
+            # `1e2` and `1,000` are no whole numbers as the prompt writes them (nor their
+            # first digits).
             raise AnswerError(f"{what} must be a whole number written out, got {value!r}")
         if m:
             return int(float(m.group()))
@@ -73,7 +77,9 @@ def _cards(value: Any, what: str) -> tuple[int, ...]:
     if value is None:
         raise AnswerError(f'"{what}" is missing')
     if isinstance(value, str):
-        return tuple(_int(x, what) for x in re.findall(r"-?\d+", value))
+        if is_placeholder(value):
+            raise AnswerError(f"{what} repeats the template's placeholder, got {value!r}")
+        return tuple(_int(x, what) for x in re.findall(r"-?\d+", PLACEHOLDER.sub(" ", value)))
     if isinstance(value, int | float) and not isinstance(value, bool):
         return (_int(value, what),)
     if isinstance(value, list | tuple):

@@ -546,7 +546,9 @@ class LLMAgent(Agent):
                 decisions=self._decisions,
                 format_errors=self._format_errors,
                 defaults=self._defaults,
-                outcomes=dict(sorted(self.outcomes.items())),
+                # the classes read from the answers alone (`llm_decisions.recorded`): the
+                # game's verdicts, which may make a move read `ok` illegal, come after
+                recorded=dict(sorted(self.outcomes.items())),
             )
         await self.transport.close()
 

@@ -16,13 +16,14 @@ from typing import Any
 
 from projections.answers import load_json
 
-_PLACEHOLDER = re.compile(r"<[^<>]{0,80}>|\.\.\.|\u2026")
+PLACEHOLDER = re.compile(r"<[^<>]{0,80}>|\.\.\.|\u2026")
+"""A template's placeholder as the prompts write them: `<multiple of 10>`, `...`."""
 
 
 def is_placeholder(value: str) -> bool:
     """Whether `value` only repeats a template's placeholders (`<your message>`, `...`):
     nothing but those, spaces and punctuation."""
-    rest = _PLACEHOLDER.sub("", value)
+    rest = PLACEHOLDER.sub("", value)
     return bool(value.strip()) and not any(ch.isalnum() for ch in rest)
 
 
@@ -59,7 +60,7 @@ def _objects(text: str) -> list[str]:
     return spans
 
 
-_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?|[A-Za-z_][\w\- ]*)"""
+_VALUE = r"""("(?:[^"\\]|\\.)*"|'[^']*'|\[[^\]]*\]?|-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][+-]?\d+)?|[A-Za-z_][\w\- ]*)"""
 
 
 @functools.cache
@@ -69,13 +70,24 @@ def _patterns(keys: tuple[str, ...]) -> tuple[tuple[str, re.Pattern[str]], ...]:
     )
 
 
+_CHOICES = re.compile(r"\s+or\s", re.IGNORECASE)
+"""What follows a value that only repeats a template's list of choices (`"bid" or "pass"`)."""
+
+
 def _kv(text: str, keys: tuple[str, ...]) -> dict[str, Any]:
+    """The last value written for each of `keys`; a key whose value repeats a template's
+    list of choices (`"auction" or "kuhhandel"`) is left out: it names no choice."""
     out: dict[str, Any] = {}
     for key, rx in _patterns(keys):
-        found = rx.findall(text)
+        found = list(rx.finditer(text))
         if not found:
             continue
-        raw = found[-1].strip()
+        last = found[-1]
+        raw = last.group(1).strip()
+        if _CHOICES.match(text, last.end()) or (
+            raw[:1] not in "\"'[" and _CHOICES.search(raw + " ")
+        ):
+            continue
         if raw[:1] in "\"'":
             out[key] = raw[1:-1] if len(raw) > 1 and raw[-1] == raw[0] else raw[1:]
         elif raw.startswith("["):

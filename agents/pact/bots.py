@@ -234,7 +234,10 @@ MESSAGE_KEYS = ("message", "text", "msg", "say", "chat")
 QUOTE_KEYS = ("quote", "bid", "ask", "price", "amount", "offer")
 """Keys a quote may come under (first found wins)."""
 
-_NUMBER = re.compile(r"-?\d+(?:\.\d+)?(?:[eE][+-]?\d+)?")
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:,\d{3})*(?:\.\d+)?(?:[eE][+-]?\d+)?")
+"""A number as written: its minus sign only where no word or digit comes just before (the
+hyphen of `30-40` is no minus), digit groups (`1,000`) and an exponent kept in the token so
+that `_as_number` refuses them whole rather than read a part of them."""
 _ECHOES = re.compile(
     r"<[^<>]{0,80}>"  # a template placeholder
     r"|\bplayer\s*\d+"  # a seat's name, as the prompt writes it
@@ -259,8 +262,9 @@ def _pick(data: dict[str, Any], keys: tuple[str, ...]) -> Any:
 
 def _as_number(token: str) -> int | float | None:
     """A matched number token as an int (when whole) or a float; None for a number with an
-    exponent (`1e2`): the prompt asks for a whole number written out."""
-    if "e" in token or "E" in token:
+    exponent (`1e2`) or digit groups (`1,000`): the prompt asks for a whole number written
+    out in digits."""
+    if "e" in token or "E" in token or "," in token:
         return None
     digits = token.lstrip("-").split(".")[0]
     if len(digits) > 18:

@@ -48,15 +48,22 @@ from events.textarena.game import (
     TextArenaStarted,
 )
 
-VERSION = "1.1.0"
-VERSIONS = ("1.0.0",)
+VERSION = "1.2.0"
+VERSIONS = ("1.0.0", "1.1.0")
 """Older rules versions still replayed: 1.0.0 recorded only the verdicts TextArena gives
-through `set_invalid_move`, not those it only tells in a game message (`MESSAGE_VERDICTS`)."""
+through `set_invalid_move`, not those it only tells in a game message (`MESSAGE_VERDICTS`);
+1.1.0 not those it gives only as the reason a game ends (`END_VERDICTS`)."""
 
 MESSAGE_VERDICTS = (re.compile(r"\bdid not provide a valid (?:clue|guess)\b"),)
 """Game messages by which an environment refuses a move without calling `set_invalid_move`
 (Codenames skips the team's turn after a clue or guess it cannot read); since rules 1.1.0
 each is recorded as an invalid-move verdict on the player whose move it was."""
+
+END_VERDICTS = (re.compile(r"\bmentioned a clue that is a subset/ exact match of words\b"),)
+"""Reasons by which an environment ends a game on a move its rules forbid, without calling
+`set_invalid_move` (Codenames gives the game to the other team when a spymaster's clue is a
+board word or part of one: textarena 0.7.4, envs/Codenames/env.py, `step`); since rules
+1.2.0 each is recorded as an invalid-move verdict on the player whose move it was."""
 
 INSTALL_HINT = (
     "TextArena is not installed; install the extra: uv sync --extra textarena "
@@ -329,7 +336,7 @@ class TextArenaState:
             return original(*args, **kwargs)
 
         inner.set_invalid_move = judged
-        if version in VERSIONS:
+        if version == "1.0.0":
             return
         told = inner.add_observation
 
@@ -341,6 +348,17 @@ class TextArenaState:
             return told(*args, **kwargs)
 
         inner.add_observation = announced
+        if version == "1.1.0":
+            return
+        settled = inner.set_winners
+
+        def ended(*args: Any, **kwargs: Any) -> Any:
+            reason = str(kwargs.get("reason", args[1] if len(args) > 1 else ""))
+            if any(rx.search(reason) for rx in END_VERDICTS):
+                self.verdicts.append((int(inner.current_player_id), reason))
+            return settled(*args, **kwargs)
+
+        inner.set_winners = ended
 
     @property
     def current(self) -> int:

@@ -193,6 +193,9 @@ def test_fallbacks_log_once_live_and_never_in_replay(tmp_path: Path) -> None:
     assert [w["event"] for w in warnings] == ["llm.default", "llm.summary"]
     summary = warnings[1]
     assert summary["defaults"] == len(defaults) and summary["model"].startswith("openai:loop")
+    # the classes as the answers read, named as llm_decisions names them (not the outcome
+    # classes, which the game's verdicts may change)
+    assert "outcomes" not in summary and summary["recorded"] == {"unparsable": len(defaults)}
     assert "I would rather not say" in defaults[0].reason
     with capture_logs() as again:
         _checked(record)

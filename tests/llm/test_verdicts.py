@@ -19,7 +19,8 @@ from agents.cattle.parse import parse_answer as parse_cattle
 from agents.llm.loopback import Answer, Incoming, LegalPolicy, LoopbackServer
 from agents.llm.outcome import classify
 from agents.pact.bots import parse_answer
-from engine.cattle.decisions import BidDecision
+from agents.textarena.standin import BOARD, MARKER
+from engine.cattle.decisions import BidDecision, TurnDecision
 from engine.cattle.presets import load_preset
 from engine.pact.rules import MessageDecision, QuoteDecision
 from engine.textarena.mindgames import PRESETS
@@ -83,6 +84,61 @@ def test_a_codenames_clue_textarena_cannot_read_is_an_invalid_move(tmp_path: Pat
     assert all(o == "illegal" and "valid clue" in r for o, r in decided)
     (lens,) = _rows(db, "SELECT invalid_moves FROM textarena_errors WHERE seat = 0")
     assert lens == (len(invalid),)
+
+
+def _clue_on_the_board(req: Incoming) -> Answer:
+    """A spymaster whose clue is the first word of the board it was shown."""
+    seen = req.prompt.split(MARKER, 1)[-1]
+    return Answer(text=f"[{seen[seen.rfind(BOARD) + len(BOARD) :].split()[0].lower()} 1]")
+
+
+def test_a_codenames_clue_the_rules_forbid_is_illegal(tmp_path: Path) -> None:
+    """Codenames gives the game to the other team when a clue is a board word or part of one
+    (a verdict told only as the game's end reason): the decision is illegal, with that
+    reason, and the error lens counts it."""
+    db = tmp_path / "f.duckdb"
+    lineup: list[str | None] = [None, "codenames-topics", "codenames-topics", "codenames-topics"]
+    gid = _play(db, _clue_on_the_board, PRESETS["codenames"], lineup)
+    (ended,) = _rows(db, "SELECT reason FROM textarena_games WHERE game_id = ?", gid)
+    assert "exact match of words on the board" in ended[0]
+    decided = _rows(
+        db, "SELECT outcome, recorded, reason FROM llm_decisions WHERE game_id = ?", gid
+    )
+    assert decided == [("illegal", "ok", ended[0])]
+    (lens,) = _rows(db, "SELECT invalid_moves FROM textarena_errors WHERE seat = 0")
+    assert lens == (1,)
+
+
+def test_a_forbidden_clue_of_a_game_stored_before_its_verdict_is_read_from_the_end(
+    tmp_path: Path,
+) -> None:
+    """A game of rules 1.1.0 (no verdict event for such a clue) replays as it was; the views
+    and `judged` read the verdict from the game's end reason."""
+    config = PRESETS["codenames"]
+    with LoopbackServer(_clue_on_the_board) as srv, DuckStore(tmp_path / "o.duckdb") as store:
+        specs = [seat(srv, "openai", opts=OPTS), *["codenames-topics"] * 3]
+        seats = seat_specs(specs, catalog.for_config(config))
+        agents = make_agents(seats, 4, config)
+
+        async def run() -> Any:
+            try:
+                return await Game(config, 4, agents, seats, version="1.1.0").run_async()
+            finally:
+                for a in agents:
+                    await a.close()
+
+        record = asyncio.run(run())
+        row = GameRow(
+            game_id="old", seed=4, config=config, seats=seats, engine_version="1.1.0",
+            game="textarena",
+        )  # fmt: skip
+        store.save_game(row, record.events, record.turns)
+        assert not [e for e in record.events if type(e).__name__ == "InvalidMove"]
+        assert check_game(store.load_rows("old")).outcome == "verified"
+        decided = store.con.execute("SELECT outcome, reason FROM llm_decisions").fetchall()
+    assert [o for o, _ in decided] == ["illegal"]
+    assert "exact match of words on the board" in str(decided[0][1])
+    assert [(o, r) for _, o, r in judged(record.events)] == decided
 
 
 def test_a_codenames_game_of_the_first_rules_still_verifies(tmp_path: Path) -> None:
@@ -178,11 +234,22 @@ MESSAGE = MessageDecision(seats=(0,), round=1, rounds=20, max_words=100, first=T
         "1e400",
         '{"quote": 1e400}',
         '{"quote": "1e2"}',
+        "I ask 1,000",
+        '{"quote": "1,000"}',
     ],
 )
 def test_a_quote_is_never_read_from_echoed_prompt_text_or_exponents(text: str) -> None:
     action, _, error = parse_answer(text, QUOTE, 1)
     assert action is None and error
+
+
+@pytest.mark.parametrize(
+    ("text", "price"),
+    [("somewhere 30-40", 40), ("my bid: 45-50 maybe", 50), ("ask: -5", -5), ("about 12.5", 12.5)],
+)
+def test_a_hyphen_between_numbers_is_no_minus_sign(text: str, price: float) -> None:
+    action, stage, _ = parse_answer(text, QUOTE, 1)
+    assert action is not None and action.price == price and stage == "number"
 
 
 @pytest.mark.parametrize("text", ['{"message": "<your message>"}', "<your message>", "..."])
@@ -230,6 +297,8 @@ def test_every_games_verdict_events_name_their_seat_and_reason() -> None:
         '{"action": "bid", "amount": "1e2"}',
         "action: bid, amount: 1e2",
         '{"action": "bid", "amount": 1e400}',
+        '{"action": "bid", "amount": "1,000"}',
+        "action: bid, amount: 1,000",
     ],
 )
 def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
@@ -238,6 +307,29 @@ def test_a_cattle_bid_in_exponent_form_is_refused(text: str) -> None:
         price=20, leader=None,
     )  # fmt: skip
     action, _, error = parse_cattle(text, bid, 1)
+    assert action is None and error
+
+
+@pytest.mark.parametrize(
+    ("text", "decision"),
+    [
+        ('{"action": "bid", "amount": "<multiple of 10>"}', "bid"),
+        ('{"reasoning": "...", "action": "bid" or "pass", "amount": <multiple of 10>}', "bid"),
+        ('{"reasoning": "...", "action": "pass" or "bid"}', "bid"),
+        ('{"reasoning": "...", "action": "auction" or "kuhhandel"}', "turn"),
+        ("action: auction or kuhhandel", "turn"),
+    ],
+)
+def test_a_cattle_answer_that_echoes_the_template_is_refused(text: str, decision: str) -> None:
+    """The template's placeholder (`<multiple of 10>`) holds no amount, and its list of
+    choices (`"auction" or "kuhhandel"`) is no choice."""
+    bid = BidDecision(
+        seats=(1,), auction=1, animal="cow", auctioneer=0, mode="canonical", round=0,
+        price=20, leader=None,
+    )  # fmt: skip
+    action, _, error = parse_cattle(
+        text, bid if decision == "bid" else TurnDecision(seats=(1,), targets=()), 1
+    )
     assert action is None and error
 
 
@@ -261,3 +353,7 @@ def test_a_pact_message_cut_to_the_word_limit_is_repaired(tmp_path: Path) -> Non
     assert sent and all(e.cut and e.words == config.max_words + 20 for e in sent)
     got = [(d.seat, o, r) for d, o, r in judged(events)]
     assert got == _rows(db, "SELECT seat, outcome, reason FROM llm_decisions ORDER BY seq")
+    # The timeline says why, not that the game refused a move it took (cut).
+    shown = [t for _, _, t in timeline(events) if "'s message: " in t]
+    assert len(shown) == len(rows)
+    assert all("repaired (the rules cut it to their length limit; read as ok)" in t for t in shown)
