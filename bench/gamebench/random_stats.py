@@ -7,8 +7,9 @@ For each game, N games of the `random` agent in every seat at seeds 0..N-1 of th
 preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
 game in turns, a Hive game in turns of either player, passes included, a Sea Battle game
 in turns, each a move and a volley of every ship afloat, an Air, Land and Sea match in
-battles), the draw rate, the
-first seat's (or blue team's) win rate and the spread of the first seat's match score.
+battles), the longest game, how many games a cap of the harness ended (a turn, round or
+battle limit GameBench's code does not have), the draw rate, the first seat's (or blue
+team's) win rate and the spread of the first seat's match score.
 """
 
 from __future__ import annotations
@@ -104,20 +105,26 @@ LENGTHS: dict[str, tuple[str, Length]] = {
 """Each game's unit of length and how to count it in a log."""
 
 
-def stats(game: str, games: int) -> dict[str, Any]:
-    """The figures of `games` random games of `game`'s default preset."""
+CAPS = frozenset({"turn_limit", "turn_cap", "battle_cap", "round_limit"})
+"""End reasons that mean a bound of the harness, not the game's own end, stopped it."""
+
+
+def stats(game: str, games: int, config: Any = None) -> dict[str, Any]:
+    """The figures of `games` random games of `game`'s default preset (or of `config`)."""
     gdef = catalog.get(game)
-    config = gdef.preset(gdef.default_preset)
+    if config is None:
+        config = gdef.preset(gdef.default_preset)
     unit, length = LENGTHS[game]
     extras: dict[str, list[int]] = {name: [] for name in EXTRAS.get(game, {})}
     lengths: list[int] = []
     firsts: list[float] = []
-    draws = wins = 0
+    draws = wins = capped = 0
     for seed in range(games):
         record = play_game(config, seed, ["random"] * config.players)
         assert record.result is not None
         scores = record.result.scores
         lengths.append(length(record.events))
+        capped += getattr(record.events[-1], "reason", None) in CAPS
         for name, count in EXTRAS.get(game, {}).items():
             extras[name].append(count(record.events))
         firsts.append(scores[0])
@@ -131,6 +138,8 @@ def stats(game: str, games: int) -> dict[str, Any]:
         "games": games,
         "unit": unit,
         "mean_length": statistics.mean(lengths),
+        "longest": max(lengths),
+        "capped": capped,
         "draw_rate": draws / games,
         "first_win_rate": wins / games,
         "first_mean_score": statistics.mean(firsts),
@@ -153,7 +162,8 @@ def main() -> None:
             continue
         print(
             f"{game}: {row['games']} games, mean length {row['mean_length']:.1f}"
-            f" {row['unit']}, draws {row['draw_rate']:.3f}, first seat wins"
+            f" {row['unit']} (longest {row['longest']}, {row['capped']} ended by a cap),"
+            f" draws {row['draw_rate']:.3f}, first seat wins"
             f" {row['first_win_rate']:.3f}, first seat's score mean"
             f" {row['first_mean_score']:.3f} quartiles {row['first_score_quartiles']}"
             + "".join(
