@@ -1,0 +1,165 @@
+"""GameBench's own action keys under `style=gamebench` (docs/gamebench.md, GameBench's model
+protocol, "Action keys"): each key is built the way GameBench's code built the key of the same
+choice, and an answer naming it is read back into the action the key stands for. Games are
+walked with `random` seats, in process, and every decision's menu is checked."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from engine.gamebench.codenames import Guess, Pass
+from engine.gamebench.hive import Move, Pick, Place
+from engine.gamebench.pit import Accept, Offer
+from engine.gamebench.santorini import Place as SPlace
+from engine.gamebench.santorini import Play
+from events import catalog
+from events.config import SeatSpec
+from projections.gamebench import protocol as gp
+from projections.gamebench.santorini import direction
+
+
+def menus(name: str, preset: str, seed: int, limit: int = 400) -> Iterator[tuple[Any, Any, Any]]:
+    """(view, decision, menu) at every decision of a random game, up to `limit` decisions."""
+    game = catalog.get(name)
+    config = game.presets()[preset]
+    n = config.players
+    agents = [game.code_agents["random"](s, seed, config) for s in range(n)]
+    state, log = game.rules.start(config, seed, [SeatSpec(agent="random")] * n)
+    log = list(log)
+    prompter = game.prompter.for_seat(type("Options", (), {"mode": "prompt"})())
+    for _ in range(limit):
+        d = game.rules.pending(state)
+        if d is None:
+            return
+        actions = []
+        for s in d.seats:
+            view = game.new_view(s)
+            view.sync(log)
+            yield view, d, gp.menu(prompter, view, d, s)
+            actions.append(agents[s].act(view, d))
+        state, events = game.rules.step(state, d, actions)
+        log += events
+
+
+def _read(m: gp.Menu, key: str) -> Any:
+    reading = gp.read(json.dumps({"action": key}), m, {}, gp.RuleBook("t", "s", ()))
+    assert reading.kind == "action", (key, reading)
+    return reading.action
+
+
+PIT = {"Barley": "Barley", "Corn": "Corn", "Soyabeans": "Soybeans", "Wheat": "Wheat"}
+PIT |= {"Bull": "Bull", "Bear": "Bear"}
+
+
+def test_pit_keys_are_gamebenchs_offers_and_accepts() -> None:
+    """`Offer_<commodity>_<n>` in GameBench's commodity order (Soybeans spelt `Soyabeans`),
+    `Accept_<i>_<commodity>_<n>` with i the offer's place among every standing offer; each key
+    reads back as the action it names, and every legal action has one key."""
+    accepts = 0
+    for view, d, m in menus("gamebench:pit", "quick", 3, limit=120):
+        keys = [c.key for c in m.predefined]
+        assert len(set(keys)) == len(keys) == len(d.legal)
+        offers = [k for k in keys if k.startswith("Offer_")]
+        assert offers[:5] == [f"Offer_Barley_{n}" for n in (1, 2, 3, 4)] + ["Offer_Corn_1"]
+        assert "Offer_Soyabeans_4" in offers and len(offers) == 24
+        places = {s: i for i, (s, _, _) in enumerate(view.proposals, 1)}
+        for key in keys:
+            action = _read(m, key)
+            parts = key.split("_")
+            if parts[0] == "Offer":
+                assert action == Offer(kind=PIT[parts[1]], count=int(parts[2]))
+            else:
+                accepts += 1
+                assert isinstance(action, Accept)
+                assert int(parts[1]) == places[action.offerer]
+                assert (PIT[parts[2]], int(parts[3])) == (action.kind, action.count)
+    assert accepts > 0
+
+
+def test_santorini_keys_are_squares_and_compass_pairs() -> None:
+    """A placement is keyed `(row, col)`, a turn `Move <dir>, build <dir>`, directions from
+    GameBench's compass (row 0 north); every key reads back as its action."""
+    kinds = set()
+    for _, d, m in menus("gamebench:santorini", "standard", 2, limit=40):
+        for c in m.predefined:
+            action = _read(m, c.key)
+            if isinstance(action, SPlace):
+                kinds.add("place")
+                assert c.key == f"({action.row}, {action.col})"
+            else:
+                kinds.add("play")
+                assert isinstance(action, Play)
+                move = (action.row, action.col)
+                build = (action.build_row, action.build_col)
+                assert c.key == f"Move {direction(d.at, move)}, build {direction(move, build)}"
+    assert kinds == {"place", "play"}
+
+
+CELL = re.compile(r"\((-?\d+),(-?\d+)\)")
+
+
+def test_hive_keys_are_gamebenchs_two_steps() -> None:
+    """`list_place_<bug>` / `list_move_<bug>_<cell>` first, then `place_<cell>_<bug>` /
+    `move_<from>_<to>`, with GameBench's bug names (Hopper, Ant); cells as GameBench writes
+    them, `(q,r)`; each key reads back as its action."""
+    names = {"Q": "Queen", "S": "Spider", "G": "Hopper", "A": "Ant"}
+    seen = set()
+    for view, _, m in menus("gamebench:hive", "short", 4, limit=120):
+        where = {p: cell for cell, (o, p) in view.board.items() if o == view.seat}
+        for c in m.predefined:
+            action = _read(m, c.key)
+            if isinstance(action, Pick) and action.kind == "place":
+                assert c.key == f"list_place_{names[action.piece]}"
+            elif isinstance(action, Pick):
+                q, r = where[action.piece]
+                assert c.key == f"list_move_{names[action.piece[0]]}_({q},{r})"
+            elif isinstance(action, Place):
+                assert c.key == f"place_({action.q},{action.r})_{names[action.bug]}"
+                assert c.description == ""
+            elif isinstance(action, Move):
+                cells = CELL.findall(c.key)
+                assert c.key.startswith("move_")
+                assert [tuple(map(int, x)) for x in cells] == [
+                    where[action.piece],
+                    (action.q, action.r),
+                ]
+            else:
+                assert c.key == "pass"
+            seen.add(c.key.split("_")[0] + ("_" + c.key.split("_")[1] if "list" in c.key else ""))
+    assert {"list_place", "list_move", "place", "move"} <= seen
+
+
+def test_codenames_guesses_are_keyed_by_the_cards_place() -> None:
+    """An operative's keys are `guess_<i>` (i the card's place on the board, from 0) and
+    `end_turn`; each reads back as the guess of that card, or the pass."""
+    guesses = 0
+    for view, _, m in menus("gamebench:codenames", "standard", 5, limit=60):
+        if not m.predefined:
+            assert [c.key for c in m.openended] == ["submit_clue"]
+            continue
+        assert m.predefined[-1].key == "end_turn"
+        assert isinstance(_read(m, "end_turn"), Pass)
+        for c in m.predefined[:-1]:
+            action = _read(m, c.key)
+            assert isinstance(action, Guess)
+            assert c.key == f"guess_{view.words.index(action.word)}"
+            guesses += 1
+    assert guesses > 0
+
+
+def test_traitor_answers_under_gamebenchs_openended_key() -> None:
+    """Are You the Traitor?'s answer is GameBench's one open-ended key, `openended`, with no
+    description, so `Explain(<action>)` is not offered there."""
+    from engine.gamebench.traitor import AnswerDecision
+
+    found = 0
+    for _, d, m in menus("gamebench:are_you_the_traitor", "quick", 1, limit=60):
+        if isinstance(d, AnswerDecision):
+            found += 1
+            assert [(c.key, c.description) for c in m.openended] == [("openended", "")]
+            text = gp.first_message("t", "s", {}, m)
+            assert "Explain(<action>)" not in text
+    assert found > 0
