@@ -155,9 +155,11 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         return _sea_battle_choice(view, seat)
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
+    if name == "arctic_scavengers":
+        return _arctic(prompter, view, decision)
     if isinstance(prompter, GameBenchPrompter):
         own = GAMEBENCH_KEYS.get(name)
-        listed = own(view, decision) if own is not None else None
+        listed = own(prompter, view, decision) if own is not None else None
         return Menu(
             observation=prompter.situation(view, decision),
             instructions="Choose one of the actions listed below.",
@@ -195,7 +197,7 @@ PIT_ORDER: tuple[tuple[str, str], ...] = (
 (`games/pit/pit.py` at 59dd736, `__post_init__`: it spells Soybeans `Soyabeans`)."""
 
 
-def _pit_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+def _pit_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
     """Pit's open trading: `Offer_<commodity>_<n>` for every commodity and 1..4 cards, then
     `Accept_<i>_<commodity>_<n>` for every standing offer of another player (i its place,
     from 1, in the list of every standing offer, the player's own included) and every kind
@@ -228,7 +230,7 @@ def _pit_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
     return tuple(out)
 
 
-def _santorini_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+def _santorini_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
     """Santorini: a placement keyed by its square, `(row, col)`; a turn by the two compass
     directions, `Move north, build east` (`games/santorini/santorini.py` at db8edbd,
     `get_pawn_placement_observation` and `get_move_build_observation`)."""
@@ -263,7 +265,7 @@ def _hive_cell(q: int, r: int) -> str:
     return f"({q},{r})"
 
 
-def _hive_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+def _hive_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
     """Hive: the first step `list_place_<bug>` and `list_move_<bug>_<cell>`, the second
     `place_<cell>_<bug>` and `move_<from>_<to>`, and `pass` (`games/hive/game.py` at 087c06f,
     `list_actionable_pieces`, `list_possible_moves_for_unplaced_piece`,
@@ -291,12 +293,163 @@ def _hive_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
     return tuple(out)
 
 
-GAMEBENCH_KEYS: dict[str, Callable[[Any, Any], tuple[Choice, ...] | None]] = {
+def _als_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Air, Land and Sea: GameBench keys every choice by a number (`games/air_land_sea/game.py`
+    at 1b8b24e). A turn: the hand's cards face up to their own theatre 0..n-1, face down to
+    Air n..2n-1, to Land 2n..3n-1, to Sea 3n..4n-1, Withdraw 4n (`get_observation`; Redeploy's
+    extra play drops Withdraw), then the face-up plays to another theatre that Air Drop or
+    Aerodrome allow, two a card, numbered on from the count so far
+    (`effect_manager.py`, `modify_available_actions`). An ability's choice: its options
+    0, 1, ..., with not using it last (`resolve_effect`). The hand is numbered in the order the
+    seat is shown it. Each key is described by the action's label."""
+    from engine.gamebench.air_land_sea import Deploy, Improvise, Skip, Withdraw
+    from events.gamebench.air_land_sea import CARDS, THEATRES
+
+    labels = {id(a): t for t, a in prompter.options(decision)}
+    if decision.kind not in ("turn", "play"):
+        ordered = [a for a in decision.legal if not isinstance(a, Skip)]
+        ordered += [a for a in decision.legal if isinstance(a, Skip)]
+        return tuple(Choice(str(i), labels[id(a)], a) for i, a in enumerate(ordered))
+    hand = view.hand()
+    n = len(hand)
+    keyed: dict[str, Any] = {}
+    for i, card in enumerate(hand):
+        keyed[str(i)] = Deploy(card=card, theatre=CARDS[card].theatre)
+    for t, theatre in enumerate(THEATRES):
+        for i, card in enumerate(hand):
+            keyed[str(n * (t + 1) + i)] = Improvise(card=card, theatre=theatre)
+    if decision.kind == "turn":
+        keyed[str(4 * n)] = Withdraw()
+    extra = len(keyed)
+    for card in hand:
+        for theatre in THEATRES:
+            action = Deploy(card=card, theatre=theatre)
+            if theatre != CARDS[card].theatre and action in decision.legal:
+                keyed[str(extra)] = action
+                extra += 1
+    by_action = {id(a): a for a in decision.legal}
+    out: list[Choice] = []
+    for key, action in keyed.items():
+        match = next((a for a in decision.legal if a == action), None)
+        if match is None:
+            return None
+        out.append(Choice(key, labels[id(match)], match))
+    if len(out) != len(by_action):
+        return None
+    return tuple(out)
+
+
+GAMEBENCH_KEYS: dict[str, Callable[[Any, Any, Any], tuple[Choice, ...] | None]] = {
     "pit": _pit_keys,
     "santorini": _santorini_keys,
     "hive": _hive_keys,
+    "air_land_sea": _als_keys,
 }
 """The games whose predefined keys are GameBench's own, by prompter module."""
+
+
+ARC_GATHER: dict[str, str] = {
+    "DIG": "Spend cards that dig: turn up as many cards from the junkyard as their dig adds up"
+    " to, and keep at most one of them.",
+    "DRAW": "Spend cards that draw: take as many cards from your deck into your hand as their"
+    " draw adds up to.",
+    "HIRE": "Pay a mercenary's price (food from hunting and medicine cards) and add it to your"
+    " deck.",
+    "HUNT": "Spend cards that hunt: gain as much food for this round as their hunt adds up to.",
+    "TRASH": "Put cards from your hand into the junkyard for good.",
+    "STOP": "End gathering; the rest of your hand goes to the skirmish.",
+}
+"""GameBench's open-ended gathering keys with the facts of their descriptions
+(`games/arctic_scavengers/arctic_scavengers.py` at 92a1cea, `observation_resource_gather`)."""
+
+ARC_SKIRMISH: dict[str, str] = {
+    "SNIPER": "Snipe a card with people in another player's skirmish pile: it leaves the fight.",
+    "SABOTEUR": "Sabotage a card without people (a tool) in another player's skirmish pile: it"
+    " leaves the fight.",
+    "STOP": "Take no further action in the skirmish.",
+}
+"""GameBench's open-ended skirmish keys (`observation_skirmish` at 92a1cea)."""
+
+
+def _titles(response: str) -> list[Any]:
+    """An open-ended response read as GameBench reads it (`ast.literal_eval`), as a list."""
+    try:
+        value = ast.literal_eval(response.strip())
+    except Exception:
+        return [response.strip()] if response.strip() else []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _arctic(prompter: Any, view: Any, decision: Any) -> Menu:
+    """Arctic Scavengers in GameBench's keys (`games/arctic_scavengers/arctic_scavengers.py`
+    at 92a1cea): gathering offers six open-ended keys, DIG, DRAW, HIRE, HUNT, TRASH and STOP,
+    whose response lists the cards (`["DIG", ["Brawler", "Shovel"]]`, `["HIRE", ["Pills"],
+    "Saboteur"]`); the skirmish SNIPER, SABOTEUR and STOP, whose response names the other
+    player's card; a dig's keep is one predefined key per dug card's title, with no
+    description (GameBench's keep has no "nothing"; the rules here allow it, so the project's
+    `Keep nothing` is listed too)."""
+    from engine.gamebench.arctic_scavengers import Gather, Hire, Keep, Stop, Strike
+
+    legal = decision.legal
+    observation = prompter.situation(view, decision)
+    if decision.kind == "keep":
+        keys = [
+            Choice(str(a.card), "", a) for a in legal if isinstance(a, Keep) and a.card is not None
+        ]
+        keys += [Choice("Keep nothing", "Keep nothing", a) for a in legal if a == Keep(card=None)]
+        return Menu(
+            observation=observation,
+            instructions="Choose the dug card to put in your deck.",
+            predefined=tuple(keys),
+        )
+
+    def read(key: str, response: str) -> tuple[Any, str | None]:
+        if key == "STOP":
+            return next((a for a in legal if isinstance(a, Stop)), None), None
+        items = _titles(response)
+        if decision.kind == "skirmish":
+            card = items[-1] if items else ""
+            kind = "snipe" if key == "SNIPER" else "sabotage"
+            hit = [a for a in legal if isinstance(a, Strike) and a.kind == kind and a.card == card]
+            return (hit[0], None) if hit else (None, f"no {key} on {str(card)[:40]!r}")
+        if key == "HIRE":
+            if len(items) < 3 or not isinstance(items[1], list | tuple):
+                return None, 'HIRE needs ["HIRE", [medicine cards], mercenary]'
+            paid = sorted(map(str, items[1]))
+            hit = [
+                a
+                for a in legal
+                if isinstance(a, Hire) and a.mercenary == items[2] and sorted(a.cards) == paid
+            ]
+            return (hit[0], None) if hit else (None, "no such hire")
+        cards = items[-1] if items else []
+        if not isinstance(cards, list | tuple):
+            return None, f"{key} needs a list of cards"
+        want = sorted(map(str, cards))
+        hit = [
+            a
+            for a in legal
+            if isinstance(a, Gather) and a.kind == key.lower() and sorted(a.cards) == want
+        ]
+        return (hit[0], None) if hit else (None, f"no {key} with {want}")
+
+    table = ARC_SKIRMISH if decision.kind == "skirmish" else ARC_GATHER
+    return Menu(
+        observation=observation,
+        instructions=(
+            "Take one action. For DIG, DRAW, HUNT or TRASH the response is the action and the"
+            ' list of the cards you spend, e.g. ["DIG", ["Brawler", "Shovel"]]; for HIRE the'
+            ' action, the medicine cards you pay with and the mercenary, e.g. ["HIRE",'
+            ' ["Pills"], "Saboteur"]; for STOP, ["STOP", []].'
+            if decision.kind != "skirmish"
+            else "Strike a card of the other player's skirmish pile, or stop. For SNIPER or"
+            " SABOTEUR the response is the title of the card you strike; for STOP, an empty"
+            " string."
+        ),
+        predefined=(),
+        openended=tuple(Choice(k, d) for k, d in table.items()),
+        read=read,
+    )
 
 
 def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:

@@ -163,3 +163,65 @@ def test_traitor_answers_under_gamebenchs_openended_key() -> None:
             text = gp.first_message("t", "s", {}, m)
             assert "Explain(<action>)" not in text
     assert found > 0
+
+
+def test_air_land_sea_keys_are_gamebenchs_numbers() -> None:
+    """A turn: card i of the hand face up to its theatre is `i`, face down to Air, Land, Sea
+    `n + i`, `2n + i`, `3n + i`, Withdraw `4n`; an ability's options are numbered from 0 with
+    not using it last; every key reads back as its action, each described by its label."""
+    from engine.gamebench.air_land_sea import Deploy, Improvise, Skip, Withdraw
+    from events.gamebench.air_land_sea import CARDS, THEATRES
+
+    abilities = 0
+    for view, d, m in menus("gamebench:air_land_sea", "standard", 3, limit=300):
+        keys = [c.key for c in m.predefined]
+        assert len(keys) == len(d.legal) and all(c.description for c in m.predefined)
+        if d.kind != "turn":
+            abilities += 1
+            assert keys == [str(i) for i in range(len(keys))]
+            skips = [i for i, c in enumerate(m.predefined) if isinstance(c.action, Skip)]
+            assert skips in ([], [len(keys) - 1])
+            continue
+        hand = view.hand()
+        n = len(hand)
+        for i, card in enumerate(hand):
+            assert _read(m, str(i)) == Deploy(card=card, theatre=CARDS[card].theatre)
+            for t, theatre in enumerate(THEATRES):
+                assert _read(m, str(n * (t + 1) + i)) == Improvise(card=card, theatre=theatre)
+        assert _read(m, str(4 * n)) == Withdraw()
+    assert abilities > 0
+
+
+def test_arctic_scavengers_keys_are_gamebenchs_open_ended_actions() -> None:
+    """Gathering offers GameBench's six open-ended keys; a response listing the cards (and,
+    for HIRE, the medicine and the mercenary) reads back as the listed action that spends
+    them; STOP stops; a dig's keep is keyed by the dug card's title."""
+    from engine.gamebench.arctic_scavengers import Gather, Hire, Keep, Stop
+
+    book = gp.RuleBook("t", "s", ())
+    read = 0
+    keeps = 0
+    for _, d, m in menus("gamebench:arctic_scavengers", "standard", 2, limit=200):
+        if d.kind == "keep":
+            keeps += 1
+            for a in d.legal:
+                key = "Keep nothing" if a.card is None else a.card
+                assert isinstance(a, Keep) and _read(m, key) == a
+            continue
+        if d.kind != "gather":
+            assert [c.key for c in m.openended] == ["SNIPER", "SABOTEUR", "STOP"]
+            continue
+        assert [c.key for c in m.openended] == ["DIG", "DRAW", "HIRE", "HUNT", "TRASH", "STOP"]
+        for a in d.legal:
+            if isinstance(a, Gather):
+                key, response = a.kind.upper(), json.dumps([a.kind.upper(), list(a.cards)])
+            elif isinstance(a, Hire):
+                key, response = "HIRE", json.dumps(["HIRE", list(a.cards), a.mercenary])
+            else:
+                assert isinstance(a, Stop)
+                key, response = "STOP", '["STOP", []]'
+            answer = json.dumps({"action": key, "openended_response": response})
+            reading = gp.read(answer, m, {}, book)
+            assert reading.kind == "action" and reading.action == a
+            read += 1
+    assert read > 0 and keeps > 0
