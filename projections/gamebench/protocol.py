@@ -410,7 +410,9 @@ def _arctic(prompter: Any, view: Any, decision: Any) -> Menu:
         if decision.kind == "skirmish":
             card = items[-1] if items else ""
             kind = "snipe" if key == "SNIPER" else "sabotage"
-            hit = [a for a in legal if isinstance(a, Strike) and a.kind == kind and a.card == card]
+            hit: list[Any] = [
+                a for a in legal if isinstance(a, Strike) and a.kind == kind and a.card == card
+            ]
             return (hit[0], None) if hit else (None, f"no {key} on {str(card)[:40]!r}")
         if key == "HIRE":
             if len(items) < 3 or not isinstance(items[1], list | tuple):
