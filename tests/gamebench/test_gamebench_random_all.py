@@ -167,3 +167,22 @@ def test_arctic_follows_gamebenchs_fallback_card() -> None:
     view = SimpleNamespace(hand=["Junk", "Spear"], used=["trash"])
     assert {agent.act(view, only_stop) for _ in range(30)} == {Stop()}
     assert agent.unlisted["trash"] > 0
+
+
+def test_random_stats_counts_decisions_with_gamebench_random() -> None:
+    """`bench.gamebench.random_stats` plays any code agent in every seat and counts a
+    Santorini game in the decisions its seats answered (one a placement or a turn, as
+    GameBench's agent is called once for each), the unit its figures set beside GameBench's."""
+    from bench.gamebench.random_stats import stats
+
+    row = stats("gamebench:santorini", 3, agent="gamebench-random")
+    config = _config("gamebench:santorini", "standard")
+    plies = [
+        sum(
+            type(e).__name__ in ("SantoriniPlaced", "SantoriniPlayed")
+            for e in _events(config, s, ["gamebench-random"] * 2)
+        )
+        for s in range(3)
+    ]
+    assert (row["agent"], row["unit"]) == ("gamebench-random", "decisions")
+    assert row["mean_length"] == sum(plies) / 3
