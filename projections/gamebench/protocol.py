@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.gamebench.common import raw_text
+from projections import editions
 from projections.gamebench.common import GameBenchPrompter, RuleBook, instruction
 
 SYSTEM = (
@@ -142,23 +143,36 @@ def _strip_instruction(text: str, mode: str) -> str:
     return text.rstrip()
 
 
+KEYS_EDITION = 3
+"""The edition of the prompts (projections.editions) from which the style shows GameBench's
+own action keys; seats stored with an earlier edition were shown the project's labels as keys
+in Pit, Santorini, Hive, Air, Land and Sea, Arctic Scavengers, Codenames' guesses and Are You
+the Traitor?'s answer, and replay with them."""
+
+
+def own_keys(prompter: Any) -> bool:
+    """Whether a seat's prompts name GameBench's own action keys (edition 3 on)."""
+    return int(getattr(prompter, "edition", editions.CURRENT)) >= KEYS_EDITION
+
+
 def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     """The decision's menu: the observation, the instructions and the keys."""
     name = type(prompter).__module__.rsplit(".", 1)[-1]
+    new = own_keys(prompter)
     if name == "codenames":
-        return _codenames(prompter, view, decision, seat)
+        return _codenames(prompter, view, decision, seat, new)
     if name == "traitor":
-        return _traitor(prompter, view, decision, seat)
+        return _traitor(prompter, view, decision, seat, new)
     if name == "two_rooms":
         return _two_rooms(prompter, view, decision, seat)
     if name == "sea_battle" and getattr(decision, "rules", None) == "gamebench":
         return _sea_battle_choice(view, seat)
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
-    if name == "arctic_scavengers":
+    if name == "arctic_scavengers" and new:
         return _arctic(prompter, view, decision)
     if isinstance(prompter, GameBenchPrompter):
-        own = GAMEBENCH_KEYS.get(name)
+        own = GAMEBENCH_KEYS.get(name) if new else None
         listed = own(prompter, view, decision) if own is not None else None
         return Menu(
             observation=prompter.situation(view, decision),
@@ -454,7 +468,7 @@ def _arctic(prompter: Any, view: Any, decision: Any) -> Menu:
     )
 
 
-def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+def _codenames(prompter: Any, view: Any, decision: Any, seat: int, new: bool = True) -> Menu:
     from engine.gamebench.codenames import ClueDecision, Guess, Pass
     from projections.gamebench import codenames
 
@@ -477,9 +491,11 @@ def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     # describes it by the word (`games/codenames/game.py` at 8feafb3, `_get_operative_actions`).
     words = tuple(
         Choice(
-            f"guess_{view.words.index(w)}", f"Reveal the hidden card {w}.", Guess(seat=seat, word=w)
+            f"guess_{view.words.index(w)}" if new else w,
+            f"Reveal the hidden card {w}.",
+            Guess(seat=seat, word=w),
         )
-        for w in sorted(decision.options, key=view.words.index)
+        for w in (sorted(decision.options, key=view.words.index) if new else decision.options)
     )
     end = Choice("end_turn", "Stop guessing and end your team's turn.", Pass(seat=seat))
     return Menu(
@@ -528,7 +544,7 @@ def _sea_battle_plan(prompter: Any, view: Any, decision: Any, seat: int) -> Menu
     )
 
 
-def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+def _traitor(prompter: Any, view: Any, decision: Any, seat: int, new: bool = True) -> Menu:
     from engine.gamebench.traitor import AnswerDecision, Ask, AskDecision, Say
     from projections.gamebench import traitor
 
@@ -566,7 +582,11 @@ def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
             predefined=(),
             # GameBench's one open-ended key, `openended`, with an empty description
             # (`games/are_you_the_traitor/aytt.py` at 4f1a3de, `observation_give_answer`).
-            openended=(Choice("openended", ""),),
+            openended=(
+                Choice("openended", "")
+                if new
+                else Choice("answer", "Your answer to the question."),
+            ),
             read=say,
         )
     question = _strip_instruction(traitor.decision_text(view, decision, "prompt"), "prompt")

@@ -225,3 +225,42 @@ def test_arctic_scavengers_keys_are_gamebenchs_open_ended_actions() -> None:
             assert reading.kind == "action" and reading.action == a
             read += 1
     assert read > 0 and keeps > 0
+
+
+def test_edition_two_seats_keep_the_labels_and_verify(tmp_path: Any) -> None:
+    """GameBench's keys are edition 3 of the prompts: a seat stored with `prompts=2` was shown
+    the project's labels as keys, and its game, stored and verified from its log, renders them
+    again (here Pit's offers), while a seat of the current edition names GameBench's."""
+    from agents.llm.loopback import Answer, LoopbackServer
+    from events.agent import LLMCall
+    from events.store import DuckStore
+    from runner.session import play_and_store
+    from runner.verify import check_game
+
+    from .helpers import seat
+
+    def first_key(req: Any) -> str:
+        from agents.gamebench.standin import _lists
+
+        users = "\n".join(
+            str(m.get("content", "")) for m in req.messages if m.get("role") == "user"
+        )
+        return json.dumps({"action": _lists(users)[0][0]})
+
+    from msgspec.structs import replace
+
+    config = replace(catalog.get("gamebench:pit").presets()["quick"], max_turns=6)
+    seen: dict[str, str] = {}
+    with (
+        LoopbackServer(lambda req: Answer(text=first_key(req))) as srv,
+        DuckStore(tmp_path / "g.duckdb") as store,
+    ):
+        for edition in ("2", "3"):
+            spec = seat(srv, "openai", opts=f"style=gamebench&prompts={edition}&max_calls=4")
+            gid, record = play_and_store(store, config, 1, [spec, "random"])
+            check = check_game(store.load_rows(gid))
+            assert check.outcome == "verified", check.problem
+            calls = [e for e in record.events if isinstance(e, LLMCall)]
+            seen[edition] = str(calls[0].messages[1].content)
+    assert "['Offer 1 Wheat'," in seen["2"] and "Offer_Barley_1" not in seen["2"]
+    assert "['Offer_Barley_1'," in seen["3"]
