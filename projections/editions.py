@@ -11,13 +11,16 @@ without it was shown edition 1).
    GameBench seats from 0); notations and symbols a game prints are explained or made
    unambiguous (Kuhn poker's moves, Sea Battle's axes and turns, Pit's offers); TextArena
    prompts whose own example contradicts their rules get a correcting line.
+3. GameBench's protocol (`style=gamebench`) names GameBench's own action keys in Pit,
+   Santorini, Hive, Air, Land and Sea, Arctic Scavengers, Codenames' guesses and Are You the
+   Traitor?'s answer (docs/gamebench.md, Action keys); every other prompt is edition 2's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-CURRENT = 2
+CURRENT = 3
 """The edition new model seats are shown (and people, whose prompts are not stored)."""
 
 

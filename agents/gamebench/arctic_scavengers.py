@@ -120,28 +120,71 @@ GATHER_KEYS = ("dig", "draw", "hire", "hunt", "trash", "stop")
 
 
 class ArcGameBenchRandom(GameBenchRandom):
-    """GameBench's own random agent at Arctic Scavengers (docs/gamebench.md): its gathering
-    menu holds six open-ended keys, and its empty answer names no cards, which GameBench's
-    program replaces by a one-card action; so: `stop` one time in six, else a one-card gather
-    drawn uniformly (hiring needs cards named, so it never hires). From a dig it keeps one of
-    the dug cards uniformly; in a skirmish its strikes name no card and do nothing, so it
-    holds."""
+    """GameBench's own random agent at Arctic Scavengers, following GameBench's program
+    (`games/arctic_scavengers/arctic_scavengers.py` at 92a1cea, `update_resource_gather`;
+    docs/gamebench.md, GameBench's random agent). Its gathering menu holds six open-ended
+    keys and it answers each with an empty string, which names no cards; so, per draw of a key:
+
+    * `STOP` stops;
+    * `TRASH`, the first trash of the round: the empty answer fails to parse and the program
+      trashes one hand card drawn uniformly;
+    * anything else (`DIG`, `DRAW`, `HUNT`, `HIRE`, or a second `TRASH`) fails the program's
+      checks, and it plays its own fallback: the first card of the hand with people (the first
+      card, trashed, if none has people), with one of that card's actions not yet used this
+      round, or `TRASH`, drawn uniformly. A `FIGHT` so drawn does nothing in GameBench's
+      program, and the menu is drawn from again, as here.
+
+    A draw that leads to an action the rules here do not list (a zero-value dig or hunt with
+    a Refugee or a Tribe Family, a second trash) is drawn again too; `unlisted` counts them.
+    From a dig it keeps one of the dug titles uniformly (GameBench's keys are the titles); in
+    a skirmish its strikes name no card and do nothing, so it holds."""
 
     label = "gamebench:arctic_scavengers:gamebench-random"
+    reads_view = True
+
+    def __init__(self, seat: int, seed: int, config: Any = None) -> None:
+        super().__init__(seat, seed, config)
+        self.unlisted: dict[str, int] = {}
+        """Draws GameBench's program would have played that the rules here do not list, by
+        action (`fight` is not among them: GameBench plays it as nothing)."""
 
     def act(self, view: Any, decision: Any) -> Any:
         assert isinstance(decision, ArcDecision)
         legal = decision.legal
-        if decision.kind == "skirmish":
-            return next(a for a in legal if isinstance(a, Stop))
         if decision.kind == "keep":
             cards = [a for a in legal if isinstance(a, Keep) and a.card is not None]
             return self.rng.choice(cards or list(legal))
-        key = self.rng.choice(GATHER_KEYS)
-        singles = [a for a in legal if isinstance(a, Gather) and len(a.cards) == 1]
-        if key == "stop" or not singles:
-            return next(a for a in legal if isinstance(a, Stop))
-        return self.rng.choice(singles)
+        stop = next(a for a in legal if isinstance(a, Stop))
+        if decision.kind == "skirmish":
+            return stop
+        hand = list(view.hand)
+        used = set(view.used)
+        for _ in range(MAX_DRAWS):
+            key = self.rng.choice(GATHER_KEYS)
+            if key == "stop":
+                return stop
+            if key == "trash" and "trash" not in used:
+                kind, card = "trash", self.rng.choice(hand)
+            else:
+                people = [t for t in hand if CARDS[t].people > 0]
+                if not people:
+                    kind, card = "trash", hand[0]
+                else:
+                    card = people[0]
+                    info = CARDS[card]
+                    kinds = [a for a, _ in (*info.standard, *info.modifier) if a not in used]
+                    kind = self.rng.choice([*kinds, "trash"])
+                    if kind == "fight":
+                        continue
+            action = Gather(kind=kind, cards=(card,))
+            if action in legal:
+                return action
+            self.unlisted[kind] = self.unlisted.get(kind, 0) + 1
+        return stop
+
+
+MAX_DRAWS = 1000
+"""Draws of the menu before the agent stops (it stops on a sixth of them, so never reached)."""
 
 
 CODE_AGENTS: dict[str, Any] = {

@@ -1,14 +1,18 @@
 """Random-against-random statistics of GameBench games as they run here, to set beside
 the same figures from GameBench's own code (docs/gamebench.md gives both sides).
 
-    uv run python -m bench.gamebench.random_stats [--games N] [--game NAME ...] [--json]
+    uv run python -m bench.gamebench.random_stats [--games N] [--game NAME ...]
+        [--agent random|gamebench-random] [--json]
 
-For each game, N games of the `random` agent in every seat at seeds 0..N-1 of the default
-preset: mean length (in the unit GameBench counts: a Two Rooms game in decisions, a Pit
-game in turns, a Hive game in turns of either player, passes included, a Sea Battle game
-in turns, each a move and a volley of every ship afloat, an Air, Land and Sea match in
-battles), the draw rate, the
-first seat's (or blue team's) win rate and the spread of the first seat's match score.
+For each game, N games of the agent (`random` unless `--agent` names another) in every seat
+at seeds 0..N-1 of the default preset: mean length (in a unit GameBench's code can be counted
+in: a Two Rooms game in decisions, a Pit game in turns, a Hive game in turns of either
+player, passes included, a Sea Battle game in turns, each a move and a volley of every ship
+afloat, an Air, Land and Sea match in battles, an Are You the Traitor? game in rounds, a
+Santorini, Codenames or Arctic Scavengers game in the decisions its seats answered), the
+longest game, how many games a cap of the harness ended (a turn, round or
+battle limit GameBench's code does not have), the draw rate, the first seat's (or blue
+team's) win rate and the spread of the first seat's match score.
 """
 
 from __future__ import annotations
@@ -20,6 +24,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from events import catalog
+from events.config import SeatSpec
 from runner.session import play_game
 
 Length = Callable[[Sequence[Any]], int]
@@ -94,8 +99,24 @@ def _plies(events: Sequence[Any]) -> int:
     return int(events[-1].plies)
 
 
+def _rounds(events: Sequence[Any]) -> int:
+    """Are You the Traitor?: rounds played."""
+    from events.gamebench.traitor import AytRoundEnded
+
+    return sum(isinstance(e, AytRoundEnded) for e in events)
+
+
+def _stepped(events: Sequence[Any]) -> int:
+    """Stands for the decisions counted while the game is stepped (`_play`)."""
+    raise AssertionError("counted by _play")
+
+
 LENGTHS: dict[str, tuple[str, Length]] = {
     "gamebench:air_land_sea": ("battles", _battles),
+    "gamebench:arctic_scavengers": ("decisions", _stepped),
+    "gamebench:are_you_the_traitor": ("rounds", _rounds),
+    "gamebench:codenames": ("decisions", _stepped),
+    "gamebench:santorini": ("decisions", _stepped),
     "gamebench:hive": ("turns", _plies),
     "gamebench:pit": ("turns", _turns),
     "gamebench:sea_battle": ("turns", _turns),
@@ -104,22 +125,55 @@ LENGTHS: dict[str, tuple[str, Length]] = {
 """Each game's unit of length and how to count it in a log."""
 
 
-def stats(game: str, games: int) -> dict[str, Any]:
-    """The figures of `games` random games of `game`'s default preset."""
+CAPS = frozenset({"turn_limit", "turn_cap", "battle_cap", "round_limit"})
+"""End reasons that mean a bound of the harness, not the game's own end, stopped it."""
+
+
+def _play(gdef: Any, config: Any, seed: int, agent: str) -> tuple[list[Any], int]:
+    """A game stepped in process with `agent` in every seat: its log and the number of
+    decisions its seats answered (each seat of a decision counts; GameBench counts each call
+    of an agent's `take_action`)."""
+    n = config.players
+    agents = [gdef.code_agents[agent](s, seed, config) for s in range(n)]
+    state, log = gdef.rules.start(config, seed, [SeatSpec(agent=agent)] * n)
+    log = list(log)
+    count = 0
+    while (d := gdef.rules.pending(state)) is not None:
+        actions = []
+        for s in d.seats:
+            view = gdef.new_view(s)
+            view.sync(log)
+            actions.append(agents[s].act(view, d))
+            count += 1
+        state, events = gdef.rules.step(state, d, actions)
+        log += events
+    return log, count
+
+
+def stats(game: str, games: int, config: Any = None, agent: str = "random") -> dict[str, Any]:
+    """The figures of `games` games of `game`'s default preset (or of `config`) with `agent`
+    in every seat."""
     gdef = catalog.get(game)
-    config = gdef.preset(gdef.default_preset)
+    if config is None:
+        config = gdef.preset(gdef.default_preset)
     unit, length = LENGTHS[game]
     extras: dict[str, list[int]] = {name: [] for name in EXTRAS.get(game, {})}
     lengths: list[int] = []
     firsts: list[float] = []
-    draws = wins = 0
+    draws = wins = capped = 0
     for seed in range(games):
-        record = play_game(config, seed, ["random"] * config.players)
-        assert record.result is not None
-        scores = record.result.scores
-        lengths.append(length(record.events))
+        if length is _stepped:
+            log, count = _play(gdef, config, seed, agent)
+            scores = log[-1].scores
+            lengths.append(count)
+        else:
+            record = play_game(config, seed, [agent] * config.players)
+            assert record.result is not None
+            log, scores = list(record.events), record.result.scores
+            lengths.append(length(log))
+        capped += getattr(log[-1], "reason", None) in CAPS
         for name, count in EXTRAS.get(game, {}).items():
-            extras[name].append(count(record.events))
+            extras[name].append(count(log))
         firsts.append(scores[0])
         if len(set(scores)) == 1:
             draws += 1
@@ -129,8 +183,11 @@ def stats(game: str, games: int) -> dict[str, Any]:
     return {
         "game": game,
         "games": games,
+        "agent": agent,
         "unit": unit,
         "mean_length": statistics.mean(lengths),
+        "longest": max(lengths),
+        "capped": capped,
         "draw_rate": draws / games,
         "first_win_rate": wins / games,
         "first_mean_score": statistics.mean(firsts),
@@ -144,16 +201,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=300)
     parser.add_argument("--game", action="append", choices=sorted(LENGTHS))
+    parser.add_argument("--agent", default="random", help="the code agent of every seat")
     parser.add_argument("--json", action="store_true")
     args = parser.parse_args()
     for game in args.game or sorted(LENGTHS):
-        row = stats(game, args.games)
+        row = stats(game, args.games, agent=args.agent)
         if args.json:
             print(json.dumps(row))
             continue
         print(
             f"{game}: {row['games']} games, mean length {row['mean_length']:.1f}"
-            f" {row['unit']}, draws {row['draw_rate']:.3f}, first seat wins"
+            f" {row['unit']} (longest {row['longest']}, {row['capped']} ended by a cap),"
+            f" draws {row['draw_rate']:.3f}, first seat wins"
             f" {row['first_win_rate']:.3f}, first seat's score mean"
             f" {row['first_mean_score']:.3f} quartiles {row['first_score_quartiles']}"
             + "".join(

@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.gamebench.common import raw_text
+from projections import editions
 from projections.gamebench.common import GameBenchPrompter, RuleBook, instruction
 
 SYSTEM = (
@@ -142,24 +143,43 @@ def _strip_instruction(text: str, mode: str) -> str:
     return text.rstrip()
 
 
+KEYS_EDITION = 3
+"""The edition of the prompts (projections.editions) from which the style shows GameBench's
+own action keys; seats stored with an earlier edition were shown the project's labels as keys
+in Pit, Santorini, Hive, Air, Land and Sea, Arctic Scavengers, Codenames' guesses and Are You
+the Traitor?'s answer, and replay with them."""
+
+
+def own_keys(prompter: Any) -> bool:
+    """Whether a seat's prompts name GameBench's own action keys (edition 3 on)."""
+    return int(getattr(prompter, "edition", editions.CURRENT)) >= KEYS_EDITION
+
+
 def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     """The decision's menu: the observation, the instructions and the keys."""
     name = type(prompter).__module__.rsplit(".", 1)[-1]
+    new = own_keys(prompter)
     if name == "codenames":
-        return _codenames(prompter, view, decision, seat)
+        return _codenames(prompter, view, decision, seat, new)
     if name == "traitor":
-        return _traitor(prompter, view, decision, seat)
+        return _traitor(prompter, view, decision, seat, new)
     if name == "two_rooms":
         return _two_rooms(prompter, view, decision, seat)
     if name == "sea_battle" and getattr(decision, "rules", None) == "gamebench":
         return _sea_battle_choice(view, seat)
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
+    if name == "arctic_scavengers" and new:
+        return _arctic(prompter, view, decision)
     if isinstance(prompter, GameBenchPrompter):
+        own = GAMEBENCH_KEYS.get(name) if new else None
+        listed = own(prompter, view, decision) if own is not None else None
         return Menu(
             observation=prompter.situation(view, decision),
             instructions="Choose one of the actions listed below.",
-            predefined=tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
+            predefined=listed
+            if listed is not None
+            else tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
         )
     # A game whose prompter lists no labels of its own but whose decision lists its actions:
     # its whole prompt as the observation, each action's JSON as its key.
@@ -171,7 +191,284 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     )
 
 
-def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+# ------------------------------------------------------------------ GameBench's own keys
+#
+# Each function below keys a decision's legal actions as GameBench's code keyed the same
+# choice at the commit that played its data (docs/gamebench.md, GameBench's model protocol,
+# "Action keys"), and describes each key with the facts GameBench's description gives, in
+# the project's words. None: the decision is one GameBench never asked (a preset of the
+# project's own), and the project's labels stay.
+
+PIT_ORDER: tuple[tuple[str, str], ...] = (
+    ("Barley", "Barley"),
+    ("Corn", "Corn"),
+    ("Soyabeans", "Soybeans"),
+    ("Wheat", "Wheat"),
+    ("Bull", "Bull"),
+    ("Bear", "Bear"),
+)
+"""GameBench's Pit commodities in its list's order, each with the name of its kind here
+(`games/pit/pit.py` at 59dd736, `__post_init__`: it spells Soybeans `Soyabeans`)."""
+
+
+def _pit_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Pit's open trading: `Offer_<commodity>_<n>` for every commodity and 1..4 cards, then
+    `Accept_<i>_<commodity>_<n>` for every standing offer of another player (i its place,
+    from 1, in the list of every standing offer, the player's own included) and every kind
+    the first hand holds, 1 card up to all of them (`get_observation` at 59dd736)."""
+    from engine.gamebench.pit import Accept, Offer, OpenTurn
+
+    if not isinstance(decision, OpenTurn):
+        return None
+    ours = dict((g, k) for g, k in PIT_ORDER)
+    place = {s: i for i, (s, _, _) in enumerate(view.proposals, 1)}
+    out: list[Choice] = []
+    for gb, kind in PIT_ORDER:
+        for n in range(1, 5):
+            action = Offer(kind=kind, count=n)
+            if action in decision.legal:
+                out.append(Choice(f"Offer_{gb}_{n}", f"Offer {n} {kind}.", action))
+    for s, _, _ in view.proposals:
+        for gb, _ in PIT_ORDER:
+            for a in decision.legal:
+                if isinstance(a, Accept) and a.offerer == s and a.kind == ours[gb]:
+                    out.append(
+                        Choice(
+                            f"Accept_{place[s]}_{gb}_{a.count}",
+                            f"Take standing offer {place[s]}, giving {a.count} {a.kind} for it.",
+                            a,
+                        )
+                    )
+    if len(out) != len(decision.legal):
+        return None
+    return tuple(out)
+
+
+def _santorini_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Santorini: a placement keyed by its square, `(row, col)`; a turn by the two compass
+    directions, `Move north, build east` (`games/santorini/santorini.py` at db8edbd,
+    `get_pawn_placement_observation` and `get_move_build_observation`)."""
+    from engine.gamebench.santorini import Place
+    from projections.gamebench.santorini import direction
+
+    out: list[Choice] = []
+    for a in decision.legal:
+        if isinstance(a, Place):
+            cell = (a.row, a.col)
+            out.append(Choice(f"{cell}", f"Put pawn {decision.pawn} on {cell}.", a))
+            continue
+        move, build = (a.row, a.col), (a.build_row, a.build_col)
+        out.append(
+            Choice(
+                f"Move {direction(decision.at, move)}, build {direction(move, build)}",
+                f"Pawn {decision.pawn} goes from {decision.at} to {move}, then a block is built"
+                f" on {build}.",
+                a,
+            )
+        )
+    return tuple(out)
+
+
+HIVE_TYPES: dict[str, str] = {"Q": "Queen", "S": "Spider", "G": "Hopper", "A": "Ant"}
+"""GameBench's name of each bug (`games/hive/pieces.py` at 087c06f: no beetles)."""
+
+
+def _hive_cell(q: int, r: int) -> str:
+    """A cell as GameBench writes one (`Hex.__str__`, `games/hive/board.py` at 087c06f):
+    no space; the numbers are the axial coordinates the board here is shown in."""
+    return f"({q},{r})"
+
+
+def _hive_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Hive: the first step `list_place_<bug>` and `list_move_<bug>_<cell>`, the second
+    `place_<cell>_<bug>` and `move_<from>_<to>`, and `pass` (`games/hive/game.py` at 087c06f,
+    `list_actionable_pieces`, `list_possible_moves_for_unplaced_piece`,
+    `list_possible_moves_for_placed_piece`, `get_observation`). GameBench describes a placed
+    bug's cell with nothing (an empty description)."""
+    from engine.gamebench.hive import Move, Pass, Pick, Place
+
+    where = {piece: cell for cell, (owner, piece) in view.board.items() if owner == view.seat}
+    out: list[Choice] = []
+    for a in decision.legal:
+        if isinstance(a, Pick) and a.kind == "place":
+            bug = HIVE_TYPES[a.piece]
+            out.append(Choice(f"list_place_{bug}", f"Choose a {bug} from your hand to place.", a))
+        elif isinstance(a, Pick):
+            bug = HIVE_TYPES[a.piece[0]]
+            cell = _hive_cell(*where[a.piece])
+            out.append(Choice(f"list_move_{bug}_{cell}", f"Choose your {bug} to move.", a))
+        elif isinstance(a, Place):
+            out.append(Choice(f"place_{_hive_cell(a.q, a.r)}_{HIVE_TYPES[a.bug]}", "", a))
+        elif isinstance(a, Move):
+            frm, to = _hive_cell(*where[a.piece]), _hive_cell(a.q, a.r)
+            out.append(Choice(f"move_{frm}_{to}", f"The piece goes to {to}.", a))
+        elif isinstance(a, Pass):
+            out.append(Choice("pass", "Let the turn go by.", a))
+    return tuple(out)
+
+
+def _als_keys(prompter: Any, view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Air, Land and Sea: GameBench keys every choice by a number (`games/air_land_sea/game.py`
+    at 1b8b24e). A turn: the hand's cards face up to their own theatre 0..n-1, face down to
+    Air n..2n-1, to Land 2n..3n-1, to Sea 3n..4n-1, Withdraw 4n (`get_observation`; Redeploy's
+    extra play drops Withdraw), then the face-up plays to another theatre that Air Drop or
+    Aerodrome allow, two a card, numbered on from the count so far
+    (`effect_manager.py`, `modify_available_actions`). An ability's choice: its options
+    0, 1, ..., with not using it last (`resolve_effect`). The hand is numbered in the order the
+    seat is shown it. Each key is described by the action's label."""
+    from engine.gamebench.air_land_sea import Deploy, Improvise, Skip, Withdraw
+    from events.gamebench.air_land_sea import CARDS, THEATRES
+
+    labels = {id(a): t for t, a in prompter.options(decision)}
+    if decision.kind not in ("turn", "play"):
+        ordered = [a for a in decision.legal if not isinstance(a, Skip)]
+        ordered += [a for a in decision.legal if isinstance(a, Skip)]
+        return tuple(Choice(str(i), labels[id(a)], a) for i, a in enumerate(ordered))
+    hand = view.hand()
+    n = len(hand)
+    keyed: dict[str, Any] = {}
+    for i, card in enumerate(hand):
+        keyed[str(i)] = Deploy(card=card, theatre=CARDS[card].theatre)
+    for t, theatre in enumerate(THEATRES):
+        for i, card in enumerate(hand):
+            keyed[str(n * (t + 1) + i)] = Improvise(card=card, theatre=theatre)
+    if decision.kind == "turn":
+        keyed[str(4 * n)] = Withdraw()
+    extra = len(keyed)
+    for card in hand:
+        for theatre in THEATRES:
+            action = Deploy(card=card, theatre=theatre)
+            if theatre != CARDS[card].theatre and action in decision.legal:
+                keyed[str(extra)] = action
+                extra += 1
+    by_action = {id(a): a for a in decision.legal}
+    out: list[Choice] = []
+    for key, action in keyed.items():
+        match = next((a for a in decision.legal if a == action), None)
+        if match is None:
+            return None
+        out.append(Choice(key, labels[id(match)], match))
+    if len(out) != len(by_action):
+        return None
+    return tuple(out)
+
+
+GAMEBENCH_KEYS: dict[str, Callable[[Any, Any, Any], tuple[Choice, ...] | None]] = {
+    "pit": _pit_keys,
+    "santorini": _santorini_keys,
+    "hive": _hive_keys,
+    "air_land_sea": _als_keys,
+}
+"""The games whose predefined keys are GameBench's own, by prompter module."""
+
+
+ARC_GATHER: dict[str, str] = {
+    "DIG": "Spend cards that dig: turn up as many cards from the junkyard as their dig adds up"
+    " to, and keep at most one of them.",
+    "DRAW": "Spend cards that draw: take as many cards from your deck into your hand as their"
+    " draw adds up to.",
+    "HIRE": "Pay a mercenary's price (food from hunting and medicine cards) and add it to your"
+    " deck.",
+    "HUNT": "Spend cards that hunt: gain as much food for this round as their hunt adds up to.",
+    "TRASH": "Put cards from your hand into the junkyard for good.",
+    "STOP": "End gathering; the rest of your hand goes to the skirmish.",
+}
+"""GameBench's open-ended gathering keys with the facts of their descriptions
+(`games/arctic_scavengers/arctic_scavengers.py` at 92a1cea, `observation_resource_gather`)."""
+
+ARC_SKIRMISH: dict[str, str] = {
+    "SNIPER": "Snipe a card with people in another player's skirmish pile: it leaves the fight.",
+    "SABOTEUR": "Sabotage a card without people (a tool) in another player's skirmish pile: it"
+    " leaves the fight.",
+    "STOP": "Take no further action in the skirmish.",
+}
+"""GameBench's open-ended skirmish keys (`observation_skirmish` at 92a1cea)."""
+
+
+def _titles(response: str) -> list[Any]:
+    """An open-ended response read as GameBench reads it (`ast.literal_eval`), as a list."""
+    try:
+        value = ast.literal_eval(response.strip())
+    except Exception:
+        return [response.strip()] if response.strip() else []
+    return list(value) if isinstance(value, list | tuple) else [value]
+
+
+def _arctic(prompter: Any, view: Any, decision: Any) -> Menu:
+    """Arctic Scavengers in GameBench's keys (`games/arctic_scavengers/arctic_scavengers.py`
+    at 92a1cea): gathering offers six open-ended keys, DIG, DRAW, HIRE, HUNT, TRASH and STOP,
+    whose response lists the cards (`["DIG", ["Brawler", "Shovel"]]`, `["HIRE", ["Pills"],
+    "Saboteur"]`); the skirmish SNIPER, SABOTEUR and STOP, whose response names the other
+    player's card; a dig's keep is one predefined key per dug card's title, with no
+    description (GameBench's keep has no "nothing"; the rules here allow it, so the project's
+    `Keep nothing` is listed too)."""
+    from engine.gamebench.arctic_scavengers import Gather, Hire, Keep, Stop, Strike
+
+    legal = decision.legal
+    observation = prompter.situation(view, decision)
+    if decision.kind == "keep":
+        keys = [
+            Choice(str(a.card), "", a) for a in legal if isinstance(a, Keep) and a.card is not None
+        ]
+        keys += [Choice("Keep nothing", "Keep nothing", a) for a in legal if a == Keep(card=None)]
+        return Menu(
+            observation=observation,
+            instructions="Choose the dug card to put in your deck.",
+            predefined=tuple(keys),
+        )
+
+    def read(key: str, response: str) -> tuple[Any, str | None]:
+        if key == "STOP":
+            return next((a for a in legal if isinstance(a, Stop)), None), None
+        items = _titles(response)
+        if decision.kind == "skirmish":
+            card = items[-1] if items else ""
+            kind = "snipe" if key == "SNIPER" else "sabotage"
+            hit: list[Any] = [
+                a for a in legal if isinstance(a, Strike) and a.kind == kind and a.card == card
+            ]
+            return (hit[0], None) if hit else (None, f"no {key} on {str(card)[:40]!r}")
+        if key == "HIRE":
+            if len(items) < 3 or not isinstance(items[1], list | tuple):
+                return None, 'HIRE needs ["HIRE", [medicine cards], mercenary]'
+            paid = sorted(map(str, items[1]))
+            hit = [
+                a
+                for a in legal
+                if isinstance(a, Hire) and a.mercenary == items[2] and sorted(a.cards) == paid
+            ]
+            return (hit[0], None) if hit else (None, "no such hire")
+        cards = items[-1] if items else []
+        if not isinstance(cards, list | tuple):
+            return None, f"{key} needs a list of cards"
+        want = sorted(map(str, cards))
+        hit = [
+            a
+            for a in legal
+            if isinstance(a, Gather) and a.kind == key.lower() and sorted(a.cards) == want
+        ]
+        return (hit[0], None) if hit else (None, f"no {key} with {want}")
+
+    table = ARC_SKIRMISH if decision.kind == "skirmish" else ARC_GATHER
+    return Menu(
+        observation=observation,
+        instructions=(
+            "Take one action. For DIG, DRAW, HUNT or TRASH the response is the action and the"
+            ' list of the cards you spend, e.g. ["DIG", ["Brawler", "Shovel"]]; for HIRE the'
+            ' action, the medicine cards you pay with and the mercenary, e.g. ["HIRE",'
+            ' ["Pills"], "Saboteur"]; for STOP, ["STOP", []].'
+            if decision.kind != "skirmish"
+            else "Strike a card of the other player's skirmish pile, or stop. For SNIPER or"
+            " SABOTEUR the response is the title of the card you strike; for STOP, an empty"
+            " string."
+        ),
+        predefined=(),
+        openended=tuple(Choice(k, d) for k, d in table.items()),
+        read=read,
+    )
+
+
+def _codenames(prompter: Any, view: Any, decision: Any, seat: int, new: bool = True) -> Menu:
     from engine.gamebench.codenames import ClueDecision, Guess, Pass
     from projections.gamebench import codenames
 
@@ -190,9 +487,15 @@ def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
             openended=(Choice("submit_clue", clue),),
             read=read,
         )
+    # GameBench keys a guess by the card's place on the board, `guess_<i>` (from 0), and
+    # describes it by the word (`games/codenames/game.py` at 8feafb3, `_get_operative_actions`).
     words = tuple(
-        Choice(w, f"Reveal the hidden card {w}.", Guess(seat=seat, word=w))
-        for w in decision.options
+        Choice(
+            f"guess_{view.words.index(w)}" if new else w,
+            f"Reveal the hidden card {w}.",
+            Guess(seat=seat, word=w),
+        )
+        for w in (sorted(decision.options, key=view.words.index) if new else decision.options)
     )
     end = Choice("end_turn", "Stop guessing and end your team's turn.", Pass(seat=seat))
     return Menu(
@@ -241,7 +544,7 @@ def _sea_battle_plan(prompter: Any, view: Any, decision: Any, seat: int) -> Menu
     )
 
 
-def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+def _traitor(prompter: Any, view: Any, decision: Any, seat: int, new: bool = True) -> Menu:
     from engine.gamebench.traitor import AnswerDecision, Ask, AskDecision, Say
     from projections.gamebench import traitor
 
@@ -277,7 +580,13 @@ def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
             observation=observation,
             instructions=f"Player {decision.asker} asked you: {decision.question!r}. Answer it.",
             predefined=(),
-            openended=(Choice("answer", "Your answer to the question."),),
+            # GameBench's one open-ended key, `openended`, with an empty description
+            # (`games/are_you_the_traitor/aytt.py` at 4f1a3de, `observation_give_answer`).
+            openended=(
+                Choice("openended", "")
+                if new
+                else Choice("answer", "Your answer to the question."),
+            ),
             read=say,
         )
     question = _strip_instruction(traitor.decision_text(view, decision, "prompt"), "prompt")

@@ -126,3 +126,63 @@ def test_hive_draws_the_piece_first() -> None:
     turn = HiveTurn(seats=(0,), ply=0, legal=legal)
     bugs = [HiveGameBenchRandom(0, s, None).act(None, turn).bug for s in range(400)]
     assert abs(bugs.count("Q") - bugs.count("A")) < 60
+
+
+def test_arctic_follows_gamebenchs_fallback_card() -> None:
+    """GameBench's program turns every empty answer but a first TRASH into its own fallback:
+    the first hand card with people, with one of its unused actions or TRASH. With a Brawler
+    the first person in hand (dig or fight), the agent digs with the Brawler or trashes a card,
+    and never spends the Scavenger behind it; a dig already used leaves trashing only, and a
+    hand without people trashes its first card (or a card drawn for a first TRASH)."""
+    from types import SimpleNamespace
+
+    from agents.gamebench.arctic_scavengers import ArcGameBenchRandom
+    from engine.gamebench.arctic_scavengers import ArcDecision, Gather, Stop
+
+    config = _config("gamebench:arctic_scavengers", "standard")
+    hand = ["Junk", "Brawler", "Scavenger", "Spear"]
+    legal = (
+        *(Gather(kind="trash", cards=(t,)) for t in hand),
+        Gather(kind="dig", cards=("Brawler",)),
+        *(Gather(kind=k, cards=("Scavenger",)) for k in ("dig", "draw", "hunt")),
+        Stop(),
+    )
+    turn = ArcDecision(seats=(0,), round=0, kind="gather", legal=legal)
+
+    def plays(used: list[str], cards: list[str]) -> set[Any]:
+        view = SimpleNamespace(hand=cards, used=used)
+        return {ArcGameBenchRandom(0, s, config).act(view, turn) for s in range(300)}
+
+    fresh = plays([], hand)
+    assert Gather(kind="dig", cards=("Brawler",)) in fresh and Stop() in fresh
+    assert not any(
+        isinstance(a, Gather) and a.cards == ("Scavenger",) and a.kind != "trash" for a in fresh
+    )
+    assert {a for a in fresh if isinstance(a, Gather) and a.kind == "trash"} == set(legal[:4])
+    assert plays(["dig"], hand) <= {*legal[:4], Stop()}
+    assert plays([], ["Junk", "Spear"]) == {Stop(), legal[0], legal[3]}
+    # A second trash, which the rules here never list, is drawn again and counted.
+    agent = ArcGameBenchRandom(0, 1, config)
+    only_stop = ArcDecision(seats=(0,), round=0, kind="gather", legal=(Stop(),))
+    view = SimpleNamespace(hand=["Junk", "Spear"], used=["trash"])
+    assert {agent.act(view, only_stop) for _ in range(30)} == {Stop()}
+    assert agent.unlisted["trash"] > 0
+
+
+def test_random_stats_counts_decisions_with_gamebench_random() -> None:
+    """`bench.gamebench.random_stats` plays any code agent in every seat and counts a
+    Santorini game in the decisions its seats answered (one a placement or a turn, as
+    GameBench's agent is called once for each), the unit its figures set beside GameBench's."""
+    from bench.gamebench.random_stats import stats
+
+    row = stats("gamebench:santorini", 3, agent="gamebench-random")
+    config = _config("gamebench:santorini", "standard")
+    plies = [
+        sum(
+            type(e).__name__ in ("SantoriniPlaced", "SantoriniPlayed")
+            for e in _events(config, s, ["gamebench-random"] * 2)
+        )
+        for s in range(3)
+    ]
+    assert (row["agent"], row["unit"]) == ("gamebench-random", "decisions")
+    assert row["mean_length"] == sum(plies) / 3

@@ -235,3 +235,19 @@ def test_the_chart_draws_north_up() -> None:
     x = MARGIN + 3 * SEA + SEA / 2
     assert f"translate({x:g} {MARGIN + 1 * SEA + SEA / 2:g})" in up
     assert f"translate({x:g} {MARGIN + 10 * SEA + SEA / 2:g})" in down
+
+
+def test_the_turn_cap_is_counted_when_it_binds() -> None:
+    """GameBench's Sea Battle has no turn limit; the harness's `max_turns` bounds every game.
+    The random statistics count the games a cap ended and the longest game, so the claim that
+    the cap never binds at the default (docs/gamebench.md, Sea Battle) is a measurement: with
+    a cap of 3 turns every game ends on it, at exactly 3 turns, as a draw."""
+    from bench.gamebench.random_stats import stats
+
+    config = replace(catalog.get("gamebench:sea_battle").preset("standard"), max_turns=3)
+    row = stats("gamebench:sea_battle", 4, config)
+    assert row["capped"] == 4
+    assert row["longest"] == 3
+    assert row["draw_rate"] == 1.0
+    free = stats("gamebench:sea_battle", 2)
+    assert free["capped"] == 0 < free["longest"] <= 1000
