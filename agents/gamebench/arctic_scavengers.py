@@ -187,9 +187,33 @@ MAX_DRAWS = 1000
 """Draws of the menu before the agent stops (it stops on a sixth of them, so never reached)."""
 
 
+class ArcGameBenchRandomV1(GameBenchRandom):
+    """`gamebench-random-v1`, the first version of `ArcGameBenchRandom`, kept unchanged so
+    that games stored with it still verify: `stop` one time in six, else a one-card gather
+    drawn uniformly (never a hire); from a dig one of the dug cards uniformly; in a skirmish
+    it holds."""
+
+    label = "gamebench:arctic_scavengers:gamebench-random-v1"
+
+    def act(self, view: Any, decision: Any) -> Any:
+        assert isinstance(decision, ArcDecision)
+        legal = decision.legal
+        if decision.kind == "skirmish":
+            return next(a for a in legal if isinstance(a, Stop))
+        if decision.kind == "keep":
+            cards = [a for a in legal if isinstance(a, Keep) and a.card is not None]
+            return self.rng.choice(cards or list(legal))
+        key = self.rng.choice(GATHER_KEYS)
+        singles = [a for a in legal if isinstance(a, Gather) and len(a.cards) == 1]
+        if key == "stop" or not singles:
+            return next(a for a in legal if isinstance(a, Stop))
+        return self.rng.choice(singles)
+
+
 CODE_AGENTS: dict[str, Any] = {
     "random": lambda seat, seed, config: RandomAgent(seat, seed, config),
     "gamebench-random": lambda seat, seed, config: ArcGameBenchRandom(seat, seed, config),
+    "gamebench-random-v1": lambda seat, seed, config: ArcGameBenchRandomV1(seat, seed, config),
     "warlord": lambda seat, seed, config: Warlord(seat, seed, config),
     "heuristic": lambda seat, seed, config: Warlord(seat, seed, config),
 }

@@ -8,6 +8,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 
 from events import catalog
@@ -186,3 +187,19 @@ def test_random_stats_counts_decisions_with_gamebench_random() -> None:
     ]
     assert (row["agent"], row["unit"]) == ("gamebench-random", "decisions")
     assert row["mean_length"] == sum(plies) / 3
+
+
+def test_an_arctic_game_of_the_first_gamebench_random_still_verifies() -> None:
+    """Games stored before `gamebench-random` followed GameBench's fallback card were played
+    by what is now `gamebench-random-v1`: verify plays them again with it and says so."""
+    from runner.replay import verify
+
+    config = _config("gamebench:arctic_scavengers", "standard")
+    events = _events(config, 4, ["gamebench-random-v1", "random"])
+    start = events[0]
+    seats = (msgspec.structs.replace(start.seats[0], agent="gamebench-random"), start.seats[1])
+    stored = [msgspec.structs.replace(start, seats=seats), *events[1:]]
+    got = verify(stored)
+    assert got.ok and got.played_as == ("gamebench-random-v1", "random"), got
+    # The agent of today plays another game from that seed, so the log is not its.
+    assert _events(config, 4, ["gamebench-random", "random"]) != events
