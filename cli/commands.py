@@ -504,9 +504,9 @@ def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
             state.phase,
         )
     ]
-    table = Table()
+    table = styled()
     for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     scores = state.scores()
     for i in range(state.players):
         animals = ", ".join(
@@ -535,9 +535,9 @@ def _observation_view(data: dict[str, Any]) -> list[Any]:
         plain(f"Money: {sum(data['money'])} in cards {data['money']}"),
         plain(f"Animals: {data['animals']}"),
     ]
-    table = Table(title="Players")
+    table = styled("Players")
     for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for p in data["players"]:
         table.add_row(
             str(p["seat"]),

@@ -20,7 +20,7 @@ from rich.table import Table
 from cli.app import app as app
 from cli.app import err as err
 from cli.app import out as out
-from cli.text import plain
+from cli.text import plain, styled
 from events import catalog
 from events.config import MAX_SEED, NAME_RE
 from events.store import DEFAULT_DB as DEFAULT_DB
@@ -62,7 +62,9 @@ def print_fitted(
     for i, split in enumerate(splits):
         parts = [build(cols) for cols in split]
         if i == len(splits) - 1 or all(natural_width(t) <= width for t in parts):
-            for t in parts:
+            for k, t in enumerate(parts):
+                if k:
+                    out.print()
                 out.print(t)
             return
     out.print(full)
@@ -452,10 +454,10 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
 
 def _score_table(game_id: str, record: Any) -> Table:
     result = record.result
-    table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
+    table = styled(plain(f"Game {game_id} (seed {record.seed})"))
     table.add_column("rank", justify="right")
     table.add_column("seat", justify="right")
-    table.add_column("agent")
+    table.add_column("agent", overflow="fold")
     table.add_column("score", justify="right")
     sets = getattr(result, "sets", None)
     if sets is not None:

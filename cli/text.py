@@ -114,8 +114,30 @@ TABLE_STYLE: dict[str, Any] = {
 frame. Kept here too so that a command such as `games` loads no projection."""
 
 
+class StyledTable(Table):
+    """A table in the shared style: its caption (a note under the rows) keeps a blank line
+    between itself and the last row, so that a note never reads as one more row."""
+
+    @property
+    def caption(self) -> str | Text | None:
+        note = self._note
+        if not note:
+            return None
+        return "\n" + note if isinstance(note, str) else Text("\n").append_text(note)
+
+    @caption.setter
+    def caption(self, value: str | Text | None) -> None:
+        self._note = value
+
+
 def styled(title: str | Text | None = None, caption: str | Text | None = None) -> Table:
-    """An empty table in the shared style, its title (if any) bold and left-aligned above it."""
-    return Table(
-        title=title, caption=caption, title_justify="left", title_style="bold", **TABLE_STYLE
+    """An empty table in the shared style, its title (if any) bold and left-aligned above it,
+    its caption (if any) left-aligned below it after a blank line."""
+    return StyledTable(
+        title=title,
+        caption=caption,
+        title_justify="left",
+        title_style="bold",
+        caption_justify="left",
+        **TABLE_STYLE,
     )

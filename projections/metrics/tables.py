@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -75,7 +76,8 @@ def fitted(grid: Grid, width: int, label: Callable[[str], str] = str) -> list[Gr
     names = [[Text(label(str(c))) for c in r[:keys]] for r in grid.rows]
     figures = [[_text(c) for c in r[keys:]] for r in grid.rows]
     name_width = [
-        min(cap, max([len(grid.head[j]), *(len(n[j].plain) for n in names)])) for j in range(keys)
+        min(cap, max([cell_len(grid.head[j]), *(n[j].cell_len for n in names)]))
+        for j in range(keys)
     ]
     # Measured on an unbounded console: one of `width` would report any table as fitting.
     console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False)

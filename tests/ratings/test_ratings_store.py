@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from projections import bradley_terry, glicko2
 from projections.ratings import match_records
-from tests.cli.clikit import cattle
+from tests.cli.clikit import cattle, cells, table_lines
 
 NARROW = {"COLUMNS": "80"}
 MARKUP = "anchor:[bold red]x[/]"
@@ -118,8 +118,9 @@ def test_bt_over_a_mixed_store_asks_which_kind(mixed: Path) -> None:
     text = ok(cattle("ratings", "--method", "bt", "--bootstrap", "200", "--game", "pact",
                      "--db", mixed, env=NARROW))  # fmt: skip
     assert "Bradley-Terry ratings over 12 games" in text
-    cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
-    assert "".join(MARKUP.split()) in "".join(cells.split())
+    _, body = table_lines(text)
+    names = "".join(cells(ln)[0] for ln in body)
+    assert "".join(MARKUP.split()) in "".join(names.split())
     got = json.loads(
         cattle("ratings", "--method", "bt", "--bootstrap", "200", "--seed", "5", "--json",
                "--game", "pact", "--db", mixed).stdout
