@@ -500,7 +500,7 @@ def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
     parts: list[Any] = [
         line(
             f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
-            f" deck {state.deck_left} card(s) left",
+            f" deck {plural(state.deck_left, 'card')} left",
             state.phase,
         )
     ]

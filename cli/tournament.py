@@ -726,7 +726,7 @@ def _play_suite(
 
 def _where(executor: str, workers: int, address: str | None) -> str:
     if executor == "local":
-        return f"{workers} worker(s)"
+        return plural(workers, "worker")
     return f"on Ray ({address or 'local'})"
 
 
@@ -741,9 +741,13 @@ def _pairings(pool: int, games: int) -> str:
     """How a two-seat round-robin shares its games among the pairings."""
     pairs = pool * (pool - 1) // 2
     few, more = divmod(games, pairs)
-    counts = f"{few} match(es) each" if not more else f"{few} or {few + 1} match(es) each"
+    counts = (
+        f"{plural(few, 'match', 'matches')} each"
+        if not more
+        else f"{few} or {plural(few + 1, 'match', 'matches')} each"
+    )
     odd = "" if not more and few % 2 == 0 else "; with an odd count one side is first once more"
-    return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
+    return f"{plural(pairs, 'pairing')}, {counts}, each side moving first in half of them{odd}."
 
 
 def default_name(store: DuckStore, game: str, fmt: str | None, games: int) -> str:
