@@ -125,6 +125,24 @@ def as_lines(parts: Sequence[RenderableType], width: int) -> list[str]:
     return [ln.rstrip() for ln in buf.getvalue().splitlines()]
 
 
+class TableHooks:
+    """The part every family's analysis hooks share: `metrics_lines`, the text of the
+    family's `metrics_tables` as `as_lines` prints it, so that a family writes its tables
+    once (`cattle metrics` calls `metrics_lines` only on hooks without `metrics_tables`)."""
+
+    def metrics_tables(
+        self, con: Any, sel: Any, resamples: int, width: int, label: Callable[[str], str]
+    ) -> list[Any]:
+        """Every table as rich renderables that fit `width` ([] when there is nothing)."""
+        raise NotImplementedError
+
+    def metrics_lines(
+        self, con: Any, sel: Any, resamples: int, width: int, label: Callable[[str], str]
+    ) -> list[str]:
+        """Every table as plain text lines at most `width` wide ([] when there is nothing)."""
+        return as_lines(self.metrics_tables(con, sel, resamples, width, label), width)
+
+
 def prose(text: str) -> Text:
     """A sentence printed beside the tables (wrapped to the width when printed)."""
     return Text(text)
