@@ -311,7 +311,7 @@ def _scores_cell(scores: dict[int, float], seats: int) -> str:
 
 
 def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
-    """Column widths for a bordered table of `cells` within `width` columns: rich narrows the
+    """Column widths for a table of `cells` within `width` columns: rich narrows the
     widest columns first, below their longest word (`cattle-tr` / `ade`); this narrows the
     widest column that still has room above its longest word instead; when even the longest
     words do not fit, the widest column breaks its longest word. None where a column keeps
@@ -339,9 +339,8 @@ def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
     # Whole words first; then game names may break after a separator; then, when even that
     # does not fit, the widest column breaks its longest word.
     tiers = [floors(False), floors(True)]
-    # Each column has one space of padding either side, and one border line between and
-    # around the columns.
-    room = width - 3 * len(columns) - 1
+    # The shared style parts two columns by two spaces and draws no frame around them.
+    room = width - 2 * (len(columns) - 1)
     widths = list(natural)
     while sum(widths) > room:
         slack = [w - f for w, f in zip(widths, tiers[0], strict=True)]

@@ -28,9 +28,15 @@ from events.store import DuckStore
 
 
 def natural_width(table: Table) -> int:
-    """How wide `table` prints when nothing has to be cut."""
+    """How wide `table` prints when nothing has to be cut (its title and caption left out:
+    they wrap to the width they are given)."""
     wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
-    wide.print(table)
+    title, caption = table.title, table.caption
+    table.title = table.caption = None
+    try:
+        wide.print(table)
+    finally:
+        table.title, table.caption = title, caption
     return max((len(line) for line in wide.export_text().splitlines()), default=0)
 
 

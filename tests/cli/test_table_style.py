@@ -93,6 +93,11 @@ def test_ratings_print_frameless(db: tuple[Path, str], method: str) -> None:
     path, _ = db
     text = frameless(run("ratings", "--game", "cattle-trade", "--method", method, "--db", path))
     assert names(text) == {MARKED, "tracker"}
+    if method == "bt":
+        # The note under the table wraps at the terminal's width, not at the narrow table's.
+        header, _ = table_lines(text)
+        note = text.split("\n\n")[1].splitlines()
+        assert len(note[0].rstrip()) > len(header.rstrip()) and "pairwise results" in note[0]
 
 
 def test_arena_prints_frameless(db: tuple[Path, str]) -> None:
@@ -116,3 +121,16 @@ def test_cattle_metrics_split_to_80_columns_repeating_the_names(db: tuple[Path, 
 
 def test_frozen_pools_list_frameless() -> None:
     frameless(run("arena", "--pool", "list"))
+
+
+def test_the_games_table_takes_the_whole_width_before_breaking_a_word() -> None:
+    """A games table whose natural width is exactly 80 columns (the frameless style parts
+    columns by two spaces) keeps every column whole; one column wider breaks a word."""
+    from rich.text import Text
+
+    from cli.commands import _word_widths
+
+    row = ["c02cd901b9714104", "cattle-trade", "micro-duel", "finished", "tracker, random"]
+    cells = [[Text(c) for c in [*row, "0 / 4,770"]]]
+    assert _word_widths(cells, 80) == [None] * 6
+    assert _word_widths(cells, 79) != [None] * 6

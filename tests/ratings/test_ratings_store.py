@@ -206,7 +206,8 @@ def test_agents_that_never_met_are_named_under_the_pairwise_tables(tmp_path: Pat
         assert "{mirror, " + MARKUP + "}" in text or "{" + MARKUP + ", mirror}" in text, text
         assert "{truthful, random}" in text or "{random, truthful}" in text, text
         # One tournament alone is one group: no note.
-        one = ok(cattle("ratings", "--method", method, "--tournament", "one", "--db", db))
+        one = ok(cattle("ratings", "--method", method, "--tournament", "one", "--db", db,
+                        env=NARROW))  # fmt: skip
         assert "never met" not in one
     got = json.loads(cattle("ratings", "--method", "bt", "--json", "--db", db).stdout)
     assert {r["agent"] for r in got} == {MARKUP, "mirror", "truthful", "random"}
