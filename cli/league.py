@@ -24,7 +24,7 @@ from cli.common import (
     plural,
     print_fitted,
 )
-from cli.text import line, plain, shown
+from cli.text import hint, line, plain, shown
 from events.store import DuckStore, StoreError
 
 if TYPE_CHECKING:
@@ -145,7 +145,7 @@ def _run(
         line(
             "interrupted; the games in play are parked (stored, continued by the next run)."
             " Go on with: [green]{}[/]",
-            f"cattle league {path} --db {db}",
+            hint("league", path, "--db", db),
         )
     )
 
