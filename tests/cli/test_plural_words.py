@@ -1,5 +1,5 @@
-"""Counts in the tournament, league, serve, metrics and replay output are written as words
-("1 game", "2 games"), never as "game(s)"."""
+"""Counts in the tournament, league, serve, metrics and replay output and in the drawings of a
+person's seat are written as words ("1 game", "2 games"), never as "game(s)"."""
 
 from __future__ import annotations
 
@@ -12,12 +12,24 @@ import pytest
 from cli.tournament import _pairings, _where
 
 ROOT = Path(__file__).resolve().parents[2]
-MODULES = ("tournament", "league", "serve", "metrics", "commands")
+MODULES = (
+    "cli/tournament.py",
+    "cli/league.py",
+    "cli/serve.py",
+    "cli/metrics.py",
+    "cli/commands.py",
+    "cli/cattle/draw.py",
+    "cli/gamebench/draw.py",
+    "agents/human/board.py",
+    "agents/human/drawn.py",
+)
+"""The command line's output and the drawings a person at a seat reads (a model's prompts
+keep their stored wording)."""
 
 
 @pytest.mark.parametrize("module", MODULES)
 def test_no_string_of_the_module_counts_with_a_bracketed_plural(module: str) -> None:
-    source = (ROOT / "cli" / f"{module}.py").read_text()
+    source = (ROOT / module).read_text()
     strings = [
         tok.string
         for tok in tokenize.generate_tokens(io.StringIO(source).readline)
