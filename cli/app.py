@@ -20,7 +20,7 @@ from typing import Any
 import typer
 from rich.console import Console
 from typer import _click
-from typer.core import TyperCommand, TyperGroup, TyperOption
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 _setup: list[Callable[[], None]] = []
 _note: list[Any] = []
@@ -340,6 +340,25 @@ def _type_unless_flag(self: TyperOption, ctx: _click.Context) -> str | None:
         return None
     return _plain_type(self, ctx)
 
+
+def _usage_name(self: TyperArgument) -> str:
+    """An argument as a usage line writes it: its metavar, or its name in capitals (typer
+    0.29 writes a required one as `{game_id}`, which reads as a placeholder left unfilled),
+    in brackets when it may be left out, in braces when it is one of several choices, with
+    `...` when it takes several values."""
+    name = self.metavar or (self.name or "").upper()
+    if self.required and "|" in name:
+        name = f"{{{name}}}"  # one of the choices
+    elif not self.required:
+        name = f"[{name}]"
+    if self.nargs != 1:
+        name += "..."
+    return name
+
+
+# (Should typer's internals change, the usage lines keep typer's own form.)
+if hasattr(TyperArgument, "_usage_display_name"):
+    TyperArgument._usage_display_name = _usage_name  # type: ignore[method-assign]
 
 app = typer.Typer(
     name="cattle",

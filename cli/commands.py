@@ -313,7 +313,7 @@ def _scores_cell(scores: dict[int, float], seats: int) -> str:
 
 
 def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
-    """Column widths for a bordered table of `cells` within `width` columns: rich narrows the
+    """Column widths for a table of `cells` within `width` columns: rich narrows the
     widest columns first, below their longest word (`cattle-tr` / `ade`); this narrows the
     widest column that still has room above its longest word instead; when even the longest
     words do not fit, the widest column breaks its longest word. None where a column keeps
@@ -341,9 +341,8 @@ def _word_widths(cells: list[list[Text]], width: int) -> list[int | None]:
     # Whole words first; then game names may break after a separator; then, when even that
     # does not fit, the widest column breaks its longest word.
     tiers = [floors(False), floors(True)]
-    # Each column has one space of padding either side, and one border line between and
-    # around the columns.
-    room = width - 3 * len(columns) - 1
+    # The shared style parts two columns by two spaces and draws no frame around them.
+    room = width - 2 * (len(columns) - 1)
     widths = list(natural)
     while sum(widths) > room:
         slack = [w - f for w, f in zip(widths, tiers[0], strict=True)]
@@ -502,13 +501,13 @@ def _state_view(state: Any, data: dict[str, Any], seq: int) -> list[Any]:
     parts: list[Any] = [
         line(
             f"[bold]State after event {seq}[/]: turn {state.turn}, phase {{}},"
-            f" deck {state.deck_left} card(s) left",
+            f" deck {plural(state.deck_left, 'card')} left",
             state.phase,
         )
     ]
-    table = Table()
+    table = styled()
     for col in ("seat", "agent", "money", "money cards", "animals", "complete sets", "score"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     scores = state.scores()
     for i in range(state.players):
         animals = ", ".join(
@@ -537,9 +536,9 @@ def _observation_view(data: dict[str, Any]) -> list[Any]:
         plain(f"Money: {sum(data['money'])} in cards {data['money']}"),
         plain(f"Animals: {data['animals']}"),
     ]
-    table = Table(title="Players")
+    table = styled("Players")
     for col in ("seat", "animals", "money cards", "complete sets", "revealed money"):
-        table.add_column(col)
+        table.add_column(col, overflow="fold")
     for p in data["players"]:
         table.add_row(
             str(p["seat"]),

@@ -20,7 +20,7 @@ from rich.table import Table
 from cli.app import app as app
 from cli.app import err as err
 from cli.app import out as out
-from cli.text import plain
+from cli.text import plain, styled
 from events import catalog
 from events.config import MAX_SEED, NAME_RE
 from events.store import DEFAULT_DB as DEFAULT_DB
@@ -28,9 +28,15 @@ from events.store import DuckStore
 
 
 def natural_width(table: Table) -> int:
-    """How wide `table` prints when nothing has to be cut."""
+    """How wide `table` prints when nothing has to be cut (its title and caption left out:
+    they wrap to the width they are given)."""
     wide = Console(width=10_000, emoji=False, record=True, file=io.StringIO())
-    wide.print(table)
+    title, caption = table.title, table.caption
+    table.title = table.caption = None
+    try:
+        wide.print(table)
+    finally:
+        table.title, table.caption = title, caption
     return max((len(line) for line in wide.export_text().splitlines()), default=0)
 
 
@@ -62,7 +68,9 @@ def print_fitted(
     for i, split in enumerate(splits):
         parts = [build(cols) for cols in split]
         if i == len(splits) - 1 or all(natural_width(t) <= width for t in parts):
-            for t in parts:
+            for k, t in enumerate(parts):
+                if k:
+                    out.print()
                 out.print(t)
             return
     out.print(full)
@@ -452,10 +460,10 @@ def plural(n: int, noun: str, many: str | None = None) -> str:
 
 def _score_table(game_id: str, record: Any) -> Table:
     result = record.result
-    table = Table(title=plain(f"Game {game_id} (seed {record.seed})"))
+    table = styled(plain(f"Game {game_id} (seed {record.seed})"))
     table.add_column("rank", justify="right")
     table.add_column("seat", justify="right")
-    table.add_column("agent")
+    table.add_column("agent", overflow="fold")
     table.add_column("score", justify="right")
     sets = getattr(result, "sets", None)
     if sets is not None:

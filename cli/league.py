@@ -21,9 +21,10 @@ from cli.common import (
     app,
     err,
     out,
+    plural,
     print_fitted,
 )
-from cli.text import line, plain, shown
+from cli.text import hint, line, plain, shown
 from events.store import DuckStore, StoreError
 
 if TYPE_CHECKING:
@@ -144,13 +145,13 @@ def _run(
         line(
             "interrupted; the games in play are parked (stored, continued by the next run)."
             " Go on with: [green]{}[/]",
-            f"cattle league {path} --db {db}",
+            hint("league", path, "--db", db),
         )
     )
 
     def said(round_no: int, n: int) -> None:
         if not quiet:
-            err.print(line("round {}: {} game(s) chosen", round_no, n))
+            err.print(line("round {}: {} chosen", round_no, plural(n, "game")))
 
     try:
         with DuckStore(db) as store:
@@ -170,10 +171,10 @@ def _run(
         executor.close()
     out.print(
         line(
-            "Stopped: {}; this run chose {} round(s) and played {} game(s).",
+            "Stopped: {}; this run chose {} and played {}.",
             stop.reason,
-            stop.rounds,
-            stop.games,
+            plural(stop.rounds, "round"),
+            plural(stop.games, "game"),
         )
     )
 
@@ -237,11 +238,11 @@ def _table(store: DuckStore, name: str, samples: int, game: str | None, as_json:
         return
     out.print(
         line(
-            "League [bold]{}[/]: {} finished game(s). TrueSkill μ ± σ; Bradley-Terry mean"
+            "League [bold]{}[/]: {}. TrueSkill μ ± σ; Bradley-Terry mean"
             " and 90% bootstrap interval ({} samples); err: model decisions whose call failed;"
             " fallbk: answers not played as given; $/game: model cost per game.",
             name,
-            f"{result.games:,}",
+            plural(result.games, "finished game"),
             f"{samples:,}",
         )
     )
@@ -262,11 +263,10 @@ def _status(store: DuckStore, name: str, as_json: bool) -> None:
         return
     out.print(
         line(
-            "League [bold]{}[/]: {} round(s), {} game(s) scheduled, {} finished, {} in play,"
-            " {} waiting.",
+            "League [bold]{}[/]: {}, {} scheduled, {} finished, {} in play, {} waiting.",
             name,
-            doc["rounds"],
-            doc["scheduled"],
+            plural(doc["rounds"], "round"),
+            plural(doc["scheduled"], "game"),
             doc["finished"],
             doc["running"],
             doc["waiting"],

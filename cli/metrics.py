@@ -24,6 +24,7 @@ from cli.common import (
     game_def,
     in_range,
     out,
+    plural,
     replace_file,
 )
 from cli.selection import (
@@ -221,4 +222,4 @@ def export(
             raise StoreError(f"cannot write to {out_dir}: {exc}") from None
     for name, rows in written:
         out.print(plain(f"{name:<24} {rows:>10,} rows"), highlight=False)
-    out.print(line(f"Wrote {len(written)} file(s) to [bold]{{}}[/]", out_dir))
+    out.print(line(f"Wrote {plural(len(written), 'file')} to [bold]{{}}[/]", out_dir))

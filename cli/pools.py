@@ -6,10 +6,8 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from rich.table import Table
-
 from cli.common import UsageError, _open, out
-from cli.text import hint, plain
+from cli.text import hint, plain, styled
 
 
 def score_against_pool(db: Path, pool: str, agent: str | None, as_json: bool) -> None:
@@ -29,9 +27,9 @@ def score_against_pool(db: Path, pool: str, agent: str | None, as_json: bool) ->
                 )
             )
             return
-        t = Table(title="Frozen reference pools")
+        t = styled("Frozen reference pools")
         for col in ("pool", "games", "deals", "summary"):
-            t.add_column(col, justify="right" if col == "deals" else "left")
+            t.add_column(col, justify="right" if col == "deals" else "left", overflow="fold")
         for p in sorted(pools.values(), key=lambda p: p.name):
             t.add_row(plain(p.name), plain(", ".join(p.agents)), str(p.deals), plain(p.summary))
         out.print(t)
@@ -68,9 +66,12 @@ def score_against_pool(db: Path, pool: str, agent: str | None, as_json: bool) ->
             )
         )
         return
-    t = Table(title=plain(f"{agent} against the frozen pool {pool}"))
+    t = styled(plain(f"{agent} against the frozen pool {pool}"))
     for col in ("game / track", "μ", "σ", "games", "pool μ (range)"):
-        t.add_column(col, justify="left" if col.startswith("game") else "right")
+        if col.startswith("game"):
+            t.add_column(col, overflow="fold")
+        else:
+            t.add_column(col, justify="right", no_wrap=True)
     for s in scores:
         spread = (
             f"{min(m for m, _ in s.pool.values()):.1f}-{max(m for m, _ in s.pool.values()):.1f}"

@@ -19,6 +19,7 @@ from cli.common import (
     app,
     err,
     out,
+    plural,
     replace_file,
 )
 from cli.text import line, plain
@@ -195,7 +196,8 @@ def publish(
     if stats.in_play:
         out.print(
             plain(
-                f"{stats.in_play:,} game(s) in play (or of a tournament in play) are listed"
+                f"{plural(stats.in_play, 'game')} in play (or of a tournament in play)"
+                f" {'is' if stats.in_play == 1 else 'are'} listed"
                 " without their agents and get their pages once they have ended."
             )
         )

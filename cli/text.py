@@ -12,6 +12,7 @@ import re
 from typing import Any
 
 from rich import box
+from rich.console import Console, ConsoleOptions, RenderResult
 from rich.table import Table
 from rich.text import Text
 
@@ -114,8 +115,39 @@ TABLE_STYLE: dict[str, Any] = {
 frame. Kept here too so that a command such as `games` loads no projection."""
 
 
+class StyledTable(Table):
+    """A table in the shared style whose title (above) and caption (a note below, after a
+    blank line, so that it never reads as one more row) wrap at the console's width rather
+    than at the table's: a long title or note over a narrow table stays readable."""
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        title, note = self.title, self.caption
+        self.title = self.caption = None
+        try:
+            rows = list(super().__rich_console__(console, options))
+        finally:
+            self.title, self.caption = title, note
+        if title:
+            yield Text(style=self.title_style or "").append_text(_text(console, title))
+        yield from rows
+        if note:
+            yield Text()
+            yield _text(console, note)
+
+
+def _text(console: Console, value: str | Text) -> Text:
+    """A title or caption as Text (a string one is markup, as rich reads a table's)."""
+    return value if isinstance(value, Text) else console.render_str(value, highlight=False)
+
+
 def styled(title: str | Text | None = None, caption: str | Text | None = None) -> Table:
-    """An empty table in the shared style, its title (if any) bold and left-aligned above it."""
-    return Table(
-        title=title, caption=caption, title_justify="left", title_style="bold", **TABLE_STYLE
+    """An empty table in the shared style, its title (if any) bold and left-aligned above it,
+    its caption (if any) below it after a blank line, each wrapped at the console's width."""
+    return StyledTable(
+        title=title,
+        caption=caption,
+        title_justify="left",
+        title_style="bold",
+        caption_justify="left",
+        **TABLE_STYLE,
     )

@@ -43,7 +43,7 @@ from cli.common import (
     seed_or_random,
 )
 from cli.selection import other_games_hint
-from cli.text import hint, line, plain, shown
+from cli.text import hint, line, plain, shown, styled
 from engine.schedule import COMPOSITIONS, FORMATS, ScheduleError, check, check_suite
 from events import catalog
 from events.catalog import DEFAULT_GAME
@@ -728,7 +728,7 @@ def _play_suite(
 
 def _where(executor: str, workers: int, address: str | None) -> str:
     if executor == "local":
-        return f"{workers} worker(s)"
+        return plural(workers, "worker")
     return f"on Ray ({address or 'local'})"
 
 
@@ -743,9 +743,13 @@ def _pairings(pool: int, games: int) -> str:
     """How a two-seat round-robin shares its games among the pairings."""
     pairs = pool * (pool - 1) // 2
     few, more = divmod(games, pairs)
-    counts = f"{few} match(es) each" if not more else f"{few} or {few + 1} match(es) each"
+    counts = (
+        f"{plural(few, 'match', 'matches')} each"
+        if not more
+        else f"{few} or {plural(few + 1, 'match', 'matches')} each"
+    )
     odd = "" if not more and few % 2 == 0 else "; with an odd count one side is first once more"
-    return f"{pairs} pairing(s), {counts}, each side moving first in half of them{odd}."
+    return f"{plural(pairs, 'pairing')}, {counts}, each side moving first in half of them{odd}."
 
 
 def default_name(store: DuckStore, game: str, fmt: str | None, games: int) -> str:
@@ -1013,15 +1017,15 @@ def _bt_table(
     seed: int,
 ) -> Table:
     """Bradley-Terry ratings as a table; names print as plain text."""
-    t = Table(
-        title=plain(
+    t = styled(
+        plain(
             f"Bradley-Terry ratings over {plural(n_games, 'game')}"
             + (f" of {tournament}" if tournament else "")
         )
     )
     t.add_column("agent", overflow="fold")
     for col in ("rating", "p5", "p95", "point", "pairs"):
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", no_wrap=True)
     for r in table:
         t.add_row(
             plain(r.agent), *(f"{x:.2f}" for x in (r.mean, r.p5, r.p95, r.point)), str(r.pairs)
@@ -1039,15 +1043,15 @@ def _glicko_table(
     table: Sequence[Any], n_games: int, n_pairs: int, tournament: str | None
 ) -> Table:
     """Glicko-2 ratings as a table; names print as plain text."""
-    t = Table(
-        title=plain(
+    t = styled(
+        plain(
             f"Glicko-2 ratings over {plural(n_games, 'game')}"
             + (f" of {tournament}" if tournament else "")
         )
     )
     t.add_column("agent", overflow="fold")
     for col in ("rating", "RD", "vol", "W", "D", "L"):
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", no_wrap=True)
     for r in table:
         t.add_row(
             plain(r.agent),
@@ -1089,15 +1093,15 @@ def _ratings_table(
     """The ratings as a table (every column, or those named); agent names and the tournament
     name print as plain text."""
     names = [c for c in (columns or _RATING_COLUMNS) if sets or c != "mean sets"]
-    t = Table(
-        title=plain(
+    t = styled(
+        plain(
             f"Ratings over {plural(n_games, 'game')}" + (f" of {tournament}" if tournament else "")
         )
     )
     # A long name wraps onto more lines rather than losing its end (where options show).
     t.add_column("agent", overflow="fold")
     for col in names:
-        t.add_column(col, justify="right")
+        t.add_column(col, justify="right", no_wrap=True)
     for r in table:
         t.add_row(plain(r.agent), *(_RATING_COLUMNS[c](r) for c in names))
     if "μ shuffle Δ" in names:

@@ -21,6 +21,7 @@ from rich.table import Table
 from rich.text import Text
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, err, out
+from cli.text import styled
 from projections.metrics.tables import plural
 
 # The checker (and the engines it replays with) loads when games are verified, not when
@@ -171,7 +172,10 @@ def _report(
         }
         print(msgspec.json.encode(summary).decode())
         return
-    table = Table(title=Text(f"Verification of {db}"), show_header=False)
+    # The title on a line of its own: a long path would wrap at the narrow table's width.
+    out.print(Text(f"Verification of {db}", style="bold"))
+    table = styled()
+    table.show_header = False
     table.add_column("what")
     table.add_column("value", justify="right")
     for label, value in (
@@ -187,16 +191,19 @@ def _report(
     out.print(table)
     seats = seat_table(checks)
     if seats is not None:
+        out.print()
         out.print(seats)
         present = {s.check for c in checks for s in c.seats}
+        out.print()
         for key, note in SEAT_NOTES.items():
             if key in present:
                 out.print(Text(note))
     bad = [c for c in checks if c.outcome != "verified"]
     if bad:
-        listing = Table(title="Games not verified")
+        out.print()
+        listing = styled("Games not verified")
         for col in ("game id", "outcome", "status", "check", "seq", "detail"):
-            listing.add_column(col)
+            listing.add_column(col, overflow="fold")
         for c in bad:
             p = c.problem
             listing.add_row(
@@ -248,10 +255,10 @@ def seat_table(checks: Sequence[GameCheck]) -> Table | None:
             by[s.check] = (n + 1, agents)
     if not by:
         return None
-    table = Table(title="How seats were checked")
+    table = styled("How seats were checked")
     table.add_column("check")
     table.add_column("seats", justify="right")
-    table.add_column("agents", max_width=44, overflow="ellipsis", no_wrap=True)
+    table.add_column("agents", overflow="fold")
     for key, label in SEAT_CHECKS.items():
         if key in by:
             n, agents = by[key]

@@ -20,6 +20,7 @@ from rich.table import Table
 from rich.text import Text
 
 from agents.human.drawn import drawing
+from projections.metrics.tables import plural
 
 _HOW_TO_ANSWER = re.compile(
     r"^(respond|reply|answer|choose your action)\b|^action: <|^\{\"reasoning\"",
@@ -131,8 +132,9 @@ def cattle(view: Any) -> RenderableType:
         t = view.trade
         deal.append(
             Text(
-                f"Trade: {who(t.initiator)} challenge(s) {who(t.target)} for a {t.animal}"
-                f" ({t.n_cards} money card(s) offered)"
+                f"Trade: {who(t.initiator)} {'challenge' if t.initiator == seat else 'challenges'}"
+                f" {who(t.target)} for a {t.animal}"
+                f" ({plural(t.n_cards, 'money card')} offered)"
             )
         )
         if view.my_offer:

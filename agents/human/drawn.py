@@ -18,6 +18,8 @@ from rich.console import Group, RenderableType
 from rich.table import Table
 from rich.text import Text
 
+from projections.metrics.tables import plural
+
 TALK = 12
 """The latest messages of a conversation shown at the terminal (the prompt, `?`, has all)."""
 
@@ -167,7 +169,7 @@ def _pit(b: dict[str, Any]) -> RenderableType:
         _row(table, f"Player {seat}{me}", ", ".join(f"{n} {k}" for k, n in held.items()))
     offer = b.get("offer")
     line = (
-        f"Standing offer: player {offer[0]} trades {offer[1]} card(s)"
+        f"Standing offer: player {offer[0]} trades {plural(offer[1], 'card')}"
         if offer is not None
         else "No standing offer"
     )

@@ -13,6 +13,7 @@ from typing import Any
 from markupsafe import Markup
 
 from cli.web.draw import tag
+from projections.metrics.tables import plural
 
 
 def _coins(cards: list[int] | None) -> str:
@@ -132,8 +133,9 @@ def _deal(frame: dict[str, Any], who: Any, values: Mapping[str, int]) -> str:
     if t is not None:
         mine = t.get("offer_money") if t.get("offer_money") is not None else t.get("counter_money")
         said = (
-            f"Trade: {who(t['initiator'])} challenge(s) {who(t['target'])} for a {t['animal']};"
-            f" {t['offer']} money card(s) offered"
+            f"Trade: {who(t['initiator'])}"
+            f" {'challenge' if who(t['initiator']) == 'you' else 'challenges'} {who(t['target'])}"
+            f" for a {t['animal']}; {plural(t['offer'], 'money card')} offered"
         )
         if t.get("counter"):
             said += f", {t['counter']} put against them"

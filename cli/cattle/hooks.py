@@ -6,16 +6,16 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
-
-from rich.console import Console
-from rich.table import Table
+from typing import TYPE_CHECKING, Any
 
 from cli.common import UsageError, err, in_range, out
 from cli.selection import finished_games, open_for_metrics, other_games_hint
-from cli.text import hint, line, plain
+from cli.text import hint, line, plain, shown
 from engine.cattle.presets import MAX_TURNS, load_preset, load_preset_file
 from events.cattle.domain import AUCTION_MODES
+
+if TYPE_CHECKING:
+    from projections.metrics.tables import Cell
 
 GAME = "cattle-trade"
 
@@ -91,51 +91,49 @@ def metrics(
         else:
             out.print("No finished games in this selection.")
         return
-    # The table needs about 170 columns; piped output would otherwise be cut to 80.
-    wide = out if out.width >= 170 else Console(width=170, emoji=False)
-    wide.print(_metrics_table(profs, tournament))
+    parts = _metrics_parts(profs, tournament, out.width)
+    for k, part in enumerate(parts):
+        if k:
+            out.print()
+        out.print(part, highlight=False)
 
 
-def _cell(est: Any, percent: bool) -> str:
+def _cell(est: Any, percent: bool) -> Cell:
+    """A figure, with its interval for the dimmed line below when it has one."""
     if est is None or est.value is None:
         return "-"
+    has_interval = est.lo is not None and est.hi is not None and est.lo != est.hi
     if percent:
-        text = f"{100 * est.value:.1f}%"
-        if est.lo is not None and est.hi is not None and est.lo != est.hi:
-            text += f"\n[dim]{100 * est.lo:.1f}–{100 * est.hi:.1f}[/]"
-        return text
+        interval = f"{100 * est.lo:.1f}–{100 * est.hi:.1f}" if has_interval else ""
+        return (f"{100 * est.value:.1f}%", interval)
     digits = 0 if abs(est.value) >= 100 else 2
-    text = f"{est.value:,.{digits}f}"
-    if est.lo is not None and est.hi is not None and est.lo != est.hi:
-        text += f"\n[dim]{est.lo:,.{digits}f}–{est.hi:,.{digits}f}[/]"
-    return text
+    interval = f"{est.lo:,.{digits}f}–{est.hi:,.{digits}f}" if has_interval else ""
+    return (f"{est.value:,.{digits}f}", interval)
 
 
-def _metrics_table(profs: list[Any], tournament: str | None) -> Table:
-    """The behaviour table; the interval lines are markup, the agent names plain text."""
+def _metrics_parts(profs: list[Any], tournament: str | None, width: int) -> list[Any]:
+    """The behaviour table fitted to `width` (split by columns into parts that each repeat the
+    agent names when too wide), then a note on its columns; names print as plain text."""
     from projections.cattle.metrics import profiles
     from projections.cattle.metrics.registry import get
+    from projections.metrics import tables as T
 
-    table = Table(
-        title=plain(
-            "Behaviour profile"
-            + (f" (tournament {tournament})" if tournament else "")
-            + ": point estimate, 95% bootstrap interval below"
-        ),
-        show_lines=False,
+    title = (
+        "Behaviour profile"
+        + (f" (tournament {shown(tournament)})" if tournament else "")
+        + ": point estimate, 95% bootstrap interval below"
     )
-    table.add_column("agent", style="bold")
-    table.add_column("games", justify="right")
-    for name in profiles.TABLE_METRICS:
-        table.add_column(get(name).label, justify="right")
-    for p in profs:
-        table.add_row(
-            plain(p.agent),
+    head = ["agent", "games", *(get(n).label for n in profiles.TABLE_METRICS)]
+    rows = [
+        [
+            p.agent,
             str(p.games),
             *(_cell(p.metrics.get(n), get(n).percent) for n in profiles.TABLE_METRICS),
-        )
-    table.caption = f"games = seat-games; definitions: {hint('metrics', '--definitions')}"
-    return table
+        ]
+        for p in profs
+    ]
+    note = f"games = seat-games; definitions: {hint('metrics', '--definitions')}"
+    return [*T.fitted(T.Grid(title, head, rows), width, shown), T.prose(note)]
 
 
 def report(

@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 
 from cli.common import SEED_RANGE, UsageError, app, err, in_range, out, seed_or_random
-from cli.text import line, plain
+from cli.text import line, plain, styled
 from runner.cattle import paper as P
 
 LABELS = {
@@ -58,11 +58,7 @@ def _mark(ok: bool | None) -> str:
 def table3(result: P.PaperComparison) -> Table:
     """Table 3 of the paper, code-agent rows: ours (with its 95% interval), the paper's, the
     difference, and whether it meets the aim."""
-    t = Table(
-        title=f"Table 3, code agents ({_games(result.table_games)}; rates in %)",
-        title_justify="left",
-        pad_edge=False,
-    )
+    t = styled(f"Table 3, code agents ({_games(result.table_games)}; rates in %)")
     t.add_column("Agent", no_wrap=True)
     t.add_column("Metric", no_wrap=True)
     t.add_column("ours", justify="right")
@@ -103,11 +99,7 @@ def table3(result: P.PaperComparison) -> Table:
 
 def trueskill_table(result: P.PaperComparison) -> Table:
     """TrueSkill μ of every agent over all compositions, beside the paper's code agents."""
-    t = Table(
-        title=f"TrueSkill, all compositions ({_games(result.games)})",
-        title_justify="left",
-        pad_edge=False,
-    )
+    t = styled(f"TrueSkill, all compositions ({_games(result.games)})")
     t.add_column("Agent", no_wrap=True)
     t.add_column("μ", justify="right")
     t.add_column("σ", justify="right")
@@ -167,11 +159,7 @@ def as_json(result: P.PaperComparison, seed: int, table_slice: str) -> dict[str,
 def seeds_table(per_seed: dict[int, P.PaperComparison], pooled: P.PaperComparison) -> Table:
     """Each Table 3 figure at every seed and pooled over them, beside the paper's (a figure
     that misses its aim is marked)."""
-    t = Table(
-        title=f"Table 3 by seed ({_games(pooled.table_games)} pooled; rates in %)",
-        title_justify="left",
-        pad_edge=False,
-    )
+    t = styled(f"Table 3 by seed ({_games(pooled.table_games)} pooled; rates in %)")
     t.add_column("Agent", no_wrap=True)
     t.add_column("Metric", no_wrap=True)
     for seed in per_seed:

@@ -11,6 +11,7 @@ from typing import Any
 from markupsafe import Markup
 
 from cli.web.draw import chat_log, figure, labelled, tag
+from projections.metrics.tables import plural
 
 CELL = 64
 """The side of a Santorini square, in SVG units."""
@@ -325,7 +326,7 @@ def _pit(board: dict[str, Any], text: str) -> Markup:
     width = 420.0
     offer = board.get("offer")
     if offer is not None:
-        line = f"Standing offer: player {offer[0]} trades {offer[1]} card(s)"
+        line = f"Standing offer: player {offer[0]} trades {plural(offer[1], 'card')}"
     else:
         line = "No standing offer"
     body.append(

@@ -16,7 +16,7 @@ import typer
 from rich.table import Table
 
 from cli.common import DEFAULT_DB, DbOption, UsageError, _open, app, out
-from cli.text import plain
+from cli.text import plain, styled
 
 
 def _pct(x: float) -> str:
@@ -37,13 +37,13 @@ def _tables(seats: list[Any]) -> list[Table]:
 
     tables = []
     for by in ("game", "track"):
-        t = Table(title=plain(f"TrueSkill per {by}"))
+        t = styled(plain(f"TrueSkill per {by}"))
         for col in (by, "agent", "μ", "σ", "seats"):
             _column(t, col, text=col in (by, "agent"))
         for r in A.trueskill_by(seats, by):
             t.add_row(plain(r.group), plain(r.agent), f"{r.mu:.2f}", f"{r.sigma:.2f}", str(r.seats))
         tables.append(t)
-    t = Table(title="Errors (TextArena's verdicts)")
+    t = styled("Errors (TextArena's verdicts)")
     for col in ("game", "agent", "invalid", "ended", "before 1st", "won", "won opp. err"):
         _column(t, col, text=col in ("game", "agent"))
     for e in A.error_lens(seats):
@@ -62,7 +62,7 @@ def _tables(seats: list[Any]) -> list[Table]:
     tables.append(t)
     lines = A.roles(seats)
     if lines:
-        t = Table(title="Roles")
+        t = styled("Roles")
         for col in ("game", "role", "agent", "seats", "reward", "won"):
             _column(t, col, text=col in ("game", "role", "agent"))
         for line in lines:
@@ -122,5 +122,7 @@ def arena(
     if not seats:
         out.print("No finished TextArena game in this selection.")
         return
-    for t in _tables(seats):
+    for k, t in enumerate(_tables(seats)):
+        if k:
+            out.print()
         out.print(t)

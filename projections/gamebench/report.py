@@ -849,7 +849,7 @@ def render_tables(
     return lines
 
 
-class GameBenchHooks:
+class GameBenchHooks(T.TableHooks):
     """GameBench's analysis as the shared commands reach it (`cattle metrics --game
     gamebench`, `cattle report --game gamebench:pit`)."""
 
@@ -864,17 +864,6 @@ class GameBenchHooks:
     def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
         """Every table as JSON."""
         return analysis_json(analysis_of(con, sel, resamples))
-
-    def metrics_lines(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        sel: Selection,
-        resamples: int,
-        width: int,
-        label: Callable[[str], str],
-    ) -> list[str]:
-        """Every table as plain text lines at most `width` wide ([] without matches)."""
-        return render_lines(analysis_of(con, sel, resamples), width=width, label_fn=label)
 
     def metrics_tables(
         self,

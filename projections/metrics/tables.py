@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from rich import box
+from rich.cells import cell_len
 from rich.console import Console, Group, RenderableType
 from rich.table import Table
 from rich.text import Text
@@ -75,7 +76,8 @@ def fitted(grid: Grid, width: int, label: Callable[[str], str] = str) -> list[Gr
     names = [[Text(label(str(c))) for c in r[:keys]] for r in grid.rows]
     figures = [[_text(c) for c in r[keys:]] for r in grid.rows]
     name_width = [
-        min(cap, max([len(grid.head[j]), *(len(n[j].plain) for n in names)])) for j in range(keys)
+        min(cap, max([cell_len(grid.head[j]), *(n[j].cell_len for n in names)]))
+        for j in range(keys)
     ]
     # Measured on an unbounded console: one of `width` would report any table as fitting.
     console = Console(file=io.StringIO(), width=10_000, color_system=None, emoji=False)
@@ -121,6 +123,24 @@ def as_lines(parts: Sequence[RenderableType], width: int) -> list[str]:
             console.print()
         console.print(part)
     return [ln.rstrip() for ln in buf.getvalue().splitlines()]
+
+
+class TableHooks:
+    """The part every family's analysis hooks share: `metrics_lines`, the text of the
+    family's `metrics_tables` as `as_lines` prints it, so that a family writes its tables
+    once (`cattle metrics` calls `metrics_lines` only on hooks without `metrics_tables`)."""
+
+    def metrics_tables(
+        self, con: Any, sel: Any, resamples: int, width: int, label: Callable[[str], str]
+    ) -> list[Any]:
+        """Every table as rich renderables that fit `width` ([] when there is nothing)."""
+        raise NotImplementedError
+
+    def metrics_lines(
+        self, con: Any, sel: Any, resamples: int, width: int, label: Callable[[str], str]
+    ) -> list[str]:
+        """Every table as plain text lines at most `width` wide ([] when there is nothing)."""
+        return as_lines(self.metrics_tables(con, sel, resamples, width, label), width)
 
 
 def prose(text: str) -> Text:

@@ -23,6 +23,7 @@ import duckdb
 import numpy as np
 
 from projections.metrics import plots as F
+from projections.metrics import tables as T
 from projections.metrics.aggregate import AgentProfile, Estimate, Selection, seed_for
 from projections.metrics.html import ReportStats, section_page
 from projections.pact import metrics as P
@@ -614,7 +615,7 @@ def build_pact_report(
     return page, stats
 
 
-class PactAnalysisHooks:
+class PactAnalysisHooks(T.TableHooks):
     """PACT's analysis as the generic commands reach it (`cattle metrics --game pact`,
     `cattle report --game pact`): the game definition holds one under extras["analysis"]."""
 
@@ -627,20 +628,6 @@ class PactAnalysisHooks:
     def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
         """The metric table as JSON."""
         return P.analysis_json(P.pact_analysis(con, sel, resamples=resamples))
-
-    def metrics_lines(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        sel: Selection,
-        resamples: int,
-        width: int,
-        label: Callable[[str], str],
-    ) -> list[str]:
-        """The metric table as plain text lines at most `width` wide ([] without games)."""
-        analysis = P.pact_analysis(con, sel, resamples=resamples)
-        if not analysis.games:
-            return []
-        return P.render_table(P.metric_table(analysis), width=width, label=label)
 
     def metrics_tables(
         self,

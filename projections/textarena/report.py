@@ -466,7 +466,7 @@ def build_report(
     return page, stats
 
 
-class ArenaAnalysisHooks:
+class ArenaAnalysisHooks(T.TableHooks):
     """The arena as the generic commands reach it (`cattle metrics --game mindgames`,
     `cattle report --game mindgames`). Nothing here resamples: `resamples` is unused."""
 
@@ -479,17 +479,6 @@ class ArenaAnalysisHooks:
     def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
         """Every table as JSON."""
         return analysis_json(seats_of(con, sel))
-
-    def metrics_lines(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        sel: Selection,
-        resamples: int,
-        width: int,
-        label: Callable[[str], str],
-    ) -> list[str]:
-        """Every table as plain text lines at most `width` wide ([] without games)."""
-        return render_lines(seats_of(con, sel), width=width, label=label)
 
     def metrics_tables(
         self,

@@ -23,6 +23,7 @@ import numpy as np
 from rich.console import RenderableType
 
 from projections.metrics import plots as F
+from projections.metrics import tables as T
 from projections.metrics.aggregate import Estimate, Selection
 from projections.metrics.html import ReportStats, section_page
 from projections.two_seat import nra as N
@@ -386,7 +387,7 @@ def build_nra_report(
     return page, stats
 
 
-class NRAAnalysisHooks:
+class NRAAnalysisHooks(T.TableHooks):
     """The two-seat analysis as the generic commands reach it (`cattle metrics --game G`,
     `cattle report --game G`) for a game without an analysis of its own."""
 
@@ -399,18 +400,6 @@ class NRAAnalysisHooks:
     def metrics_json(self, con: duckdb.DuckDBPyConnection, sel: Selection, resamples: int) -> Any:
         """Every table as JSON."""
         return N.analysis_json(N.nra_analysis(con, sel, resamples=resamples))
-
-    def metrics_lines(
-        self,
-        con: duckdb.DuckDBPyConnection,
-        sel: Selection,
-        resamples: int,
-        width: int,
-        label: Callable[[str], str],
-    ) -> list[str]:
-        """Every table as plain text lines at most `width` wide ([] without matches)."""
-        a = N.nra_analysis(con, sel, resamples=resamples)
-        return N.render_lines(a, width=width, label=label)
 
     def metrics_tables(
         self,

@@ -111,3 +111,14 @@ def column(line: str, header: str, name: str, following: str | None) -> str:
     start = header.index(name)
     end = header.index(following, start + len(name)) if following else len(line)
     return line[start:end]
+
+
+def cells(line: str) -> list[str]:
+    """A frameless table line split into its cells at runs of two or more spaces; a line that
+    starts blank (a row's continuation, its first cells empty) starts with ''."""
+    return re.split(r" {2,}", line.rstrip())
+
+
+def tables(text: str, title: str) -> list[tuple[str, list[str]]]:
+    """The header and body lines of every table whose title starts with `title`."""
+    return [table_lines(title + part) for part in text.split(title)[1:]]

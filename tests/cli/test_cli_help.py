@@ -95,3 +95,22 @@ def test_help_prose_flows_to_the_terminal_width_and_flags_show_no_type() -> None
             if isinstance(param, click.Option) and param.is_flag and not param.count:
                 row = next(r for r in text.splitlines() if param.opts[0] + " " in r)
                 assert "<" not in row, (name, row)
+
+
+def test_usage_lines_name_arguments_in_capitals() -> None:
+    """A usage line writes an argument as click does (GAME_ID, [GAME_IDS]...), never as a
+    `{game_id}` that reads like a placeholder left unfilled; a choice keeps its braces."""
+    from typer.testing import CliRunner
+
+    import cli.main  # noqa: F401  (the app's callback and options)
+    from cli.app import app
+
+    def usage(*args: str) -> str:
+        done = CliRunner().invoke(app, [*args, "--help"], env={"COLUMNS": "200"})
+        assert done.exit_code == 0, done.output
+        return next(ln for ln in done.stdout.splitlines() if "Usage:" in ln).strip()
+
+    assert usage("replay").endswith("replay [OPTIONS] GAME_ID")
+    assert usage("resume").endswith("resume [OPTIONS] GAME_ID")
+    assert usage("verify").endswith("verify [OPTIONS] [GAME_IDS]...")
+    assert usage("league").endswith("league [OPTIONS] {FILE|table|status|replay}")

@@ -186,3 +186,28 @@ def test_textarena_seats_agree_with_sql(db: Path) -> None:
         " (game_id) GROUP BY ALL",
     )
     assert {(r[0], r[1]): int(r[4]) for r in rows} == {(g, a): n for g, a, n in want}
+
+
+def test_each_family_writes_its_tables_once_and_its_lines_are_their_text(db: Path) -> None:
+    """The hooks of every family define `metrics_tables` alone; their `metrics_lines` is the
+    shared one, the tables printed as plain text at the same width."""
+    from cli.common import analysis_hooks
+    from projections.metrics import tables as T
+    from projections.metrics.aggregate import Selection
+
+    seen = set()
+    with DuckStore(db, read_only=True) as store:
+        for name, _, _ in GAMES:
+            g, _ = catalog.resolve(name)
+            hooks = analysis_hooks(g)
+            kind = type(hooks.metrics_tables.__self__)  # (PACT's hooks load on first use)
+            seen.add(kind)
+            assert "metrics_tables" in vars(kind), name
+            assert "metrics_lines" not in vars(kind), name
+            if name in ("gtbench:tic_tac_toe", "pact"):
+                continue  # (the slower analyses: the shared method is checked on the others)
+            sel = Selection(game=g.name)
+            tables = hooks.metrics_tables(store.con, sel, 10, 60, str)
+            lines = hooks.metrics_lines(store.con, sel, 10, 60, str)
+            assert lines and lines == T.as_lines(tables, 60), name
+    assert len(seen) == 4  # two-seat, PACT, GameBench and MindGames

@@ -69,6 +69,7 @@ def test_tables_fit_80_columns() -> None:
     lines = r.stdout.splitlines()
     assert max(len(x) for x in lines) <= 80
     text = r.stdout
+    assert not set("│┃┏━╭") & set(text)  # the shared frameless style
     for needle in ("Table 3", "TrueSkill", "Tracker", "SetRace", "Economy", "paper", "Aims met"):
         assert needle in text
 

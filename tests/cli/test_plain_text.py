@@ -195,7 +195,7 @@ def test_metrics_table(agent: str, tournament: str | None) -> None:
     profile = AgentProfile(
         agent=agent, games=4, metrics={"win_rate": Estimate(value=0.5, lo=0.25, hi=0.75)}
     )
-    text = render(cli_metrics._metrics_table([profile], tournament))
+    text = render(*cli_metrics._metrics_parts([profile], tournament, 5000))
     assert appears(agent, text)
     if tournament:
         assert appears(tournament, text)

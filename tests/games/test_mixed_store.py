@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.cli.clikit import cattle, column, table_lines
+from tests.cli.clikit import cattle, cells, column, table_lines, tables
 
 NARROW = {"COLUMNS": "80"}
 MARKUP = "anchor:[bold red]x[/]"
@@ -146,10 +146,10 @@ def test_ratings_too_wide_for_the_terminal_split_rather_than_cut(tmp_path: Path)
     text = ok(cattle("ratings", "--db", db, env=NARROW))
     assert "…" not in text
     # Each agent name is whole once its table cells (folded onto several lines) are joined.
-    cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
-    cells = "".join(cells.split())  # (a name may wrap at a space)
+    names = "".join(cells(ln)[0] for _, body in tables(text, "Ratings over") for ln in body)
+    names = "".join(names.split())  # (a name may wrap at a space)
     for agent in agents:
-        assert cells.count("".join(agent.split())) == 2, (agent, text)
+        assert names.count("".join(agent.split())) == 2, (agent, text)
     rated = json.loads(cattle("ratings", "--json", "--db", db).stdout)
     for r in rated:
         assert f"{r['median_score']:,.0f}" in text and f"{r['mu']:.2f}" in text

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 
 from projections import bradley_terry, glicko2
 from projections.ratings import match_records
-from tests.cli.clikit import cattle
+from tests.cli.clikit import cattle, cells, table_lines
 
 NARROW = {"COLUMNS": "80"}
 MARKUP = "anchor:[bold red]x[/]"
@@ -118,8 +118,9 @@ def test_bt_over_a_mixed_store_asks_which_kind(mixed: Path) -> None:
     text = ok(cattle("ratings", "--method", "bt", "--bootstrap", "200", "--game", "pact",
                      "--db", mixed, env=NARROW))  # fmt: skip
     assert "Bradley-Terry ratings over 12 games" in text
-    cells = "".join(ln.split("│")[1] for ln in text.splitlines() if ln.startswith("│"))
-    assert "".join(MARKUP.split()) in "".join(cells.split())
+    _, body = table_lines(text)
+    names = "".join(cells(ln)[0] for ln in body)
+    assert "".join(MARKUP.split()) in "".join(names.split())
     got = json.loads(
         cattle("ratings", "--method", "bt", "--bootstrap", "200", "--seed", "5", "--json",
                "--game", "pact", "--db", mixed).stdout
@@ -205,7 +206,8 @@ def test_agents_that_never_met_are_named_under_the_pairwise_tables(tmp_path: Pat
         assert "{mirror, " + MARKUP + "}" in text or "{" + MARKUP + ", mirror}" in text, text
         assert "{truthful, random}" in text or "{random, truthful}" in text, text
         # One tournament alone is one group: no note.
-        one = ok(cattle("ratings", "--method", method, "--tournament", "one", "--db", db))
+        one = ok(cattle("ratings", "--method", method, "--tournament", "one", "--db", db,
+                        env=NARROW))  # fmt: skip
         assert "never met" not in one
     got = json.loads(cattle("ratings", "--method", "bt", "--json", "--db", db).stdout)
     assert {r["agent"] for r in got} == {MARKUP, "mirror", "truthful", "random"}

@@ -13,7 +13,7 @@ from events.textarena.game import ActionTaken, InvalidMove
 from projections.textarena import arena as A
 from runner.session import play_and_store
 from runner.textarena import mgref
-from tests.cli.clikit import cattle
+from tests.cli.clikit import cattle, cells, table_lines
 
 
 @pytest.fixture(scope="module")
@@ -112,13 +112,12 @@ def test_long_agent_names_are_never_cut_to_the_same_text(tmp_path: Path) -> None
     got = cattle("arena", "--db", db, env={"COLUMNS": "80"})
     assert got.returncode == 0, got.stderr
     assert all(len(r) <= 80 for r in got.stdout.splitlines())
-    first = got.stdout.split("└", 1)[0]  # the first table: TrueSkill per game
-    rows = [r for r in first.splitlines() if r.startswith("│")]
+    _, rows = table_lines(got.stdout)  # the first table: TrueSkill per game
     # Read the agent column back whole: a row's cell, then the lines it wrapped onto.
     agents: list[str] = []
     for r in rows:
-        cell = r.split("│")[2].strip()
-        if r.split("│")[1].strip():
+        game, cell = cells(r)[:2]
+        if game:
             agents.append(cell)
         else:
             agents[-1] += cell
