@@ -252,6 +252,7 @@ class CattleCodec:
         out[i] = view.turn / 100.0
         return np.array(out, dtype=np.float32)
 
+
 def codec(config: GameConfig) -> CattleCodec:
     """The codec `runner.rl` asks this game for."""
     return CattleCodec(config)
