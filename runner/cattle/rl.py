@@ -102,6 +102,10 @@ class CattleCodec:
         self.animals = config.animals
         self._column = {name: 1 + j for j, name in enumerate(self.animals)}
         """An animal's place in a player's block of an observation (after the card count)."""
+        self._deck = len(KINDS) + len(DENOMINATIONS) + 1 + self.players * (3 + len(self.animals))
+        """Where the deck's count is in an observation (what follows is not kept)."""
+        self._held: dict[int, tuple[SeatView, int, np.ndarray]] = {}
+        """Per seat: the view and its `holdings` count the kept array was built from."""
         self.n_actions = TRADE0 + self.players * len(self.animals) * len(OFFERS)
         p, a = self.players, len(self.animals)
         # kind, own money counts, wealth, seat, per player (cards, animals, sets), deck,
@@ -207,27 +211,20 @@ class CattleCodec:
         a set). It reads the seat's view only, and the decision when it is asked."""
         if view.config is None:
             return np.zeros(self.obs_size, dtype=np.float32)
-        # Filled as a list and converted once: a list item is set several times faster than
-        # an array item (every value is rounded to float32 once, as an array item would be).
-        out: list[float] = [0.0] * self.obs_size
+        # What the players hold changes at a few events only (`SeatView.holdings` counts
+        # them): that part is built once per change and copied; the rest is set on the copy.
+        kept = self._held.get(seat)
+        if kept is None or kept[0] is not view or kept[1] != view.holdings:
+            base = self._holdings(view, seat)
+            self._held[seat] = (view, view.holdings, base)
+        else:
+            base = kept[2]
+        out = base.copy()
         if decision is not None and seat in decision.seats:
             out[_KIND[decision.kind]] = 1.0
-        for v in view.money:
-            out[_DENOMINATION[v]] += 1.0
         p, a = self.players, len(self.animals)
-        i = len(KINDS) + len(DENOMINATIONS)
-        out[i] = view.wealth / 100.0
-        out[i + 1 + seat] = 1.0
-        i += 1 + p
-        k = float(self.config.set_size)
         column = self._column
-        cards, sets = view.money_cards, view.sets
-        for q, held in enumerate(view.animals[:p]):
-            out[i] = cards[q]
-            for name, n in held.items():
-                out[i + column[name]] = n / k
-            out[i + 1 + a] = len(sets[q])
-            i += 2 + a
+        i = self._deck
         out[i] = view.deck_left
         i += 1
         auction = view.auction
@@ -250,6 +247,29 @@ class CattleCodec:
             out[j + 3] = view.ties
         i += a + 2 * p + 4
         out[i] = view.turn / 100.0
+        return out
+
+    def _holdings(self, view: SeatView, seat: int) -> np.ndarray:
+        """An observation holding only the seat's money, the seat's place and what every
+        player holds (filled as a list and converted once: a list item is set several times
+        faster than an array item, and each value is rounded to float32 once either way)."""
+        out: list[float] = [0.0] * self.obs_size
+        for v in view.money:
+            out[_DENOMINATION[v]] += 1.0
+        p, a = self.players, len(self.animals)
+        i = len(KINDS) + len(DENOMINATIONS)
+        out[i] = view.wealth / 100.0
+        out[i + 1 + seat] = 1.0
+        i += 1 + p
+        k = float(self.config.set_size)
+        column = self._column
+        cards, sets = view.money_cards, view.sets
+        for q, held in enumerate(view.animals[:p]):
+            out[i] = cards[q]
+            for name, n in held.items():
+                out[i + column[name]] = n / k
+            out[i + 1 + a] = len(sets[q])
+            i += 2 + a
         return np.array(out, dtype=np.float32)
 
 
