@@ -70,7 +70,10 @@ def offer_cards(money: tuple[int, ...], offer: int) -> tuple[int, ...] | None:
 def _offers(money: tuple[int, ...]) -> np.ndarray:
     """The offer ids a seat holding `money` can make (hands repeat within and across games,
     so each is worked out once)."""
-    found = [o for o in range(len(OFFERS)) if offer_cards(money, o) is not None]
+    # `offer_cards` without working out the cards: the payment rule pays any amount the hand
+    # reaches, so an offer can be made exactly when the hand reaches it and holds the zeros.
+    total, zeros = sum(money), money.count(0)
+    found = [o for o, (amount, z) in enumerate(OFFERS) if total >= amount and zeros >= z]
     ids = np.array(found, dtype=np.intp)
     ids.flags.writeable = False
     return ids
