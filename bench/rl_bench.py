@@ -4,7 +4,8 @@
     uv run python bench/rl_bench.py [--steps N] [--json] [--peer PEER_DIR]
 
 A step is one action of one player; both sides pick uniformly among the legal actions with
-their own seeded generator and start a new episode when one ends. Ours: the AEC environment of
+a seeded `random.Random` of their own (ours reads the legal ids off the mask) and start a new
+episode when one ends. Ours: the AEC environment of
 `make_env` (observation and mask built for the player to move, `last()` then `step()`), nothing
 recorded. OpenSpiel: `open_spiel.python.rl_environment.Environment` (`reset()`, `step([a])`,
 its time steps carrying every player's information-state tensor and legal actions). Times are
@@ -23,8 +24,6 @@ import random
 import time
 from typing import Any
 
-import numpy as np
-
 from runner.rl import make_env
 
 OPENSPIEL_GAMES = ("kuhn_poker", "leduc_poker", "tic_tac_toe", "connect_four")
@@ -34,7 +33,7 @@ CATTLE_PRESETS = ("micro-duel", "standard")
 def ours(game: str, preset: str | None, steps: int, seed: int = 0) -> float:
     """Steps per CPU second of random play through `make_env`."""
     env = make_env(game, preset, seed=seed)
-    rng = np.random.default_rng(seed)
+    rng = random.Random(seed)
     env.reset()
     done_steps = 0
     start = time.process_time()
@@ -44,8 +43,8 @@ def ours(game: str, preset: str | None, steps: int, seed: int = 0) -> float:
             if done or cut:
                 env.step(None)
                 continue
-            legal = np.flatnonzero(obs["action_mask"])
-            env.step(int(legal[rng.integers(len(legal))]))
+            legal = obs["action_mask"].nonzero()[0]
+            env.step(int(legal[rng.randrange(len(legal))]))
             done_steps += 1
         env.reset()
     return done_steps / (time.process_time() - start)

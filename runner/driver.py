@@ -10,6 +10,7 @@ game's definition (`events.catalog`).
 from __future__ import annotations
 
 import asyncio
+import functools
 import time
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any, NamedTuple
@@ -81,6 +82,12 @@ def rules_for(game: GameDef, engine_version: str | None) -> Any:
     return older if older is not None else rules
 
 
+@functools.lru_cache(maxsize=64)
+def _public_types(event_types: tuple[type, ...]) -> frozenset[type]:
+    """The event types that keep the base's audience (every seat), found once per game."""
+    return frozenset(t for t in event_types if getattr(t, "audience", None) is Event.audience)
+
+
 class Game:
     """One game in progress: state, log and the seats' views."""
 
@@ -122,9 +129,7 @@ class Game:
         # may start one (`TURN_TYPES`, when they say), and asks the event for its audience
         # only if its type does not keep the base's (every seat).
         self._turn_types: frozenset[type] | None = getattr(self.rules, "TURN_TYPES", None)
-        self._public = frozenset(
-            t for t in self.game.event_types if getattr(t, "audience", None) is Event.audience
-        )
+        self._public = _public_types(self.game.event_types)
         self._sync_args: tuple[Any, ...] = (
             (self.log, self.audiences)
             if self._folds is None

@@ -26,7 +26,7 @@ import functools
 import os
 import random
 import sys
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -81,8 +81,9 @@ def pyspiel() -> Any:
 
 
 @functools.cache
+@functools.cache
 def openspiel_version() -> str:
-    """The installed open_spiel version ("" if unknown)."""
+    """The installed open_spiel version ("" if unknown; looked up once per process)."""
     from importlib import metadata
 
     try:
@@ -199,14 +200,35 @@ def players_of(game_string: str) -> int:
 def info_string(state: Any, player: int) -> str:
     """What OpenSpiel shows `player`: the information-state string where the game provides
     one, else the observation string, else (perfect information) the whole state."""
-    kind = state.get_game().get_type()
+    return _shown_by(state.get_game())(state, player)
+
+
+def _shown_by(game: Any) -> Callable[[Any, int], str]:
+    """`info_string` for the states of `game`, with the game's kind looked at once."""
+    kind = game.get_type()
     if kind.provides_information_state_string:
-        return str(state.information_state_string(player))
+        return _information_state_string
     if kind.provides_observation_string:
-        return str(state.observation_string(player))
-    if is_perfect(state.get_game()):
-        return str(state)
-    return ""  # hidden information without a string for it: show nothing rather than all
+        return _observation_string
+    if is_perfect(game):
+        return _whole_state
+    return _nothing  # hidden information without a string for it: show nothing rather than all
+
+
+def _information_state_string(state: Any, player: int) -> str:
+    return str(state.information_state_string(player))
+
+
+def _observation_string(state: Any, player: int) -> str:
+    return str(state.observation_string(player))
+
+
+def _whole_state(state: Any, player: int) -> str:
+    return str(state)
+
+
+def _nothing(state: Any, player: int) -> str:
+    return ""
 
 
 def seat_string(state: Any, player: int) -> str:
@@ -239,6 +261,7 @@ def is_perfect(game: Any) -> bool:
 
 
 _PERFECT: dict[str, bool] = {}
+_SHOWS: dict[str, Callable[[Any, int], str]] = {}
 
 
 def is_open(game: Any) -> bool:
@@ -295,6 +318,7 @@ class OpenSpielState:
         "ply",
         "seed",
         "shown",
+        "shows",
         "state",
     )
 
@@ -312,6 +336,11 @@ class OpenSpielState:
         """Rules 1.0.0: audiences from trial actions, no `Observed` events."""
         self.shown = [""] * self.players
         """Per seat, the string its last `Observed` event holds ("" before the first)."""
+        shows = _SHOWS.get(game_string)
+        if shows is None:
+            shows = _SHOWS[game_string] = _shown_by(self.game)
+        self.shows = shows
+        """`info_string` for this game's states."""
 
 
 def observe(st: OpenSpielState, events: list[Any], actions: dict[int, tuple[int, str]]) -> None:
@@ -319,8 +348,9 @@ def observe(st: OpenSpielState, events: list[Any], actions: dict[int, tuple[int,
     (action, text)), what OpenSpiel now shows it (not in open games, nor under rules 1.0.0)."""
     if st.open or st.legacy:
         return
+    state, shows = st.state, st.shows
     for p in range(st.players):
-        text = info_string(st.state, p)
+        text = shows(state, p)
         own = actions.get(p)
         if own is None and text == st.shown[p]:
             continue
@@ -444,6 +474,9 @@ def _finish(st: OpenSpielState, events: list[Any]) -> None:
 class OpenSpielRules:
     """Any OpenSpiel game as a decider (see the module docstring); `version` picks the
     rules the games are recorded by (the current ones, or 1.0.0 to replay its games)."""
+
+    TURN_TYPES = frozenset({ChanceSampled, MovePlayed})
+    """The events `turn_of` reads a turn from (the driver passes over the rest)."""
 
     def __init__(self, version: str = VERSION) -> None:
         if version not in VERSIONS:

@@ -105,6 +105,9 @@ class SeatView:
         self.their_offer: tuple[int, ...] | None = None
         self.payouts_seen = 0
         self.ties = 0
+        self.holdings = 0
+        """Grows by one with every event folded that changes a seat's money, money-card count,
+        animals or sets (a reader may keep what it built from those until it grows)."""
 
     # ---- feeding ---------------------------------------------------------------------------
 
@@ -262,6 +265,7 @@ class SeatView:
     # ---- handlers --------------------------------------------------------------------------
 
     def _game_started(self, e: ev.GameStarted) -> None:
+        self.holdings += 1
         self.config = e.config
         self.seats = e.seats
         n = e.config.players
@@ -271,6 +275,7 @@ class SeatView:
         self.revealed = [None] * n
 
     def _hands_dealt(self, e: ev.HandsDealt) -> None:
+        self.holdings += 1
         self.money = normalize(e.money)
         self.wealth = sum(self.money)
         self.money_cards = [len(e.money)] * len(self.animals)
@@ -288,6 +293,7 @@ class SeatView:
         self.deck_left = e.deck_left
 
     def _donkey_payout(self, e: ev.DonkeyPayout) -> None:
+        self.holdings += 1
         self.money = add(self.money, (e.amount,))
         self.wealth += e.amount
         self.money_cards = [n + 1 for n in self.money_cards]
@@ -309,10 +315,12 @@ class SeatView:
         self.leader = None
 
     def _payment_made(self, e: ev.PaymentMade) -> None:
+        self.holdings += 1
         self.money_cards[e.payer] -= e.n_cards
         self.money_cards[e.payee] += e.n_cards
 
     def _payment_cards(self, e: ev.PaymentCards) -> None:
+        self.holdings += 1
         if e.payer == self.seat:
             self.money = remove(self.money, e.cards)
             self.wealth = sum(self.money)
@@ -321,6 +329,7 @@ class SeatView:
             self.wealth = sum(self.money)
 
     def _animal_moved(self, e: ev.AnimalMoved) -> None:
+        self.holdings += 1
         if e.giver is not None:
             self.animals[e.giver][e.animal] -= e.count
         self.animals[e.receiver][e.animal] += e.count
@@ -331,6 +340,7 @@ class SeatView:
         self.ties = 0
 
     def _set_completed(self, e: ev.SetCompleted) -> None:
+        self.holdings += 1
         self.sets[e.seat].append(e.animal)
 
     def _trade_initiated(self, e: ev.TradeInitiated) -> None:
@@ -350,6 +360,7 @@ class SeatView:
         self.ties = e.ties
 
     def _offers_exchanged(self, e: ev.OffersExchanged) -> None:
+        self.holdings += 1
         i, t = e.initiator, e.target
         self.money_cards[i] += e.target_n - e.initiator_n
         self.money_cards[t] += e.initiator_n - e.target_n

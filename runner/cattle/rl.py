@@ -20,6 +20,7 @@ masked at their cap).
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Any
 
 import numpy as np
@@ -44,6 +45,9 @@ OFFERS = tuple((level, zeros) for zeros in ZEROS for level in LEVELS)
 """Every offer an id names: (amount, zero cards), amount first."""
 
 KINDS = ("turn", "bid", "sale", "initiate_trade", "respond_trade", "tie_offer")
+_KIND = {kind: i for i, kind in enumerate(KINDS)}
+_DENOMINATION = {v: len(KINDS) + i for i, v in enumerate(DENOMINATIONS)}
+"""Where each money card is counted in an observation."""
 
 AUCTION, TRADE, PASS, BID0 = 0, 1, 2, 3
 SELL = BID0 + BIDS
@@ -60,6 +64,19 @@ def offer_cards(money: tuple[int, ...], offer: int) -> tuple[int, ...] | None:
     if sum(money) < amount or money.count(0) < zeros:
         return None
     return (0,) * zeros + payment(money, amount)
+
+
+@lru_cache(maxsize=4096)
+def _offers(money: tuple[int, ...]) -> np.ndarray:
+    """The offer ids a seat holding `money` can make (hands repeat within and across games,
+    so each is worked out once)."""
+    # `offer_cards` without working out the cards: the payment rule pays any amount the hand
+    # reaches, so an offer can be made exactly when the hand reaches it and holds the zeros.
+    total, zeros = sum(money), money.count(0)
+    found = [o for o, (amount, z) in enumerate(OFFERS) if total >= amount and zeros >= z]
+    ids = np.array(found, dtype=np.intp)
+    ids.flags.writeable = False
+    return ids
 
 
 def _cards(money: tuple[int, ...], offer: int) -> tuple[int, ...]:
@@ -86,6 +103,12 @@ class CattleCodec:
         self.config = config
         self.players = config.players
         self.animals = config.animals
+        self._column = {name: 1 + j for j, name in enumerate(self.animals)}
+        """An animal's place in a player's block of an observation (after the card count)."""
+        self._deck = len(KINDS) + len(DENOMINATIONS) + 1 + self.players * (3 + len(self.animals))
+        """Where the deck's count is in an observation (what follows is not kept)."""
+        self._held: dict[int, tuple[SeatView, int, np.ndarray]] = {}
+        """Per seat: the view and its `holdings` count the kept array was built from."""
         self.n_actions = TRADE0 + self.players * len(self.animals) * len(OFFERS)
         p, a = self.players, len(self.animals)
         # kind, own money counts, wealth, seat, per player (cards, animals, sets), deck,
@@ -127,16 +150,13 @@ class CattleCodec:
             m[SELL] = 1
             m[BUY_RIGHT] = 1 if view.wealth >= decision.price else 0
         elif isinstance(decision, dec.TradeDecision):
-            offers = [o for o in range(len(OFFERS)) if offer_cards(money, o) is not None]
+            offers = _offers(money)
             for target, animal in decision.targets:
-                for o in offers:
-                    m[self._index(target, animal, o)] = 1
+                m[offers + self._index(target, animal, 0)] = 1
         elif isinstance(decision, dec.ResponseDecision | dec.TieDecision):
             if isinstance(decision, dec.ResponseDecision):
                 m[ACCEPT] = 1
-            for o in range(len(OFFERS)):
-                if offer_cards(money, o) is not None:
-                    m[OFFER0 + o] = 1
+            m[_offers(money) + OFFER0] = 1
         return m
 
     def fits(self, decision: Any, i: int) -> bool:
@@ -192,51 +212,68 @@ class CattleCodec:
     def observe(self, view: SeatView, decision: Any, seat: int, state: Any = None) -> np.ndarray:
         """The seat's view as a vector (amounts in hundreds of coins, animals as fractions of
         a set). It reads the seat's view only, and the decision when it is asked."""
-        out = np.zeros(self.obs_size, dtype=np.float32)
         if view.config is None:
-            return out
-        p, animals = self.players, self.animals
-        k = float(self.config.set_size)
-        i = 0
+            return np.zeros(self.obs_size, dtype=np.float32)
+        # What the players hold changes at a few events only (`SeatView.holdings` counts
+        # them): that part is built once per change and copied; the rest is set on the copy.
+        kept = self._held.get(seat)
+        if kept is None or kept[0] is not view or kept[1] != view.holdings:
+            base = self._holdings(view, seat)
+            self._held[seat] = (view, view.holdings, base)
+        else:
+            base = kept[2]
+        out = base.copy()
         if decision is not None and seat in decision.seats:
-            out[KINDS.index(decision.kind)] = 1.0
-        i += len(KINDS)
-        for v in view.money:
-            out[i + DENOMINATIONS.index(v)] += 1.0
-        i += len(DENOMINATIONS)
-        out[i] = view.wealth / 100.0
-        i += 1
-        out[i + seat] = 1.0
-        i += p
-        for q in range(p):
-            out[i] = view.money_cards[q]
-            held = view.animals[q]
-            for j, a in enumerate(animals):
-                out[i + 1 + j] = held.get(a, 0) / k
-            out[i + 1 + len(animals)] = len(view.sets[q])
-            i += 2 + len(animals)
+            out[_KIND[decision.kind]] = 1.0
+        p, a = self.players, len(self.animals)
+        column = self._column
+        i = self._deck
         out[i] = view.deck_left
         i += 1
-        if view.auction is not None:
-            out[i + animals.index(view.auction.animal)] = 1.0
-            out[i + len(animals)] = view.price / 100.0
+        auction = view.auction
+        if auction is not None:
+            out[i + column[auction.animal] - 1] = 1.0
+            out[i + a] = view.price / 100.0
             if view.leader is not None:
-                out[i + len(animals) + 1 + view.leader] = 1.0
-            out[i + len(animals) + 1 + p + view.auction.auctioneer] = 1.0
-        i += len(animals) + 1 + 2 * p
-        if view.trade is not None:
-            t = view.trade
-            out[i + animals.index(t.animal)] = 1.0
-            out[i + len(animals) + t.initiator] = 1.0
-            out[i + len(animals) + p + t.target] = 1.0
-            j = i + len(animals) + 2 * p
+                out[i + a + 1 + view.leader] = 1.0
+            out[i + a + 1 + p + auction.auctioneer] = 1.0
+        i += a + 1 + 2 * p
+        t = view.trade
+        if t is not None:
+            out[i + column[t.animal] - 1] = 1.0
+            out[i + a + t.initiator] = 1.0
+            out[i + a + p + t.target] = 1.0
+            j = i + a + 2 * p
             out[j] = t.n_cards
             out[j + 1] = sum(view.my_offer) / 100.0
             out[j + 2] = sum(view.their_offer) / 100.0 if view.their_offer is not None else -1.0
             out[j + 3] = view.ties
-        i += len(animals) + 2 * p + 4
+        i += a + 2 * p + 4
         out[i] = view.turn / 100.0
         return out
+
+    def _holdings(self, view: SeatView, seat: int) -> np.ndarray:
+        """An observation holding only the seat's money, the seat's place and what every
+        player holds (filled as a list and converted once: a list item is set several times
+        faster than an array item, and each value is rounded to float32 once either way)."""
+        out: list[float] = [0.0] * self.obs_size
+        for v in view.money:
+            out[_DENOMINATION[v]] += 1.0
+        p, a = self.players, len(self.animals)
+        i = len(KINDS) + len(DENOMINATIONS)
+        out[i] = view.wealth / 100.0
+        out[i + 1 + seat] = 1.0
+        i += 1 + p
+        k = float(self.config.set_size)
+        column = self._column
+        cards, sets = view.money_cards, view.sets
+        for q, held in enumerate(view.animals[:p]):
+            out[i] = cards[q]
+            for name, n in held.items():
+                out[i + column[name]] = n / k
+            out[i + 1 + a] = len(sets[q])
+            i += 2 + a
+        return np.array(out, dtype=np.float32)
 
 
 def codec(config: GameConfig) -> CattleCodec:

@@ -25,6 +25,8 @@ class OpenSpielCodec:
         self.config = config
         game = load(config.game_string)
         self.n_actions = int(game.num_distinct_actions())
+        self._masks: dict[tuple[int, ...], np.ndarray] = {}
+        """Masks by legal set (the same sets come back move after move); copies are handed out."""
         kind = game.get_type()
         self._info = bool(kind.provides_information_state_tensor)
         self._obs = bool(kind.provides_observation_tensor)
@@ -39,10 +41,17 @@ class OpenSpielCodec:
         self, view: OpenSpielView | None, decision: OpenSpielTurn | None, seat: int
     ) -> np.ndarray:
         """1 for every legal action id of the seat (all 0 when it is not asked)."""
-        m = np.zeros(self.n_actions, dtype=np.int8)
-        if decision is not None and seat in decision.seats:
-            m[list(decision.legal[decision.seats.index(seat)])] = 1
-        return m
+        if decision is None or seat not in decision.seats:
+            return np.zeros(self.n_actions, dtype=np.int8)
+        legal = decision.legal[decision.seats.index(seat)]
+        kept = self._masks.get(legal)
+        if kept is None:
+            kept = np.zeros(self.n_actions, dtype=np.int8)
+            kept[list(legal)] = 1
+            if len(self._masks) >= 4096:  # a game of many legal sets: keep the latest only
+                self._masks.clear()
+            self._masks[legal] = kept
+        return kept.copy()
 
     def action(
         self, view: OpenSpielView | None, decision: OpenSpielTurn, seat: int, choice: Any

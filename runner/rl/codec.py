@@ -34,7 +34,8 @@ class Codec(Protocol):
         ...
 
     def action(self, view: Any, decision: Any, seat: int, choice: Any) -> Any:
-        """The game's action for an action id (or answer text)."""
+        """The game's action for an action id (or answer text). A discrete codec raises for
+        a value that is not an id of its space (`action_id`) before anything else."""
         ...
 
 

@@ -212,6 +212,7 @@ class GameEnv(AECEnv):
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self._infos_for: Any = None
         self.agent_selection = self.agents[0]
         self._advance()
         self._refresh_infos()
@@ -288,11 +289,16 @@ class GameEnv(AECEnv):
         g = self._game
         assert g is not None and self._decision is not None
         seat = self._seat_of[name]
-        check_action(self.codec, action)
+        codec = self.codec
+        if not codec.discrete:
+            check_action(codec, action)
+        view = g.view(seat) if self._reads_view else None
+        # A discrete codec reads the id first and raises for one outside the space, before
+        # anything here changes.
+        answer = codec.action(view, self._decision, seat, action)
         self._cumulative_rewards[name] = 0.0
         self.rewards = dict.fromkeys(self.agents, 0.0)
-        view = g.view(seat) if self._reads_view else None
-        self._answers[seat] = self.codec.action(view, self._decision, seat, action)
+        self._answers[seat] = answer
         self._steps += 1
         self._advance()
         if (
@@ -311,6 +317,12 @@ class GameEnv(AECEnv):
         asked = d.seats if d is not None else ()
         kind = d.kind if d is not None else None
         text = not self.codec.discrete
+        if not text:
+            # The infos hold only who is asked for what: unchanged while those are.
+            key = (asked, kind)
+            if key == self._infos_for:
+                return
+            self._infos_for = key
         infos = self.infos
         for name, seat in self._seat_of.items():
             if name not in infos:
