@@ -156,10 +156,14 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     if name == "sea_battle" and not getattr(decision, "legal", None):
         return _sea_battle_plan(prompter, view, decision, seat)
     if isinstance(prompter, GameBenchPrompter):
+        own = GAMEBENCH_KEYS.get(name)
+        listed = own(view, decision) if own is not None else None
         return Menu(
             observation=prompter.situation(view, decision),
             instructions="Choose one of the actions listed below.",
-            predefined=tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
+            predefined=listed
+            if listed is not None
+            else tuple(Choice(k, k, a) for k, a in prompter.options(decision)),
         )
     # A game whose prompter lists no labels of its own but whose decision lists its actions:
     # its whole prompt as the observation, each action's JSON as its key.
@@ -169,6 +173,130 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
         instructions="Choose one of the actions listed below.",
         predefined=tuple(Choice(raw_text(a), raw_text(a), a) for a in legal),
     )
+
+
+# ------------------------------------------------------------------ GameBench's own keys
+#
+# Each function below keys a decision's legal actions as GameBench's code keyed the same
+# choice at the commit that played its data (docs/gamebench.md, GameBench's model protocol,
+# "Action keys"), and describes each key with the facts GameBench's description gives, in
+# the project's words. None: the decision is one GameBench never asked (a preset of the
+# project's own), and the project's labels stay.
+
+PIT_ORDER: tuple[tuple[str, str], ...] = (
+    ("Barley", "Barley"),
+    ("Corn", "Corn"),
+    ("Soyabeans", "Soybeans"),
+    ("Wheat", "Wheat"),
+    ("Bull", "Bull"),
+    ("Bear", "Bear"),
+)
+"""GameBench's Pit commodities in its list's order, each with the name of its kind here
+(`games/pit/pit.py` at 59dd736, `__post_init__`: it spells Soybeans `Soyabeans`)."""
+
+
+def _pit_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Pit's open trading: `Offer_<commodity>_<n>` for every commodity and 1..4 cards, then
+    `Accept_<i>_<commodity>_<n>` for every standing offer of another player (i its place,
+    from 1, in the list of every standing offer, the player's own included) and every kind
+    the first hand holds, 1 card up to all of them (`get_observation` at 59dd736)."""
+    from engine.gamebench.pit import Accept, Offer, OpenTurn
+
+    if not isinstance(decision, OpenTurn):
+        return None
+    ours = dict((g, k) for g, k in PIT_ORDER)
+    place = {s: i for i, (s, _, _) in enumerate(view.proposals, 1)}
+    out: list[Choice] = []
+    for gb, kind in PIT_ORDER:
+        for n in range(1, 5):
+            action = Offer(kind=kind, count=n)
+            if action in decision.legal:
+                out.append(Choice(f"Offer_{gb}_{n}", f"Offer {n} {kind}.", action))
+    for s, _, _ in view.proposals:
+        for gb, _ in PIT_ORDER:
+            for a in decision.legal:
+                if isinstance(a, Accept) and a.offerer == s and a.kind == ours[gb]:
+                    out.append(
+                        Choice(
+                            f"Accept_{place[s]}_{gb}_{a.count}",
+                            f"Take standing offer {place[s]}, giving {a.count} {a.kind} for it.",
+                            a,
+                        )
+                    )
+    if len(out) != len(decision.legal):
+        return None
+    return tuple(out)
+
+
+def _santorini_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Santorini: a placement keyed by its square, `(row, col)`; a turn by the two compass
+    directions, `Move north, build east` (`games/santorini/santorini.py` at db8edbd,
+    `get_pawn_placement_observation` and `get_move_build_observation`)."""
+    from engine.gamebench.santorini import Place
+    from projections.gamebench.santorini import direction
+
+    out: list[Choice] = []
+    for a in decision.legal:
+        if isinstance(a, Place):
+            cell = (a.row, a.col)
+            out.append(Choice(f"{cell}", f"Put pawn {decision.pawn} on {cell}.", a))
+            continue
+        move, build = (a.row, a.col), (a.build_row, a.build_col)
+        out.append(
+            Choice(
+                f"Move {direction(decision.at, move)}, build {direction(move, build)}",
+                f"Pawn {decision.pawn} goes from {decision.at} to {move}, then a block is built"
+                f" on {build}.",
+                a,
+            )
+        )
+    return tuple(out)
+
+
+HIVE_TYPES: dict[str, str] = {"Q": "Queen", "S": "Spider", "G": "Hopper", "A": "Ant"}
+"""GameBench's name of each bug (`games/hive/pieces.py` at 087c06f: no beetles)."""
+
+
+def _hive_cell(q: int, r: int) -> str:
+    """A cell as GameBench writes one (`Hex.__str__`, `games/hive/board.py` at 087c06f):
+    no space; the numbers are the axial coordinates the board here is shown in."""
+    return f"({q},{r})"
+
+
+def _hive_keys(view: Any, decision: Any) -> tuple[Choice, ...] | None:
+    """Hive: the first step `list_place_<bug>` and `list_move_<bug>_<cell>`, the second
+    `place_<cell>_<bug>` and `move_<from>_<to>`, and `pass` (`games/hive/game.py` at 087c06f,
+    `list_actionable_pieces`, `list_possible_moves_for_unplaced_piece`,
+    `list_possible_moves_for_placed_piece`, `get_observation`). GameBench describes a placed
+    bug's cell with nothing (an empty description)."""
+    from engine.gamebench.hive import Move, Pass, Pick, Place
+
+    where = {piece: cell for cell, (owner, piece) in view.board.items() if owner == view.seat}
+    out: list[Choice] = []
+    for a in decision.legal:
+        if isinstance(a, Pick) and a.kind == "place":
+            bug = HIVE_TYPES[a.piece]
+            out.append(Choice(f"list_place_{bug}", f"Choose a {bug} from your hand to place.", a))
+        elif isinstance(a, Pick):
+            bug = HIVE_TYPES[a.piece[0]]
+            cell = _hive_cell(*where[a.piece])
+            out.append(Choice(f"list_move_{bug}_{cell}", f"Choose your {bug} to move.", a))
+        elif isinstance(a, Place):
+            out.append(Choice(f"place_{_hive_cell(a.q, a.r)}_{HIVE_TYPES[a.bug]}", "", a))
+        elif isinstance(a, Move):
+            frm, to = _hive_cell(*where[a.piece]), _hive_cell(a.q, a.r)
+            out.append(Choice(f"move_{frm}_{to}", f"The piece goes to {to}.", a))
+        elif isinstance(a, Pass):
+            out.append(Choice("pass", "Let the turn go by.", a))
+    return tuple(out)
+
+
+GAMEBENCH_KEYS: dict[str, Callable[[Any, Any], tuple[Choice, ...] | None]] = {
+    "pit": _pit_keys,
+    "santorini": _santorini_keys,
+    "hive": _hive_keys,
+}
+"""The games whose predefined keys are GameBench's own, by prompter module."""
 
 
 def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
@@ -190,9 +318,13 @@ def _codenames(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
             openended=(Choice("submit_clue", clue),),
             read=read,
         )
+    # GameBench keys a guess by the card's place on the board, `guess_<i>` (from 0), and
+    # describes it by the word (`games/codenames/game.py` at 8feafb3, `_get_operative_actions`).
     words = tuple(
-        Choice(w, f"Reveal the hidden card {w}.", Guess(seat=seat, word=w))
-        for w in decision.options
+        Choice(
+            f"guess_{view.words.index(w)}", f"Reveal the hidden card {w}.", Guess(seat=seat, word=w)
+        )
+        for w in sorted(decision.options, key=view.words.index)
     )
     end = Choice("end_turn", "Stop guessing and end your team's turn.", Pass(seat=seat))
     return Menu(
@@ -277,7 +409,9 @@ def _traitor(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
             observation=observation,
             instructions=f"Player {decision.asker} asked you: {decision.question!r}. Answer it.",
             predefined=(),
-            openended=(Choice("answer", "Your answer to the question."),),
+            # GameBench's one open-ended key, `openended`, with an empty description
+            # (`games/are_you_the_traitor/aytt.py` at 4f1a3de, `observation_give_answer`).
+            openended=(Choice("openended", ""),),
             read=say,
         )
     question = _strip_instruction(traitor.decision_text(view, decision, "prompt"), "prompt")
