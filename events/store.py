@@ -697,6 +697,18 @@ def _shape(cls: Any) -> _Shape:
     return shape
 
 
+def event_shape(cls: Any) -> _Shape:
+    """An event class's tag, its actor field (None: no actor, or `actor` answers), and
+    whether `actor` and `audience` must be asked (else the field is read, and the audience
+    is every seat): what a row's columns are made from."""
+    return _shape(cls)
+
+
+def event_shapes() -> dict[type, _Shape]:
+    """The shapes found so far, by class (look a class up here first, then `event_shape`)."""
+    return _SHAPES
+
+
 def _event_lines(
     game_id: str, first: int, events: Sequence[Any], turns: Sequence[int]
 ) -> list[str]:
@@ -1225,15 +1237,19 @@ class DuckStore(Store):
                     " WHERE game_id IN (SELECT unnest(?)) ORDER BY game_id, seq",
                     [chunk],
                 )
+                columns = None
                 if sum(n for _, n in counts) >= _COLUMNAR_ROWS or "numpy" in sys.modules:
-                    rows = _fetch_stored_events(cur)
+                    columns = _fetch_stored_events(cur)
                 else:
                     rows = list(map(_stored_event, cur.fetchall()))
             # Rows come in game id order: each game's are the next `count` of them.
-            logs: dict[str, list[StoredEvent]] = {}
+            logs: dict[str, Sequence[StoredEvent]] = {}
             at = 0
             for gid, count in counts:
-                logs[gid] = rows[at : at + count]
+                if columns is None:
+                    logs[gid] = rows[at : at + count]
+                else:
+                    logs[gid] = StoredColumns(tuple(c[at : at + count] for c in columns))
                 at += count
             for gid in chunk:
                 head = heads.get(gid)
@@ -1348,11 +1364,55 @@ class StoredGame(NamedTuple):
     status: str
     end_reason: str | None
     tournament: str | None
-    events: list[StoredEvent]
+    events: Sequence[StoredEvent]
 
 
 _stored_event = functools.partial(tuple.__new__, StoredEvent)
 """A `StoredEvent` from a fetched row, without the Python-level constructor."""
+
+
+class StoredColumns(Sequence[StoredEvent]):
+    """A game's event rows as fetched, one list per column (`_STORED_EVENT`'s order); a row
+    is made only when one is asked for. Verification compares whole columns, without a
+    tuple per row."""
+
+    __slots__ = ("_rows", "columns")
+
+    def __init__(self, columns: tuple[list[Any], ...]) -> None:
+        self.columns = columns
+        self._rows: list[StoredEvent] | None = None
+
+    @property
+    def payloads(self) -> list[str]:
+        """The payload column."""
+        return self.columns[5]
+
+    def rows(self) -> list[StoredEvent]:
+        """Every row, made once."""
+        if self._rows is None:
+            self._rows = list(map(_stored_event, zip(*self.columns, strict=True)))
+        return self._rows
+
+    def __len__(self) -> int:
+        return len(self.columns[0])
+
+    def __getitem__(self, i: Any) -> Any:
+        if self._rows is None and isinstance(i, int):  # one row: made alone
+            return _stored_event(c[i] for c in self.columns)
+        return self.rows()[i]
+
+    def __iter__(self) -> Iterator[StoredEvent]:
+        return iter(self.rows())
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, StoredColumns):
+            return self.columns == other.columns
+        return isinstance(other, Sequence) and self.rows() == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return repr(self.rows())
 
 
 _COLUMNAR_ROWS = 100_000
@@ -1361,10 +1421,10 @@ imported yet: importing it costs about 0.1 s of CPU, what the columns save on ab
 many rows."""
 
 
-def _fetch_stored_events(cur: duckdb.DuckDBPyConnection) -> list[StoredEvent]:
-    """The rows of a `SELECT {_STORED_EVENT}` query as `StoredEvent`s, the same values
-    `fetchall` gives: fetched a column at a time (DuckDB builds one array per column, and
-    each becomes a list in one call), which takes about half the CPU of a tuple per row."""
+def _fetch_stored_events(cur: duckdb.DuckDBPyConnection) -> tuple[list[Any], ...]:
+    """The columns of a `SELECT {_STORED_EVENT}` query, the same values `fetchall` gives:
+    fetched a column at a time (DuckDB builds one array per column, and each becomes a list
+    in one call), which takes about half the CPU of a tuple per row."""
     import numpy as np
 
     cols = cur.fetchnumpy()
@@ -1377,7 +1437,7 @@ def _fetch_stored_events(cur: duckdb.DuckDBPyConnection) -> list[StoredEvent]:
         )
     ]
     # `tolist` turns a masked value (a NULL actor) into None, and numbers into ints.
-    columns = (
+    return (
         cols["seq"].tolist(),
         cols["type"].tolist(),
         cols["turn"].tolist(),
@@ -1385,4 +1445,3 @@ def _fetch_stored_events(cur: duckdb.DuckDBPyConnection) -> list[StoredEvent]:
         visible,
         cols["payload"].tolist(),
     )
-    return list(map(_stored_event, zip(*columns, strict=True)))

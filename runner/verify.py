@@ -39,7 +39,17 @@ from events.agent import HumanAnswer, LLMCall, SeatAbandoned, finish_reason_fits
 from events.catalog import END_TAG, START_TAG
 from events.codec import encode, encode_each
 from events.config import SeatSpec
-from events.store import DuckStore, GameNotFound, StoredGame, StoreError, decode_log
+from events.store import (
+    DuckStore,
+    GameNotFound,
+    StoredColumns,
+    StoredEvent,
+    StoredGame,
+    StoreError,
+    decode_log,
+    event_shape,
+    event_shapes,
+)
 from runner.driver import rules_for
 from runner.replay import SeatReplay, seat_checks
 from runner.replay import verify as resimulate_and_compare
@@ -144,7 +154,7 @@ def check_game(
             seats = tuple(seat_checks(events, rerun=rerun))
         # Every stored payload was checked to be its event's canonical encoding (`_events`),
         # so the stored log's bytes are the payloads joined: no second encoding.
-        encoded = "".join([f"{r.payload}\n" for r in stored.events]).encode()
+        encoded = "".join([f"{p}\n" for p in _payloads(stored.events)]).encode()
         played_as = _replay(events, prefix=not finished, rerun=rerun, encoded=encoded)
         if played_as is not None:
             seats = tuple(
@@ -305,27 +315,46 @@ def _events_at_once(stored: StoredGame, game: catalog.GameDef) -> list[Any] | No
     rows = stored.events
     if not rows:
         return None
-    decoded = decode_log(game.name, "[" + ",".join([r.payload for r in rows]) + "]", len(rows))
+    n = len(rows)
+    decoded = decode_log(game.name, "[" + ",".join(_payloads(rows)) + "]", n)
     if decoded is None:
         return None
     turn_of = game.rules.turn_of
+    # The event types that may start a turn, when the rules say (the driver asks the same);
+    # and each type's tag and actor field, and whether it answers `actor` or `audience`
+    # itself (the store's table: read without a call when it does not).
+    turn_types: frozenset[type] | None = getattr(game.rules, "TURN_TYPES", None)
+    shapes = event_shapes()
     turn = 0
-    expected: list[tuple[Any, ...]] = []
-    append = expected.append
-    for seq, (event, text) in enumerate(zip(decoded, encode_each(decoded), strict=True)):
-        turn = turn_of(event, turn)
-        audience = event.audience()
-        append(
-            (
-                seq,
-                event.__struct_config__.tag,
-                turn,
-                event.actor(),
-                None if audience is None else list(audience),
-                text,
-            )
+    # The expected rows column by column, compared with the stored columns (rows fetched as
+    # columns are never made into tuples), or made into rows when the store gave rows.
+    tags: list[str] = []
+    turns: list[int] = []
+    actors: list[int | None] = []
+    visible: list[list[int] | None] = []
+    for event in decoded:
+        cls = event.__class__
+        if turn_types is None or cls in turn_types:
+            turn = turn_of(event, turn)
+        tag, field, own_actor, own_audience = shapes.get(cls) or event_shape(cls)
+        tags.append(tag)
+        turns.append(turn)
+        actors.append(
+            event.actor() if own_actor else None if field is None else getattr(event, field)
         )
-    return decoded if expected == rows else None
+        audience = event.audience() if own_audience else None
+        visible.append(None if audience is None else list(audience))
+    expected = (list(range(n)), tags, turns, actors, visible, encode_each(decoded))
+    if isinstance(rows, StoredColumns):
+        same = rows.columns == expected
+    else:
+        same = list(zip(*expected, strict=True)) == rows
+    return decoded if same else None
+
+
+def _payloads(rows: Sequence[StoredEvent]) -> list[str]:
+    """The payload of every row (a column as fetched, when the store gave columns)."""
+    return rows.payloads if isinstance(rows, StoredColumns) else [r.payload for r in rows]
 
 
 def _same(check: str, what: str, stored_text: str, value: Any, kind: type) -> None:

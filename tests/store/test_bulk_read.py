@@ -33,6 +33,7 @@ from events.store import (
     GameNotFound,
     GameRow,
     StoreDamaged,
+    StoredColumns,
     _fetch_stored_events,
     decode_events,
     decode_stored,
@@ -168,7 +169,7 @@ def test_rows_fetched_by_column_are_the_rows_fetchall_gives(store: DuckStore) ->
     )
     every = ids(store)
     plain = store.con.execute(sql, [every]).fetchall()
-    got = _fetch_stored_events(store.con.execute(sql, [every]))
+    got = StoredColumns(_fetch_stored_events(store.con.execute(sql, [every]))).rows()
     assert [tuple(r) for r in got] == plain
     kinds = {
         (type(a), type(b))
@@ -179,7 +180,7 @@ def test_rows_fetched_by_column_are_the_rows_fetchall_gives(store: DuckStore) ->
     assert all(type(x) is int for r in got if r.visible_to for x in r.visible_to)
     assert any(r.visible_to == [] for r in got) and any(r.visible_to is None for r in got)
     assert any(r.actor is None for r in got) and any(r.actor is not None for r in got)
-    assert _fetch_stored_events(store.con.execute(sql, [["nothing-here"]])) == []
+    assert StoredColumns(_fetch_stored_events(store.con.execute(sql, [["nothing-here"]]))) == []
 
 
 def test_the_replay_compared_with_given_stored_bytes_agrees(store: DuckStore) -> None:

@@ -33,7 +33,7 @@ from events.cattle import game as ev
 from events.cattle.codec import decode
 from events.cattle.domain import GameConfig
 from events.codec import encode
-from events.store import DuckStore, GameRow, StoredGame
+from events.store import DuckStore, GameRow, StoredColumns, StoredGame
 from projections.cattle.observation import SeatView
 from runner.session import play_and_store, play_game
 from runner.tournament import create, ensure_schema, pending_tasks, play_tournament
@@ -573,6 +573,9 @@ def test_any_changed_column_fails_at_its_row(duel_rows: StoredGame, data: st.Dat
     got = check_game(duel_rows._replace(events=changed))
     assert got.outcome == "failed"
     assert got.problem is not None and (got.problem.check, got.problem.seq) == (column, seq)
+    # The same rows as a store reading many games hands them over: one list per column.
+    columns = StoredColumns(tuple(list(c) for c in zip(*changed, strict=True)))
+    assert check_game(duel_rows._replace(events=columns)) == got
 
 
 @settings(max_examples=40, deadline=None)
