@@ -318,3 +318,15 @@ def test_textarena_codenames_at_the_terminal_is_the_board_the_seat_may_know() ->
     for end in range(first + 1, len(log) + 1, 5):
         assert shown(gdef, log[:end], 1) == shown(gdef, _swapped(log[:end], 1, change), 1), end
     assert shown(gdef, log, 0) != shown(gdef, _swapped(log, 1, change), 0)
+
+
+def test_two_player_prisoners_payoffs_add_up_to_the_rules_scores() -> None:
+    gdef = catalog.get("textarena:IteratedPrisonersDilemma-v0")
+    config = gdef.extras["configure"]("textarena:IteratedPrisonersDilemma-v0")
+    log = list(Game(config, 3, make_agents(["random", "random"], 3, config)).run().events)
+    scores = gdef.rules.fold(log).env.state.game_state["scores"]
+    text = shown(gdef, log, 0)
+    rows = [line for line in text.splitlines() if re.match(r"^│ +\d+ │", line)]
+    assert len(rows) == 10
+    cells = [c.strip() for c in rows[-1].strip("│").split("│")]
+    assert [int(c.split("=")[1]) for c in cells[2:]] == [scores[0], scores[1]]

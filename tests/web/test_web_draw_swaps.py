@@ -427,21 +427,21 @@ def ipd_rounds(log: list[Any]) -> tuple[list[dict[tuple[int, int], str]], list[i
     gdef = catalog.get("mindgames:ipd3")
     token = re.compile(r"\[\s*(\d+)\s+(cooperate|defect)\s*\]", re.I)
     rounds: list[dict[tuple[int, int], str]] = []
-    resolved: list[int] = []
+    last: dict[int, int] = {}
     for i, e in enumerate(log):
         if not isinstance(e, ActionTaken):
             continue
-        before = gdef.rules.fold(log[:i]).env.state.game_state
-        if before["phase"] != "decision":
+        state = gdef.rules.fold(log[:i]).env.state.game_state
+        if state["phase"] != "decision":
             continue
-        while len(rounds) < before["round"]:
+        while len(rounds) < state["round"]:
             rounds.append({(p, q): "cooperate" for p in range(3) for q in range(3) if p != q})
         for q, choice in token.findall(e.action):
             if int(q) != e.player and 0 <= int(q) < 3:
                 rounds[-1][(e.player, int(q))] = choice.lower()
-        after = gdef.rules.fold(log[: i + 1]).env.state.game_state
-        if after["round"] != before["round"]:
-            resolved.append(i)
+        # A round is resolved by the last decision made in it.
+        last[state["round"]] = i
+    resolved = [last[n] for n in sorted(last)]
     return rounds, resolved
 
 
