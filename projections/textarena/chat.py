@@ -45,7 +45,10 @@ def chat_board(text: str, seat: int, role: str | None) -> dict[str, Any]:
     """The conversation a seat was shown, as a frame's board: its latest messages, how many
     came before them, and which of the game's messages open a phase."""
     cards = codenames(text)
-    found = codenames_messages(text) if cards is not None else messages(text)
+    found = messages(text)
+    if cards is not None and all(who == "" for who, _said in found):
+        # The board wrapper's text has no speakers: its lines are all the game's.
+        found = codenames_messages(text)
     shown = found[-SHOWN:]
     return {
         "game": "chat",
@@ -208,6 +211,8 @@ def codenames(text: str) -> dict[str, Any] | None:
     shown: list[str | None] = []
     for line in text[at + len(_CN_BOARD) :].splitlines():
         parts = line.split()
+        if (not parts and words) or SPEAKER.match(line):
+            break  # the board ends at a blank line or the next message
         if not parts:
             continue
         colour = _CN_LETTER.get(parts[1]) if len(parts) > 1 else None
@@ -218,8 +223,10 @@ def codenames(text: str) -> dict[str, Any] | None:
         return None
     index = {w: i for i, w in enumerate(words)}
     clue: list[Any] | None = None
-    for line in text[:at].splitlines():
-        line = line.strip()
+    # The game's lines only ("" where the text has no speakers): a player's words never
+    # reveal a card.
+    said = [m for who, m in messages(text[:at]) if who in ("GAME", "")]
+    for line in (x.strip() for m in said for x in m.splitlines()):
         if (m := _CN_CLUE.match(line)) is not None:
             clue = [m.group(1).lower(), m.group(2), int(m.group(3))]
         elif (m := _CN_RIGHT.match(line)) is not None and m.group(2) in index:
