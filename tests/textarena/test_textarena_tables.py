@@ -28,7 +28,7 @@ def boards(draw: Any) -> tuple[dict[str, str], set[str], int]:
     return dict(zip(words, teams, strict=True)), guessed, draw(st.integers(0, 3))
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=30, deadline=None)
 @given(boards())
 def test_codenames_board_is_read_as_the_seat_may_know_it(
     dealt: tuple[dict[str, str], set[str], int],
