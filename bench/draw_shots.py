@@ -51,6 +51,8 @@ GAMES: dict[str, tuple[str, int, int]] = {
     "air-land-sea": ("gamebench:air_land_sea", 3, 0),
     "mafia": ("mindgames:mafia", 3, 0),
     "blotto": ("mindgames:blotto", 3, 1),
+    "prisoners": ("mindgames:ipd3", 3, 1),
+    "textarena-codenames": ("mindgames:codenames", 3, 2),
     "traitor": ("gamebench:are_you_the_traitor", 3, 1),
     "pact": ("pact", 3, 0),
     "two-rooms": ("gamebench:two_rooms_and_a_boom", 3, 2),
@@ -58,7 +60,11 @@ GAMES: dict[str, tuple[str, int, int]] = {
 """Name of the picture: (game, seed, seat whose view is drawn)."""
 
 
-PART = {"blotto": ".drawing table.blotto"}
+PART = {
+    "blotto": ".drawing table.blotto",
+    "prisoners": ".drawing svg.ipd-table",
+    "textarena-codenames": ".drawing svg.codenames-board",
+}
 """The part of a drawing a picture holds, where not all of it (a long chat above a table)."""
 
 
@@ -70,7 +76,10 @@ def config_of(name: str) -> Any:
     return got if got is not None else gdef.preset(gdef.default_preset)
 
 
-AGENTS = {"pact": ["truthful", "anchor"]}
+AGENTS = {
+    "pact": ["truthful", "anchor"],
+    "textarena-codenames": ["codenames-topics", "codenames-topics", "codenames-random", "random"],
+}
 """The code agents of a picture's game, where not random ones."""
 
 

@@ -3,7 +3,8 @@ the viewer draws (the `board` of a frame from `extras["frames"]`, built from the
 seat has seen and nothing else): GameBench's Santorini and Sea Battle grids, Codenames' cards
 as the seat may know them, Hive's pieces, the hands of Pit, Air, Land and Sea and Arctic
 Scavengers, the tables of Are You the Traitor? and Two Rooms with their talk; TextArena's
-conversations (and Colonel Blotto's allocations); OpenSpiel's boards as text grids and its
+conversations (and Colonel Blotto's allocations, the prisoner's dilemma's payoffs,
+TextArena Codenames' board); OpenSpiel's boards as text grids and its
 poker tables (`projections.openspiel.board`, read from the seat's own string); PACT's
 bargaining (the two parties, the conversation round by round with each round's sealed quotes)
 from its frame and the lists the seat's frame carries (`agents.human.agent.seat_frame`).
@@ -81,7 +82,19 @@ _COLOUR = {"red": "red", "blue": "blue", "neutral": "yellow", "assassin": "rever
 
 
 def _codenames(b: dict[str, Any]) -> RenderableType:
-    words, key, shown = b["words"], b.get("key"), b["shown"]
+    table = _word_cards(b["words"], b.get("key"), b["shown"])
+    lines = []
+    if b.get("role"):
+        lines.append(Text(f"You are the {b['team']} {b['role']}."))
+    if b.get("clue"):
+        team, word, number = b["clue"]
+        lines.append(Text(f"Last clue ({team}): {word}, {'unlimited' if number == 0 else number}"))
+    return Group(table, *lines)
+
+
+def _word_cards(words: list[str], key: list[str] | None, shown: list[str | None]) -> Table:
+    """Codenames' cards five to a row, each coloured as the seat may know it: a revealed
+    card's colour in brackets, a colour of the key (a spymaster's) in parentheses."""
     table = Table(show_header=False, show_lines=True, padding=(0, 1))
     for _ in range(5):
         table.add_column()
@@ -100,13 +113,7 @@ def _codenames(b: dict[str, Any]) -> RenderableType:
             row = []
     if row:
         table.add_row(*row, *[Text("")] * (5 - len(row)))
-    lines = []
-    if b.get("role"):
-        lines.append(Text(f"You are the {b['team']} {b['role']}."))
-    if b.get("clue"):
-        team, word, number = b["clue"]
-        lines.append(Text(f"Last clue ({team}): {word}, {'unlimited' if number == 0 else number}"))
-    return Group(table, *lines)
+    return table
 
 
 _ARROW = {"north": "^", "east": ">", "south": "v", "west": "<"}
@@ -303,11 +310,61 @@ def _chat(b: dict[str, Any]) -> RenderableType:
                     str(r["result"]) if k == 0 else "",
                 )
         parts.append(table)
+    if b.get("payoffs"):
+        parts.append(_payoffs(b["payoffs"], b.get("seat")))
+    cards = b.get("cards")
+    if cards:
+        parts.append(_word_cards(cards["words"], cards.get("key"), cards["shown"]))
+        if cards.get("role"):
+            parts.append(Text(f"You are the {cards['team']} {cards['role']}."))
+        if cards.get("clue"):
+            team, word, number = cards["clue"]
+            parts.append(Text(f"Last clue ({team}): {word} {number}"))
     earlier = int(b.get("earlier") or 0) + max(0, len(b["messages"]) - TALK)
     if earlier:
         parts.append(Text(f"({earlier} earlier messages: ? shows them)", style="dim"))
     parts += _talk(b["messages"], me)
     return Group(*parts)
+
+
+_CHOICE = {"cooperate": "C", "defect": "D"}
+
+
+def _payoffs(rounds: list[dict[str, Any]], seat: int | None) -> Table:
+    """The prisoner's dilemma as the seat was told it: a row per round, for each pair both
+    choices (C cooperate, D defect) with the points each took, for each player the points
+    of the round and the total after it."""
+    pairs: list[tuple[int, int]] = []
+    for r in rounds:
+        for a, b, *_rest in r["pairs"]:
+            if (a, b) not in pairs:
+                pairs.append((a, b))
+    players = sorted({p for ab in pairs for p in ab})
+    table = Table(
+        title="Payoffs (C cooperate, D defect: points each took)",
+        title_justify="left",
+        padding=(0, 1),
+    )
+    table.add_column("round", justify="right")
+    for a, b in pairs:
+        table.add_column(f"{a} and {b}", justify="center")
+    for p in players:
+        table.add_column("you" if p == seat else f"P{p}", justify="right")
+    for r in rounds:
+        cells: dict[tuple[int, int], str] = {}
+        gained = dict.fromkeys(players, 0)
+        for a, b, ca, cb, pa, pb in r["pairs"]:
+            cells[(a, b)] = f"{_CHOICE.get(ca, '?')}{pa} {_CHOICE.get(cb, '?')}{pb}"
+            gained[a] += pa
+            gained[b] += pb
+        totals = {p: t for p, t in r.get("totals") or []}
+        _row(
+            table,
+            str(r["round"]),
+            *(cells.get(ab, "") for ab in pairs),
+            *(f"+{gained[p]}" + (f"={totals[p]}" if p in totals else "") for p in players),
+        )
+    return table
 
 
 _OPENSPIEL = {

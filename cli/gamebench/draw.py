@@ -10,7 +10,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from cli.web.draw import chat_log, figure, labelled, tag
+from cli.web.draw import chat_log, figure, labelled, tag, word_cards
 from projections.metrics.tables import plural
 
 CELL = 64
@@ -105,50 +105,11 @@ def _santorini(board: dict[str, Any], text: str) -> Markup:
 
 # ---- Codenames -------------------------------------------------------------------------------
 
-CARD_W, CARD_H, GAP = 118, 52, 6
-
 
 def _codenames(board: dict[str, Any], text: str) -> Markup:
     words: list[str] = board["words"]
-    key: list[str] | None = board.get("key")
     shown: list[str | None] = board["shown"]
-    cols = 5
-    rows = -(-len(words) // cols)
-    body: list[Markup] = []
-    for i, word in enumerate(words):
-        r, c = divmod(i, cols)
-        x, y = MARGIN + c * (CARD_W + GAP), MARGIN + r * (CARD_H + GAP)
-        revealed = shown[i] if i < len(shown) else None
-        known = revealed or (key[i] if key is not None else None)
-        kind = known or "unknown"
-        state = f"revealed {revealed}" if revealed else (f"hidden, {known}" if known else "hidden")
-        shapes = [
-            tag(
-                "rect",
-                x=x,
-                y=y,
-                width=CARD_W,
-                height=CARD_H,
-                rx=5,
-                class_=f"card card-{kind}" + (" revealed" if revealed else " covered"),
-            ),
-            tag("text", word, x=x + CARD_W / 2, y=y + CARD_H / 2 + 5, class_="word"),
-        ]
-        if revealed:
-            shapes.append(tag("text", "\u2713", x=x + CARD_W - 10, y=y + 14, class_="tick"))
-        body.append(
-            labelled(
-                "g",
-                f"{i + 1}. {word}: {state}",
-                shapes,
-                role="img",
-                class_="board-cell",
-                data_cell=str(i + 1),
-                data_word=word,
-                data_card=kind,
-                data_revealed="yes" if revealed else "no",
-            )
-        )
+    body, width, height = word_cards(words, board.get("key"), shown, MARGIN)
     found = sum(1 for s in shown if s)
     who = ""
     if board.get("role"):
@@ -160,8 +121,6 @@ def _codenames(board: dict[str, Any], text: str) -> Markup:
         caption.append(f"Last clue ({team}): {word}, {'unlimited' if number == 0 else number}")
     if board.get("winner"):
         caption.append(f"The {board['winner']} team won.")
-    width = MARGIN * 2 + cols * CARD_W + (cols - 1) * GAP
-    height = MARGIN * 2 + rows * CARD_H + (rows - 1) * GAP
     return figure(label, width, height, body, family="gamebench", caption=caption, text=text)
 
 

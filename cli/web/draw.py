@@ -189,3 +189,59 @@ def chat_log(
             )
         )
     return tag("ol", items, class_="chat-log", aria_label=label)
+
+
+CARD_W, CARD_H, CARD_GAP = 118, 52, 6
+"""A Codenames card's size and the gap between cards, in SVG units."""
+
+
+def word_cards(
+    words: Sequence[str],
+    key: Sequence[str | None] | None,
+    shown: Sequence[str | None],
+    margin: float,
+) -> tuple[list[Markup], float, float]:
+    """Codenames' cards five to a row (GameBench's and TextArena's): each coloured as the
+    viewer may know it (`shown`: the colour of a revealed card; `key`: every card's, for a
+    spymaster; a colour is "red", "blue", "neutral" or "assassin") and named by its text
+    alternative; with the width and height of the whole."""
+    cols = 5
+    rows = -(-len(words) // cols)
+    body: list[Markup] = []
+    for i, word in enumerate(words):
+        r, c = divmod(i, cols)
+        x, y = margin + c * (CARD_W + CARD_GAP), margin + r * (CARD_H + CARD_GAP)
+        revealed = shown[i] if i < len(shown) else None
+        known = revealed or (key[i] if key is not None else None)
+        kind = known or "unknown"
+        state = f"revealed {revealed}" if revealed else (f"hidden, {known}" if known else "hidden")
+        shapes = [
+            tag(
+                "rect",
+                x=x,
+                y=y,
+                width=CARD_W,
+                height=CARD_H,
+                rx=5,
+                class_=f"card card-{kind}" + (" revealed" if revealed else " covered"),
+            ),
+            tag("text", word, x=x + CARD_W / 2, y=y + CARD_H / 2 + 5, class_="word"),
+        ]
+        if revealed:
+            shapes.append(tag("text", "\u2713", x=x + CARD_W - 10, y=y + 14, class_="tick"))
+        body.append(
+            labelled(
+                "g",
+                f"{i + 1}. {word}: {state}",
+                shapes,
+                role="img",
+                class_="board-cell",
+                data_cell=str(i + 1),
+                data_word=word,
+                data_card=kind,
+                data_revealed="yes" if revealed else "no",
+            )
+        )
+    width = margin * 2 + cols * CARD_W + (cols - 1) * CARD_GAP
+    height = margin * 2 + rows * CARD_H + (rows - 1) * CARD_GAP
+    return body, width, height

@@ -195,3 +195,138 @@ def test_two_rooms_ask_talk_says_who_asked_whom() -> None:
                 assert w in text, (seat, w, text)
             told += seat not in (e.seat, e.asker)
     assert told > 0  # a leader was told an answer between two others
+
+
+def grid_cells(text: str) -> list[str]:
+    """The cells of the first boxed grid in a rich drawing, row by row, each cell's lines
+    joined (a cell wraps when its column is narrow)."""
+    cells: list[str] = []
+    row: list[list[str]] = []
+    inside = False
+    for line in text.splitlines():
+        if line.startswith(("┌", "├", "└")):
+            cells += [" ".join(parts) for parts in row]
+            row = []
+            if line.startswith("└") and inside:
+                break
+            inside = True
+        elif inside and line.startswith("│"):
+            parts = [c.strip() for c in line.strip().strip("│").split("│")]
+            if not row:
+                row = [[] for _ in parts]
+            for k, c in enumerate(parts):
+                if c:
+                    row[k].append(c)
+    return cells
+
+
+def _mindgames(name: str, seed: int) -> tuple[Any, list[Any]]:
+    gdef = catalog.get(name)
+    config = gdef.extras["configure"](name)
+    players = int(config.players)
+    return gdef, list(
+        Game(config, seed, make_agents(["random"] * players, seed, config)).run().events
+    )
+
+
+def test_prisoners_payoffs_at_the_terminal_are_what_the_seat_was_told() -> None:
+    from events.textarena.game import ActionTaken, Observed
+
+    gdef, log = _mindgames("mindgames:ipd3", 3)
+    # Each round's row: both choices of each pair with their points, then each player's
+    # points of the round and total, as the game's result message told the seat.
+    text = shown(gdef, log, 1)
+    rows = [line for line in text.splitlines() if re.match(r"^│ +\d │", line)]
+    assert len(rows) == 5
+    told = [e.text for e in log if isinstance(e, Observed) and e.seat == 1]
+    results = re.findall(
+        r"chose to (\w+) and (\w+) respectively \(Player \d gained (\d+), Player \d gained (\d+)\)",
+        "".join(told),
+    )
+    scores = re.findall(
+        r"Current scores: Player 0 \((\d+)\); Player 1 \((\d+)\); Player 2 \((\d+)\)", "".join(told)
+    )
+    assert len(results) == 15 and len(scores) == 5
+    for n, row in enumerate(rows):
+        cells = [c.strip() for c in row.strip("│").split("│")]
+        pairs = [
+            f"{a[0].upper()}{pa} {b[0].upper()}{pb}" for a, b, pa, pb in results[3 * n : 3 * n + 3]
+        ]
+        assert cells[1:4] == pairs, n
+        assert [c.split("=")[1] for c in cells[4:]] == list(scores[n]), n
+
+    # Another seat's decisions and what it alone was told leave the drawing as it was, at
+    # every point; the edit reaches the seat that made them.
+    def change(e: Any) -> Any:
+        if isinstance(e, ActionTaken):
+            flip = {"cooperate": "defect", "defect": "cooperate"}
+            return msgspec.structs.replace(
+                e, action=re.sub(r"cooperate|defect", lambda m: flip[m.group(0)], e.action)
+            )
+        if isinstance(e, Observed):
+            return msgspec.structs.replace(e, text=e.text.replace("gained", "took"))
+        return e
+
+    first = next(i for i, e in enumerate(log) if isinstance(e, Observed) and e.seat == 1)
+    seen = set()
+    for end in range(first + 1, len(log) + 1, 4):
+        mine = shown(gdef, log[:end], 1)
+        assert mine == shown(gdef, _swapped(log[:end], 1, change), 1), end
+        seen.add(mine)
+    assert len(seen) > 3
+    other = _swapped(log, 1, change)
+    assert shown(gdef, log, 0) != shown(gdef, other, 0)
+
+
+def test_textarena_codenames_at_the_terminal_is_the_board_the_seat_may_know() -> None:
+    from events.textarena.game import Observed
+
+    gdef, log = _mindgames("mindgames:codenames", 3)
+    env = gdef.rules.fold(log).env
+    colours = {"R": "red", "B": "blue", "N": "neutral", "A": "assassin"}
+    guessed = set(env.state.game_state["guessed_words"])
+    assert guessed
+    for seat in range(4):
+        text = shown(gdef, log, seat)
+        cells = dict(
+            re.fullmatch(r"\d+\. (\w+) ?[\[(]?(\w*)[\])]?", c).groups()  # type: ignore[union-attr]
+            for c in grid_cells(text)
+        )
+        assert list(cells) == list(env.board), seat
+        for word, team in env.board.items():
+            known = cells[word]
+            if seat in (0, 2):
+                assert known == colours[team], (seat, word)  # the spymaster's key
+            elif known:
+                assert word in guessed and known == colours[team], (seat, word)
+        role = "spymaster" if seat in (0, 2) else "operative"
+        assert f"You are the {'red' if seat < 2 else 'blue'} {role}." in text
+
+    # The key the spymasters were shown, swapped, leaves an operative's drawing as it was.
+    swap = {"R": "B", "B": "R", "N": "A", "A": "N"}
+
+    def change(e: Any) -> Any:
+        if isinstance(e, Observed) and "Codenames Words:" in e.text:
+            head, board = e.text.split("Codenames Words:", 1)
+            board = re.sub(
+                r"(?m)^(\w+ +)([RBNA])\b", lambda m: m.group(1) + swap[m.group(2)], board
+            )
+            return msgspec.structs.replace(e, text=head + "Codenames Words:" + board)
+        return e
+
+    first = next(i for i, e in enumerate(log) if isinstance(e, Observed) and e.seat == 1)
+    for end in range(first + 1, len(log) + 1, 5):
+        assert shown(gdef, log[:end], 1) == shown(gdef, _swapped(log[:end], 1, change), 1), end
+    assert shown(gdef, log, 0) != shown(gdef, _swapped(log, 1, change), 0)
+
+
+def test_two_player_prisoners_payoffs_add_up_to_the_rules_scores() -> None:
+    gdef = catalog.get("textarena:IteratedPrisonersDilemma-v0")
+    config = gdef.extras["configure"]("textarena:IteratedPrisonersDilemma-v0")
+    log = list(Game(config, 3, make_agents(["random", "random"], 3, config)).run().events)
+    scores = gdef.rules.fold(log).env.state.game_state["scores"]
+    text = shown(gdef, log, 0)
+    rows = [line for line in text.splitlines() if re.match(r"^│ +\d+ │", line)]
+    assert len(rows) == 10
+    cells = [c.strip() for c in rows[-1].strip("│").split("│")]
+    assert [int(c.split("=")[1]) for c in cells[2:]] == [scores[0], scores[1]]

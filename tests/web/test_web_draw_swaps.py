@@ -8,6 +8,11 @@ store.
   byte-identical, and does reach the page of the seat that was shown it.
 * Games of perfect information (tic-tac-toe, Santorini, Hive): at every event, the drawing of
   a seat's page and of the public page shows exactly the rules' state at that point.
+* TextArena's prisoner's dilemma and Codenames, drawn from a seat's own observation text:
+  the payoffs hold each round's decisions as the rules took them, never before the game
+  revealed them to the seat; Codenames' cards are the rules' board as the seat may know it;
+  rewriting another seat's decisions, observations or key leaves a seat's drawings as they
+  were.
 """
 
 from __future__ import annotations
@@ -41,6 +46,8 @@ GAMES = {
     # The default: each player asks one room-mate a question heard by the two alone.
     "two_rooms_ask": ("gamebench:two_rooms_and_a_boom", "standard", 3),
     "pact": ("pact", "quick", 3),
+    "ipd3": ("mindgames:ipd3", None, 3),
+    "ta_codenames": ("mindgames:codenames", None, 3),
 }
 """The game of each kind, its preset (None: as its name configures it) and seed."""
 
@@ -405,3 +412,151 @@ def test_pact_is_drawn_as_the_bargaining_it_was(stored: Any, tmp_path: Path) -> 
         return False
 
     check_blind(db, tmp_path, gid, 0, 1, change)
+
+
+# ---- TextArena: the prisoner's dilemma and Codenames ---------------------------------------------
+
+
+def ipd_rounds(log: list[Any]) -> tuple[list[dict[tuple[int, int], str]], list[int]]:
+    """The rules' account of a three-player prisoner's dilemma, independent of any text: per
+    round each player's decision towards each other one (what its action says, cooperate by
+    default, as TextArena reads it), and the index of the event after which the round was
+    resolved."""
+    from events.textarena.game import ActionTaken
+
+    gdef = catalog.get("mindgames:ipd3")
+    token = re.compile(r"\[\s*(\d+)\s+(cooperate|defect)\s*\]", re.I)
+    rounds: list[dict[tuple[int, int], str]] = []
+    last: dict[int, int] = {}
+    for i, e in enumerate(log):
+        if not isinstance(e, ActionTaken):
+            continue
+        state = gdef.rules.fold(log[:i]).env.state.game_state
+        if state["phase"] != "decision":
+            continue
+        while len(rounds) < state["round"]:
+            rounds.append({(p, q): "cooperate" for p in range(3) for q in range(3) if p != q})
+        for q, choice in token.findall(e.action):
+            if int(q) != e.player and 0 <= int(q) < 3:
+                rounds[-1][(e.player, int(q))] = choice.lower()
+        # A round is resolved by the last decision made in it.
+        last[state["round"]] = i
+    resolved = [last[n] for n in sorted(last)]
+    return rounds, resolved
+
+
+PAY = {("cooperate", "cooperate"): 3, ("defect", "defect"): 1}
+PAY |= {("defect", "cooperate"): 5, ("cooperate", "defect"): 0}
+"""The points of a choice against another (the preset's payoffs, docs/textarena.md)."""
+PAST = {"cooperate": "cooperated", "defect": "defected"}
+
+
+def test_prisoners_payoffs_are_the_rules_decisions_once_revealed(stored: Any) -> None:
+    db, ids = stored
+    gid = ids["ipd3"]
+    with DuckStore(db, read_only=True) as store:
+        log = store.load_events(gid)
+    rounds, resolved = ipd_rounds(log)
+    assert len(rounds) == len(resolved) == 5
+    assert len({d for r in rounds for d in r.values()}) == 2  # both choices were made
+    want: list[str] = []
+    totals = [0, 0, 0]
+    for n, r in enumerate(rounds, 1):
+        for a, b in ((0, 1), (0, 2), (1, 2)):
+            ca, cb = r[(a, b)], r[(b, a)]
+            pa, pb = PAY[(ca, cb)], PAY[(cb, ca)]
+            totals[a] += pa
+            totals[b] += pb
+            want.append(
+                f"round {n}, Player {a} and Player {b}: Player {a} {PAST[ca]} (+{pa}),"
+                f" Player {b} {PAST[cb]} (+{pb})"
+            )
+    for seat in (0, 1, 2):
+        shown_rounds = 0
+        drawn, data = page(db, gid, seat)
+        # A seat's page numbers its own events: the n-th is the n-th of the log it may see.
+        mine = [i for i, e in enumerate(log) if e.audience() is None or seat in e.audience()]
+        assert len(mine) == len(data["events"])
+        for at, frame in zip(mine, data["index"], strict=True):
+            markup = drawn[frame]
+            got = re.findall(r'<g aria-label="(round \d+, Player \d and Player \d: [^"]+)"', markup)
+            # A round is drawn only once the rules resolved it, and as they resolved it.
+            done = sum(1 for i in resolved if i <= at)
+            assert len(got) <= 3 * done, (seat, at)
+            assert got == want[: len(got)], seat
+            shown_rounds = max(shown_rounds, len(got) // 3)
+        assert shown_rounds == 5, seat
+        # The totals under the table are the rules' scores.
+        last = page(db, gid, seat)[0][-1]
+        for p in range(3):
+            name = f"Player {p} (you)" if p == seat else f"Player {p}"
+            assert f'aria-label="total, {name}: {totals[p]}"' in last, (seat, p)
+
+
+def test_prisoners_seat_is_blind_to_the_others_decisions(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+
+    def change(d: dict[str, Any]) -> bool:
+        # Another player's decisions turned around, and what it alone was shown.
+        if d["type"] == "textarena_action":
+            flip = {"cooperate": "defect", "defect": "cooperate"}
+            d["action"] = re.sub(r"cooperate|defect", lambda m: flip[m.group(0)], d["action"])
+            return True
+        if d["type"] == "textarena_observed":
+            d["text"] = d["text"].replace("cooperate and defect", "defect and defect")
+            d["text"] = d["text"].replace("gained 0", "gained 1")
+            return True
+        return False
+
+    check_blind(db, tmp_path, ids["ipd3"], 0, 1, change)
+    assert all("ipd-table" in d for d in page(db, ids["ipd3"], 0)[0][-3:])
+
+
+def test_textarena_codenames_cards_are_the_board_as_each_seat_may_know_it(stored: Any) -> None:
+    db, ids = stored
+    gid = ids["ta_codenames"]
+    gdef = catalog.get("mindgames:codenames")
+    with DuckStore(db, read_only=True) as store:
+        log = store.load_events(gid)
+    env = gdef.rules.fold(log).env
+    letters = {"R": "red", "B": "blue", "N": "neutral", "A": "assassin"}
+    board = {w: letters[t] for w, t in env.board.items()}
+    guessed = set(env.state.game_state["guessed_words"])
+    assert guessed
+    for seat in range(4):
+        last = page(db, gid, seat)[0][-1]
+        cards = re.findall(r'data-word="(\w+)" data-card="(\w+)" data-revealed="(yes|no)"', last)
+        assert [w for w, _k, _r in cards] == list(board), seat
+        revealed = {w for w, _k, r in cards if r == "yes"}
+        # Every guess the game reported is revealed (the game's last guess ends it unsaid).
+        assert revealed <= guessed and len(guessed - revealed) <= 1, seat
+        for w, kind, r in cards:
+            if seat in (0, 2) or r == "yes":
+                assert kind == board[w], (seat, w)  # a spymaster knows the whole key
+            else:
+                assert kind == "unknown", (seat, w)  # an operative only what was revealed
+        team = "red" if seat < 2 else "blue"
+        role = "spymaster" if seat in (0, 2) else "operative"
+        assert f"Codenames board as the {team} {role} sees it" in last
+
+
+def test_textarena_codenames_operative_is_blind_to_the_key(stored: Any, tmp_path: Path) -> None:
+    db, ids = stored
+    swap = {"R": "B", "B": "R", "N": "A", "A": "N"}
+
+    def change(d: dict[str, Any]) -> bool:
+        # The key the spymasters were shown, every team letter of their boards swapped.
+        if d["type"] == "textarena_observed" and "Codenames Words:" in d["text"]:
+            head, board = d["text"].split("Codenames Words:", 1)
+            board = re.sub(
+                r"(?m)^(\w+ +)([RBNA])\b", lambda m: m.group(1) + swap[m.group(2)], board
+            )
+            d["text"] = head + "Codenames Words:" + board
+            return True
+        return False
+
+    check_blind(db, tmp_path, ids["ta_codenames"], 1, 0, change)
+    # What stays is a board: the operative's own, with no card of the key.
+    last = page(db, ids["ta_codenames"], 1)[0][-1]
+    assert "codenames-board" in last and 'data-revealed="no"' in last
+    assert not re.search(r'data-card="(?!unknown)\w+" data-revealed="no"', last)
