@@ -237,7 +237,9 @@ def test_each_call_has_its_own_three_tries(scripted: Any, tmp_path: Path) -> Non
         gid, record = play_and_store(store, _config(), 2, _lineup(srv, "mode=prompt"))
         check = check_game(store.load_rows(gid))
     assert check.outcome == "verified", check.problem
-    asks = [(calls, after) for calls, after in _decisions(record.events) if calls[0].decision == "ask"]
+    asks = [
+        (calls, after) for calls, after in _decisions(record.events) if calls[0].decision == "ask"
+    ]
     calls, after = asks[0]
     assert [c.stage for c in calls] == ["ask", "retry", "retry", "ask2", "retry2", "retry2"]
     assert [len(c.messages) for c in calls] == [2, 3, 5, 2, 4, 6]
