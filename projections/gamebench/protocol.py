@@ -10,7 +10,9 @@ action keys as Python lists, and `Explain(<action>)` when an action has a descri
 a summary naming the keys again. A model answers a JSON object with `action` (and
 `openended_response` for an open-ended key). This module builds those parts from each game's
 own views and reads an answer back into the game's actions; `agents.gamebench.protocol`
-holds the conversation (three tries, chain of thought, RAP). Only the system message is
+holds the conversation (three tries, chain of thought, RAP). Where GameBench asks one choice
+of the game here in two calls (Are You the Traitor?'s question and stop poll), a key of the
+first menu plays a `Step`, and `Menu.then` gives the second call's menu. Only the system message is
 GameBench's wording (it is the protocol); every other sentence is the project's.
 """
 
