@@ -13,6 +13,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 from syrupy.assertion import SnapshotAssertion
 
 from agents.gamebench.standin import _lists
@@ -105,6 +107,10 @@ def _menus(seed: int) -> tuple[dict[str, gp.Menu], dict[str, Any]]:
     return found, asked
 
 
+MENUS = _menus(2)
+"""The menus of seed 2's first question and stop poll (rendered once for the module)."""
+
+
 def _text(m: gp.Menu) -> str:
     """The call's user message as the seat sends it (no headings in this game)."""
     from projections.gamebench.traitor import book
@@ -117,7 +123,7 @@ def test_both_calls_prompts(snapshot: SnapshotAssertion) -> None:
     """What the model reads in each of the two calls of a question and of a stop poll:
     GameBench's keys (the other players, then `skip` and `openended`; `STOP` and `Pass`,
     then the other players), the second call naming the first call's choice."""
-    menus, decisions = _menus(2)
+    menus, decisions = MENUS
     assert sorted(menus) == ["ask", "ask2", "stop", "stop2"]
     ask, ask2, stop, stop2 = (menus[k] for k in ("ask", "ask2", "stop", "stop2"))
     chosen = ask.predefined[0].key
@@ -134,6 +140,26 @@ def test_both_calls_prompts(snapshot: SnapshotAssertion) -> None:
     assert {k: _text(m) for k, m in menus.items()} == snapshot
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.text(max_size=80))
+def test_any_text_is_the_question_to_the_player_chosen(text: str) -> None:
+    """Whatever the second call's `openended` response, it is the question, put to the
+    player the first call chose (GameBench hands the response on as written); `skip` is the
+    question of no words to that player."""
+    menus, _ = MENUS
+    ask, ask2 = menus["ask"], menus["ask2"]
+    chosen = ask.predefined[0].key
+    book = gp.RuleBook("t", "s", ())
+    # Characters written as they are: GameBench's reader (a Python literal) would read a JSON
+    # escape of a character beyond the basic plane as two surrogates.
+    answer = json.dumps({"action": "openended", "openended_response": text}, ensure_ascii=False)
+    reading = gp.read(answer, ask2, {}, book)
+    assert reading.kind == "action"
+    assert (reading.action.to, reading.action.text) == (chosen, text.strip())
+    skipped = gp.read(json.dumps({"action": "skip"}), ask2, {}, book).action
+    assert (skipped.to, skipped.text) == (chosen, "")
+
+
 # ------------------------------------------------------------------------- played games
 
 
@@ -143,31 +169,30 @@ def test_the_stand_in_plays_two_calls_and_the_game_verifies(tmp_path: Path) -> N
     text of the second is the question; a stop poll is one call for `Pass`, two for `STOP`,
     the second naming the accused; the stored game verifies from its log."""
     with LoopbackServer(LegalPolicy()) as srv, DuckStore(tmp_path / "g.duckdb") as store:
-        seen = {"ask": 0, "pass": 0, "stop": 0}
-        for game_seed in (2, 4):
-            gid, record = play_and_store(store, _config(), game_seed, _lineup(srv, "mode=cot"))
-            check = check_game(store.load_rows(gid))
-            assert check.outcome == "verified", check.problem
-            for calls, after in _decisions(record.events):
-                stages = [c.stage for c in calls]
-                answers = [json.loads(c.response) for c in calls if c.stage.startswith("ask")]
-                if calls[0].decision == "ask":
-                    seen["ask"] += 1
-                    assert stages == ["reason", "ask", "reason2", "ask2"]
-                    asked = next(e for e in after if isinstance(e, te.AytAsked))
-                    assert asked.to == answers[0]["action"]
-                    assert f"to Player {asked.to}." in calls[2].messages[1].content
-                    said = answers[1].get("openended_response", "")
-                    assert asked.text == (said if answers[1]["action"] == "openended" else "")
-                elif calls[0].decision == "stop" and answers[0]["action"] == "Pass":
-                    seen["pass"] += 1
-                    assert stages == ["reason", "ask"]
-                    assert isinstance(after[0], te.AytPassed)
-                elif calls[0].decision == "stop":
-                    seen["stop"] += 1
-                    assert stages == ["reason", "ask", "reason2", "ask2"]
-                    assert isinstance(after[0], te.AytStopped)
-                    assert after[0].accused == answers[1]["action"]
+        gid, record = play_and_store(store, _config(), 21, _lineup(srv, "mode=cot"))
+        check = check_game(store.load_rows(gid))
+    assert check.outcome == "verified", check.problem
+    seen = {"ask": 0, "pass": 0, "stop": 0}
+    for calls, after in _decisions(record.events):
+        stages = [c.stage for c in calls]
+        answers = [json.loads(c.response) for c in calls if c.stage.startswith("ask")]
+        if calls[0].decision == "ask":
+            seen["ask"] += 1
+            assert stages == ["reason", "ask", "reason2", "ask2"]
+            asked = next(e for e in after if isinstance(e, te.AytAsked))
+            assert asked.to == answers[0]["action"]
+            assert f"to Player {asked.to}." in calls[2].messages[1].content
+            said = answers[1].get("openended_response", "")
+            assert asked.text == (said if answers[1]["action"] == "openended" else "")
+        elif calls[0].decision == "stop" and answers[0]["action"] == "Pass":
+            seen["pass"] += 1
+            assert stages == ["reason", "ask"]
+            assert isinstance(after[0], te.AytPassed)
+        elif calls[0].decision == "stop":
+            seen["stop"] += 1
+            assert stages == ["reason", "ask", "reason2", "ask2"]
+            assert isinstance(after[0], te.AytStopped)
+            assert after[0].accused == answers[1]["action"]
     assert all(seen.values()), seen
 
 
