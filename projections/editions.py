@@ -14,13 +14,16 @@ without it was shown edition 1).
 3. GameBench's protocol (`style=gamebench`) names GameBench's own action keys in Pit,
    Santorini, Hive, Air, Land and Sea, Arctic Scavengers, Codenames' guesses and Are You the
    Traitor?'s answer (docs/gamebench.md, Action keys); every other prompt is edition 2's.
+4. GameBench's protocol asks Are You the Traitor?'s question and stop poll in GameBench's two
+   calls each, under GameBench's keys (whom, then `skip` or `openended`; `STOP` or `Pass`,
+   then whom); every other prompt is edition 3's.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-CURRENT = 3
+CURRENT = 4
 """The edition new model seats are shown (and people, whose prompts are not stored)."""
 
 

@@ -164,7 +164,7 @@ def estimate_games(
             )
         )
         k = seats[spec]
-        per = calls_per_decision(options)
+        per = calls_per_decision(options, game.name)
         bound = None if per is None else decisions * per * options.attempts
         rows.append(
             {

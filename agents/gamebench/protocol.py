@@ -12,6 +12,10 @@ RAP, `agents/rap/` at the same commit (docs/gamebench.md, GameBench's model prot
 * `mode=rap`: a depth-2 Monte Carlo tree search over the model's own predictions
   (agents.gamebench.rap).
 
+Where GameBench asks one choice of the game here in two calls (Are You the Traitor?'s
+question and stop poll, from edition 4 of the prompts), the decision makes both, each a
+conversation of its own as above, the second's menu built from the first's answer (a `Step`).
+
 Every call is an `llm_call` event, so a replay re-renders the same conversation from the
 view and the recorded answers. An `Explain` lives only in the decision's conversation: the
 rules never hear of it.
@@ -24,9 +28,13 @@ from typing import Any
 from events.agent import ChatMessage
 from projections.gamebench import protocol as gp
 
-STAGES = ("reason", "ask", "retry")
+SECOND = "2"
+"""What ends the stages of a decision's second call (`reason2`, `ask2`, `retry2`), where
+GameBench asks a decision in two calls (Are You the Traitor?'s question and stop poll)."""
+
+STAGES = ("reason", "ask", "retry", "reason2", "ask2", "retry2")
 """Stages of the style's calls: chain of thought's reasoning, the first answer, the later
-answers (RAP's calls are named in agents.gamebench.rap)."""
+answers, and the same of a second call (RAP's calls are named in agents.gamebench.rap)."""
 
 
 def game_name(agent: Any) -> str:
@@ -38,7 +46,8 @@ def game_name(agent: Any) -> str:
 
 async def decide(agent: Any, view: Any, decision: Any) -> Any:
     """The action a seat in the GameBench style plays at `decision` (the agent's `_decide`
-    in this style)."""
+    in this style): one call, or two where GameBench asks the decision in two (a key of the
+    first call's menu that plays a `Step` leads to the second call's menu)."""
     spent = agent.over_budget()
     agent._decisions += 1
     if spent is not None:
@@ -47,10 +56,27 @@ async def decide(agent: Any, view: Any, decision: Any) -> Any:
     menu = gp.menu(prompter, view, decision, agent.seat)
     book = gp.rule_book(prompter, view)
     keys = gp.headings(game_name(agent), book)
-    if agent.options.mode == "rap":
-        from agents.gamebench import rap
+    suffix = ""
+    while True:
+        if agent.options.mode == "rap":
+            from agents.gamebench import rap
 
-        return await rap.decide(agent, decision, menu, book, keys)
+            played = await rap.decide(agent, decision, menu, book, keys)
+        else:
+            played = await _converse(agent, decision, menu, book, keys, suffix)
+        if not isinstance(played, gp.Step):
+            return played
+        assert menu.then is not None and not suffix
+        menu = menu.then(played.value)
+        suffix = SECOND
+
+
+async def _converse(
+    agent: Any, decision: Any, menu: gp.Menu, book: Any, keys: dict[str, str], suffix: str
+) -> Any:
+    """One call of GameBench's agent (`take_action`): its conversation, its three tries, and
+    the decision's default when they bring no action. `suffix` marks the stages of a
+    decision's second call."""
     kind = decision.kind
     system = ChatMessage(role="system", content=gp.SYSTEM)
     first = gp.first_message(book.title, book.summary, keys, menu)
@@ -58,20 +84,20 @@ async def decide(agent: Any, view: Any, decision: Any) -> Any:
     if agent.options.mode == "cot":
         messages.append(ChatMessage(role="user", content=first + gp.REASON))
         request = agent._request(tuple(messages))
-        sent = await agent._send(kind, "reason", request)
+        sent = await agent._send(kind, "reason" + suffix, request)
         if sent is None:
             return agent._default(
                 decision, agent.refusal or "model unavailable: every attempt failed"
             )
         reply, attempt = sent
-        agent.record(agent._event(kind, "reason", attempt, request, reply))
+        agent.record(agent._event(kind, "reason" + suffix, attempt, request, reply))
         messages.append(ChatMessage(role="assistant", content=reply.text))
         messages.append(ChatMessage(role="user", content=gp.closing(menu)))
     else:
         messages.append(ChatMessage(role="user", content=first + gp.closing(menu)))
     last_error = "no answer"
     for t in range(gp.TRIES):
-        stage = "ask" if t == 0 else "retry"
+        stage = ("ask" if t == 0 else "retry") + suffix
         request = agent._request(tuple(messages))
         sent = await agent._send(kind, stage, request)
         if sent is None:

@@ -9,8 +9,10 @@ within the turn's cannonballs under the prototype rules; one of the listed plans
 ``- <plan>: <what it does>`` line, under the gamebench rules), an Are You the Traitor? question and answer, and a Two Rooms
 message (the listed ``Say: <your message>``). A seat with ``output=json_schema`` gets the
 answer as JSON. A seat of GameBench's own protocol (`style=gamebench`) gets its JSON object
-(`action`, and `openended_response` for an open-ended key), a few words of reasoning when its
-chain of thought asks for them, and answers to the planner's questions (`mode=rap`). Every
+(`action`, and `openended_response` for an open-ended key; where a decision takes two calls,
+as Are You the Traitor?'s question and stop poll do, each call's answer is a key of that
+call's own menu), a few words of reasoning when its chain of thought asks for them, and
+answers to the planner's questions (`mode=rap`). Every
 choice comes from the generator the loopback passes in, so the same prompt always gets the
 same answer.
 """

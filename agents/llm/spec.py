@@ -306,14 +306,20 @@ def resolve(spec: SeatSpec) -> SeatOptions:
     )
 
 
-def calls_per_decision(options: SeatOptions) -> int | None:
-    """The most model calls one decision of a seat makes, before transport attempts (None:
-    no bound, only a budget limits them). The project's protocol: the answer, a format retry
-    and a truncation retry, each of `samples` answers; GameBench's (`style=gamebench`): its
-    three tries, one more call to reason first in `cot`, and no bound in `rap`, whose search
-    asks about every action the model predicts (docs/bounds.md)."""
+def calls_per_decision(options: SeatOptions, game: str | None = None) -> int | None:
+    """The most model calls one decision of a seat makes in `game` (None: in any game),
+    before transport attempts (None: no bound, only a budget limits them). The project's
+    protocol: the answer, a format retry and a truncation retry, each of `samples` answers;
+    GameBench's (`style=gamebench`): its three tries, one more call to reason first in `cot`,
+    twice that where GameBench asks a decision in two calls (Are You the Traitor?, from
+    edition 4 of the prompts), and no bound in `rap`, whose search asks about every action
+    the model predicts (docs/bounds.md)."""
     if options.style == "gamebench":
-        return {"prompt": 3, "cot": 4}.get(options.mode)
+        from projections.gamebench.protocol import SPLIT_EDITION, TWO_CALL_GAMES
+
+        per = {"prompt": 3, "cot": 4}.get(options.mode)
+        split = options.prompts >= SPLIT_EDITION and (game is None or game in TWO_CALL_GAMES)
+        return None if per is None else per * (2 if split else 1)
     return 3 * max(1, options.samples)
 
 

@@ -10,7 +10,9 @@ action keys as Python lists, and `Explain(<action>)` when an action has a descri
 a summary naming the keys again. A model answers a JSON object with `action` (and
 `openended_response` for an open-ended key). This module builds those parts from each game's
 own views and reads an answer back into the game's actions; `agents.gamebench.protocol`
-holds the conversation (three tries, chain of thought, RAP). Only the system message is
+holds the conversation (three tries, chain of thought, RAP). Where GameBench asks one choice
+of the game here in two calls (Are You the Traitor?'s question and stop poll), a key of the
+first menu plays a `Step`, and `Menu.then` gives the second call's menu. Only the system message is
 GameBench's wording (it is the protocol); every other sentence is the project's.
 """
 
@@ -70,6 +72,14 @@ class Choice:
 
 
 @dataclass(frozen=True)
+class Step:
+    """What a key of a decision's first call plays when GameBench asks the decision in two
+    calls: no action yet, but the second call (`Menu.then`) asked with `value`."""
+
+    value: Any
+
+
+@dataclass(frozen=True)
 class Menu:
     """A decision as GameBench's protocol shows it."""
 
@@ -79,6 +89,9 @@ class Menu:
     openended: tuple[Choice, ...] = ()
     read: Callable[[str, str], tuple[Any, str | None]] | None = field(default=None)
     """(open-ended key, response) -> (action or None, error or None)."""
+    then: Callable[[Any], Menu] | None = field(default=None)
+    """The decision's second call, for a menu whose keys lead to one (`Step`): the menu of
+    that call from the first call's `Step.value`."""
 
     @property
     def keys(self) -> list[str]:
@@ -155,6 +168,22 @@ def own_keys(prompter: Any) -> bool:
     return int(getattr(prompter, "edition", editions.CURRENT)) >= KEYS_EDITION
 
 
+SPLIT_EDITION = 4
+"""The edition of the prompts from which the style asks Are You the Traitor?'s question and
+stop poll in two calls each, as GameBench does (whom, then the question; STOP or Pass, then
+whom); seats stored with an earlier edition were asked each in one call, under the project's
+keys, and replay so."""
+
+TWO_CALL_GAMES = frozenset({"gamebench:are_you_the_traitor"})
+"""The games of which a decision may take two calls in the style (from `SPLIT_EDITION`)."""
+
+
+def split_calls(prompter: Any) -> bool:
+    """Whether a seat's decisions that GameBench asked in two calls take two here (edition 4
+    on)."""
+    return int(getattr(prompter, "edition", editions.CURRENT)) >= SPLIT_EDITION
+
+
 def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     """The decision's menu: the observation, the instructions and the keys."""
     name = type(prompter).__module__.rsplit(".", 1)[-1]
@@ -162,6 +191,8 @@ def menu(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
     if name == "codenames":
         return _codenames(prompter, view, decision, seat, new)
     if name == "traitor":
+        if split_calls(prompter):
+            return _traitor_split(prompter, view, decision, seat)
         return _traitor(prompter, view, decision, seat, new)
     if name == "two_rooms":
         return _two_rooms(prompter, view, decision, seat)
@@ -597,6 +628,81 @@ def _traitor(prompter: Any, view: Any, decision: Any, seat: int, new: bool = Tru
         predefined=tuple(
             Choice(traitor.stop_label(a), traitor.stop_label(a), a) for a in decision.legal
         ),
+    )
+
+
+def _traitor_split(prompter: Any, view: Any, decision: Any, seat: int) -> Menu:
+    """Are You the Traitor? as GameBench asks it (`games/are_you_the_traitor/aytt.py` at
+    4f1a3de, `play`): a question in two calls, the player to ask (a predefined key per other
+    player, `observation_get_target`), then the question (the predefined `skip` and the
+    open-ended `openended`, `observation_get_question`); an answer in one, as in edition 3
+    (`_traitor`); the stop poll in two, `STOP` or `Pass`
+    (`observation_shout_stop`), then after `STOP` the player accused (a predefined key per
+    other player, `observation_get_accused`). GameBench keys a player by its number and
+    describes the key by the same number; a player here is keyed by its round name (the
+    letter its observation calls it by) and described as `Player <name>`."""
+    from engine.gamebench.traitor import Ask, AskDecision, Pass, Stop, StopDecision
+    from projections.gamebench import traitor
+
+    if not isinstance(decision, AskDecision | StopDecision):
+        return _traitor(prompter, view, decision, seat)
+    observation = traitor.observation_text(view)
+    if isinstance(decision, AskDecision):
+
+        def question(to: Any) -> Menu:
+            def read(key: str, response: str) -> tuple[Any, str | None]:
+                # Any text is a question, the empty one too: GameBench hands the response on
+                # as written.
+                return Ask(seat=seat, to=str(to), text=response.strip()), None
+
+            return Menu(
+                observation=observation,
+                instructions=f"You chose to put question {decision.exchange} of the round to"
+                f" Player {to}. Write the question, or skip it to ask nothing.",
+                predefined=(
+                    Choice(
+                        "skip",
+                        "Ask nothing: the question is heard as an empty one.",
+                        Ask(seat=seat, to=str(to), text=""),
+                    ),
+                ),
+                openended=(
+                    Choice(
+                        "openended",
+                        "The question you put to them, for instance whom they work for.",
+                    ),
+                ),
+                read=read,
+            )
+
+        return Menu(
+            observation=observation,
+            instructions=f"Question {decision.exchange} of the round is yours: choose the"
+            " player you will ask. Everyone hears the question and its answer.",
+            predefined=tuple(Choice(n, f"Player {n}", Step(n)) for n in decision.names),
+            then=question,
+        )
+    stops = [a for a in decision.legal if isinstance(a, Stop)]
+    passing = next(a for a in decision.legal if isinstance(a, Pass))
+
+    def accused(_: Any) -> Menu:
+        return Menu(
+            observation=observation,
+            instructions="You called stop. Point at the player you accuse.",
+            predefined=tuple(Choice(a.accused, f"Player {a.accused}", a) for a in stops),
+        )
+
+    last = " This is the round's last chance to stop." if decision.last else ""
+    return Menu(
+        observation=observation,
+        instructions="The stop poll has reached you: call stop and then point at a player, or"
+        " pass and let the talk go on. An accusation that misses gives the round to the other"
+        " team, so call stop only when you are sure of your target." + last,
+        predefined=(
+            Choice("STOP", "Call stop; you are then asked whom you accuse.", Step(None)),
+            Choice("Pass", "Let the talk go on.", passing),
+        ),
+        then=accused,
     )
 
 

@@ -582,7 +582,7 @@ def test_calls_per_decision_bounds_every_style(server: LoopbackServer) -> None:
     from agents.llm.spec import calls_per_decision, parse_model_spec, resolve
 
     def per(opts: str) -> int | None:
-        return calls_per_decision(resolve(parse_model_spec(f"openai:m?{opts}")))
+        return calls_per_decision(resolve(parse_model_spec(f"openai:m?{opts}")), "gamebench:pit")
 
     assert per("mode=prompt") == 3 and per("mode=sc-cot&samples=4") == 12
     assert per("style=gamebench") == 3 and per("style=gamebench&mode=cot") == 4

@@ -69,7 +69,7 @@ def test_new_seats_store_the_current_edition_and_stored_seats_keep_the_first() -
     from agents.llm.spec import PROMPTS
 
     fresh = parse_model_spec("openai:m")
-    assert fresh.options["prompts"] == PROMPTS == 3 and resolve(fresh).prompts == 3
+    assert fresh.options["prompts"] == PROMPTS == 4 and resolve(fresh).prompts == 4
     assert fresh.agent == "openai:m"  # not part of the agent's name
     stored = type(fresh)(
         agent=fresh.agent, options={k: v for k, v in fresh.options.items() if k != "prompts"}
