@@ -222,8 +222,11 @@ PRESETS: dict[str, ArcticConfig] = {
     "standard": ArcticConfig(),
     "three": ArcticConfig(players=3, name="three"),
     "four": ArcticConfig(players=4, name="four"),
+    "tribe": ArcticConfig(winner="tribe", name="tribe"),
 }
-"""GameBench's two-player game, and three or four players."""
+"""GameBench's two-player game, three or four players, and `tribe`: the largest tribe (people
+on all its cards) wins and tied leaders share, Appendix J's "largest tribe" as rules 1.0.0
+played it."""
 
 
 def presets() -> Mapping[str, ArcticConfig]:
@@ -236,7 +239,8 @@ GAME = GameDef(
     title="Arctic Scavengers (GameBench)",
     summary=(
         "Deck building over five rounds: spend cards to dig, draw, hunt, hire and trash, "
-        "fight a skirmish for each contested resource; the largest tribe wins."
+        "fight a skirmish for each contested resource; the most people in the last "
+        "skirmish win."
     ),
     event_types=ARC_EVENT_TYPES,
     config_type=ArcticConfig,

@@ -21,8 +21,11 @@ The game has one round per contested resource (five). A round:
   sabotage a card without people. The pile with the highest fight (every card's fight value
   added) takes the top contested resource; a tie goes to the most people in the tied piles;
   a tie there sends the resource under the junkyard.
-* End: when the contested resources are gone, the tribe with the most people on all its
-  cards wins (1); tied leaders share the point.
+* End: when the contested resources are gone, the player with the most people in its last
+  skirmish pile (after the strikes) wins (1), a tie going to the later seat, as GameBench's
+  code decides (`ArcticConfig.winner` = `hand`, the default of rules 1.1.0). Under the
+  `tribe` rule (rules 1.0.0, the `tribe` preset) the tribe with the most people on all its
+  cards wins; tied leaders share the point.
 
 An answer that is no legal action is recorded and replaced by a legal one drawn from the
 seed (GameBench's fallback). A game asks at most `max_decisions` decisions.
@@ -52,6 +55,7 @@ from events.gamebench.arctic_scavengers import (
     START,
     STRIKERS,
     VERSION,
+    VERSIONS,
     ArcDealt,
     ArcDrew,
     ArcDug,
@@ -72,6 +76,7 @@ from events.gamebench.arctic_scavengers import (
     ArcSupplied,
     ArcticConfig,
     sort_titles,
+    winner_rule,
 )
 from events.gamebench.common import ranks
 
@@ -163,11 +168,15 @@ class ArcState:
         "stopped",
         "strikes",
         "used",
+        "winner_rule",
     )
 
-    def __init__(self, config: ArcticConfig, seed: int) -> None:
+    def __init__(self, config: ArcticConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
+        start = ArcStarted(seed=seed, config=config, seats=(), engine_version=version)
+        self.winner_rule = winner_rule(start)
+        """`hand` or `tribe` (`ArcticConfig.winner`; rules 1.0.0 always `tribe`)."""
         n = config.players
         start = [t for t, k in START for _ in range(k)]
         self.reserve: list[list[str]] = [list(start) for _ in range(n)]
@@ -301,10 +310,42 @@ def strike_options(st: ArcState, seat: int) -> tuple[Strike | Stop, ...]:
     return tuple(out)
 
 
-class ArcRules:
-    """Arctic Scavengers as a decider (see the module docstring)."""
+def last_hand_end(tribes: tuple[int, ...], hands: tuple[int, ...]) -> ArcEnded:
+    """The end under the `hand` rule: the seat with the most people in its last skirmish pile
+    wins, and among equals the later seat. GameBench's `play` returns (1, 0) only when player
+    1's last hand holds more people than player 2's, else (0, 1)
+    (`games/arctic_scavengers/arctic_scavengers.py` at 92a1cea); with more players the seats
+    rank by (people, seat), so each tie goes the same way. Every seat has its own rank (1 = best)."""
+    order = sorted(range(len(hands)), key=lambda s: (hands[s], s), reverse=True)
+    place = {s: i for i, s in enumerate(order)}
+    return ArcEnded(
+        reason="contested_gone",
+        tribes=tribes,
+        winner=order[0],
+        scores=tuple(1.0 if s == order[0] else 0.0 for s in range(len(hands))),
+        ranks=tuple(1 + place[s] for s in range(len(hands))),
+        hands=hands,
+    )
 
-    version = VERSION
+
+class ArcRules:
+    """Arctic Scavengers as a decider (see the module docstring); `version` picks the rules
+    games are recorded by (the current ones, or 1.0.0 to replay its games)."""
+
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(
+                f"no Arctic Scavengers rules {version!r} (known: {', '.join(VERSIONS)})"
+            )
+        self.version = version
+
+    def for_version(self, version: str) -> ArcRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return ArcRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: ArcticConfig) -> int:
@@ -317,14 +358,16 @@ class ArcRules:
         self, config: ArcticConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[ArcState, list[Any]]:
         """Shuffle the junkyard and the contested resources; deal the first round."""
-        st = ArcState(config.validate(), seed)
+        st = ArcState(config.validate(), seed, self.version)
         rng = random.Random(f"{seed}:{NAME}:supply")
         junk = [t for t, k in JUNKYARD for _ in range(k)]
         rng.shuffle(junk)
         contested = list(CONTESTED)
         rng.shuffle(contested)
         events: list[Any] = [
-            ArcStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION),
+            ArcStarted(
+                seed=seed, config=config, seats=tuple(seats), engine_version=self.version
+            ),
             ArcSupplied(junkyard=tuple(junk), contested=tuple(contested)),
         ]
         for e in events[1:]:
@@ -414,6 +457,9 @@ class ArcRules:
         if st.contested:
             return
         tribes = tuple(tribe(st.owned(s)) for s in range(n))
+        if st.winner_rule == "hand":
+            self._emit(st, events, last_hand_end(tribes, people))
+            return
         top = [s for s in range(n) if tribes[s] == max(tribes)]
         scores = tuple(1.0 / len(top) if s in top else 0.0 for s in range(n))
         self._emit(
@@ -667,7 +713,7 @@ class ArcRules:
     def fold(self, events: Sequence[Any]) -> ArcState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = ArcState(start.config, start.seed)
+        st = ArcState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st
