@@ -11,7 +11,8 @@ Python 3.11 refuses the program's dataclass default `rules: Rules = Rules(...)` 
 accepted it), so `Rules` is given the identity hash before the game is imported. Match i runs
 after `random.seed(i)` with GameBench's `RandomAgent` in both places; decisions are counted
 by wrapping each agent's `take_action`; after `play` the people in each player's last hand
-(`calculate_people`, which names the winner) and on all its cards are read from the players.
+(`calculate_people`, which names the winner) and on all its cards are read from the players
+(the people figures are sums over both players, as `random_stats` counts them).
 """
 
 from __future__ import annotations
@@ -57,8 +58,8 @@ print(json.dumps({
     "first_win_rate": sum(s > 0.5 for s in first) / len(rows),
     "last_hands_tied": sum(h[0] == h[1] for _, _, h, _ in rows) / len(rows),
     "last_hands_both_empty": sum(h == [0, 0] for _, _, h, _ in rows) / len(rows),
-    "mean_last_hand_people": statistics.mean(x for _, _, h, _ in rows for x in h),
-    "mean_tribe_people": statistics.mean(x for _, _, _, t in rows for x in t),
+    "mean_last_hand_people": statistics.mean(sum(h) for _, _, h, _ in rows),
+    "mean_tribe_people": statistics.mean(sum(t) for _, _, _, t in rows),
     "largest_tribe_first_wins": sum(t[0] > t[1] for _, _, _, t in rows) / len(rows),
 }))
 """
