@@ -75,6 +75,8 @@ from events.gamebench.arctic_scavengers import (
     ArcStruck,
     ArcSupplied,
     ArcticConfig,
+    fallback_rule,
+    fallback_setting,
     sort_titles,
     winner_rule,
 )
@@ -82,6 +84,15 @@ from events.gamebench.common import ranks
 
 HEADINGS: tuple[str, ...] = ("Cards", "Gathering", "Digging and hiring", "Skirmish", "End")
 """The headings of the rules a model seat may ask to have explained."""
+
+ALL_CARDS = (
+    sum(k for _, k in START) * 4 + sum(k for _, k in JUNKYARD) + sum(k for _, k in MERCENARIES)
+) + len(CONTESTED)
+"""More cards than any hand can ever hold (every card of the game)."""
+
+MISSES = 50
+"""Refused answers in a round after which GameBench's fallback no longer draws a fight (which
+does nothing and asks again)."""
 
 GATHER_DECISIONS = len(ACTIONS) + 2
 """Most gathering decisions of a seat in a round: each action once, the dig's keep, stop."""
@@ -167,6 +178,8 @@ class ArcState:
         "spent",
         "stopped",
         "strikes",
+        "fallback_rule",
+        "misses",
         "used",
         "winner_rule",
     )
@@ -177,6 +190,10 @@ class ArcState:
         start = ArcStarted(seed=seed, config=config, seats=(), engine_version=version)
         self.winner_rule = winner_rule(start)
         """`hand` or `tribe` (`ArcticConfig.winner`; rules 1.0.0 always `tribe`)."""
+        self.fallback_rule = fallback_rule(start)
+        """`gamebench` or `legal` (`ArcticConfig.fallback`; rules 1.0.0 always `legal`)."""
+        self.misses = 0
+        """Refused answers this round (the draw of GameBench's fallback)."""
         n = config.players
         start = [t for t, k in START for _ in range(k)]
         self.reserve: list[list[str]] = [list(start) for _ in range(n)]
@@ -288,10 +305,71 @@ def gather_options(st: ArcState, seat: int) -> tuple[Gather | Hire | Stop, ...]:
 
 
 def can_gather(st: ArcState, seat: int) -> bool:
-    """Whether the seat has a gathering action left (anything but stopping)."""
+    """Whether the seat has a gathering action left (anything but stopping). Under
+    GameBench's fallback a seat is asked while its hand holds a card, as GameBench's program
+    asks it (its fallback can still play a card when every action is used)."""
     if not st.hand[seat]:
         return False
+    if st.fallback_rule == "gamebench":
+        return True
     return "trash" not in st.used[seat] or len(gather_options(st, seat)) > 1
+
+
+def trash_loop(hand: Sequence[str], title: str) -> tuple[str, ...]:
+    """The cards GameBench's trash takes when it is told to trash `title`: its loop removes
+    every card of that title it meets from the list it walks, so it skips the card after each
+    one removed (`update_resource_gather` at 92a1cea). In card order."""
+    left = list(hand)
+    for card in left:
+        if card == title:
+            left.remove(card)
+    gone = Counter(hand)
+    gone.subtract(left)
+    return sort_titles(list(gone.elements()))
+
+
+def passes_gamebench(st: ArcState, seat: int, action: Any) -> bool:
+    """Whether GameBench's checks take a dig, draw or hunt as named: the action unused this
+    round, every card in the hand and able to do it, one of them a tribe member (its value
+    may be 0: a Refugee's dig)."""
+    if not isinstance(action, Gather) or action.kind not in ("dig", "draw", "hunt"):
+        return False
+    if action.kind in st.used[seat] or not action.cards:
+        return False
+    if Counter(action.cards) - Counter(st.hand[seat]):
+        return False
+    cards = [CARDS[t] for t in action.cards]
+    return all(c.does(action.kind) for c in cards) and any(c.leads(action.kind) for c in cards)
+
+
+def gamebench_fallback(st: ArcState, seat: int, answer: Any) -> Gather | None:
+    """What GameBench's program plays for a gathering answer it cannot take
+    (`update_resource_gather` at 92a1cea): an empty trash while trashing is unused trashes a
+    hand card drawn at random; anything else plays its fallback, the first card of the hand
+    with people (the first card, trashed, if none has people) on one of its actions not used
+    this round, or a trash, used or not, drawn uniformly. A fight so drawn does nothing and
+    its player is asked again (None), as in GameBench's program, until `MISSES` answers of the
+    round were refused; after that fight is left out of the draw, which bounds the game.
+    Draws come from the seed, the round and the refusals so far."""
+    rng = random.Random(f"{st.seed}:{NAME}:gamebench-fallback:{st.round}:{st.misses}")
+    hand, used = st.hand[seat], st.used[seat]
+    if isinstance(answer, Gather) and answer.kind == "trash" and not answer.cards:
+        if "trash" not in used:
+            return Gather(kind="trash", cards=trash_loop(hand, rng.choice(hand)))
+    people = [t for t in hand if CARDS[t].people > 0]
+    if not people:
+        return Gather(kind="trash", cards=trash_loop(hand, hand[0]))
+    card = people[0]
+    info = CARDS[card]
+    kinds = [a for a, _ in (*info.standard, *info.modifier) if a not in used]
+    if st.misses > MISSES:
+        kinds = [a for a in kinds if a != "fight"]
+    kind = rng.choice([*kinds, "trash"])
+    if kind == "fight":
+        return None
+    if kind == "trash":
+        return Gather(kind="trash", cards=trash_loop(hand, card))
+    return Gather(kind=kind, cards=(card,))
 
 
 def strike_options(st: ArcState, seat: int) -> tuple[Strike | Stop, ...]:
@@ -350,8 +428,12 @@ class ArcRules:
     @staticmethod
     def max_decisions(config: ArcticConfig) -> int:
         """Per round and seat, the gathering and skirmish decisions; each heading once per
-        seat."""
+        seat. Under GameBench's fallback every refused gathering answer takes at least one
+        card from the hand or (at most `MISSES` + 1 times a round) does nothing, so a round adds
+        at most as many as there are cards and those."""
         per_round = GATHER_DECISIONS + SKIRMISH_DECISIONS
+        if fallback_setting(config) == "gamebench":
+            per_round += ALL_CARDS + MISSES + 1
         return len(CONTESTED) * config.players * per_round + len(HEADINGS) * config.players
 
     def start(
@@ -502,9 +584,16 @@ class ArcRules:
     ) -> tuple[ArcState, list[Any]]:
         """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
         seat = d.seats[0]
+        answer = actions[0]
+        legal: tuple[Any, ...] = d.legal
+        draw: Any = lambda: fallback(st.seed, NAME, st.ply, d.legal)  # noqa: E731
+        if st.fallback_rule == "gamebench" and d.kind == "gather":
+            if passes_gamebench(st, seat, answer):
+                legal = (*legal, answer)
+            draw = lambda: gamebench_fallback(st, seat, answer)  # noqa: E731
         played, events = screened(
-            actions[0],
-            d.legal,
+            answer,
+            legal,
             headings=HEADINGS,
             explained=st.explained[seat],
             requests=st.requests[seat],
@@ -513,7 +602,7 @@ class ArcRules:
                 round=st.round, seat=seat, raw=raw, reason=why, explain=asked
             ),
             fold=lambda e: self.evolve(st, e),
-            draw=lambda: fallback(st.seed, NAME, st.ply, d.legal),
+            draw=draw,
         )
         if played is None:
             return st, events
@@ -640,6 +729,7 @@ class ArcRules:
             st.used = [set() for _ in range(n)]
             st.held = [False] * n
             st.strikes = [Counter() for _ in range(n)]
+            st.misses = 0
         elif isinstance(event, ArcShuffled):
             s = event.seat
             st.reserve[s] = list(event.order)
@@ -706,6 +796,7 @@ class ArcRules:
             st.requests[event.seat] += 1
         elif isinstance(event, ArcRejected):
             st.requests[event.seat] += event.explain
+            st.misses += 1
         elif isinstance(event, ArcEnded):
             st.over = True
         return st

@@ -31,8 +31,10 @@ from events.gamebench.common import RuleExplainedBase
 NAME = "gamebench:arctic_scavengers"
 VERSION = "1.1.0"
 """1.1.0: by default the winner is the seat with the most people in its last skirmish pile,
-a tie going to the later seat (`ArcticConfig.winner`); 1.0.0 always counted every card a
-tribe owns and shared a tie, and is kept to replay its games."""
+a tie going to the later seat (`ArcticConfig.winner`), and a gathering answer the rules
+cannot take is played as GameBench's program plays it (`ArcticConfig.fallback`); 1.0.0
+always counted every card a tribe owns, shared a tie and played a legal action drawn from
+the seed, and is kept to replay its games."""
 VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
 
 WINNER_RULES: tuple[str, ...] = ("hand", "tribe")
@@ -186,8 +188,18 @@ class ArcticConfig(msgspec.Struct, frozen=True, kw_only=True):
     is left out of the stored config, so that games stored before the field existed keep
     their bytes."""
 
+    fallback: Literal["gamebench", "legal"] | UnsetType = UNSET
+    """`gamebench` (unset: the default): a gathering answer the rules cannot take is played as
+    GameBench's `update_resource_gather` plays it (an answer its checks pass, such as a dig
+    worth 0, as named; an empty trash a random hand card; anything else its own fallback, the
+    first card with people on one of its unused actions or a trash, used or not); `legal`: a
+    legal action drawn from the seed (rules 1.0.0 always did so). Unset, it is left out of
+    the stored config."""
+
     def validate(self) -> ArcticConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        if fallback_setting(self) not in ("gamebench", "legal"):
+            raise ConfigError(f"fallback must be 'gamebench' or 'legal', got {self.fallback!r}")
         if winner_setting(self) not in WINNER_RULES:
             raise ConfigError(f"winner must be 'hand' or 'tribe', got {self.winner!r}")
         if not 2 <= self.players <= 4:
@@ -208,6 +220,18 @@ class ArcStarted(Event, frozen=True, kw_only=True, tag="game_started"):
 def winner_setting(config: ArcticConfig) -> str:
     """The winner rule a configuration asks for (unset: `hand`)."""
     return "hand" if isinstance(config.winner, UnsetType) else config.winner
+
+
+def fallback_setting(config: ArcticConfig) -> str:
+    """How a configuration replaces an unusable gathering answer (unset: `gamebench`)."""
+    return "gamebench" if isinstance(config.fallback, UnsetType) else config.fallback
+
+
+def fallback_rule(start: ArcStarted) -> str:
+    """How a game replaced unusable gathering answers: rules 1.0.0 always by a legal one."""
+    if start.engine_version == "1.0.0":
+        return "legal"
+    return fallback_setting(start.config)
 
 
 def winner_rule(start: ArcStarted) -> str:
@@ -366,8 +390,9 @@ class ArcSkirmished(Event, frozen=True, kw_only=True, tag="arc_skirmished"):
 
 
 class ArcRejected(SeatPrivate, frozen=True, kw_only=True, tag="arc_rejected"):
-    """An answer that was no legal action here (a random legal one was played instead), or a
-    refused `Explain` request. Seen by the answering seat only."""
+    """An answer that was no legal action here (a random legal one, or under GameBench's
+    fallback GameBench's choice, was played instead), or a refused `Explain` request. Seen by
+    the answering seat only."""
 
     ACTOR = "seat"
     round: int

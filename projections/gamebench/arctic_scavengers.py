@@ -58,6 +58,7 @@ from events.gamebench.arctic_scavengers import (
     ArcStopped,
     ArcStruck,
     ArcSupplied,
+    fallback_rule,
     sort_titles,
     winner_rule,
 )
@@ -155,12 +156,15 @@ class ArcView(ViewBase):
         self.result: ArcEnded | None = None
         self.winner_rule = "hand"
         """How the game names its winner (`ArcticConfig.winner`; rules 1.0.0: `tribe`)."""
+        self.fallback_rule = "gamebench"
+        """How the game replaces an unusable gathering answer (`ArcticConfig.fallback`)."""
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
         if isinstance(e, ArcStarted):
             n = self.players = e.config.players
             self.winner_rule = winner_rule(e)
+            self.fallback_rule = fallback_rule(e)
             self.people = [tribe(_START)] * n
             self.cards = [len(_START)] * n
             self.won = [[] for _ in range(n)]

@@ -6,26 +6,40 @@ beside GameBench's own figures."""
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
 from msgspec import UnsetType
 
 from bench.gamebench.random_stats import stats
-from engine.gamebench.arctic_scavengers import RULES, ArcRules, ArcState, Strike, tribe
+from engine.gamebench.arctic_scavengers import (
+    MISSES,
+    RULES,
+    ArcRules,
+    ArcState,
+    Gather,
+    Strike,
+    gamebench_fallback,
+    trash_loop,
+    tribe,
+)
 from events import catalog
 from events.codec import encode_each
 from events.config import SeatSpec
 from events.gamebench.arctic_scavengers import (
     ArcEnded,
+    ArcPlayed,
+    ArcRejected,
     ArcSkirmished,
+    ArcStopped,
     ArcStruck,
     ArcticConfig,
 )
 from events.store import DuckStore
 from projections.gamebench.arctic_scavengers import ArcPrompter, ArcView, describe
 from runner.replay import verify
-from runner.session import play_and_store
+from runner.session import play_and_store, play_game
 
 SEATS = [SeatSpec(agent="random")] * 2
 
@@ -169,3 +183,89 @@ def test_random_play_ends_as_gamebenchs_by_the_last_pile() -> None:
     row = stats("gamebench:arctic_scavengers", 60, agent="gamebench-random")
     assert row["draw_rate"] == 0.0
     assert row["first_win_rate"] < 0.5
+
+
+def test_gamebenchs_trash_loop_takes_the_copies_it_does_not_skip() -> None:
+    # GameBench's loop removes from the list it walks: after each card it removes it skips
+    # the next, so two Refugees side by side lose only the first.
+    assert trash_loop(["Refugee", "Refugee", "Scavenger", "Refugee"], "Refugee") == (
+        "Refugee",
+        "Refugee",
+    )
+    assert trash_loop(["Refugee", "Scavenger", "Refugee"], "Refugee") == ("Refugee", "Refugee")
+    assert trash_loop(["Scavenger", "Spear"], "Spear") == ("Spear",)
+
+
+def test_gamebenchs_fallback_plays_the_first_person() -> None:
+    state, _ = RULES.start(ArcticConfig(), 3, SEATS)
+    state.hand[0] = ["Junk", "Brawler", "Scavenger"]
+    state.used[0] = set()
+    dig = Gather(kind="dig", cards=())
+    seen = set()
+    for misses in range(60):
+        state.misses = misses
+        seen.add(gamebench_fallback(state, 0, dig))
+    # The Brawler (dig 1, fight 2): a dig, a trash, or a fight, which does nothing (None).
+    assert seen == {
+        Gather(kind="dig", cards=("Brawler",)),
+        Gather(kind="trash", cards=("Brawler",)),
+        None,
+    }
+    # Dig and trash used: trashing again is still drawn (GameBench adds it whatever was used).
+    state.used[0] = {"dig", "trash"}
+    seen = set()
+    for misses in range(60):
+        state.misses = misses
+        seen.add(gamebench_fallback(state, 0, dig))
+    assert seen == {Gather(kind="trash", cards=("Brawler",)), None}
+    # Past MISSES refusals a fight is no longer drawn.
+    state.misses = MISSES + 1
+    assert gamebench_fallback(state, 0, dig) == Gather(kind="trash", cards=("Brawler",))
+    # No people: the first card is trashed; an empty first trash takes a card at random.
+    state.hand[0] = ["Junk", "Spear"]
+    assert gamebench_fallback(state, 0, dig) == Gather(kind="trash", cards=("Junk",))
+    state.used[0] = set()
+    empty_trash = Gather(kind="trash", cards=())
+    seen = set()
+    for misses in range(40):
+        state.misses = misses
+        seen.add(gamebench_fallback(state, 0, empty_trash))
+    assert seen == {Gather(kind="trash", cards=("Junk",)), Gather(kind="trash", cards=("Spear",))}
+
+
+def test_an_unusable_gathering_answer_is_played_as_gamebench_plays_it() -> None:
+    for config, gamebench in (
+        (STANDARD, True),
+        (ArcticConfig(winner="tribe", fallback="legal"), False),
+    ):
+        state, _ = RULES.start(config, 3, SEATS)
+        d = RULES.pending(state)
+        assert d is not None and d.kind == "gather"
+        seat = d.seats[0]
+        hand = list(state.hand[seat])
+        # A Refugee's dig is worth nothing: never listed, but GameBench's checks take it.
+        worthless = Gather(kind="dig", cards=("Refugee",))
+        assert "Refugee" in hand and worthless not in d.legal
+        _, got = RULES.step(state, d, [worthless])
+        if gamebench:
+            assert not any(isinstance(e, ArcRejected) for e in got)
+            played = next(e for e in got if isinstance(e, ArcPlayed))
+            assert (played.action, played.cards, played.value) == ("dig", ("Refugee",), 0)
+        else:
+            assert isinstance(got[0], ArcRejected)
+            played = next(e for e in got if isinstance(e, ArcPlayed | ArcStopped))
+            replaced = RULES.recorded_action(got, 1, seat, d)
+            assert replaced in d.legal
+
+
+def test_gamebench_random_answers_keys_and_the_game_verifies() -> None:
+    gdef = catalog.get("gamebench:arctic_scavengers")
+    record = play_game(gdef.preset("standard"), 4, ["gamebench-random", "gamebench-random"])
+    log = list(record.events)
+    refused = [e for e in log if isinstance(e, ArcRejected)]
+    assert refused and all('"cards":[]' in e.raw for e in refused)
+    trashes = [e for e in log if isinstance(e, ArcPlayed) and e.action == "trash"]
+    # GameBench's fallback trashes again in a round where trashing was used.
+    rounds = Counter((e.round, e.seat) for e in trashes)
+    assert max(rounds.values()) > 1
+    assert verify(log).ok
