@@ -161,12 +161,14 @@ class ArcState:
         "contested",
         "dig",
         "explained",
+        "fallback_rule",
         "first",
         "food",
         "hand",
         "held",
         "junkyard",
         "mercs",
+        "misses",
         "over",
         "phase",
         "pile",
@@ -178,8 +180,6 @@ class ArcState:
         "spent",
         "stopped",
         "strikes",
-        "fallback_rule",
-        "misses",
         "used",
         "winner_rule",
     )
@@ -187,10 +187,10 @@ class ArcState:
     def __init__(self, config: ArcticConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
-        start = ArcStarted(seed=seed, config=config, seats=(), engine_version=version)
-        self.winner_rule = winner_rule(start)
+        begun = ArcStarted(seed=seed, config=config, seats=(), engine_version=version)
+        self.winner_rule = winner_rule(begun)
         """`hand` or `tribe` (`ArcticConfig.winner`; rules 1.0.0 always `tribe`)."""
-        self.fallback_rule = fallback_rule(start)
+        self.fallback_rule = fallback_rule(begun)
         """`gamebench` or `legal` (`ArcticConfig.fallback`; rules 1.0.0 always `legal`)."""
         self.misses = 0
         """Refused answers this round (the draw of GameBench's fallback)."""
@@ -353,9 +353,9 @@ def gamebench_fallback(st: ArcState, seat: int, answer: Any) -> Gather | None:
     Draws come from the seed, the round and the refusals so far."""
     rng = random.Random(f"{st.seed}:{NAME}:gamebench-fallback:{st.round}:{st.misses}")
     hand, used = st.hand[seat], st.used[seat]
-    if isinstance(answer, Gather) and answer.kind == "trash" and not answer.cards:
-        if "trash" not in used:
-            return Gather(kind="trash", cards=trash_loop(hand, rng.choice(hand)))
+    empty_trash = isinstance(answer, Gather) and answer.kind == "trash" and not answer.cards
+    if empty_trash and "trash" not in used:
+        return Gather(kind="trash", cards=trash_loop(hand, rng.choice(hand)))
     people = [t for t in hand if CARDS[t].people > 0]
     if not people:
         return Gather(kind="trash", cards=trash_loop(hand, hand[0]))
@@ -447,9 +447,7 @@ class ArcRules:
         contested = list(CONTESTED)
         rng.shuffle(contested)
         events: list[Any] = [
-            ArcStarted(
-                seed=seed, config=config, seats=tuple(seats), engine_version=self.version
-            ),
+            ArcStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version),
             ArcSupplied(junkyard=tuple(junk), contested=tuple(contested)),
         ]
         for e in events[1:]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
-
 from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, SeatPrivate

@@ -354,7 +354,7 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
             return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case ArcEnded():
             sizes = ", ".join(str(t) for t in e.tribes)
-            if not isinstance(e.hands, UnsetType):
+            if not isinstance(e.hands, UnsetType) and e.winner is not None:
                 last = ", ".join(str(t) for t in e.hands)
                 return (
                     f"Game over: last skirmish piles {last} people (tribes {sizes}); "
@@ -469,6 +469,7 @@ BOOK = RuleBook(
 def book_of(view: ArcView) -> RuleBook:
     """The rule book of the game a view follows (how it names its winner)."""
     return TRIBE_BOOK if view.winner_rule == "tribe" else BOOK
+
 
 _ASK = {
     "gather": "Take a gathering action, or stop (the rest of your hand goes to the skirmish).",
