@@ -136,6 +136,12 @@ class ArcGameBenchRandom(GameBenchRandom):
 
     A draw that leads to an action the rules here do not list (a zero-value dig or hunt with
     a Refugee or a Tribe Family, a second trash) is drawn again too; `unlisted` counts them.
+
+    That is how it plays under the `legal` fallback (rules 1.0.0, the `tribe` preset). Under
+    GameBench's fallback (rules 1.1.0's default) the rules themselves play GameBench's
+    procedure for an answer they cannot take, so the agent answers as GameBench's agent
+    does: one of the six keys drawn uniformly, naming no card (`Stop` for STOP, an empty
+    gather or hire for the others), which the rules refuse and replace.
     From a dig it keeps one of the dug titles uniformly (GameBench's keys are the titles); in
     a skirmish its strikes name no card and do nothing, so it holds."""
 
@@ -157,6 +163,15 @@ class ArcGameBenchRandom(GameBenchRandom):
         stop = next(a for a in legal if isinstance(a, Stop))
         if decision.kind == "skirmish":
             return stop
+        if view.fallback_rule == "gamebench":
+            # The rules play GameBench's fallback: answer as GameBench's agent does, a key
+            # with nothing named.
+            key = self.rng.choice(GATHER_KEYS)
+            if key == "stop":
+                return stop
+            if key == "hire":
+                return Hire(mercenary="", cards=())
+            return Gather(kind=key, cards=())
         hand = list(view.hand)
         used = set(view.used)
         for _ in range(MAX_DRAWS):
@@ -222,8 +237,11 @@ PRESETS: dict[str, ArcticConfig] = {
     "standard": ArcticConfig(),
     "three": ArcticConfig(players=3, name="three"),
     "four": ArcticConfig(players=4, name="four"),
+    "tribe": ArcticConfig(winner="tribe", fallback="legal", name="tribe"),
 }
-"""GameBench's two-player game, and three or four players."""
+"""GameBench's two-player game, three or four players, and `tribe`: rules 1.0.0's game, the
+largest tribe (people on all its cards) winning with tied leaders sharing (Appendix J's
+"largest tribe") and an unusable answer replaced by a legal one."""
 
 
 def presets() -> Mapping[str, ArcticConfig]:
@@ -236,7 +254,8 @@ GAME = GameDef(
     title="Arctic Scavengers (GameBench)",
     summary=(
         "Deck building over five rounds: spend cards to dig, draw, hunt, hire and trash, "
-        "fight a skirmish for each contested resource; the largest tribe wins."
+        "fight a skirmish for each contested resource; the most people in the last "
+        "skirmish win."
     ),
     event_types=ARC_EVENT_TYPES,
     config_type=ArcticConfig,

@@ -87,8 +87,40 @@ def _answered(events: Sequence[Any]) -> int:
     return len({e.n for e in events if isinstance(getattr(e, "n", None), int)})
 
 
+def _pile_people(events: Sequence[Any]) -> int:
+    """Arctic Scavengers: people in both last skirmish piles (what names the winner)."""
+    from engine.gamebench.arctic_scavengers import RULES, tribe
+
+    return sum(tribe(p) for p in RULES.fold(events[:-1]).pile)
+
+
+def _tied_piles(events: Sequence[Any]) -> int:
+    """Arctic Scavengers: 1 if the last skirmish piles hold as many people each."""
+    from engine.gamebench.arctic_scavengers import RULES, tribe
+
+    return int(len({tribe(p) for p in RULES.fold(events[:-1]).pile}) == 1)
+
+
+def _empty_piles(events: Sequence[Any]) -> int:
+    """Arctic Scavengers: 1 if every last skirmish pile is empty of people."""
+    from engine.gamebench.arctic_scavengers import RULES, tribe
+
+    return int(all(tribe(p) == 0 for p in RULES.fold(events[:-1]).pile))
+
+
+def _tribe_people(events: Sequence[Any]) -> int:
+    """Arctic Scavengers: people on all the cards of both tribes at the end."""
+    return sum(events[-1].tribes)
+
+
 EXTRAS: dict[str, dict[str, Length]] = {
     "gamebench:pit": {"trades": _trades, "corners": _corners},
+    "gamebench:arctic_scavengers": {
+        "tied_last_piles": _tied_piles,
+        "empty_last_piles": _empty_piles,
+        "last_pile_people": _pile_people,
+        "tribe_people": _tribe_people,
+    },
     "gamebench:air_land_sea": {"withdrawals": _withdrawals, "decisions": _answered},
 }
 """Further counts a game's figures include (their means)."""
@@ -216,7 +248,7 @@ def main() -> None:
             f" {row['first_win_rate']:.3f}, first seat's score mean"
             f" {row['first_mean_score']:.3f} quartiles {row['first_score_quartiles']}"
             + "".join(
-                f", {k} {v:.1f}"
+                f", {k} {v:.3g}"
                 for k, v in row.items()
                 if k.startswith("mean_") and k != "mean_length"
             )

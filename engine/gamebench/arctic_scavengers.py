@@ -21,8 +21,11 @@ The game has one round per contested resource (five). A round:
   sabotage a card without people. The pile with the highest fight (every card's fight value
   added) takes the top contested resource; a tie goes to the most people in the tied piles;
   a tie there sends the resource under the junkyard.
-* End: when the contested resources are gone, the tribe with the most people on all its
-  cards wins (1); tied leaders share the point.
+* End: when the contested resources are gone, the player with the most people in its last
+  skirmish pile (after the strikes) wins (1), a tie going to the later seat, as GameBench's
+  code decides (`ArcticConfig.winner` = `hand`, the default of rules 1.1.0). Under the
+  `tribe` rule (rules 1.0.0, the `tribe` preset) the tribe with the most people on all its
+  cards wins; tied leaders share the point.
 
 An answer that is no legal action is recorded and replaced by a legal one drawn from the
 seed (GameBench's fallback). A game asks at most `max_decisions` decisions.
@@ -52,6 +55,7 @@ from events.gamebench.arctic_scavengers import (
     START,
     STRIKERS,
     VERSION,
+    VERSIONS,
     ArcDealt,
     ArcDrew,
     ArcDug,
@@ -71,12 +75,24 @@ from events.gamebench.arctic_scavengers import (
     ArcStruck,
     ArcSupplied,
     ArcticConfig,
+    fallback_rule,
+    fallback_setting,
     sort_titles,
+    winner_rule,
 )
 from events.gamebench.common import ranks
 
 HEADINGS: tuple[str, ...] = ("Cards", "Gathering", "Digging and hiring", "Skirmish", "End")
 """The headings of the rules a model seat may ask to have explained."""
+
+ALL_CARDS = (
+    sum(k for _, k in START) * 4 + sum(k for _, k in JUNKYARD) + sum(k for _, k in MERCENARIES)
+) + len(CONTESTED)
+"""More cards than any hand can ever hold (every card of the game)."""
+
+MISSES = 50
+"""Refused answers in a round after which GameBench's fallback no longer draws a fight (which
+does nothing and asks again)."""
 
 GATHER_DECISIONS = len(ACTIONS) + 2
 """Most gathering decisions of a seat in a round: each action once, the dig's keep, stop."""
@@ -145,12 +161,14 @@ class ArcState:
         "contested",
         "dig",
         "explained",
+        "fallback_rule",
         "first",
         "food",
         "hand",
         "held",
         "junkyard",
         "mercs",
+        "misses",
         "over",
         "phase",
         "pile",
@@ -163,11 +181,19 @@ class ArcState:
         "stopped",
         "strikes",
         "used",
+        "winner_rule",
     )
 
-    def __init__(self, config: ArcticConfig, seed: int) -> None:
+    def __init__(self, config: ArcticConfig, seed: int, version: str = VERSION) -> None:
         self.config = config
         self.seed = seed
+        begun = ArcStarted(seed=seed, config=config, seats=(), engine_version=version)
+        self.winner_rule = winner_rule(begun)
+        """`hand` or `tribe` (`ArcticConfig.winner`; rules 1.0.0 always `tribe`)."""
+        self.fallback_rule = fallback_rule(begun)
+        """`gamebench` or `legal` (`ArcticConfig.fallback`; rules 1.0.0 always `legal`)."""
+        self.misses = 0
+        """Refused answers this round (the draw of GameBench's fallback)."""
         n = config.players
         start = [t for t, k in START for _ in range(k)]
         self.reserve: list[list[str]] = [list(start) for _ in range(n)]
@@ -279,10 +305,71 @@ def gather_options(st: ArcState, seat: int) -> tuple[Gather | Hire | Stop, ...]:
 
 
 def can_gather(st: ArcState, seat: int) -> bool:
-    """Whether the seat has a gathering action left (anything but stopping)."""
+    """Whether the seat has a gathering action left (anything but stopping). Under
+    GameBench's fallback a seat is asked while its hand holds a card, as GameBench's program
+    asks it (its fallback can still play a card when every action is used)."""
     if not st.hand[seat]:
         return False
+    if st.fallback_rule == "gamebench":
+        return True
     return "trash" not in st.used[seat] or len(gather_options(st, seat)) > 1
+
+
+def trash_loop(hand: Sequence[str], title: str) -> tuple[str, ...]:
+    """The cards GameBench's trash takes when it is told to trash `title`: its loop removes
+    every card of that title it meets from the list it walks, so it skips the card after each
+    one removed (`update_resource_gather` at 92a1cea). In card order."""
+    left = list(hand)
+    for card in left:
+        if card == title:
+            left.remove(card)
+    gone = Counter(hand)
+    gone.subtract(left)
+    return sort_titles(list(gone.elements()))
+
+
+def passes_gamebench(st: ArcState, seat: int, action: Any) -> bool:
+    """Whether GameBench's checks take a dig, draw or hunt as named: the action unused this
+    round, every card in the hand and able to do it, one of them a tribe member (its value
+    may be 0: a Refugee's dig)."""
+    if not isinstance(action, Gather) or action.kind not in ("dig", "draw", "hunt"):
+        return False
+    if action.kind in st.used[seat] or not action.cards:
+        return False
+    if Counter(action.cards) - Counter(st.hand[seat]):
+        return False
+    cards = [CARDS[t] for t in action.cards]
+    return all(c.does(action.kind) for c in cards) and any(c.leads(action.kind) for c in cards)
+
+
+def gamebench_fallback(st: ArcState, seat: int, answer: Any) -> Gather | None:
+    """What GameBench's program plays for a gathering answer it cannot take
+    (`update_resource_gather` at 92a1cea): an empty trash while trashing is unused trashes a
+    hand card drawn at random; anything else plays its fallback, the first card of the hand
+    with people (the first card, trashed, if none has people) on one of its actions not used
+    this round, or a trash, used or not, drawn uniformly. A fight so drawn does nothing and
+    its player is asked again (None), as in GameBench's program, until `MISSES` answers of the
+    round were refused; after that fight is left out of the draw, which bounds the game.
+    Draws come from the seed, the round and the refusals so far."""
+    rng = random.Random(f"{st.seed}:{NAME}:gamebench-fallback:{st.round}:{st.misses}")
+    hand, used = st.hand[seat], st.used[seat]
+    empty_trash = isinstance(answer, Gather) and answer.kind == "trash" and not answer.cards
+    if empty_trash and "trash" not in used:
+        return Gather(kind="trash", cards=trash_loop(hand, rng.choice(hand)))
+    people = [t for t in hand if CARDS[t].people > 0]
+    if not people:
+        return Gather(kind="trash", cards=trash_loop(hand, hand[0]))
+    card = people[0]
+    info = CARDS[card]
+    kinds = [a for a, _ in (*info.standard, *info.modifier) if a not in used]
+    if st.misses > MISSES:
+        kinds = [a for a in kinds if a != "fight"]
+    kind = rng.choice([*kinds, "trash"])
+    if kind == "fight":
+        return None
+    if kind == "trash":
+        return Gather(kind="trash", cards=trash_loop(hand, card))
+    return Gather(kind=kind, cards=(card,))
 
 
 def strike_options(st: ArcState, seat: int) -> tuple[Strike | Stop, ...]:
@@ -301,30 +388,66 @@ def strike_options(st: ArcState, seat: int) -> tuple[Strike | Stop, ...]:
     return tuple(out)
 
 
-class ArcRules:
-    """Arctic Scavengers as a decider (see the module docstring)."""
+def last_hand_end(tribes: tuple[int, ...], hands: tuple[int, ...]) -> ArcEnded:
+    """The end under the `hand` rule: the seat with the most people in its last skirmish pile
+    wins, and among equals the later seat. GameBench's `play` returns (1, 0) only when player
+    1's last hand holds more people than player 2's, else (0, 1)
+    (`games/arctic_scavengers/arctic_scavengers.py` at 92a1cea); with more players the seats
+    rank by (people, seat), so each tie goes the same way. Every seat has its own rank (1 = best)."""
+    order = sorted(range(len(hands)), key=lambda s: (hands[s], s), reverse=True)
+    place = {s: i for i, s in enumerate(order)}
+    return ArcEnded(
+        reason="contested_gone",
+        tribes=tribes,
+        winner=order[0],
+        scores=tuple(1.0 if s == order[0] else 0.0 for s in range(len(hands))),
+        ranks=tuple(1 + place[s] for s in range(len(hands))),
+        hands=hands,
+    )
 
-    version = VERSION
+
+class ArcRules:
+    """Arctic Scavengers as a decider (see the module docstring); `version` picks the rules
+    games are recorded by (the current ones, or 1.0.0 to replay its games)."""
+
+    versions = VERSIONS
+
+    def __init__(self, version: str = VERSION) -> None:
+        if version not in VERSIONS:
+            raise ValueError(
+                f"no Arctic Scavengers rules {version!r} (known: {', '.join(VERSIONS)})"
+            )
+        self.version = version
+
+    def for_version(self, version: str) -> ArcRules | None:
+        """The rules that recorded games stamped with `version` (None: no such rules)."""
+        if version == self.version:
+            return self
+        return ArcRules(version) if version in VERSIONS else None
 
     @staticmethod
     def max_decisions(config: ArcticConfig) -> int:
         """Per round and seat, the gathering and skirmish decisions; each heading once per
-        seat."""
+        seat. Under GameBench's fallback every refused gathering answer takes at least one
+        card from the hand or (at most `MISSES` + 1 times a round) does nothing, so a round adds
+        at most as many as there are cards and those."""
         per_round = GATHER_DECISIONS + SKIRMISH_DECISIONS
+        if fallback_setting(config) == "gamebench":
+            per_round += ALL_CARDS + MISSES + 1
         return len(CONTESTED) * config.players * per_round + len(HEADINGS) * config.players
 
     def start(
         self, config: ArcticConfig, seed: int, seats: Sequence[SeatSpec]
     ) -> tuple[ArcState, list[Any]]:
         """Shuffle the junkyard and the contested resources; deal the first round."""
-        st = ArcState(config.validate(), seed)
+        st = ArcState(config.validate(), seed, self.version)
         rng = random.Random(f"{seed}:{NAME}:supply")
         junk = [t for t, k in JUNKYARD for _ in range(k)]
         rng.shuffle(junk)
         contested = list(CONTESTED)
         rng.shuffle(contested)
         events: list[Any] = [
-            ArcStarted(seed=seed, config=config, seats=tuple(seats), engine_version=VERSION),
+            ArcStarted(seed=seed, config=config, seats=tuple(seats), engine_version=self.version),
             ArcSupplied(junkyard=tuple(junk), contested=tuple(contested)),
         ]
         for e in events[1:]:
@@ -414,6 +537,9 @@ class ArcRules:
         if st.contested:
             return
         tribes = tuple(tribe(st.owned(s)) for s in range(n))
+        if st.winner_rule == "hand":
+            self._emit(st, events, last_hand_end(tribes, people))
+            return
         top = [s for s in range(n) if tribes[s] == max(tribes)]
         scores = tuple(1.0 / len(top) if s in top else 0.0 for s in range(n))
         self._emit(
@@ -456,9 +582,16 @@ class ArcRules:
     ) -> tuple[ArcState, list[Any]]:
         """Explain a heading, or play the action (an unusable one replaced by the fallback)."""
         seat = d.seats[0]
+        answer = actions[0]
+        legal: tuple[Any, ...] = d.legal
+        draw: Any = lambda: fallback(st.seed, NAME, st.ply, d.legal)  # noqa: E731
+        if st.fallback_rule == "gamebench" and d.kind == "gather":
+            if passes_gamebench(st, seat, answer):
+                legal = (*legal, answer)
+            draw = lambda: gamebench_fallback(st, seat, answer)  # noqa: E731
         played, events = screened(
-            actions[0],
-            d.legal,
+            answer,
+            legal,
             headings=HEADINGS,
             explained=st.explained[seat],
             requests=st.requests[seat],
@@ -467,7 +600,7 @@ class ArcRules:
                 round=st.round, seat=seat, raw=raw, reason=why, explain=asked
             ),
             fold=lambda e: self.evolve(st, e),
-            draw=lambda: fallback(st.seed, NAME, st.ply, d.legal),
+            draw=draw,
         )
         if played is None:
             return st, events
@@ -594,6 +727,7 @@ class ArcRules:
             st.used = [set() for _ in range(n)]
             st.held = [False] * n
             st.strikes = [Counter() for _ in range(n)]
+            st.misses = 0
         elif isinstance(event, ArcShuffled):
             s = event.seat
             st.reserve[s] = list(event.order)
@@ -660,6 +794,7 @@ class ArcRules:
             st.requests[event.seat] += 1
         elif isinstance(event, ArcRejected):
             st.requests[event.seat] += event.explain
+            st.misses += 1
         elif isinstance(event, ArcEnded):
             st.over = True
         return st
@@ -667,7 +802,7 @@ class ArcRules:
     def fold(self, events: Sequence[Any]) -> ArcState:
         """The state after a log (or a prefix of one)."""
         start = events[0]
-        st = ArcState(start.config, start.seed)
+        st = ArcState(start.config, start.seed, start.engine_version)
         for e in events[1:]:
             self.evolve(st, e)
         return st

@@ -7,7 +7,9 @@ cards are dealt; the players in turn spend cards on gathering actions (dig in th
 draw, hunt, hire a mercenary, trash), the rest of each hand goes face down into the
 skirmish, the skirmish piles are revealed, Sniper Teams and Saboteurs strike, and the
 strongest pile takes the top contested resource. When the five contested resources are gone
-the largest tribe (people counted on all its cards) wins.
+the player with the most people in its last skirmish pile wins, a tie going to the later
+seat (GameBench's code; rules 1.0.0 and the `tribe` preset count the people on all a tribe's
+cards and share a tie).
 
 Hidden: hands, the order of every deck, the junkyard and the contested pile (engine-only
 events), the cards a dig turns up (but the one kept), a skirmish pile until all are
@@ -19,13 +21,24 @@ from __future__ import annotations
 from typing import Literal
 
 import msgspec
+from msgspec import UNSET, UnsetType
 
 from events.base import ENGINE, Event, SeatPrivate
 from events.config import ConfigError, SeatSpec
 from events.gamebench.common import RuleExplainedBase
 
 NAME = "gamebench:arctic_scavengers"
-VERSION = "1.0.0"
+VERSION = "1.1.0"
+"""1.1.0: by default the winner is the seat with the most people in its last skirmish pile,
+a tie going to the later seat (`ArcticConfig.winner`), and a gathering answer the rules
+cannot take is played as GameBench's program plays it (`ArcticConfig.fallback`); 1.0.0
+always counted every card a tribe owns, shared a tie and played a legal action drawn from
+the seed, and is kept to replay its games."""
+VERSIONS: tuple[str, ...] = ("1.0.0", VERSION)
+
+WINNER_RULES: tuple[str, ...] = ("hand", "tribe")
+"""How the winner is found: `hand`, the most people in the last skirmish pile (ties to the
+later seat); `tribe`, the most people on every card owned (ties share)."""
 
 ACTIONS: tuple[str, ...] = ("dig", "draw", "hunt", "hire", "trash")
 """The gathering actions; each may be taken once per round."""
@@ -167,9 +180,27 @@ class ArcticConfig(msgspec.Struct, frozen=True, kw_only=True):
 
     players: int = 2
     name: str = "standard"
+    winner: Literal["hand", "tribe"] | UnsetType = UNSET
+    """`hand` (unset: the default): the most people in the last skirmish pile win, a tie
+    going to the later seat, as GameBench's code decides; `tribe`: the most people on all the
+    cards a tribe owns, tied leaders sharing the point (rules 1.0.0 always did so). Unset, it
+    is left out of the stored config, so that games stored before the field existed keep
+    their bytes."""
+
+    fallback: Literal["gamebench", "legal"] | UnsetType = UNSET
+    """`gamebench` (unset: the default): a gathering answer the rules cannot take is played as
+    GameBench's `update_resource_gather` plays it (an answer its checks pass, such as a dig
+    worth 0, as named; an empty trash a random hand card; anything else its own fallback, the
+    first card with people on one of its unused actions or a trash, used or not); `legal`: a
+    legal action drawn from the seed (rules 1.0.0 always did so). Unset, it is left out of
+    the stored config."""
 
     def validate(self) -> ArcticConfig:
         """Raise `ConfigError` unless the rules can play this; return self."""
+        if fallback_setting(self) not in ("gamebench", "legal"):
+            raise ConfigError(f"fallback must be 'gamebench' or 'legal', got {self.fallback!r}")
+        if winner_setting(self) not in WINNER_RULES:
+            raise ConfigError(f"winner must be 'hand' or 'tribe', got {self.winner!r}")
         if not 2 <= self.players <= 4:
             raise ConfigError(f"Arctic Scavengers takes 2..4 players, got {self.players}")
         return self
@@ -183,6 +214,30 @@ class ArcStarted(Event, frozen=True, kw_only=True, tag="game_started"):
     seats: tuple[SeatSpec, ...]
     engine_version: str
     game: str = NAME
+
+
+def winner_setting(config: ArcticConfig) -> str:
+    """The winner rule a configuration asks for (unset: `hand`)."""
+    return "hand" if isinstance(config.winner, UnsetType) else config.winner
+
+
+def fallback_setting(config: ArcticConfig) -> str:
+    """How a configuration replaces an unusable gathering answer (unset: `gamebench`)."""
+    return "gamebench" if isinstance(config.fallback, UnsetType) else config.fallback
+
+
+def fallback_rule(start: ArcStarted) -> str:
+    """How a game replaced unusable gathering answers: rules 1.0.0 always by a legal one."""
+    if start.engine_version == "1.0.0":
+        return "legal"
+    return fallback_setting(start.config)
+
+
+def winner_rule(start: ArcStarted) -> str:
+    """The winner rule a game was played by: rules 1.0.0 always counted the whole tribe."""
+    if start.engine_version == "1.0.0":
+        return "tribe"
+    return winner_setting(start.config)
 
 
 class ArcSupplied(Event, frozen=True, kw_only=True, tag="arc_supplied"):
@@ -334,8 +389,9 @@ class ArcSkirmished(Event, frozen=True, kw_only=True, tag="arc_skirmished"):
 
 
 class ArcRejected(SeatPrivate, frozen=True, kw_only=True, tag="arc_rejected"):
-    """An answer that was no legal action here (a random legal one was played instead), or a
-    refused `Explain` request. Seen by the answering seat only."""
+    """An answer that was no legal action here (a random legal one, or under GameBench's
+    fallback GameBench's choice, was played instead), or a refused `Explain` request. Seen by
+    the answering seat only."""
 
     ACTOR = "seat"
     round: int
@@ -351,7 +407,8 @@ class ArcRuleExplained(RuleExplainedBase, frozen=True, kw_only=True, tag="arc_ru
 
 
 class ArcEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
-    """The contested resources are gone: the largest tribe wins (1; tied leaders share)."""
+    """The contested resources are gone: the winner scores 1 (under the `tribe` rule tied
+    leaders share it)."""
 
     reason: Literal["contested_gone"]
     tribes: tuple[int, ...]
@@ -359,6 +416,9 @@ class ArcEnded(Event, frozen=True, kw_only=True, tag="game_ended"):
     winner: int | None
     scores: tuple[float, ...]
     ranks: tuple[int, ...]
+    hands: tuple[int, ...] | UnsetType = UNSET
+    """People in each seat's last skirmish pile, the count that names the winner under the
+    `hand` rule (unset under the `tribe` rule and in games stored before it)."""
 
 
 ARC_EVENT_TYPES: tuple[type[Event], ...] = (

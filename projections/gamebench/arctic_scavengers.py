@@ -12,11 +12,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
 import msgspec
+from msgspec import UnsetType
 
 from engine.gamebench.arctic_scavengers import (
     HEADINGS,
@@ -57,7 +58,9 @@ from events.gamebench.arctic_scavengers import (
     ArcStopped,
     ArcStruck,
     ArcSupplied,
+    fallback_rule,
     sort_titles,
+    winner_rule,
 )
 from projections.gamebench.common import GameBenchPrompter, RuleBook, ViewBase, player_name
 
@@ -151,11 +154,17 @@ class ArcView(ViewBase):
         self.won: list[list[str]] = []
         """Contested resources each seat took."""
         self.result: ArcEnded | None = None
+        self.winner_rule = "hand"
+        """How the game names its winner (`ArcticConfig.winner`; rules 1.0.0: `tribe`)."""
+        self.fallback_rule = "gamebench"
+        """How the game replaces an unusable gathering answer (`ArcticConfig.fallback`)."""
 
     def fold(self, e: Any) -> None:
         """Take one visible event into the view."""
         if isinstance(e, ArcStarted):
             n = self.players = e.config.players
+            self.winner_rule = winner_rule(e)
+            self.fallback_rule = fallback_rule(e)
             self.people = [tribe(_START)] * n
             self.cards = [len(_START)] * n
             self.won = [[] for _ in range(n)]
@@ -345,6 +354,12 @@ def describe(e: Any, viewer: int | None, first: int = 0) -> str | None:
             return f"{_player(e.seat, first, viewer)} read the rules under {e.heading!r}"
         case ArcEnded():
             sizes = ", ".join(str(t) for t in e.tribes)
+            if not isinstance(e.hands, UnsetType) and e.winner is not None:
+                last = ", ".join(str(t) for t in e.hands)
+                return (
+                    f"Game over: last skirmish piles {last} people (tribes {sizes}); "
+                    f"{_player(e.winner, first, viewer)} wins"
+                )
             if e.winner is None:
                 return f"Game over: tribes {sizes} people; the largest tribes tie"
             return f"Game over: tribes {sizes} people; {_player(e.winner, first, viewer)} wins"
@@ -382,7 +397,14 @@ SUMMARY = (
     "contested resource. When they are all gone, the tribe with the most people on its "
     "cards wins."
 )
-"""The summary every model seat reads (in the project's own words)."""
+"""The summary of the `tribe` rule (rules 1.0.0's games and the `tribe` preset), in the
+project's own words."""
+
+HAND_SUMMARY = SUMMARY.replace(
+    "the tribe with the most people on its cards wins.",
+    "the player with the most people among the cards of its last skirmish wins.",
+)
+"""The summary every model seat of GameBench's game (the `hand` rule) reads."""
 
 SECTIONS: dict[str, str] = {
     HEADINGS[0]: (
@@ -423,10 +445,31 @@ SECTIONS: dict[str, str] = {
         "others 0; tribes tied for the largest share the point."
     ),
 }
-"""The rules under each heading, shown on request."""
+"""The rules under each heading, shown on request (the `tribe` rule's End)."""
 
-BOOK = RuleBook(title="Arctic Scavengers", summary=SUMMARY, sections=tuple(SECTIONS.items()))
-"""The rules as a model sees them."""
+TRIBE_BOOK = RuleBook(title="Arctic Scavengers", summary=SUMMARY, sections=tuple(SECTIONS.items()))
+"""The rules of the `tribe` rule, as rules 1.0.0's games showed them."""
+
+HAND_END = (
+    f"After the {len(CONTESTED)}th skirmish the game ends. Each player counts the people on "
+    "the cards left in its skirmish pile of that last round (after the strikes; cards in its "
+    "deck, spent or won do not count). The most people win and score 1, the others 0; on a "
+    "tie the player with the higher number wins."
+)
+"""The End of GameBench's game (the `hand` rule)."""
+
+BOOK = RuleBook(
+    title="Arctic Scavengers",
+    summary=HAND_SUMMARY,
+    sections=tuple({**SECTIONS, HEADINGS[4]: HAND_END}.items()),
+)
+"""The rules as a model sees them (GameBench's game)."""
+
+
+def book_of(view: ArcView) -> RuleBook:
+    """The rule book of the game a view follows (how it names its winner)."""
+    return TRIBE_BOOK if view.winner_rule == "tribe" else BOOK
+
 
 _ASK = {
     "gather": "Take a gathering action, or stop (the rest of your hand goes to the skirmish).",
@@ -471,6 +514,11 @@ class ArcPrompter(GameBenchPrompter):
         lines += ["Cards in view:", *(card_text(t) for t in seen)]
         lines += ["Recent events:", *view.recent(first=self.first), _ASK[decision.kind]]
         return "\n".join(lines)
+
+    def decision_prompt(self, view: Any, decision: Any, memory: str, rejection: Any) -> str:
+        """The shared prompt, with the rules of the game the view follows."""
+        shared = GameBenchPrompter.decision_prompt
+        return shared(replace(self, book=book_of(view)), view, decision, memory, rejection)
 
     def options(self, decision: Any) -> Sequence[tuple[str, Any]]:
         """Every legal action with its label."""

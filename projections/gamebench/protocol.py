@@ -133,6 +133,10 @@ def rule_book(prompter: Any, view: Any) -> RuleBook:
         from projections.gamebench import codenames
 
         return codenames.BOOK
+    if name == "arctic_scavengers":
+        from projections.gamebench import arctic_scavengers
+
+        return arctic_scavengers.book_of(view)
     book: RuleBook = prompter.book
     return book
 

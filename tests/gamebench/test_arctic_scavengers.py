@@ -172,7 +172,8 @@ def test_strikes_remove_cards_from_the_skirmish() -> None:
 
 
 def test_a_tie_sends_the_resource_under_the_junkyard_and_tied_tribes_share() -> None:
-    state, _ = run([])
+    # The `tribe` rule (the `tribe` preset, rules 1.0.0): every card counts, ties share.
+    state, _ = run([], config=ArcticConfig(winner="tribe", name="tribe"))
     state.contested = ["Grenade"]
     state.hand = [[], []]
     state.pile = [["Brawler"], ["Brawler"]]

@@ -94,13 +94,14 @@ def test_traitor_asks_and_answers_empty_strings() -> None:
 
 
 def test_arctic_spends_one_card_and_never_strikes() -> None:
-    """Its empty answers leave GameBench's program to spend one card at a time and never to
-    hire; its strikes name no card and do nothing, so it holds. The project's random player
-    spends several cards at once."""
+    """Under the `legal` fallback (the `tribe` preset, rules 1.0.0) its empty answers leave
+    GameBench's program to spend one card at a time and never to hire; its strikes name no
+    card and do nothing, so it holds. The project's random player spends several cards at
+    once."""
     from agents.gamebench.arctic_scavengers import ArcGameBenchRandom
     from engine.gamebench.arctic_scavengers import ArcDecision, Stop, Strike
 
-    config = _config("gamebench:arctic_scavengers", "standard")
+    config = _config("gamebench:arctic_scavengers", "tribe")
 
     def played(lineup: list[str]) -> list[Any]:
         out = []
@@ -134,13 +135,15 @@ def test_arctic_follows_gamebenchs_fallback_card() -> None:
     the first hand card with people, with one of its unused actions or TRASH. With a Brawler
     the first person in hand (dig or fight), the agent digs with the Brawler or trashes a card,
     and never spends the Scavenger behind it; a dig already used leaves trashing only, and a
-    hand without people trashes its first card (or a card drawn for a first TRASH)."""
+    hand without people trashes its first card (or a card drawn for a first TRASH). This is
+    the agent under the `legal` fallback; under GameBench's (the default) the rules play
+    that fallback (tests/gamebench/test_arctic_winner.py)."""
     from types import SimpleNamespace
 
     from agents.gamebench.arctic_scavengers import ArcGameBenchRandom
     from engine.gamebench.arctic_scavengers import ArcDecision, Gather, Stop
 
-    config = _config("gamebench:arctic_scavengers", "standard")
+    config = _config("gamebench:arctic_scavengers", "tribe")
     hand = ["Junk", "Brawler", "Scavenger", "Spear"]
     legal = (
         *(Gather(kind="trash", cards=(t,)) for t in hand),
@@ -151,7 +154,7 @@ def test_arctic_follows_gamebenchs_fallback_card() -> None:
     turn = ArcDecision(seats=(0,), round=0, kind="gather", legal=legal)
 
     def plays(used: list[str], cards: list[str]) -> set[Any]:
-        view = SimpleNamespace(hand=cards, used=used)
+        view = SimpleNamespace(hand=cards, used=used, fallback_rule="legal")
         return {ArcGameBenchRandom(0, s, config).act(view, turn) for s in range(300)}
 
     fresh = plays([], hand)
@@ -165,7 +168,7 @@ def test_arctic_follows_gamebenchs_fallback_card() -> None:
     # A second trash, which the rules here never list, is drawn again and counted.
     agent = ArcGameBenchRandom(0, 1, config)
     only_stop = ArcDecision(seats=(0,), round=0, kind="gather", legal=(Stop(),))
-    view = SimpleNamespace(hand=["Junk", "Spear"], used=["trash"])
+    view = SimpleNamespace(hand=["Junk", "Spear"], used=["trash"], fallback_rule="legal")
     assert {agent.act(view, only_stop) for _ in range(30)} == {Stop()}
     assert agent.unlisted["trash"] > 0
 
