@@ -58,6 +58,9 @@ def _int0(value: Any, what: str) -> int:
     if isinstance(value, float):
         if value != value or value in (float("inf"), float("-inf")):
             raise AnswerError(f"{what} must be a number, got {value!r}")
+        if not value.is_integer():
+            # Amounts, players and cards are whole numbers: 45.9 is none of them (nor 45).
+            raise AnswerError(f"{what} must be a whole number, got {value!r}")
         return int(value)
     if isinstance(value, str):
         if is_placeholder(value):
@@ -69,7 +72,12 @@ def _int0(value: Any, what: str) -> int:
             # first digits).
             raise AnswerError(f"{what} must be a whole number written out, got {value!r}")
         if m:
-            return int(float(m.group()))
+            n = float(m.group())
+            if n != n or abs(n) == float("inf"):
+                raise AnswerError(f"{what} is out of range: {value!r}"[:120])
+            if not n.is_integer():
+                raise AnswerError(f"{what} must be a whole number, got {value!r}")
+            return int(n)
     raise AnswerError(f"{what} must be a number, got {value!r}")
 
 

@@ -693,6 +693,20 @@ def _count(value: Any) -> int | None:
     return value if counted and 0 <= value <= MAX_REPORTED_TOKENS else None
 
 
+FLOOR_CHARS_PER_TOKEN = 12
+"""The most characters one token is taken to hold when a reported count is checked: a count
+below a text's characters (runs of one repeated character counted once) over this ratio
+cannot be true, and the floor is counted instead. English prose runs at about 4 characters a
+token and Chinese, Japanese or Korean text at 1 or 2; only long runs of one character (spaces,
+dashes) pack more into one token, hence the runs counted once."""
+_RUNS = re.compile(r"(.)\1+", re.DOTALL)
+
+
+def floor_tokens(text: str) -> int:
+    """The fewest tokens `text` can be (`FLOOR_CHARS_PER_TOKEN`)."""
+    return len(_RUNS.sub(r"\1", text)) // FLOOR_CHARS_PER_TOKEN
+
+
 def _reply(
     request: Request,
     text: str,
@@ -703,13 +717,19 @@ def _reply(
 ) -> Reply:
     """A reply from what a body held: the answer bounded (`bound_answer`), and the token counts
     as reported, or estimated from the text where a count cannot be true (missing, negative,
-    none for a prompt, none for a written answer), as the rate limit estimates a prompt."""
+    none for a prompt, none for a written answer), as the rate limit estimates a prompt; a
+    count below the text's `floor_tokens` is raised to that floor."""
     inp, out = reported
     estimated = False
     if not inp:
         inp, estimated = estimate_tokens(request), True
     if out is None or (out == 0 and text):
         out, estimated = (max(1, len(text) // CHARS_PER_TOKEN) if text else 0), True
+    least = floor_tokens("".join(m.content for m in request.messages))
+    if inp < least:
+        inp, estimated = least, True
+    if out < (least := floor_tokens(text)):
+        out, estimated = least, True
     if reasoning > out:
         # Reasoning is part of the output: a count above it cannot be true, and the larger
         # one is what the call may have cost.

@@ -248,6 +248,8 @@ _ECHOES = re.compile(
 )
 """Prompt text an answer may repeat whose numbers are not a quote: a number is read from
 prose (the lenient `number` stage) only outside these."""
+_BARE = re.compile(r"\s*-?\d+(?:\.\d+)?\s*")
+"""A JSON string that holds a number and nothing else (`"50"`): read as strictly as a number."""
 _HUGE = 10**18
 """Numbers with more digits than this are read as this (the rules clamp them anyway)."""
 
@@ -309,7 +311,8 @@ def parse_answer(
     """(action or None, how it was read, error) for a model's answer.
 
     A JSON object comes first (the whole answer, or the last object in it). Without one, a
-    message is the answer's plain text and a quote the last number written in it.
+    message is the answer's plain text and a quote the last number written in it. A quote
+    read out of words inside a JSON string is a prose reading too (stage `number`).
     """
     data, stage = extract(text, STAGE_KEYS)
     found = data is not None and stage in ("json", "last_object")
@@ -344,6 +347,10 @@ def parse_answer(
                 stage,
                 f'"quote" must be a number written out in digits, got {value!r}'[:120],
             )
+        if isinstance(value, str) and not _BARE.fullmatch(value):
+            # A number picked out of words inside the string is a prose reading, not the
+            # number the answer's form asked for.
+            return SubmitQuote(seat=seat, price=n), "number", None
         return SubmitQuote(seat=seat, price=n), stage, None
     numbers = _NUMBER.findall(_ECHOES.sub(" ", text))
     if not numbers:

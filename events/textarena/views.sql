@@ -53,9 +53,12 @@ WHERE e.type = 'game_ended' AND g.game = 'textarena';
 
 -- The error attribution lens, per game and seat: actions sent, how many TextArena judged
 -- invalid, the step of the first invalid one and how many of the seat's own actions came
--- before it (NULL without one), whether TextArena marked its invalid move as what cost it the
--- game, whether it won (the environment named it a winner: TextArena gives its winners the
--- game's top reward, +1, and no seat wins when every reward is equal), and whether it won in
+-- before it (NULL without one), whether its invalid move ended or cost it the game (TextArena
+-- marked it so, or the game ended, with no action after it, on one of the seat's verdicts
+-- of the `verdicts` view that `llm_decisions` reads, for the verdict's reason: Codenames'
+-- clue that is a board word, which TextArena does not mark), whether it won (the environment named it a winner: TextArena
+-- gives its winners the game's top reward, +1, and no seat wins when every reward is
+-- equal), and whether it won in
 -- a game where an opponent's error cost that opponent the game. An opponent is a seat of
 -- another team: Secret Mafia's teams are the Mafia and everyone else (TextArena's win check),
 -- Codenames' are seats 0-1 and 2-3 (its winners), and in every other game each seat plays
@@ -83,7 +86,16 @@ game AS (
     FROM textarena_roles GROUP BY ALL
 ),
 teams AS (
-    SELECT r.game_id, r.seat, r.reward, r.ended_by_error,
+    SELECT r.game_id, r.seat, r.reward,
+           coalesce(r.ended_by_error, false) OR EXISTS (
+               SELECT 1 FROM verdicts v
+               WHERE v.game_id = r.game_id AND v.seat = r.seat AND v.reason = t.reason
+                 AND NOT EXISTS (
+                     SELECT 1 FROM events a
+                     WHERE a.game_id = v.game_id AND a.type = 'textarena_action'
+                       AND a.seq > v.seq
+                 )
+           ) AS ended_by_error,
            CASE WHEN t.env_id LIKE 'SecretMafia-%'
                     THEN CASE WHEN r.role = 'Mafia' THEN 'mafia' ELSE 'village' END
                 WHEN t.env_id LIKE 'Codenames-%' THEN 'team ' || (r.seat // 2)
@@ -96,7 +108,7 @@ SELECT r.game_id, r.seat,
        b.first_step AS first_invalid_step,
        CASE WHEN b.first_step IS NULL THEN NULL ELSE p.before_first END
            AS actions_before_first_error,
-       coalesce(r.ended_by_error, false) AS ended_by_error,
+       r.ended_by_error,
        g.highest > g.lowest AND r.reward = g.highest AS won,
        g.highest > g.lowest AND r.reward = g.highest AND EXISTS (
            SELECT 1 FROM teams o

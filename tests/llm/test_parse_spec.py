@@ -44,7 +44,7 @@ def test_extract_stages(text: str, stage: str) -> None:
     ("text", "decision", "action"),
     [
         ('{"action": "bid", "amount": "120 coins"}', BID, act.PlaceBid(seat=1, amount=120)),
-        ('{"action": "BID", "amount": 35.7}', BID, act.PlaceBid(seat=1, amount=35)),
+        ('{"action": "BID", "amount": 35.0}', BID, act.PlaceBid(seat=1, amount=35)),
         ('{"action": "pass"}', BID, act.Pass(seat=1)),
         (
             '{"target_player": "Player 2", "animal": "Horses", "offer_cards": "50, 10, 0"}',

@@ -28,6 +28,7 @@ from events import catalog
 from events.agent import VERDICT_SUFFIXES, LLMCall, judged
 from events.store import DuckStore, GameRow
 from projections.costs import usage
+from projections.textarena import arena
 from projections.timeline import timeline
 from runner.driver import Game
 from runner.session import play_and_store, seat_specs
@@ -109,6 +110,27 @@ def test_a_codenames_clue_the_rules_forbid_is_illegal(tmp_path: Path) -> None:
     assert lens == (1,)
 
 
+def test_the_arena_names_a_forbidden_clue_as_what_ended_the_game(tmp_path: Path) -> None:
+    """TextArena does not mark a clue that is a board word as an invalid move in its game
+    info; the arena's lens reads the verdict the outcome classes read, so the spymaster's
+    error ended the game and the other team won after it."""
+    db = tmp_path / "a.duckdb"
+    lineup: list[str | None] = [None, "codenames-topics", "codenames-topics", "codenames-topics"]
+    gid = _play(db, _clue_on_the_board, PRESETS["codenames"], lineup)
+    with DuckStore(db, read_only=True) as store:
+        seats = {s.seat: s for s in arena.load(store)}
+        flags = store.con.execute(
+            "SELECT payload->'invalid' FROM events WHERE game_id = ? AND type = 'game_ended'",
+            [gid],
+        ).fetchone()
+    assert flags is not None and "true" not in str(flags[0]).lower()  # TextArena's own flag
+    assert seats[0].ended_by_error and seats[0].invalid_moves == 1
+    assert not any(seats[s].ended_by_error for s in (1, 2, 3))
+    assert [s for s in seats if seats[s].won_after_opponent_error] == [2, 3]
+    (lens,) = [e for e in arena.error_lens(list(seats.values())) if e.agent == seats[0].agent]
+    assert lens.ended_by_error == 1.0
+
+
 def test_a_forbidden_clue_of_a_game_stored_before_its_verdict_is_read_from_the_end(
     tmp_path: Path,
 ) -> None:
@@ -136,6 +158,10 @@ def test_a_forbidden_clue_of_a_game_stored_before_its_verdict_is_read_from_the_e
         assert not [e for e in record.events if type(e).__name__ == "InvalidMove"]
         assert check_game(store.load_rows("old")).outcome == "verified"
         decided = store.con.execute("SELECT outcome, reason FROM llm_decisions").fetchall()
+        ended = store.con.execute(
+            "SELECT seat FROM textarena_errors WHERE ended_by_error ORDER BY seat"
+        ).fetchall()
+    assert ended == [(0,)]
     assert [o for o, _ in decided] == ["illegal"]
     assert "exact match of words on the board" in str(decided[0][1])
     assert [(o, r) for _, o, r in judged(record.events)] == decided

@@ -156,7 +156,7 @@ def test_strategic_agents_never_quote_past_their_own_number(name: str) -> None:
     ("text", "price", "stage"),
     [
         ('{"quote": 55}', 55, "json"),
-        ('{"reasoning": "start low", "quote": "40 coins"}', 40, "json"),
+        ('{"reasoning": "start low", "quote": "40 coins"}', 40, "number"),
         ('I think so.\n```json\n{"bid": 61.5}\n```', 61.5, "last_object"),
         ('{"ask": 70.0}', 70, "json"),
         ("My bid is 40, maybe 45.", 45, "number"),
