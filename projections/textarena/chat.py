@@ -116,7 +116,8 @@ _CHOICE = {"cooperated": "cooperate", "defected": "defect"}
 
 def payoffs(found: list[tuple[str, str]]) -> list[dict[str, Any]]:
     """The prisoner's dilemma's rounds as the game's own result messages report them (the
-    game's lines only: a player's words never make a round): per round its number, each
+    game's lines only, though a line of a player's message written as a result line reads as
+    one: TextArena prints a message's later lines without its speaker): per round its number, each
     pair's choices and points ([a, b, choice of a, choice of b, points of a, points of b])
     and each player's total after it ([player, total], in player order). [] when the text
     holds no result."""
