@@ -48,6 +48,7 @@ from events.gamebench.traitor import (
     TraitorConfig,
 )
 from projections.gamebench.common import END_REASONS
+from projections.gamebench.protocol import SPLIT_EDITION
 from projections.gamebench.traitor import TraitorPrompter, TraitorView, describe
 from projections.gamebench.traitor_frames import frames
 
@@ -228,6 +229,8 @@ GAME = GameDef(
     code_agents=dict(CODE_AGENTS),
     prompter=TraitorPrompter(),
     extras={
+        # Under style=gamebench a question and a stop poll take two calls from this edition.
+        "two_calls_from_edition": SPLIT_EDITION,
         "end_reasons": END_REASONS[NAME],
         "teams": TEAM_OF_SEAT,
         "match_scores": True,

@@ -315,10 +315,15 @@ def calls_per_decision(options: SeatOptions, game: str | None = None) -> int | N
     edition 4 of the prompts), and no bound in `rap`, whose search asks about every action
     the model predicts (docs/bounds.md)."""
     if options.style == "gamebench":
-        from projections.gamebench.protocol import SPLIT_EDITION, TWO_CALL_GAMES
+        from events import catalog
 
         per = {"prompt": 3, "cot": 4}.get(options.mode)
-        split = options.prompts >= SPLIT_EDITION and (game is None or game in TWO_CALL_GAMES)
+        # A game whose decisions may take two calls says from which edition
+        # (`extras["two_calls_from_edition"]`); no game named: the most of any game.
+        games = catalog.loaded() if game is None else [catalog.get(game)]
+        split = any(
+            options.prompts >= g.extras.get("two_calls_from_edition", math.inf) for g in games
+        )
         return None if per is None else per * (2 if split else 1)
     return 3 * max(1, options.samples)
 
